@@ -1,0 +1,97 @@
+// swift-tools-version: 6.1
+// Foldback: a JACK client hosting a realtime, live-performance mixing chain.
+import PackageDescription
+
+let strictSwift: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Foldback",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "foldback", targets: ["foldback"]),
+        .executable(name: "foldback-probe", targets: ["foldback-probe"]),
+        .executable(name: "foldback-rtcheck", targets: ["foldback-rtcheck"]),
+        // LD_PRELOAD hook that counts malloc/free calls made on the audio thread.
+        .library(name: "FoldbackAllocCounter", type: .dynamic, targets: ["CFoldbackAllocCounter"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+    ],
+    targets: [
+        // MARK: System libraries (pkg-config) and C shims
+        .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
+        .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .target(name: "CFoldback", dependencies: ["CJack"]),
+        .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
+
+        // MARK: Realtime core
+        .target(name: "FoldbackDSP", swiftSettings: strictSwift),
+        .target(
+            name: "FoldbackEngine",
+            dependencies: ["FoldbackDSP", .product(name: "Atomics", package: "swift-atomics")],
+            swiftSettings: strictSwift
+        ),
+
+        // MARK: Backends around the engine
+        .target(name: "FoldbackLV2", dependencies: ["CLilv", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(
+            name: "FoldbackJACK",
+            dependencies: [
+                "CJack", "CFoldback", "FoldbackEngine",
+                .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .target(name: "FoldbackRender", dependencies: ["CSndfile", "FoldbackEngine"], swiftSettings: strictSwift),
+
+        // MARK: Presets and the command line
+        .target(
+            name: "FoldbackPresets",
+            dependencies: ["FoldbackEngine", "FoldbackDSP", "TOMLKit"],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "foldback",
+            dependencies: [
+                "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "foldback-probe",
+            dependencies: [
+                "FoldbackJACK", "FoldbackRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(
+            name: "foldback-rtcheck",
+            dependencies: [
+                "FoldbackEngine", "FoldbackPresets", "CFoldback",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSwift
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP"]),
+        .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
+        .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
+        .testTarget(
+            name: "FoldbackIntegrationTests",
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,46 @@
+// C shims Swift cannot express: variadic jack_client_open, FTZ/DAZ, the RealtimeSanitizer
+// nonblocking wrapper and async-signal-safe stop flags. Realtime: fb_realtime_* run on the audio thread.
+#ifndef CFOLDBACK_H
+#define CFOLDBACK_H
+
+#include <stdint.h>
+#include <jack/jack.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Opens a JACK client; `server_name` may be NULL for the default server.
+/// Wraps the variadic jack_client_open, which Swift cannot call.
+jack_client_t *fb_jack_client_open(const char *client_name, jack_options_t options,
+                                   jack_status_t *status, const char *server_name);
+
+/// Sets flush-to-zero and denormals-are-zero on the calling thread (x86 MXCSR, AArch64 FPCR).
+void fb_realtime_enable_ftz_daz(void);
+
+/// Returns 1 when FTZ and DAZ are both set on the calling thread.
+int fb_realtime_ftz_daz_enabled(void);
+
+/// A realtime cycle entry point: one process call of `frames` frames on `context`.
+typedef void (*fb_cycle_fn)(void *context, uint32_t frames);
+
+/// Runs `cycle(context, frames)` inside a function marked [[clang::nonblocking]].
+/// Built with -fsanitize=realtime, every malloc, free, lock or blocking syscall made
+/// (directly or by callees, Swift included) aborts with a RealtimeSanitizer report.
+/// Without the sanitizer it is a plain call. Sets a thread-local "on the audio path" flag
+/// read by the allocation counter.
+void fb_realtime_cycle(fb_cycle_fn cycle, void *context, uint32_t frames);
+
+/// 1 when this object was built with RealtimeSanitizer.
+int fb_realtime_sanitizer_enabled(void);
+
+/// Installs SIGINT/SIGTERM handlers that only record the signal.
+void fb_install_stop_signals(void);
+
+/// The last stop signal received (SIGINT or SIGTERM), or 0.
+int fb_stop_signal(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,11 @@
+// Wraps the variadic jack_client_open for Swift. Non-realtime.
+#include "CFoldback.h"
+#include <stddef.h>
+
+jack_client_t *fb_jack_client_open(const char *client_name, jack_options_t options,
+                                   jack_status_t *status, const char *server_name) {
+    if (server_name != NULL && server_name[0] != '\0') {
+        return jack_client_open(client_name, options | JackServerName, status, server_name);
+    }
+    return jack_client_open(client_name, options, status);
+}

@@ -1,0 +1,66 @@
+// FTZ/DAZ and the RealtimeSanitizer-checked cycle wrapper. Realtime thread.
+#include "CFoldback.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#include <pmmintrin.h>
+#endif
+
+#if defined(__has_feature)
+#if __has_feature(realtime_sanitizer)
+#define FB_RTSAN 1
+#endif
+#endif
+
+#ifdef FB_RTSAN
+#define FB_NONBLOCKING [[clang::nonblocking]]
+#else
+#define FB_NONBLOCKING
+#endif
+
+/// Read by the allocation counter (weak: absent when it is not preloaded).
+__attribute__((weak)) void fb_alloc_counter_enter_audio(void);
+__attribute__((weak)) void fb_alloc_counter_leave_audio(void);
+
+void fb_realtime_enable_ftz_daz(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
+    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
+#elif defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
+    fpcr |= (1ULL << 24); /* FZ */
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(fpcr));
+#endif
+}
+
+int fb_realtime_ftz_daz_enabled(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return _MM_GET_FLUSH_ZERO_MODE() == _MM_FLUSH_ZERO_ON
+        && _MM_GET_DENORMALS_ZERO_MODE() == _MM_DENORMALS_ZERO_ON;
+#elif defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
+    return (fpcr & (1ULL << 24)) != 0;
+#else
+    return 0;
+#endif
+}
+
+static void fb_run_cycle(fb_cycle_fn cycle, void *context, uint32_t frames) FB_NONBLOCKING {
+    cycle(context, frames);
+}
+
+void fb_realtime_cycle(fb_cycle_fn cycle, void *context, uint32_t frames) {
+    if (fb_alloc_counter_enter_audio) fb_alloc_counter_enter_audio();
+    fb_run_cycle(cycle, context, frames);
+    if (fb_alloc_counter_leave_audio) fb_alloc_counter_leave_audio();
+}
+
+int fb_realtime_sanitizer_enabled(void) {
+#ifdef FB_RTSAN
+    return 1;
+#else
+    return 0;
+#endif
+}

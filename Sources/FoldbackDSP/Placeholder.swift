@@ -1,0 +1,1 @@
+// Placeholder for FoldbackDSP; replaced as the target fills in.

@@ -1,0 +1,1 @@
+// Placeholder for FoldbackEngine; replaced as the target fills in.

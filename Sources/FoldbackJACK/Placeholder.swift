@@ -1,0 +1,1 @@
+// Placeholder for FoldbackJACK; replaced as the target fills in.

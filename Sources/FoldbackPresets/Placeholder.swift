@@ -1,0 +1,1 @@
+// Placeholder for FoldbackPresets; replaced as the target fills in.

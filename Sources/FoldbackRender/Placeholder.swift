@@ -1,0 +1,1 @@
+// Placeholder for FoldbackRender; replaced as the target fills in.
