@@ -9,7 +9,7 @@ let strictSwift: [SwiftSetting] = [
 
 let package = Package(
     name: "Foldback",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "foldback", targets: ["foldback"]),
         .executable(name: "foldback-probe", targets: ["foldback-probe"]),
@@ -88,6 +88,7 @@ let package = Package(
         .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP"]),
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
             dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender"]

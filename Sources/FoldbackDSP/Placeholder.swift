@@ -1,1 +1,0 @@
-// Placeholder for FoldbackDSP; replaced as the target fills in.

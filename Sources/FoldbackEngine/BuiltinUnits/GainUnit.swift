@@ -1,0 +1,62 @@
+// The built-in `gain` unit (gain_db, polarity) on the unit interface. Setup non-realtime; render functions realtime.
+import FoldbackDSP
+
+/// A smoothed gain with polarity inversion: the simplest built-in unit.
+///
+/// Parameters: 0 `gain_db` (−96…+48 dB), 1 `polarity` (0 normal, 1 inverted). Changes ramp over
+/// ``LinearSmoother/defaultTime``; a polarity flip ramps through zero. No latency.
+public final class GainUnit: EngineUnit, @unchecked Sendable {
+    public let typeName = "gain"
+    public let parameters = [
+        ParameterDescriptor(key: "gain_db", range: -96...48, defaultValue: 0),
+        ParameterDescriptor(key: "polarity", range: 0...1, defaultValue: 0),
+    ]
+    private let initialGainDB: Float
+    private let initiallyInverted: Bool
+    private var state: UnsafeMutablePointer<State>?
+
+    private struct State {
+        var kernel: GainKernel
+        let channels: Int
+    }
+
+    /// A gain of `gainDB` dB, polarity inverted when `isInverted`.
+    public init(gainDB: Float = 0, isInverted: Bool = false) {
+        initialGainDB = gainDB
+        initiallyInverted = isInverted
+    }
+
+    deinit {
+        state?.deinitialize(count: 1)
+        state?.deallocate()
+    }
+
+    public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
+        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        let prepared = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        prepared.initialize(to: State(
+            kernel: GainKernel(gainDB: initialGainDB, isInverted: initiallyInverted, sampleRate: sampleRate),
+            channels: channels))
+        state = prepared
+        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared), inputChannels: channels, outputChannels: channels)
+    }
+
+    private static let functions = UnitRenderFunctions(
+        process: { state, inputs, outputs, frames in
+            let unit = state.assumingMemoryBound(to: State.self)
+            unit.pointee.kernel.process(inputs: inputs, outputs: outputs, channels: unit.pointee.channels, frames: Int(frames))
+        },
+        setParameter: { state, index, value in
+            let unit = state.assumingMemoryBound(to: State.self)
+            let kernel = unit.pointee.kernel
+            switch index {
+            case 0: unit.pointee.kernel.update(gainDB: value, isInverted: kernel.isInverted)
+            case 1: unit.pointee.kernel.update(gainDB: kernel.gainDB, isInverted: value >= 0.5)
+            default: break
+            }
+        },
+        reset: { state in
+            state.assumingMemoryBound(to: State.self).pointee.kernel.settle()
+        }
+    )
+}

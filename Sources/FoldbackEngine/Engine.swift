@@ -1,0 +1,166 @@
+// The engine's non-realtime face: installs graphs, queues parameter changes, frees retired graphs, reads meters. Non-realtime (its cycle function runs on the audio thread).
+import Atomics
+import Synchronization
+
+/// Fixed capacities an ``Engine`` is built with.
+public struct EngineConfiguration: Sendable {
+    /// The longest chunk rendered at once (longer cycles are split), frames.
+    public var maxFrames: Int
+    /// Input channels the IO table holds.
+    public var inputCapacity: Int
+    /// Output channels the IO table holds.
+    public var outputCapacity: Int
+    /// Parameter changes that can wait for the audio thread at once.
+    public var parameterQueueCapacity: Int
+
+    /// A configuration; `sampleRate` is accepted for symmetry with graphs and checked for sanity.
+    public init(sampleRate: Double = 48000, maxFrames: Int, inputCapacity: Int = 64, outputCapacity: Int = 64, parameterQueueCapacity: Int = 1024) {
+        self.maxFrames = max(1, min(maxFrames, EngineGraph.maxFramesLimit))
+        self.inputCapacity = max(1, inputCapacity)
+        self.outputCapacity = max(1, outputCapacity)
+        self.parameterQueueCapacity = parameterQueueCapacity
+    }
+}
+
+/// The realtime mixing engine: runs the installed graph once per cycle on the audio thread.
+///
+/// A backend fills ``io`` with its channel buffers and calls ``cycleFunction`` with ``cycleContext`` (through
+/// `fb_realtime_cycle`) once per cycle. Any other thread may ``install(_:crossfade:)`` graphs and
+/// ``set(_:to:)`` parameters; both travel to the audio thread through fixed-size lock-free rings.
+/// Retired graphs come back through another ring and are freed by ``collectGarbage()`` — never on the
+/// audio thread. Deinitialize only after the backend has stopped calling the cycle.
+public final class Engine: @unchecked Sendable {
+    /// The capacities this engine was built with.
+    public let configuration: EngineConfiguration
+    private let state: UnsafeMutablePointer<EngineRealtimeState>
+    private let control = Mutex(ControlState())
+
+    private struct ControlState {
+        /// Graphs the audio thread may still touch, by their realtime pointer.
+        var alive: [UnsafeMutableRawPointer: EngineGraph] = [:]
+        var latest: EngineGraph?
+    }
+
+    /// An engine with no graph: until one is installed, cycles output silence.
+    public init(configuration: EngineConfiguration) {
+        self.configuration = configuration
+        let inputs = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: configuration.inputCapacity)
+        inputs.initialize(repeating: nil, count: configuration.inputCapacity)
+        let outputs = UnsafeMutablePointer<UnsafeMutablePointer<Float>?>.allocate(capacity: configuration.outputCapacity)
+        outputs.initialize(repeating: nil, count: configuration.outputCapacity)
+        let io = UnsafeMutablePointer<RealtimeIO>.allocate(capacity: 1)
+        io.initialize(to: RealtimeIO(inputs: inputs, outputs: outputs, inputCount: 0, outputCount: 0))
+        let chunk = configuration.maxFrames
+        let fadeOutputs = UnsafeMutablePointer<UnsafeMutablePointer<Float>?>.allocate(capacity: configuration.outputCapacity)
+        for channel in 0..<configuration.outputCapacity {
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
+            buffer.initialize(repeating: 0, count: chunk)
+            (fadeOutputs + channel).initialize(to: buffer)
+        }
+        let fadeIn = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
+        fadeIn.initialize(repeating: 0, count: chunk)
+        let fadeOut = UnsafeMutablePointer<Float>.allocate(capacity: chunk)
+        fadeOut.initialize(repeating: 0, count: chunk)
+        state = .allocate(capacity: 1)
+        state.initialize(to: EngineRealtimeState(
+            io: io, current: nil, fadingOut: nil, fadePosition: 0, fadeFrames: 0, fadeLaw: .equalGain,
+            swaps: SPSCRing(capacity: 16), retired: SPSCRing(capacity: 64),
+            parameters: SPSCRing(capacity: configuration.parameterQueueCapacity),
+            fadeOutputs: fadeOutputs, chunkFrames: chunk, fadeInGains: fadeIn, fadeOutGains: fadeOut,
+            cycles: .create(0), droppedChanges: .create(0)))
+    }
+
+    deinit {
+        let realtime = state.pointee
+        realtime.swaps.destroy()
+        realtime.retired.destroy()
+        realtime.parameters.destroy()
+        for channel in 0..<configuration.outputCapacity { realtime.fadeOutputs[channel]?.deallocate() }
+        realtime.fadeOutputs.deallocate()
+        realtime.fadeInGains.deallocate()
+        realtime.fadeOutGains.deallocate()
+        realtime.io.pointee.inputs.deallocate()
+        realtime.io.pointee.outputs.deallocate()
+        realtime.io.deallocate()
+        realtime.cycles.destroy()
+        realtime.droppedChanges.destroy()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    // MARK: Realtime entry
+
+    /// The IO pointer tables the backend fills before every cycle.
+    public var io: UnsafeMutablePointer<RealtimeIO> { state.pointee.io }
+
+    /// The context to pass to ``cycleFunction``.
+    public var cycleContext: UnsafeMutableRawPointer { UnsafeMutableRawPointer(state) }
+
+    /// The realtime cycle, C-callable (`fb_cycle_fn`): `cycleFunction(cycleContext, frames)`.
+    public static let cycleFunction: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void = EngineCycle.function
+
+    /// Runs one cycle on the calling thread (offline rendering and tests). Never concurrently with a backend.
+    public func renderCycle(frames: Int) {
+        EngineCycle.run(state, frames: frames)
+    }
+
+    // MARK: Control
+
+    /// Queues `graph` to replace the current one at the next cycle boundary, fading between them.
+    ///
+    /// The first graph installed starts at once, without a fade. The replaced graph is freed by a later
+    /// ``collectGarbage()`` once the audio thread has let go of it.
+    public func install(_ graph: EngineGraph, crossfade: Crossfade = .quick) throws(EngineError) {
+        let needed = graph.render.pointee.inputChannelCount
+        guard needed <= configuration.inputCapacity else { throw .tooManyChannels(needed: needed, capacity: configuration.inputCapacity) }
+        let outputs = graph.render.pointee.outputChannelCount
+        guard outputs <= configuration.outputCapacity else { throw .tooManyChannels(needed: outputs, capacity: configuration.outputCapacity) }
+        let fadeFrames = Int32(clamping: Int((crossfade.duration * graph.sampleRate).rounded()))
+        let swap = GraphSwap(graph: graph.render, fadeFrames: max(0, fadeFrames), law: crossfade.law)
+        try control.withLock { (control: inout ControlState) throws(EngineError) in
+            Self.collect(from: state, into: &control)
+            let key = UnsafeMutableRawPointer(graph.render)
+            guard control.alive[key] == nil else { throw .graphAlreadyInstalled }
+            guard state.pointee.swaps.push(swap) else { throw .swapQueueFull }
+            control.alive[key] = graph
+            control.latest = graph
+        }
+    }
+
+    /// The graph most recently installed (current, or about to be).
+    public var graph: EngineGraph? { control.withLock { $0.latest } }
+
+    /// Queues a parameter change for the most recently installed graph; it is smoothed on the audio thread.
+    public func set(_ address: ParameterAddress, to value: Float) throws(EngineError) {
+        try control.withLock { (control: inout ControlState) throws(EngineError) in
+            guard let latest = control.latest else { throw .noGraph }
+            let change = try latest.change(for: address, value: value)
+            guard state.pointee.parameters.push(change) else { throw .parameterQueueFull }
+        }
+    }
+
+    /// Frees graphs the audio thread has retired. Call from a non-realtime thread, e.g. ten times a second.
+    public func collectGarbage() {
+        control.withLock { Self.collect(from: state, into: &$0) }
+    }
+
+    private static func collect(from state: UnsafeMutablePointer<EngineRealtimeState>, into control: inout ControlState) {
+        while let retired = state.pointee.retired.pop() {
+            control.alive[UnsafeMutableRawPointer(retired)] = nil
+        }
+    }
+
+    /// Graphs still held for the audio thread (current, fading, queued or retired but not yet collected).
+    public var liveGraphCount: Int { control.withLock { $0.alive.count } }
+
+    /// Meter readings of the most recently installed graph (empty before the first install).
+    public func meters() -> MeterSnapshot {
+        graph?.meters() ?? MeterSnapshot(strips: [], buses: [])
+    }
+
+    /// Cycles run so far.
+    public var cycleCount: Int { state.pointee.cycles.load(ordering: .relaxed) }
+
+    /// Parameter changes dropped because their graph had been replaced before the audio thread saw them.
+    public var droppedChangeCount: Int { state.pointee.droppedChanges.load(ordering: .relaxed) }
+}

@@ -1,0 +1,119 @@
+// One realtime cycle: accept graph swaps, apply parameter changes, render in chunks, crossfade. Realtime.
+import Atomics
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The audio-thread entry point of ``Engine``.
+enum EngineCycle {
+    /// `fb_cycle_fn`-compatible entry: `context` is the engine's realtime state.
+    static let function: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void = { context, frames in
+        guard let context else { return }
+        run(context.assumingMemoryBound(to: EngineRealtimeState.self), frames: Int(frames))
+    }
+
+    /// Runs one cycle of `frames` frames (any length: longer than a graph's chunk is split).
+    static func run(_ state: UnsafeMutablePointer<EngineRealtimeState>, frames: Int) {
+        acceptSwaps(state)
+        applyParameters(state)
+        let io = state.pointee.io
+        guard let current = state.pointee.current else {
+            clearOutputs(io, from: 0, offset: 0, frames: frames)
+            return
+        }
+        var offset = 0
+        while offset < frames {
+            var chunk = min(frames - offset, state.pointee.chunkFrames, current.pointee.maxFrames)
+            if let fading = state.pointee.fadingOut { chunk = min(chunk, fading.pointee.maxFrames) }
+            clearOutputs(io, from: current.pointee.outputChannelCount, offset: offset, frames: chunk)
+            current.pointee.render(
+                inputs: io.pointee.inputs, inputCount: io.pointee.inputCount, inputOffset: offset,
+                outputs: io.pointee.outputs, outputCount: io.pointee.outputCount, outputOffset: offset, frames: chunk)
+            if state.pointee.fadingOut != nil { crossfade(state, offset: offset, frames: chunk) }
+            offset += chunk
+        }
+        state.pointee.cycles.wrappingIncrement(ordering: .relaxed)
+    }
+
+    /// Takes queued graphs; the previous graph fades out (or is retired at once when the fade is 0).
+    private static func acceptSwaps(_ state: UnsafeMutablePointer<EngineRealtimeState>) {
+        while let swap = state.pointee.swaps.peek() {
+            guard state.pointee.retired.freeCount >= 2 else { return }   // old graphs cannot be handed back yet
+            _ = state.pointee.swaps.pop()
+            if let fading = state.pointee.fadingOut {
+                _ = state.pointee.retired.push(fading)
+                state.pointee.fadingOut = nil
+            }
+            if let previous = state.pointee.current {
+                if swap.fadeFrames > 0 {
+                    state.pointee.fadingOut = previous
+                    state.pointee.fadePosition = 0
+                    state.pointee.fadeFrames = Int(swap.fadeFrames)
+                    state.pointee.fadeLaw = swap.law
+                } else {
+                    _ = state.pointee.retired.push(previous)
+                }
+            }
+            state.pointee.current = swap.graph
+        }
+    }
+
+    /// Applies queued parameter changes addressed to the current graph; drops stale ones.
+    private static func applyParameters(_ state: UnsafeMutablePointer<EngineRealtimeState>) {
+        while let change = state.pointee.parameters.pop() {
+            if let current = state.pointee.current, change.graph == UnsafeMutableRawPointer(current) {
+                current.pointee.apply(change)
+            } else {
+                state.pointee.droppedChanges.wrappingIncrement(ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Renders the fading-out graph and blends it under the current graph's output for one chunk.
+    private static func crossfade(_ state: UnsafeMutablePointer<EngineRealtimeState>, offset: Int, frames: Int) {
+        guard let fading = state.pointee.fadingOut, let current = state.pointee.current else { return }
+        let io = state.pointee.io
+        let outputCount = io.pointee.outputCount
+        fading.pointee.render(
+            inputs: io.pointee.inputs, inputCount: io.pointee.inputCount, inputOffset: offset,
+            outputs: state.pointee.fadeOutputs, outputCount: outputCount, outputOffset: 0, frames: frames)
+        let fadeIn = state.pointee.fadeInGains
+        let fadeOut = state.pointee.fadeOutGains
+        let length = Float(state.pointee.fadeFrames)
+        for frame in 0..<frames {
+            let progress = min(Float(state.pointee.fadePosition + frame + 1) / length, 1)
+            if state.pointee.fadeLaw == .equalPower {
+                fadeIn[frame] = sinf(progress * Float.pi / 2)
+                fadeOut[frame] = cosf(progress * Float.pi / 2)
+            } else {
+                fadeIn[frame] = progress
+                fadeOut[frame] = 1 - progress
+            }
+        }
+        let newChannels = min(current.pointee.outputChannelCount, outputCount)
+        let oldChannels = min(fading.pointee.outputChannelCount, outputCount)
+        for channel in 0..<newChannels {
+            guard let output = io.pointee.outputs[channel] else { continue }
+            let destination = output + offset
+            if channel < oldChannels, let old = state.pointee.fadeOutputs[channel] {
+                for frame in 0..<frames { destination[frame] = destination[frame] * fadeIn[frame] + old[frame] * fadeOut[frame] }
+            } else {
+                for frame in 0..<frames { destination[frame] *= fadeIn[frame] }
+            }
+        }
+        state.pointee.fadePosition += frames
+        if state.pointee.fadePosition >= state.pointee.fadeFrames {
+            _ = state.pointee.retired.push(fading)   // room was reserved when the swap was accepted
+            state.pointee.fadingOut = nil
+        }
+    }
+
+    /// Zeroes output channels from `first` on, for one chunk.
+    private static func clearOutputs(_ io: UnsafeMutablePointer<RealtimeIO>, from first: Int, offset: Int, frames: Int) {
+        let count = io.pointee.outputCount
+        if first >= count { return }
+        for channel in first..<count {
+            if let output = io.pointee.outputs[channel] { MixKernels.clear(output + offset, frames: frames) }
+        }
+    }
+}

@@ -1,0 +1,86 @@
+// The unit interface shared by built-in DSP units and plugins. Setup is non-realtime; the render functions run on the realtime thread.
+
+/// Realtime entry points of a prepared unit, as C-convention function pointers over an opaque state
+/// pointer: the audio thread dispatches through them with no existential, generic or reference counting
+/// (the shape of an LV2 descriptor or a PipeWire filter-graph descriptor).
+public struct UnitRenderFunctions: Sendable {
+    /// Processes `frames` frames from `inputs` into `outputs` (one pointer per channel). Inputs and
+    /// outputs never alias. Must not allocate, lock or block.
+    public var process: @convention(c) (
+        _ state: UnsafeMutableRawPointer,
+        _ inputs: UnsafePointer<UnsafePointer<Float>>,
+        _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        _ frames: Int32
+    ) -> Void
+    /// Sets parameter `index` to `value` (in the parameter's own unit); the unit smooths it.
+    public var setParameter: @convention(c) (_ state: UnsafeMutableRawPointer, _ index: Int32, _ value: Float) -> Void
+    /// Clears internal state (delay lines, envelopes) and jumps smoothers to their targets.
+    public var reset: @convention(c) (_ state: UnsafeMutableRawPointer) -> Void
+
+    /// Bundles the three entry points.
+    public init(
+        process: @escaping @convention(c) (UnsafeMutableRawPointer, UnsafePointer<UnsafePointer<Float>>, UnsafePointer<UnsafeMutablePointer<Float>>, Int32) -> Void,
+        setParameter: @escaping @convention(c) (UnsafeMutableRawPointer, Int32, Float) -> Void,
+        reset: @escaping @convention(c) (UnsafeMutableRawPointer) -> Void
+    ) {
+        self.process = process
+        self.setParameter = setParameter
+        self.reset = reset
+    }
+}
+
+/// What a prepared unit hands to the realtime graph.
+public struct UnitRenderSlot: @unchecked Sendable {
+    /// The realtime entry points.
+    public var functions: UnitRenderFunctions
+    /// The unit's realtime state, owned (allocated and freed) by the unit object.
+    public var state: UnsafeMutableRawPointer
+    /// Channels the unit reads.
+    public var inputChannels: Int
+    /// Channels the unit writes (may differ: a stereo plugin on a mono strip makes it stereo).
+    public var outputChannels: Int
+    /// Latency the unit adds, in frames at the prepared sample rate.
+    public var latencyFrames: Int
+
+    /// A render slot over `state`.
+    public init(functions: UnitRenderFunctions, state: UnsafeMutableRawPointer, inputChannels: Int, outputChannels: Int, latencyFrames: Int = 0) {
+        self.functions = functions
+        self.state = state
+        self.inputChannels = inputChannels
+        self.outputChannels = outputChannels
+        self.latencyFrames = latencyFrames
+    }
+}
+
+/// A parameter a unit exposes for live control.
+public struct ParameterDescriptor: Sendable, Hashable {
+    /// The key, as in presets and OSC paths (carries its unit, e.g. `gain_db`).
+    public var key: String
+    /// The allowed values.
+    public var range: ClosedRange<Float>
+    /// The value a new unit starts with.
+    public var defaultValue: Float
+
+    /// A parameter with its key, range and default.
+    public init(key: String, range: ClosedRange<Float>, defaultValue: Float) {
+        self.key = key
+        self.range = range
+        self.defaultValue = defaultValue
+    }
+}
+
+/// A processing unit in a strip: a built-in DSP unit or a plugin.
+///
+/// Lifecycle: the unit object is created and ``prepare(channels:sampleRate:maxFrames:)`` is called off the
+/// audio thread while a graph is built; the graph's realtime side only ever touches the returned
+/// ``UnitRenderSlot``. The object stays alive as long as its graph and is released on a non-realtime thread
+/// after the graph is retired, which is when it must free its state.
+public protocol EngineUnit: AnyObject, Sendable {
+    /// The unit type as written in presets (`gain`, `eq`, an LV2 URI…).
+    var typeName: String { get }
+    /// The live-controllable parameters, indexed as in ``UnitRenderFunctions/setParameter``.
+    var parameters: [ParameterDescriptor] { get }
+    /// Allocates realtime state for a strip of `channels` channels and returns the render slot.
+    /// Called once per unit object.
+    func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot
+}

@@ -1,0 +1,97 @@
+// The off-thread description of a graph: strips, their units and sends, and buses. Non-realtime.
+
+/// Everything needed to build an ``EngineGraph``: strips in input-port order, buses in output-port order.
+public struct GraphDescription: Sendable {
+    /// The strips, in input-port order.
+    public var strips: [StripDescription]
+    /// The output buses, in output-port order.
+    public var buses: [BusDescription]
+
+    /// A graph of `strips` mixing into `buses`.
+    public init(strips: [StripDescription], buses: [BusDescription]) {
+        self.strips = strips
+        self.buses = buses
+    }
+}
+
+/// One input channel strip: units in order, then fader, pan, gates and sends.
+public struct StripDescription: Sendable {
+    /// Name; ports are derived from it (see ``PortNaming``).
+    public var name: String
+    /// 1 (mono) or 2 (stereo) input channels.
+    public var channels: Int
+    /// Units processed in order, each with an id unique in the strip.
+    public var units: [any EngineUnit]
+    /// Identifiers of ``units`` (same order), for addressing and reports.
+    public var unitIDs: [String]
+    /// Which of ``units`` start bypassed (same order; missing entries mean active).
+    public var bypassedUnits: [Bool]
+    /// Sends to buses.
+    public var sends: [SendDescription]
+    /// Fader, dB.
+    public var gainDB: Float
+    /// Pan, −1…+1: constant-power for mono strips, balance for stereo ones.
+    public var pan: Float
+    /// Muted strips are silent in every bus.
+    public var isMuted: Bool
+    /// Solo-in-place: when any strip is soloed, only soloed strips are heard.
+    public var isSoloed: Bool
+    /// Disabled strips are silent and skip their units.
+    public var isEnabled: Bool
+
+    /// A strip; `unitIDs` default to the units' type names.
+    public init(
+        name: String, channels: Int, units: [any EngineUnit] = [], unitIDs: [String]? = nil,
+        bypassedUnits: [Bool] = [], sends: [SendDescription] = [], gainDB: Float = 0, pan: Float = 0,
+        isMuted: Bool = false, isSoloed: Bool = false, isEnabled: Bool = true
+    ) {
+        self.name = name
+        self.channels = channels
+        self.units = units
+        self.unitIDs = unitIDs ?? units.map(\.typeName)
+        self.bypassedUnits = bypassedUnits
+        self.sends = sends
+        self.gainDB = gainDB
+        self.pan = pan
+        self.isMuted = isMuted
+        self.isSoloed = isSoloed
+        self.isEnabled = isEnabled
+    }
+}
+
+/// A strip's send to a bus.
+public struct SendDescription: Sendable {
+    /// Index of the bus in ``GraphDescription/buses``.
+    public var bus: Int
+    /// Send level, dB.
+    public var gainDB: Float
+    /// Pre-fader sends ignore the strip fader (but not mute, solo or enable).
+    public var isPreFader: Bool
+
+    /// A send to bus number `bus`.
+    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false) {
+        self.bus = bus
+        self.gainDB = gainDB
+        self.isPreFader = isPreFader
+    }
+}
+
+/// An output bus.
+public struct BusDescription: Sendable {
+    /// Name; ports are derived from it (see ``PortNaming``).
+    public var name: String
+    /// 1 (mono) or 2 (stereo) output channels.
+    public var channels: Int
+    /// Output gain, dB.
+    public var gainDB: Float
+    /// A muted bus outputs silence.
+    public var isMuted: Bool
+
+    /// A bus.
+    public init(name: String, channels: Int, gainDB: Float = 0, isMuted: Bool = false) {
+        self.name = name
+        self.channels = channels
+        self.gainDB = gainDB
+        self.isMuted = isMuted
+    }
+}

@@ -1,0 +1,95 @@
+// The realtime data of a built graph: plain structs in memory preallocated off-thread. Realtime (read and written by the audio thread).
+import FoldbackDSP
+
+/// A unit as the audio thread sees it.
+struct UnitSlot {
+    var functions: UnitRenderFunctions
+    var state: UnsafeMutableRawPointer
+    var inputChannels: Int32
+    var outputChannels: Int32
+    /// 0 = active, 1 = bypassed; ramps give the bypass crossfade.
+    var bypass: LinearSmoother
+}
+
+/// One source-channel → bus-channel path of a send, with its smoothed coefficient (send level × pan law).
+struct SendTap {
+    var sourceChannel: Int32
+    var busChannel: Int32
+    var coefficient: LinearSmoother
+}
+
+/// A strip's send: its level and the taps it feeds.
+struct SendRender {
+    var bus: Int32
+    var isPreFader: Bool
+    /// Send level, linear.
+    var level: Float
+    var firstTap: Int32
+    var tapCount: Int32
+}
+
+/// A strip: where its input comes from, its units and sends, fader and gates.
+struct StripRender {
+    var inputChannel: Int32
+    var channels: Int32
+    /// Channels after the units (a stereo unit can widen a mono strip).
+    var outputChannels: Int32
+    var firstUnit: Int32
+    var unitCount: Int32
+    var firstSend: Int32
+    var sendCount: Int32
+    /// Two ping-pong work buffers per channel side: [A0, A1, B0, B1], `maxFrames` each.
+    var work: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Fader, linear gain.
+    var fader: LinearSmoother
+    /// Mute × solo × enable gate, 0…1.
+    var gate: LinearSmoother
+    var pan: Float
+    var isMuted: Bool
+    var isSoloed: Bool
+    var isEnabled: Bool
+    var meter: Int32
+}
+
+/// An output bus: its mix buffers and output gain.
+struct BusRender {
+    var outputChannel: Int32
+    var channels: Int32
+    /// One mix buffer per channel, `maxFrames` each.
+    var buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Output gain × mute, linear.
+    var gain: LinearSmoother
+    /// Gain as set, linear (kept so unmuting restores it).
+    var gainLinear: Float
+    var isMuted: Bool
+    var meter: Int32
+}
+
+/// A whole graph for the audio thread: flat run lists of strips, units, sends, taps and buses.
+struct GraphRender {
+    var strips: UnsafeMutablePointer<StripRender>
+    var stripCount: Int
+    var units: UnsafeMutablePointer<UnitSlot>
+    var sends: UnsafeMutablePointer<SendRender>
+    var taps: UnsafeMutablePointer<SendTap>
+    var buses: UnsafeMutablePointer<BusRender>
+    var busCount: Int
+    var inputChannelCount: Int
+    var outputChannelCount: Int
+    var maxFrames: Int
+    var soloCount: Int
+    /// `maxFrames` zeros, read in place of a missing input.
+    var silence: UnsafeMutablePointer<Float>
+    /// Per-frame gate and gate × fader of the strip being mixed, `maxFrames` each.
+    var gateFrames: UnsafeMutablePointer<Float>
+    var postFaderFrames: UnsafeMutablePointer<Float>
+    /// The strip's current channels while it renders (capacity ``maxUnitChannels``).
+    var stripChannels: UnsafeMutablePointer<UnsafePointer<Float>>
+    /// Channel pointer tables handed to units (capacity ``maxUnitChannels``).
+    var unitInputs: UnsafeMutablePointer<UnsafePointer<Float>>
+    var unitOutputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var meters: MeterBank
+
+    /// The most channels a unit may read or write.
+    static let maxUnitChannels = 8
+}

@@ -1,0 +1,63 @@
+// Renders a whole graph for one chunk: clear buses, strips, bus gains, outputs and meters. Realtime.
+import FoldbackDSP
+
+extension GraphRender {
+    /// Renders `frames` frames: inputs read at `inputOffset`, outputs written at `outputOffset`.
+    /// Output channels the graph does not drive are left untouched (the engine clears them).
+    mutating func render(
+        inputs: UnsafeMutablePointer<UnsafePointer<Float>?>,
+        inputCount: Int,
+        inputOffset: Int,
+        outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
+        outputCount: Int,
+        outputOffset: Int,
+        frames: Int
+    ) {
+        let factors = meters.factors(frames: frames)
+        for bus in 0..<busCount {
+            for channel in 0..<Int(buses[bus].channels) {
+                MixKernels.clear(buses[bus].buffers[channel], frames: frames)
+            }
+        }
+        for strip in 0..<stripCount {
+            renderStrip(strip, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames, meterFactors: factors)
+        }
+        for bus in 0..<busCount {
+            renderBus(buses + bus, outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames, factors: factors)
+        }
+    }
+
+    /// Applies a bus's output gain into its output ports (or in place when a port is absent) and meters the result.
+    private func renderBus(
+        _ bus: UnsafeMutablePointer<BusRender>,
+        outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
+        outputCount: Int,
+        outputOffset: Int,
+        frames: Int,
+        factors: (peakDecay: Float, rmsWeight: Float)
+    ) {
+        let start = bus.pointee.gain
+        var ramp = start
+        var peak: Float = 0
+        var sumOfSquares: Float = 0
+        let channels = Int(bus.pointee.channels)
+        for channel in 0..<channels {
+            ramp = start
+            let mix = bus.pointee.buffers[channel]
+            let port = Int(bus.pointee.outputChannel) + channel
+            var destination = mix
+            if port < outputCount, let output = outputs[port] { destination = output + outputOffset }
+            if ramp.isSettled {
+                MixKernels.scale(mix, into: destination, gain: ramp.value, frames: frames)
+            } else {
+                for frame in 0..<frames { destination[frame] = mix[frame] * ramp.next() }
+            }
+            let level = MixKernels.peakAndEnergy(destination, frames: frames)
+            peak = max(peak, level.peak)
+            sumOfSquares += level.sumOfSquares
+        }
+        bus.pointee.gain = ramp
+        let meanSquare = frames > 0 && channels > 0 ? sumOfSquares / Float(frames * channels) : 0
+        meters.update(Int(bus.pointee.meter), blockPeak: peak, blockMeanSquare: meanSquare, factors: factors)
+    }
+}

@@ -1,0 +1,68 @@
+// Peak and RMS meters: computed on the audio thread, published lock-free to readers. Realtime writer, non-realtime readers.
+import Atomics
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A level reading of a strip or bus, linear amplitude (1.0 = 0 dBFS).
+public struct MeterReading: Sendable, Hashable {
+    /// Sample peak with a falling hold (20 dB per 1.7 s, as a digital PPM).
+    public var peak: Float
+    /// RMS over about 300 ms (exponential time constant).
+    public var rms: Float
+}
+
+/// Meters of one graph: the audio thread owns the ballistics state and publishes the results as atomics.
+struct MeterBank: @unchecked Sendable {
+    let count: Int
+    private let published: UnsafeMutablePointer<UnsafeAtomic<UInt32>.Storage>
+    private let peakHold: UnsafeMutablePointer<Float>
+    private let meanSquare: UnsafeMutablePointer<Float>
+    /// Peak release per frame, as a log-gain slope (natural log units).
+    private let peakReleasePerFrame: Float
+    /// Frames in the RMS time constant.
+    private let rmsTimeConstantFrames: Float
+
+    init(count: Int, sampleRate: Double) {
+        self.count = count
+        let slots = max(1, count * 2)
+        published = .allocate(capacity: slots)
+        for slot in 0..<slots { (published + slot).initialize(to: .init(0)) }
+        peakHold = .allocate(capacity: max(1, count))
+        peakHold.initialize(repeating: 0, count: max(1, count))
+        meanSquare = .allocate(capacity: max(1, count))
+        meanSquare.initialize(repeating: 0, count: max(1, count))
+        peakReleasePerFrame = Float(log(10.0) * (20.0 / 20.0) / (1.7 * sampleRate))
+        rmsTimeConstantFrames = Float(0.3 * sampleRate)
+    }
+
+    func destroy() {
+        published.deallocate()
+        peakHold.deallocate()
+        meanSquare.deallocate()
+    }
+
+    /// Per-chunk decay factors for peak hold and RMS smoothing (computed once per chunk for all meters).
+    func factors(frames: Int) -> (peakDecay: Float, rmsWeight: Float) {
+        let peakDecay = expf(-peakReleasePerFrame * Float(frames))
+        let rmsWeight = 1 - expf(-Float(frames) / rmsTimeConstantFrames)
+        return (peakDecay, rmsWeight)
+    }
+
+    /// Audio thread: folds one chunk's peak and mean square into meter `index` and publishes it.
+    func update(_ index: Int, blockPeak: Float, blockMeanSquare: Float, factors: (peakDecay: Float, rmsWeight: Float)) {
+        let held = max(blockPeak, peakHold[index] * factors.peakDecay)
+        peakHold[index] = held
+        let smoothed = meanSquare[index] + (blockMeanSquare - meanSquare[index]) * factors.rmsWeight
+        meanSquare[index] = smoothed
+        UnsafeAtomic<UInt32>(at: published + 2 * index).store(held.bitPattern, ordering: .relaxed)
+        UnsafeAtomic<UInt32>(at: published + 2 * index + 1).store(smoothed.bitPattern, ordering: .relaxed)
+    }
+
+    /// Any thread: the last published reading of meter `index`.
+    func read(_ index: Int) -> MeterReading {
+        let peak = Float(bitPattern: UnsafeAtomic<UInt32>(at: published + 2 * index).load(ordering: .relaxed))
+        let meanSquare = Float(bitPattern: UnsafeAtomic<UInt32>(at: published + 2 * index + 1).load(ordering: .relaxed))
+        return MeterReading(peak: peak, rms: meanSquare.squareRoot())
+    }
+}

@@ -1,0 +1,65 @@
+// Addresses of live-controllable parameters and the realtime message that carries a change. Non-realtime API, realtime message.
+
+/// A live-controllable parameter of the installed graph, by strip/bus/send/unit index.
+///
+/// Values are in the parameter's own unit: dB for gains, −1…+1 for pan, 0/1 for switches, the unit's
+/// ``ParameterDescriptor`` range for unit parameters.
+public enum ParameterAddress: Sendable, Hashable {
+    /// A strip's fader, dB.
+    case stripGain(strip: Int)
+    /// A strip's pan, −1…+1.
+    case stripPan(strip: Int)
+    /// A strip's mute, 0/1.
+    case stripMute(strip: Int)
+    /// A strip's solo (solo-in-place), 0/1.
+    case stripSolo(strip: Int)
+    /// Whether a strip is enabled, 0/1. A disabled strip is silent and skips its units.
+    case stripEnabled(strip: Int)
+    /// The level of a strip's send number `send`, dB.
+    case sendGain(strip: Int, send: Int)
+    /// A bus's output gain, dB.
+    case busGain(bus: Int)
+    /// A bus's mute, 0/1.
+    case busMute(bus: Int)
+    /// Parameter `parameter` of unit `unit` in strip `strip`.
+    case unitParameter(strip: Int, unit: Int, parameter: Int)
+    /// Whether unit `unit` in strip `strip` is bypassed, 0/1 (crossfaded).
+    case unitBypass(strip: Int, unit: Int)
+}
+
+/// A parameter change as it travels through the realtime ring: plain values only.
+struct ParameterChange: BitwiseCopyable {
+    enum Kind: UInt8 {
+        case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
+    }
+
+    /// The graph the change was addressed to; dropped if another graph is current by then.
+    var graph: UnsafeMutableRawPointer
+    var kind: Kind
+    var strip: Int32
+    /// Send, bus or unit index, by kind.
+    var index: Int32
+    var parameter: Int32
+    var value: Float
+}
+
+extension ParameterAddress {
+    /// The ring message for this address, for `graph`.
+    func change(value: Float, graph: UnsafeMutableRawPointer) -> ParameterChange {
+        func message(_ kind: ParameterChange.Kind, _ strip: Int, _ index: Int = 0, _ parameter: Int = 0) -> ParameterChange {
+            ParameterChange(graph: graph, kind: kind, strip: Int32(strip), index: Int32(index), parameter: Int32(parameter), value: value)
+        }
+        switch self {
+        case let .stripGain(strip): return message(.stripGain, strip)
+        case let .stripPan(strip): return message(.stripPan, strip)
+        case let .stripMute(strip): return message(.stripMute, strip)
+        case let .stripSolo(strip): return message(.stripSolo, strip)
+        case let .stripEnabled(strip): return message(.stripEnabled, strip)
+        case let .sendGain(strip, send): return message(.sendGain, strip, send)
+        case let .busGain(bus): return message(.busGain, 0, bus)
+        case let .busMute(bus): return message(.busMute, 0, bus)
+        case let .unitParameter(strip, unit, parameter): return message(.unitParameter, strip, unit, parameter)
+        case let .unitBypass(strip, unit): return message(.unitBypass, strip, unit)
+        }
+    }
+}

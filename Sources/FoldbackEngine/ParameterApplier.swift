@@ -1,0 +1,81 @@
+// Applies parameter changes from the ring to the current graph at a cycle boundary. Realtime.
+import FoldbackDSP
+
+extension GraphRender {
+    /// Applies one change; out-of-range indices are ignored (the non-realtime side validated them).
+    mutating func apply(_ change: ParameterChange) {
+        let strip = Int(change.strip)
+        let index = Int(change.index)
+        let isOn = change.value >= 0.5
+        switch change.kind {
+        case .stripGain:
+            guard strip < stripCount else { return }
+            strips[strip].fader.setTarget(Decibels.linearGain(fromDecibels: change.value))
+        case .stripPan:
+            guard strip < stripCount else { return }
+            strips[strip].pan = change.value
+            retargetTaps(ofStrip: strip)
+        case .stripMute:
+            guard strip < stripCount else { return }
+            strips[strip].isMuted = isOn
+            retargetGates()
+        case .stripSolo:
+            guard strip < stripCount else { return }
+            strips[strip].isSoloed = isOn
+            retargetGates()
+        case .stripEnabled:
+            guard strip < stripCount else { return }
+            strips[strip].isEnabled = isOn
+            retargetGates()
+        case .sendGain:
+            guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
+            sends[Int(strips[strip].firstSend) + index].level = Decibels.linearGain(fromDecibels: change.value)
+            retargetTaps(ofStrip: strip)
+        case .busGain:
+            guard index < busCount else { return }
+            buses[index].gainLinear = Decibels.linearGain(fromDecibels: change.value)
+            buses[index].gain.setTarget(buses[index].isMuted ? 0 : buses[index].gainLinear)
+        case .busMute:
+            guard index < busCount else { return }
+            buses[index].isMuted = isOn
+            buses[index].gain.setTarget(isOn ? 0 : buses[index].gainLinear)
+        case .unitParameter:
+            guard strip < stripCount, index < Int(strips[strip].unitCount) else { return }
+            let slot = units + Int(strips[strip].firstUnit) + index
+            slot.pointee.functions.setParameter(slot.pointee.state, change.parameter, change.value)
+        case .unitBypass:
+            guard strip < stripCount, index < Int(strips[strip].unitCount) else { return }
+            units[Int(strips[strip].firstUnit) + index].bypass.setTarget(isOn ? 1 : 0)
+        }
+    }
+
+    /// Recomputes every strip's gate target from mute, enable and solo-in-place.
+    mutating func retargetGates() {
+        var soloed = 0
+        for strip in 0..<stripCount where strips[strip].isSoloed { soloed += 1 }
+        soloCount = soloed
+        for strip in 0..<stripCount {
+            strips[strip].gate.setTarget(Self.gateTarget(of: strips[strip], soloCount: soloed))
+        }
+    }
+
+    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are.
+    static func gateTarget(of strip: StripRender, soloCount: Int) -> Float {
+        if strip.isMuted || !strip.isEnabled { return 0 }
+        if soloCount > 0 && !strip.isSoloed { return 0 }
+        return 1
+    }
+
+    /// Recomputes the coefficient targets of a strip's send taps from pan and send levels.
+    mutating func retargetTaps(ofStrip strip: Int) {
+        let stripChannels = Int(strips[strip].outputChannels)
+        for sendOffset in 0..<Int(strips[strip].sendCount) {
+            let send = sends[Int(strips[strip].firstSend) + sendOffset]
+            let busChannels = Int(buses[Int(send.bus)].channels)
+            for tap in 0..<Int(send.tapCount) {
+                let gain = SendTapLaw.gain(tap: tap, stripChannels: stripChannels, busChannels: busChannels, pan: strips[strip].pan)
+                taps[Int(send.firstTap) + tap].coefficient.setTarget(send.level * gain)
+            }
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder for FoldbackEngine; replaced as the target fills in.
