@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-rtcheck",
             dependencies: [
-                "FoldbackEngine", "FoldbackPresets", "CFoldback",
+                "FoldbackEngine", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -89,6 +89,7 @@ let package = Package(
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback"]),
+        .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
             dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender"]

@@ -1,0 +1,93 @@
+// A stand-in for the JACK process thread: paced cycles through fb_realtime_cycle on its own thread. Runs the realtime cycle.
+import CFoldback
+import Foundation
+import FoldbackEngine
+import Synchronization
+
+/// Runs `cycles` engine cycles on a dedicated thread, the way a JACK server would.
+final class AudioThreadDriver: @unchecked Sendable {
+    private let engine: Engine
+    private let cycles: Int
+    private let frames: Int
+    private let paceMicroseconds: Int
+    private let input: UnsafeMutablePointer<Float>
+    private let outputs: [UnsafeMutablePointer<Float>]
+    private let finished = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+    private(set) var cyclesRun = 0
+    private(set) var ftzDazEnabled = false
+    private(set) var peak: Float = 0
+    private(set) var outputWasFinite = true
+
+    private let injectFault: Bool
+
+    init(engine: Engine, cycles: Int, frames: Int, paceMicroseconds: Int, injectFault: Bool) {
+        self.injectFault = injectFault
+        self.engine = engine
+        self.cycles = cycles
+        self.frames = frames
+        self.paceMicroseconds = paceMicroseconds
+        input = .allocate(capacity: frames)
+        for frame in 0..<frames { input[frame] = 0.5 * sinf(Float(frame) * 2 * .pi * 440 / 48000) }
+        outputs = (0..<engine.configuration.outputCapacity).map { _ in
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames)
+            buffer.initialize(repeating: 0, count: frames)
+            return buffer
+        }
+    }
+
+    deinit {
+        input.deallocate()
+        for buffer in outputs { buffer.deallocate() }
+    }
+
+    var isFinished: Bool { finished.load(ordering: .acquiring) }
+
+    func start() {
+        let io = engine.io
+        io.pointee.inputCount = engine.configuration.inputCapacity
+        io.pointee.outputCount = 6
+        for channel in 0..<io.pointee.inputCount { io.pointee.inputs[channel] = UnsafePointer(input) }
+        for channel in 0..<io.pointee.outputCount { io.pointee.outputs[channel] = outputs[channel] }
+        let thread = Thread { [self] in run() }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    func join() { done.wait() }
+
+    /// A deliberately broken cycle: runs the engine, then allocates and frees on the audio path.
+    private static let allocatingCycle: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void = { context, frames in
+        Engine.cycleFunction(context, frames)
+        let leak = UnsafeMutablePointer<Float>.allocate(capacity: Int(frames) + 4096)
+        leak.initialize(repeating: 0, count: 1)
+        faultSink = leak
+        faultSink?.deallocate()
+    }
+
+    private func run() {
+        fb_realtime_enable_ftz_daz()
+        ftzDazEnabled = fb_realtime_ftz_daz_enabled() != 0
+        let context = engine.cycleContext
+        for cycle in 0..<cycles {
+            if injectFault && cycle == cycles / 3 {
+                fb_realtime_cycle(Self.allocatingCycle, context, UInt32(frames))
+            } else {
+                fb_realtime_cycle(Engine.cycleFunction, context, UInt32(frames))
+            }
+            cyclesRun += 1
+            for channel in 0..<6 {
+                for frame in 0..<frames {
+                    let sample = outputs[channel][frame]
+                    if !sample.isFinite { outputWasFinite = false }
+                    peak = max(peak, abs(sample))
+                }
+            }
+            if paceMicroseconds > 0 { usleep(UInt32(paceMicroseconds)) }
+        }
+        finished.store(true, ordering: .releasing)
+        done.signal()
+    }
+}
+
+nonisolated(unsafe) private var faultSink: UnsafeMutablePointer<Float>?

@@ -1,0 +1,94 @@
+// `foldback-rtcheck`: runs the engine on a paced audio thread with live control and proves it realtime-safe. Non-realtime driver.
+import ArgumentParser
+import CFoldback
+import Foundation
+import FoldbackEngine
+
+@main
+struct RealtimeCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "foldback-rtcheck",
+        abstract: "Prove the audio path allocates, frees and blocks nothing.",
+        discussion: """
+        Runs the engine's cycle on a dedicated audio thread, through fb_realtime_cycle (the same entry the
+        JACK callback uses), while a control thread changes every kind of parameter and swaps in a new graph.
+        With LD_PRELOAD=libFoldbackAllocCounter.so it counts mallocs and frees made on the audio path (must be 0).
+        Built with -fsanitize=realtime (see `make rtsan`), RealtimeSanitizer aborts on any malloc, free, lock
+        or blocking call inside the cycle.
+
+        Examples:
+          LD_PRELOAD=.build/release/libFoldbackAllocCounter.so .build/release/foldback-rtcheck
+          .build-rtsan/release/foldback-rtcheck --no-alloc-count
+        """
+    )
+
+    @Option(help: "Cycles to run (at least 10000 for the verdict).") var cycles = 10_000
+    @Option(help: "Frames per cycle.") var frames = 128
+    @Option(help: "Microseconds the audio thread waits between cycles, so control work interleaves.") var pace = 50
+    @Flag(help: "Make one cycle allocate on purpose, to prove the checks catch it (the run must then fail).") var injectFault = false
+    @Flag(help: "Skip the allocation count (for the RealtimeSanitizer build, which checks allocations itself).") var noAllocCount = false
+
+    func run() throws {
+        let counter = AllocationCounter()
+        if !noAllocCount {
+            guard let counter else {
+                throw ValidationError("the allocation counter is not loaded: run with LD_PRELOAD=<build dir>/libFoldbackAllocCounter.so, or pass --no-alloc-count")
+            }
+            guard counter.selfTest() else { throw CheckFailure("the allocation counter failed its self-test") }
+        }
+        let maxFrames = 256
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames))
+        try engine.install(RealtimeScenario.graph(maxFrames: maxFrames), crossfade: Crossfade(duration: 0, law: .equalGain))
+        let replacement = try RealtimeScenario.graph(maxFrames: maxFrames, busGainDB: -6)
+        let audio = AudioThreadDriver(engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault)
+        counter?.resetCounts()
+        audio.start()
+
+        var applied = 0
+        var swapped = false
+        while !audio.isFinished {
+            let done = engine.cycleCount
+            let step = cycles / (RealtimeScenario.changes.count + 2)
+            if applied < RealtimeScenario.changes.count, done >= (applied + 1) * step {
+                let (address, value) = RealtimeScenario.changes[applied]
+                try engine.set(address, to: value)
+                applied += 1
+            }
+            if !swapped, done >= cycles / 2 {
+                try engine.install(replacement, crossfade: Crossfade(duration: 0.05, law: .equalPower))
+                swapped = true
+            }
+            engine.collectGarbage()
+            usleep(200)
+        }
+        audio.join()
+        engine.collectGarbage()
+
+        var failures: [String] = []
+        if cycles < 10_000 { failures.append("only \(cycles) cycles; the verdict needs at least 10000") }
+        if !audio.ftzDazEnabled { failures.append("FTZ/DAZ was not set on the audio thread") }
+        if applied != RealtimeScenario.changes.count { failures.append("only \(applied) of \(RealtimeScenario.changes.count) parameter changes were made") }
+        if !swapped || engine.liveGraphCount != 1 { failures.append("graph swap incomplete: \(engine.liveGraphCount) graphs still held") }
+        if !audio.outputWasFinite { failures.append("non-finite output") }
+        if audio.peak == 0 { failures.append("the output was silent") }
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, 1 graph swap"
+        if let counter, !noAllocCount {
+            let counts = counter.counts
+            summary += "; audio-path allocations \(counts.allocations), frees \(counts.frees)"
+            if counts.allocations != 0 || counts.frees != 0 {
+                failures.append("the audio path allocated \(counts.allocations)× (first size \(counts.firstSize) bytes) and freed \(counts.frees)×")
+            }
+        }
+        if fb_realtime_sanitizer_enabled() != 0 { summary += "; RealtimeSanitizer on" }
+        print(summary)
+        for failure in failures { print("FAILED: \(failure)") }
+        print("\(failures.isEmpty ? 1 : 0) passed, \(failures.isEmpty ? 0 : 1) failed")
+        if !failures.isEmpty { throw ExitCode(1) }
+    }
+}
+
+/// A failed check, reported as an error.
+struct CheckFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
