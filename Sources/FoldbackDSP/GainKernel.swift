@@ -27,11 +27,10 @@ public struct GainKernel: Sendable {
     }
 
     /// Jumps to the current targets (after a reset).
-    @_noLocks
     public mutating func settle() { smoother.reset(to: smoother.target) }
 
     /// Processes `channels` channels of `frames` frames; input and output may alias.
-    @_noLocks
+    /// (Not `@_noLocks`: debug builds compile per file and cannot see ``LinearSmoother``'s bodies.)
     public mutating func process(
         inputs: UnsafePointer<UnsafePointer<Float>>,
         outputs: UnsafePointer<UnsafeMutablePointer<Float>>,

@@ -11,9 +11,9 @@ public struct LinearSmoother: Sendable {
     public static let defaultTime: Double = 0.020
 
     /// The current value (the last one produced).
-    @inlinable public var value: Float { current }
+    @inlinable public var value: Float { @inline(__always) get { current } }
     /// The value the ramp is heading for.
-    @inlinable public var target: Float { goal }
+    @inlinable public var target: Float { @inline(__always) get { goal } }
     @usableFromInline var current: Float
     @usableFromInline var goal: Float
     @usableFromInline var step: Float = 0
@@ -35,7 +35,7 @@ public struct LinearSmoother: Sendable {
 
     /// True when no ramp is in progress (``value`` equals ``target``).
     @inlinable
-    public var isSettled: Bool { remaining == 0 }
+    public var isSettled: Bool { @inline(__always) get { remaining == 0 } }
 
     /// Starts a ramp toward `newTarget`; a target equal to the current one changes nothing.
     @inlinable @_noLocks
