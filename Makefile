@@ -1,0 +1,54 @@
+# Foldback: build, test and demo. Every target installs the Debian packages it needs first.
+SHELL := /bin/bash
+SWIFT ?= swift
+DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -print-resource-dir)/lib/linux/libclang_rt.rtsan-x86_64.a
+RELEASE_BIN = .build/release
+DEBUG_BIN = .build/debug
+
+.PHONY: all deps build test unit rtcheck rtsan demo clean help
+
+all: build
+
+help:
+	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav"
+	@echo "make test    install, build, and run every test: unit, JACK integration, allocation count, RealtimeSanitizer"
+	@echo "make build   release build of foldback, foldback-probe and foldback-rtcheck"
+
+deps:
+	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:" $$missing; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build -c release --product foldback
+	$(SWIFT) build -c release --product foldback-probe
+	$(SWIFT) build -c release --product foldback-rtcheck
+	$(SWIFT) build -c release --product FoldbackAllocCounter
+
+# The audio path must make no allocation or free: counted by the preloaded counter on a release build.
+rtcheck: build
+	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(RELEASE_BIN)/foldback-rtcheck --cycles 20000
+
+# The same scenario with the cycle wrapper built under clang's RealtimeSanitizer (errors are fatal).
+rtsan: deps
+	$(SWIFT) build -c release --scratch-path .build-rtsan --product foldback-rtcheck \
+	  -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME)
+	RTSAN_OPTIONS=halt_on_error=true .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000
+
+unit: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) build --product FoldbackAllocCounter
+	$(SWIFT) test
+
+test: deps rtcheck rtsan unit
+
+demo: build
+	bash scripts/demo.sh
+
+clean:
+	rm -rf .build .build-rtsan demo-out.wav

@@ -1,0 +1,26 @@
+// Validates one `[[bus]]` table into a BusSpec. Non-realtime.
+
+/// Reads and checks a `[[bus]]` table.
+enum BusDecoder {
+    /// The keys a `[[bus]]` table accepts.
+    static let keys = ["name", "channels", "gain_db", "mute", "connect"]
+    /// The range of bus and strip levels, in dB.
+    static let levelRange: ClosedRange<Float> = -144...24
+
+    /// The bus, or nil if its name is missing or invalid (already reported).
+    static func decode(_ reader: TableReader) -> BusSpec? {
+        reader.checkKeys(allowed: keys)
+        let name = reader.name("name", what: "bus name", required: true)
+        let declaredChannels = reader.channels(default: 2)
+        let channels = declaredChannels ?? 2
+        let gainDB = reader.number("gain_db", in: levelRange, default: 0)
+        let isMuted = reader.bool("mute", default: false)
+        let owner = name.map { "bus '\($0)'" } ?? "this bus"
+        let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
+        guard let name else { return nil }
+        return BusSpec(
+            name: name, channels: channels, gainDB: gainDB, isMuted: isMuted,
+            connections: connections, location: reader.location
+        )
+    }
+}

@@ -1,0 +1,31 @@
+// One output bus of a preset (`[[bus]]`). Non-realtime.
+
+/// An output bus: a mix of strip sends feeding one or two JACK output ports.
+public struct BusSpec: Sendable {
+    /// The bus name; it also names the output ports (see `PortNaming.outputPortNames`).
+    public var name: String
+    /// 1 (mono) or 2 (stereo).
+    public var channels: Int
+    /// The bus master gain, in dB (−144…+24).
+    public var gainDB: Float
+    /// Whether the bus outputs silence.
+    public var isMuted: Bool
+    /// For each output port, in channel order, the JACK ports to connect it to.
+    /// Always has `channels` elements; an empty element leaves that port unconnected.
+    public var connections: [[String]]
+    /// Where the bus's `[[bus]]` table starts.
+    public var location: SourceLocation
+
+    /// Creates a bus description.
+    public init(
+        name: String, channels: Int = 2, gainDB: Float = 0, isMuted: Bool = false,
+        connections: [[String]] = [], location: SourceLocation
+    ) {
+        self.name = name
+        self.channels = channels
+        self.gainDB = gainDB
+        self.isMuted = isMuted
+        self.connections = connections
+        self.location = location
+    }
+}

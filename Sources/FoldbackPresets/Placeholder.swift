@@ -1,1 +1,0 @@
-// Placeholder for FoldbackPresets; replaced as the target fills in.

@@ -1,0 +1,39 @@
+// The validated preset model: buses and strips in port order. Non-realtime.
+
+/// A validated preset: what `foldback run` builds its JACK client and mixing graph from.
+///
+/// Everything in it has passed validation: names are unique and well-formed, values are in
+/// range, every send names a bus, and every unit parameter is present (defaults filled in).
+public struct Preset: Sendable {
+    /// The `[preset] name`, if given.
+    public var name: String?
+    /// The `[preset] description`, if given.
+    public var description: String?
+    /// The output buses; their order is the order of the JACK output ports.
+    public var buses: [BusSpec]
+    /// The input strips; their order is the order of the JACK input ports.
+    public var strips: [StripSpec]
+    /// The file the preset came from, as given to the loader.
+    public var path: String
+    /// Things that load but look unintended (for example a strip with no sends).
+    public var warnings: [PresetDiagnostic]
+
+    /// Creates a preset model directly (tests and generated presets); files go through ``PresetLoader``.
+    public init(
+        name: String? = nil, description: String? = nil, buses: [BusSpec], strips: [StripSpec],
+        path: String, warnings: [PresetDiagnostic] = []
+    ) {
+        self.name = name
+        self.description = description
+        self.buses = buses
+        self.strips = strips
+        self.path = path
+        self.warnings = warnings
+    }
+
+    /// The bus with the given name, if any.
+    public func bus(named name: String) -> BusSpec? { buses.first { $0.name == name } }
+
+    /// The strip with the given name, if any.
+    public func strip(named name: String) -> StripSpec? { strips.first { $0.name == name } }
+}

@@ -1,0 +1,68 @@
+// Validates a parsed TOML document into a Preset, collecting every problem. Non-realtime.
+import TOMLKit
+
+/// Turns a parsed preset document into the model, or into the list of everything wrong with it.
+enum PresetDecoder {
+    /// The keys allowed at the top level.
+    static let rootKeys = ["preset", "bus", "strip"]
+    /// The keys of the `[preset]` table.
+    static let infoKeys = ["name", "description"]
+
+    /// The validated preset; throws every error found (and any warnings) otherwise.
+    static func decode(_ root: TOMLTable, locator: SourceLocator, log: DiagnosticLog = DiagnosticLog()) throws(PresetError) -> Preset {
+        let reader = TableReader(table: root, path: .root, locator: locator, log: log, label: "the top level")
+        reader.checkKeys(allowed: rootKeys)
+        let info = reader.subtable("preset", label: "[preset]")
+        info?.checkKeys(allowed: infoKeys)
+        let name = info?.string("name")
+        let description = info?.string("description")
+
+        let busReaders = reader.tables("bus", label: "[[bus]]") ?? []
+        requireOneOrMore("bus", plural: "buses", in: reader)
+        var buses: [BusSpec] = []
+        var busNames = NameRegistry(what: "bus name")
+        for busReader in busReaders {
+            guard let bus = BusDecoder.decode(busReader) else { continue }
+            busNames.register(bus.name, at: busReader.valueLocation("name"), log: log)
+            buses.append(bus)
+        }
+
+        let stripReaders = reader.tables("strip", label: "[[strip]]") ?? []
+        requireOneOrMore("strip", plural: "strips", in: reader)
+        let knownBuses = StripDecoder.BusNames(names: buses.map(\.name), isComplete: buses.count == busReaders.count)
+        var strips: [StripSpec] = []
+        var stripNames = NameRegistry(what: "strip name")
+        for stripReader in stripReaders {
+            guard let strip = StripDecoder.decode(stripReader, buses: knownBuses) else { continue }
+            stripNames.register(strip.name, at: stripReader.valueLocation("name"), log: log)
+            strips.append(strip)
+        }
+
+        guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
+        // Only a valid preset is checked for odd routing: after an error (a send to a misspelt
+        // bus, say) these warnings would only echo it.
+        warnAboutUnusedRouting(strips: strips, buses: buses, log: log)
+        return Preset(
+            name: name, description: description, buses: buses, strips: strips,
+            path: locator.file, warnings: log.sortedWarnings()
+        )
+    }
+
+    /// Reports a top-level array of tables that is absent or empty (other shapes are reported when read).
+    private static func requireOneOrMore(_ key: String, plural: String, in reader: TableReader) {
+        let value = reader.table[key]
+        guard value == nil || value?.array?.isEmpty == true else { return }
+        reader.log.error("the preset has no \(plural); add at least one [[\(key)]] table with a name", at: reader.keyLocation(key))
+    }
+
+    /// Warns about strips heard nowhere and buses fed by nothing; both load, but are rarely meant.
+    private static func warnAboutUnusedRouting(strips: [StripSpec], buses: [BusSpec], log: DiagnosticLog) {
+        for strip in strips where strip.sends.isEmpty {
+            log.warning("strip '\(strip.name)' has no sends, so it is not heard on any bus", at: strip.location)
+        }
+        let fedBuses = Set(strips.flatMap { $0.sends.map(\.busName) })
+        for bus in buses where !fedBuses.contains(bus.name) {
+            log.warning("bus '\(bus.name)' receives no sends, so it outputs silence", at: bus.location)
+        }
+    }
+}

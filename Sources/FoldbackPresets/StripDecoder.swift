@@ -1,0 +1,60 @@
+// Validates one `[[strip]]` table and its `[[strip.send]]` tables into a StripSpec. Non-realtime.
+
+/// Reads and checks a `[[strip]]` table.
+enum StripDecoder {
+    /// The keys a `[[strip]]` table accepts.
+    static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send"]
+    /// The keys a `[[strip.send]]` table accepts.
+    static let sendKeys = ["bus", "gain_db", "pre_fader"]
+
+    /// The buses sends may name. `isComplete` is false when some bus name was invalid,
+    /// so an unknown-bus error would only repeat that problem.
+    struct BusNames {
+        var names: [String]
+        var isComplete: Bool
+    }
+
+    /// The strip, or nil if its name is missing or invalid (already reported).
+    static func decode(_ reader: TableReader, buses: BusNames) -> StripSpec? {
+        reader.checkKeys(allowed: keys)
+        let name = reader.name("name", what: "strip name", required: true)
+        let owner = name.map { "strip '\($0)'" } ?? "this strip"
+        let declaredChannels = reader.channels(default: 1)
+        let channels = declaredChannels ?? 1
+        let gainDB = reader.number("gain_db", in: BusDecoder.levelRange, default: 0)
+        let pan = reader.number("pan", in: -1...1, default: 0)
+        let isMuted = reader.bool("mute", default: false)
+        let isSoloed = reader.bool("solo", default: false)
+        let isEnabled = reader.bool("enabled", default: true)
+        let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
+        let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[strip.unit]]") ?? [], owner: owner)
+        let sends = decodeSends(reader.tables("send", label: "[[strip.send]]") ?? [], buses: buses, owner: owner)
+        guard let name else { return nil }
+        return StripSpec(
+            name: name, channels: channels, gainDB: gainDB, pan: pan, isMuted: isMuted, isSoloed: isSoloed,
+            isEnabled: isEnabled, connections: connections, units: units, sends: sends, location: reader.location
+        )
+    }
+
+    /// The strip's sends, each to a known bus and at most one per bus.
+    private static func decodeSends(_ readers: [TableReader], buses: BusNames, owner: String) -> [SendSpec] {
+        var targets = NameRegistry(what: "send to bus")
+        var sends: [SendSpec] = []
+        for reader in readers {
+            reader.checkKeys(allowed: sendKeys)
+            let busName = reader.requiredString("bus")
+            let gainDB = reader.number("gain_db", in: BusDecoder.levelRange, default: 0)
+            let isPreFader = reader.bool("pre_fader", default: false)
+            guard let busName else { continue }
+            if buses.isComplete, !buses.names.contains(busName) {
+                let hint = Suggestion.hint(for: busName, in: buses.names, fallbackLabel: "the buses are")
+                reader.log.error("send to unknown bus '\(busName)'\(hint)", at: reader.valueLocation("bus"))
+                continue
+            }
+            let isNew = targets.register(busName, at: reader.valueLocation("bus"), context: " from \(owner)", log: reader.log)
+            guard isNew else { continue }
+            sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, location: reader.location))
+        }
+        return sends
+    }
+}

@@ -1,0 +1,67 @@
+// One input strip of a preset (`[[strip]]`) and its sends (`[[strip.send]]`). Non-realtime.
+
+/// An input strip: JACK input ports, a chain of units, a fader and pan, and sends to buses.
+public struct StripSpec: Sendable {
+    /// The strip name; it also names the input ports (see `PortNaming.inputPortNames`).
+    public var name: String
+    /// 1 (mono) or 2 (stereo).
+    public var channels: Int
+    /// The fader, in dB (−144…+24).
+    public var gainDB: Float
+    /// −1 (left) … +1 (right). Constant-power pan for mono strips, balance for stereo strips.
+    public var pan: Float
+    /// Whether the strip is muted.
+    public var isMuted: Bool
+    /// Whether the strip is soloed.
+    public var isSoloed: Bool
+    /// Whether the strip processes audio at all.
+    public var isEnabled: Bool
+    /// For each input port, in channel order, the JACK ports to connect to it.
+    /// Always has `channels` elements; an empty element leaves that port unconnected.
+    public var connections: [[String]]
+    /// The processing units, in processing order.
+    public var units: [UnitSpec]
+    /// The sends to buses, in file order; at most one per bus.
+    public var sends: [SendSpec]
+    /// Where the strip's `[[strip]]` table starts.
+    public var location: SourceLocation
+
+    /// Creates a strip description.
+    public init(
+        name: String, channels: Int = 1, gainDB: Float = 0, pan: Float = 0, isMuted: Bool = false,
+        isSoloed: Bool = false, isEnabled: Bool = true, connections: [[String]] = [],
+        units: [UnitSpec] = [], sends: [SendSpec] = [], location: SourceLocation
+    ) {
+        self.name = name
+        self.channels = channels
+        self.gainDB = gainDB
+        self.pan = pan
+        self.isMuted = isMuted
+        self.isSoloed = isSoloed
+        self.isEnabled = isEnabled
+        self.connections = connections
+        self.units = units
+        self.sends = sends
+        self.location = location
+    }
+}
+
+/// A send from a strip to a bus.
+public struct SendSpec: Sendable {
+    /// The name of the bus fed; validation guarantees it exists.
+    public var busName: String
+    /// The send level, in dB (−144…+24).
+    public var gainDB: Float
+    /// Whether the send taps the signal before the fader (and pan), as monitor sends do.
+    public var isPreFader: Bool
+    /// Where the send's `[[strip.send]]` table starts.
+    public var location: SourceLocation
+
+    /// Creates a send description.
+    public init(busName: String, gainDB: Float = 0, isPreFader: Bool = false, location: SourceLocation) {
+        self.busName = busName
+        self.gainDB = gainDB
+        self.isPreFader = isPreFader
+        self.location = location
+    }
+}

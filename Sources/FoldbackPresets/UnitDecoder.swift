@@ -1,0 +1,63 @@
+// Validates a strip's `[[strip.unit]]` tables against UnitSchema and gives each a unique id. Non-realtime.
+
+/// Reads and checks a strip's unit chain.
+enum UnitDecoder {
+    /// The keys every unit accepts, whatever its type.
+    static let commonKeys = ["type", "id", "bypass"]
+
+    /// The units in order; those with a missing or unknown type are reported and left out.
+    static func decodeChain(_ readers: [TableReader], owner: String) -> [UnitSpec] {
+        var ids = NameRegistry(what: "unit id")
+        var decoded: [(unit: UnitSpec, hasExplicitID: Bool)] = []
+        for reader in readers {
+            guard let (unit, hasExplicitID) = decode(reader) else { continue }
+            if hasExplicitID {
+                ids.register(unit.id, at: reader.valueLocation("id"), context: " in \(owner)", log: reader.log)
+            }
+            decoded.append((unit, hasExplicitID))
+        }
+        // Units without an id take their type, then type_2, type_3…, skipping ids already taken.
+        var units: [UnitSpec] = []
+        var taken = Set(decoded.filter(\.hasExplicitID).map(\.unit.id))
+        for entry in decoded {
+            var unit = entry.unit
+            if !entry.hasExplicitID {
+                var candidate = unit.type
+                var ordinal = 1
+                while taken.contains(candidate) {
+                    ordinal += 1
+                    candidate = "\(unit.type)_\(ordinal)"
+                }
+                unit.id = candidate
+                taken.insert(candidate)
+            }
+            units.append(unit)
+        }
+        return units
+    }
+
+    /// One unit with every schema parameter filled in, and whether its id was written in the file.
+    private static func decode(_ reader: TableReader) -> (UnitSpec, Bool)? {
+        guard let type = reader.requiredString("type") else {
+            reader.checkKeys(allowed: commonKeys + UnitSchema.all.flatMap { $0.parameters.map(\.key) })
+            return nil
+        }
+        guard let schema = UnitSchema.named(type) else {
+            let known = UnitSchema.knownTypes.joined(separator: ", ")
+            let suggestion = Suggestion.closest(to: type, in: UnitSchema.knownTypes).map { "; did you mean '\($0)'?" } ?? ""
+            reader.log.error("unknown unit type '\(type)'\(suggestion) (known types: \(known))", at: reader.valueLocation("type"))
+            return nil
+        }
+        var typed = reader
+        typed.label = "a '\(type)' unit"
+        typed.checkKeys(allowed: commonKeys + schema.parameters.map(\.key))
+        let id = typed.name("id", what: "unit id", required: false)
+        let isBypassed = typed.bool("bypass", default: false)
+        var parameters: [String: Float] = [:]
+        for parameter in schema.parameters {
+            parameters[parameter.key] = typed.parameter(parameter)
+        }
+        let unit = UnitSpec(type: type, id: id ?? type, isBypassed: isBypassed, parameters: parameters, location: reader.location)
+        return (unit, id != nil)
+    }
+}

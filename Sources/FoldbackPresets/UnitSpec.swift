@@ -1,0 +1,25 @@
+// One processing unit in a strip's chain (`[[strip.unit]]`). Non-realtime.
+
+/// A processing unit in a strip: its type, its id within the strip, and its parameters.
+public struct UnitSpec: Sendable {
+    /// The unit type, a key of ``UnitSchema/all`` (for example `"gain"`).
+    public var type: String
+    /// Unique within the strip; defaults to the type, then `type_2`, `type_3`… for repeats.
+    public var id: String
+    /// Whether the unit passes audio through untouched.
+    public var isBypassed: Bool
+    /// Every parameter of the type's schema, keyed by preset key (`gain_db`), defaults included.
+    /// Choices are stored as their numeric value (polarity: normal = 0, inverted = 1); booleans as 0 or 1.
+    public var parameters: [String: Float]
+    /// Where the unit's table starts.
+    public var location: SourceLocation
+
+    /// Creates a unit description.
+    public init(type: String, id: String, isBypassed: Bool = false, parameters: [String: Float], location: SourceLocation) {
+        self.type = type
+        self.id = id
+        self.isBypassed = isBypassed
+        self.parameters = parameters
+        self.location = location
+    }
+}

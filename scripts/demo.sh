@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `make demo`: a private dummy JACK server, Foldback running the vocal-monitor preset with its live status,
+# a test client singing into it for 10 seconds, and the main bus recorded to demo-out.wav.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=.build/release
+server="foldback-demo-$$"
+seconds="${DEMO_SECONDS:-10}"
+export JACK_NO_AUDIO_RESERVATION=1
+
+echo "== Foldback demo: presets/vocal-monitor.toml on a private dummy JACK server '$server'"
+"$bin/foldback" run presets/vocal-monitor.toml --server "$server" --start-server dummy --no-connect &
+foldback_pid=$!
+cleanup() { kill -INT "$foldback_pid" 2>/dev/null || true; wait "$foldback_pid" 2>/dev/null || true; }
+trap cleanup EXIT
+
+# Wait (on a condition, not a fixed sleep) until Foldback's ports exist.
+for _ in $(seq 1 100); do
+  if JACK_DEFAULT_SERVER="$server" jack_lsp 2>/dev/null | grep -q '^foldback:main_L$'; then break; fi
+  kill -0 "$foldback_pid" 2>/dev/null || { echo "foldback exited early" >&2; exit 1; }
+  sleep 0.1
+done
+
+"$bin/foldback-probe" --server "$server" --seconds "$seconds" \
+  --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
+  --record foldback:main_L --record foldback:main_R --output demo-out.wav >/dev/null
+cleanup
+trap - EXIT
+echo
+echo "== Wrote demo-out.wav (the 'main' bus, ${seconds} s). Play it with: aplay demo-out.wav  (or any audio player)"
