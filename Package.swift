@@ -61,7 +61,7 @@ let package = Package(
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2",
+                "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -19,7 +19,8 @@ public struct GraphLayout: Sendable, Hashable {
     /// The largest strip latency, in frames: what every output lags its inputs by.
     public var latencyFrames: Int
 
-    init(description: GraphDescription, latencyFrames: Int) {
+    /// The ports `description` needs; `latencyFrames` is known only once units are prepared (see ``EngineGraph/layout``).
+    public init(description: GraphDescription, latencyFrames: Int = 0) {
         var inputs: [PortLayout] = []
         for strip in description.strips {
             let names = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels)

@@ -34,15 +34,7 @@ struct CheckCommand: ParsableCommand {
     var quiet = false
 
     func run() throws {
-        let loaded: Preset
-        do {
-            loaded = try PresetLoader.load(path: preset)
-        } catch {
-            for diagnostic in error.diagnostics { StandardError.writeLine(diagnostic.description) }
-            let count = error.errors.count
-            StandardError.writeLine("foldback: \(preset) has \(count) \(count == 1 ? "error" : "errors")")
-            throw ExitCode(2)
-        }
+        let loaded = try PresetLoading.load(preset)
         for warning in loaded.warnings { StandardError.writeLine(warning.description) }
         guard !quiet else { return }
         print(PresetReport.render(loaded, clientName: clientName), terminator: "")

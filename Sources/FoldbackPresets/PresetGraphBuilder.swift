@@ -1,0 +1,60 @@
+// Builds the engine's graph description, graph and connection plan from a validated preset. Non-realtime.
+public import FoldbackEngine
+
+/// Turns a ``Preset`` into what the engine and a backend need.
+public enum PresetGraphBuilder {
+    /// A graph description with fresh unit objects (strips and buses in preset order).
+    public static func description(for preset: Preset) throws(PresetError) -> GraphDescription {
+        let busIndex = Dictionary(uniqueKeysWithValues: preset.buses.enumerated().map { ($1.name, $0) })
+        var strips: [StripDescription] = []
+        for strip in preset.strips {
+            var units: [any EngineUnit] = []
+            for unit in strip.units { units.append(try UnitFactory.makeUnit(unit)) }
+            var sends: [SendDescription] = []
+            for send in strip.sends {
+                guard let bus = busIndex[send.busName] else {
+                    throw PresetError(diagnostics: [PresetDiagnostic(location: send.location, message: "send to unknown bus '\(send.busName)'")])
+                }
+                sends.append(SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader))
+            }
+            strips.append(StripDescription(
+                name: strip.name, channels: strip.channels, units: units,
+                unitIDs: strip.units.map(\.id), bypassedUnits: strip.units.map(\.isBypassed),
+                sends: sends, gainDB: strip.gainDB, pan: strip.pan,
+                isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled))
+        }
+        let buses = preset.buses.map { BusDescription(name: $0.name, channels: $0.channels, gainDB: $0.gainDB, isMuted: $0.isMuted) }
+        return GraphDescription(strips: strips, buses: buses)
+    }
+
+    /// A prepared graph for `preset` at `sampleRate`, rendering at most `maxFrames` frames at once.
+    /// Engine errors come back as a ``PresetError`` located at the preset's file.
+    public static func graph(for preset: Preset, sampleRate: Double, maxFrames: Int) throws(PresetError) -> EngineGraph {
+        let description = try description(for: preset)
+        do {
+            return try EngineGraph(description, sampleRate: sampleRate, maxFrames: maxFrames)
+        } catch {
+            throw PresetError(diagnostics: [PresetDiagnostic(
+                location: SourceLocation(file: preset.path, line: 0, column: 0), message: error.description)])
+        }
+    }
+
+    /// The ports this preset needs (before any unit is prepared, so without latency).
+    public static func layout(for preset: Preset) throws(PresetError) -> GraphLayout {
+        GraphLayout(description: try description(for: preset))
+    }
+
+    /// Auto-connections: this client's short port name → the full names of the ports to connect it to.
+    public static func connectionPlan(for preset: Preset) -> [String: [String]] {
+        var plan: [String: [String]] = [:]
+        for strip in preset.strips {
+            let ports = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels)
+            for (port, targets) in zip(ports, strip.connections) where !targets.isEmpty { plan[port] = targets }
+        }
+        for bus in preset.buses {
+            let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels)
+            for (port, targets) in zip(ports, bus.connections) where !targets.isEmpty { plan[port] = targets }
+        }
+        return plan
+    }
+}

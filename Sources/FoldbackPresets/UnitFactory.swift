@@ -1,0 +1,18 @@
+// Makes engine units from validated preset unit specs. Non-realtime.
+public import FoldbackEngine
+
+/// Turns a ``UnitSpec`` (already validated against its ``UnitSchema``) into a fresh engine unit.
+///
+/// A unit object is prepared once, by one graph; rebuilding a graph (new sample rate, reload) makes new units.
+public enum UnitFactory {
+    /// A new unit for `spec`; throws for a type with no implementation behind its schema.
+    public static func makeUnit(_ spec: UnitSpec) throws(PresetError) -> any EngineUnit {
+        switch spec.type {
+        case "gain":
+            return GainUnit(gainDB: spec.parameters["gain_db"] ?? 0, isInverted: (spec.parameters["polarity"] ?? 0) >= 0.5)
+        default:
+            throw PresetError(diagnostics: [PresetDiagnostic(
+                location: spec.location, message: "unit type '\(spec.type)' has no implementation in this build", severity: .error)])
+        }
+    }
+}

@@ -1,0 +1,23 @@
+// Loads a preset for a CLI verb, printing every diagnostic and exiting 2 on bad input. Non-realtime.
+import ArgumentParser
+import FoldbackPresets
+
+/// Preset loading shared by the verbs: problems go to standard error as file:line:column lines.
+enum PresetLoading {
+    /// The preset at `path`, or exit status 2 after printing its problems.
+    static func load(_ path: String) throws -> Preset {
+        do {
+            return try PresetLoader.load(path: path)
+        } catch {
+            report(error, path: path)
+            throw ExitCode(2)
+        }
+    }
+
+    /// Prints every diagnostic of `error` and a count line.
+    static func report(_ error: PresetError, path: String) {
+        for diagnostic in error.diagnostics { StandardError.writeLine(diagnostic.description) }
+        let count = error.errors.count
+        StandardError.writeLine("foldback: \(path) has \(count) \(count == 1 ? "error" : "errors")")
+    }
+}
