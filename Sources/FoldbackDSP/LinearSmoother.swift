@@ -60,7 +60,7 @@ public struct LinearSmoother: Sendable {
     public mutating func next() -> Float {
         if remaining > 0 {
             remaining -= 1
-            current = remaining == 0 ? goal : current + step
+            current = goal - step * Float(remaining)   // from the goal: no accumulated rounding, exact at 0
         }
         return current
     }
@@ -88,7 +88,7 @@ public struct LinearSmoother: Sendable {
             reset(to: goal)
         } else {
             remaining -= Int32(count)
-            current += step * Float(count)
+            current = goal - step * Float(remaining)
         }
     }
 }

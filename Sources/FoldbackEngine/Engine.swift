@@ -106,7 +106,9 @@ public final class Engine: @unchecked Sendable {
 
     // MARK: Control
 
-    /// Queues `graph` to replace the current one at the next cycle boundary, fading between them.
+    /// Queues `graph` to replace the current one at the next cycle boundary, fading between them
+    /// (the fade length is clamped to 0…``Crossfade/maxDuration``; a non-finite one means no fade).
+    /// A swap queued while a fade runs waits for it to end.
     ///
     /// The first graph installed starts at once, without a fade. The replaced graph is freed by a later
     /// ``collectGarbage()`` once the audio thread has let go of it.
@@ -115,7 +117,8 @@ public final class Engine: @unchecked Sendable {
         guard needed <= configuration.inputCapacity else { throw .tooManyChannels(needed: needed, capacity: configuration.inputCapacity) }
         let outputs = graph.render.pointee.outputChannelCount
         guard outputs <= configuration.outputCapacity else { throw .tooManyChannels(needed: outputs, capacity: configuration.outputCapacity) }
-        let fadeFrames = Int32(clamping: Int((crossfade.duration * graph.sampleRate).rounded()))
+        let seconds = crossfade.duration.isFinite ? min(max(crossfade.duration, 0), Crossfade.maxDuration) : 0
+        let fadeFrames = Int32(clamping: Int((seconds * graph.sampleRate).rounded()))
         let swap = GraphSwap(graph: graph.render, fadeFrames: max(0, fadeFrames), law: crossfade.law)
         try control.withLock { (control: inout ControlState) throws(EngineError) in
             Self.collect(from: state, into: &control)

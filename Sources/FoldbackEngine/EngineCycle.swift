@@ -14,6 +14,7 @@ enum EngineCycle {
 
     /// Runs one cycle of `frames` frames (any length: longer than a graph's chunk is split).
     static func run(_ state: UnsafeMutablePointer<EngineRealtimeState>, frames: Int) {
+        defer { state.pointee.cycles.wrappingIncrement(ordering: .relaxed) }
         acceptSwaps(state)
         applyParameters(state)
         let io = state.pointee.io
@@ -32,30 +33,31 @@ enum EngineCycle {
             if state.pointee.fadingOut != nil { crossfade(state, offset: offset, frames: chunk) }
             offset += chunk
         }
-        state.pointee.cycles.wrappingIncrement(ordering: .relaxed)
     }
 
-    /// Takes queued graphs; the previous graph fades out (or is retired at once when the fade is 0).
+    /// Takes queued graphs once no fade is running: the audible graph fades out toward the newest queued
+    /// one; graphs queued in between were never heard and are retired at once.
     private static func acceptSwaps(_ state: UnsafeMutablePointer<EngineRealtimeState>) {
-        while let swap = state.pointee.swaps.peek() {
-            guard state.pointee.retired.freeCount >= 2 else { return }   // old graphs cannot be handed back yet
-            _ = state.pointee.swaps.pop()
-            if let fading = state.pointee.fadingOut {
-                _ = state.pointee.retired.push(fading)
-                state.pointee.fadingOut = nil
-            }
-            if let previous = state.pointee.current {
-                if swap.fadeFrames > 0 {
-                    state.pointee.fadingOut = previous
-                    state.pointee.fadePosition = 0
-                    state.pointee.fadeFrames = Int(swap.fadeFrames)
-                    state.pointee.fadeLaw = swap.law
-                } else {
-                    _ = state.pointee.retired.push(previous)
-                }
-            }
-            state.pointee.current = swap.graph
+        guard state.pointee.fadingOut == nil else { return }   // a swap waits for the running fade
+        var newest: GraphSwap?
+        while state.pointee.swaps.peek() != nil {
+            guard state.pointee.retired.freeCount >= 2 else { break }   // old graphs cannot be handed back yet
+            guard let swap = state.pointee.swaps.pop() else { break }
+            if let unheard = newest { _ = state.pointee.retired.push(unheard.graph) }
+            newest = swap
         }
+        guard let swap = newest else { return }
+        if let previous = state.pointee.current {
+            if swap.fadeFrames > 0 {
+                state.pointee.fadingOut = previous
+                state.pointee.fadePosition = 0
+                state.pointee.fadeFrames = Int(swap.fadeFrames)
+                state.pointee.fadeLaw = swap.law
+            } else {
+                _ = state.pointee.retired.push(previous)
+            }
+        }
+        state.pointee.current = swap.graph
     }
 
     /// Applies queued parameter changes addressed to the current graph; drops stale ones.
@@ -82,7 +84,10 @@ enum EngineCycle {
         let length = Float(state.pointee.fadeFrames)
         for frame in 0..<frames {
             let progress = min(Float(state.pointee.fadePosition + frame + 1) / length, 1)
-            if state.pointee.fadeLaw == .equalPower {
+            if progress >= 1 {
+                fadeIn[frame] = 1
+                fadeOut[frame] = 0
+            } else if state.pointee.fadeLaw == .equalPower {
                 fadeIn[frame] = sinf(progress * Float.pi / 2)
                 fadeOut[frame] = cosf(progress * Float.pi / 2)
             } else {
@@ -92,11 +97,17 @@ enum EngineCycle {
         }
         let newChannels = min(current.pointee.outputChannelCount, outputCount)
         let oldChannels = min(fading.pointee.outputChannelCount, outputCount)
-        for channel in 0..<newChannels {
+        // Channels only the new graph drives fade in; channels only the old one drove (cleared above) fade out.
+        for channel in 0..<max(newChannels, oldChannels) {
             guard let output = io.pointee.outputs[channel] else { continue }
             let destination = output + offset
+            let newGain = channel < newChannels ? fadeIn : nil
             if channel < oldChannels, let old = state.pointee.fadeOutputs[channel] {
-                for frame in 0..<frames { destination[frame] = destination[frame] * fadeIn[frame] + old[frame] * fadeOut[frame] }
+                if let newGain {
+                    for frame in 0..<frames { destination[frame] = destination[frame] * newGain[frame] + old[frame] * fadeOut[frame] }
+                } else {
+                    for frame in 0..<frames { destination[frame] = old[frame] * fadeOut[frame] }
+                }
             } else {
                 for frame in 0..<frames { destination[frame] *= fadeIn[frame] }
             }

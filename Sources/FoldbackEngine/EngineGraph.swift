@@ -112,7 +112,7 @@ public final class EngineGraph: @unchecked Sendable {
         let units = allocate(UnitSlot.self, count: unitTotal)
         let sends = allocate(SendRender.self, count: sendTotal)
         let taps = allocate(SendTap.self, count: tapTotal)
-        let soloCount = stripDescriptions.filter(\.isSoloed).count
+        let soloCount = stripDescriptions.filter { $0.isSoloed && $0.isEnabled }.count
         var inputChannel = 0, unitIndex = 0, sendIndex = 0, tapIndex = 0
         for (index, strip) in stripDescriptions.enumerated() {
             let prepared = preparedStrips[index]

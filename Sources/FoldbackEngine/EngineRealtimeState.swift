@@ -35,6 +35,9 @@ public struct Crossfade: Sendable, Hashable {
         self.law = law
     }
 
+    /// The longest fade, seconds.
+    public static let maxDuration: Double = 10
+
     /// A 10 ms equal-gain fade: inaudible for a reload of the same chain.
     public static let quick = Crossfade(duration: 0.010, law: .equalGain)
 }

@@ -8,7 +8,7 @@ import Glibc
 public struct MeterReading: Sendable, Hashable {
     /// Sample peak with a falling hold (20 dB per 1.7 s, as a digital PPM).
     public var peak: Float
-    /// RMS over about 300 ms (exponential time constant).
+    /// RMS, integrated like a VU meter: reaches 99 % of a steady level in 300 ms.
     public var rms: Float
 }
 
@@ -33,7 +33,8 @@ struct MeterBank: @unchecked Sendable {
         meanSquare = .allocate(capacity: max(1, count))
         meanSquare.initialize(repeating: 0, count: max(1, count))
         peakReleasePerFrame = Float(log(10.0) * (20.0 / 20.0) / (1.7 * sampleRate))
-        rmsTimeConstantFrames = Float(0.3 * sampleRate)
+        // Mean-square time constant τ with √(1 − e^(−0.3/τ)) = 0.99, i.e. τ = 0.3 s / 3.912.
+        rmsTimeConstantFrames = Float(0.3 / 3.912 * sampleRate)
     }
 
     func destroy() {

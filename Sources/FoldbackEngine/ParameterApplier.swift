@@ -52,14 +52,14 @@ extension GraphRender {
     /// Recomputes every strip's gate target from mute, enable and solo-in-place.
     mutating func retargetGates() {
         var soloed = 0
-        for strip in 0..<stripCount where strips[strip].isSoloed { soloed += 1 }
+        for strip in 0..<stripCount where strips[strip].isSoloed && strips[strip].isEnabled { soloed += 1 }
         soloCount = soloed
         for strip in 0..<stripCount {
             strips[strip].gate.setTarget(Self.gateTarget(of: strips[strip], soloCount: soloed))
         }
     }
 
-    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are.
+    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are (a disabled strip's solo does not count).
     static func gateTarget(of strip: StripRender, soloCount: Int) -> Float {
         if strip.isMuted || !strip.isEnabled { return 0 }
         if soloCount > 0 && !strip.isSoloed { return 0 }
