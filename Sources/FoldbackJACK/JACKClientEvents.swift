@@ -1,0 +1,87 @@
+// Xrun counting and server-shutdown capture for one client. Realtime: the JACK callbacks (they only touch preallocated memory).
+import Atomics
+import CJack
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The server went away (or threw the client out) while the client was running.
+public struct JACKShutdown: Sendable, Equatable, CustomStringConvertible {
+    /// The server's reason, as it worded it.
+    public let reason: String
+    /// The jack_status_t bits it reported.
+    public let status: UInt32
+    /// A message saying what happened.
+    public var description: String {
+        "The JACK server shut down or disconnected this client" + (reason.isEmpty ? "." : ": \(reason)")
+    }
+}
+
+/// Xruns and shutdown notices recorded by JACK's callbacks into preallocated memory, for the owner to poll.
+/// Install before activation; keep it alive until the client is closed.
+final class JACKClientEvents: @unchecked Sendable {
+    private struct State {
+        var xruns: UnsafeAtomic<Int>
+        var shutdownStatus: UnsafeAtomic<UInt32>
+        var isShutDown: UnsafeAtomic<Bool>
+        var reason: UnsafeMutablePointer<CChar>
+    }
+
+    private static let reasonCapacity = 512
+    private let state: UnsafeMutablePointer<State>
+
+    init() {
+        let reason = UnsafeMutablePointer<CChar>.allocate(capacity: Self.reasonCapacity)
+        reason.initialize(repeating: 0, count: Self.reasonCapacity)
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(
+            xruns: .create(0), shutdownStatus: .create(0), isShutDown: .create(false), reason: reason))
+    }
+
+    deinit {
+        state.pointee.xruns.destroy()
+        state.pointee.shutdownStatus.destroy()
+        state.pointee.isShutDown.destroy()
+        state.pointee.reason.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// Registers the xrun and info-shutdown callbacks on `client` (which must not be active yet).
+    func install(on client: JACKClient) throws(JACKError) {
+        let arg = UnsafeMutableRawPointer(state)
+        guard jack_set_xrun_callback(client.handle, Self.onXrun, arg) == 0 else {
+            throw .callbackRegistrationFailed(callback: "xrun")
+        }
+        jack_on_info_shutdown(client.handle, Self.onShutdown, arg)
+    }
+
+    /// Xruns the server has reported since installation.
+    var xrunCount: Int { state.pointee.xruns.load(ordering: .relaxed) }
+
+    /// The shutdown notice, once the server has sent one.
+    var shutdown: JACKShutdown? {
+        guard state.pointee.isShutDown.load(ordering: .acquiring) else { return nil }
+        return JACKShutdown(
+            reason: String(cString: state.pointee.reason),
+            status: state.pointee.shutdownStatus.load(ordering: .relaxed))
+    }
+
+    private static let onXrun: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { arg in
+        arg?.assumingMemoryBound(to: State.self).pointee.xruns.wrappingIncrement(ordering: .relaxed)
+        return 0
+    }
+
+    /// May run on any thread, even the process thread: copies into preallocated memory only.
+    private static let onShutdown: @convention(c) (jack_status_t, UnsafePointer<CChar>?, UnsafeMutableRawPointer?)
+        -> Void = { status, reason, arg in
+            guard let state = arg?.assumingMemoryBound(to: State.self) else { return }
+            if !state.pointee.isShutDown.load(ordering: .relaxed), let reason {
+                strncpy(state.pointee.reason, reason, JACKClientEvents.reasonCapacity - 1)
+            }
+            state.pointee.shutdownStatus.store(status.rawValue, ordering: .relaxed)
+            state.pointee.isShutDown.store(true, ordering: .releasing)
+        }
+}

@@ -1,0 +1,108 @@
+// JACKHost's non-realtime JACK callbacks: buffer-size and sample-rate changes, latency reporting. Non-realtime.
+import CJack
+import Foundation
+
+/// The state JACK's notification-thread callbacks read, kept apart from ``JACKHost`` and retained on
+/// JACK's behalf until the client is closed, so a late callback can never touch a freed host.
+final class JACKHostNotifications: @unchecked Sendable {
+    private let lock = NSLock()
+    private var reportedFormat: (sampleRate: Double, bufferSize: Int)
+    private var latencyFrames: UInt32 = 0
+    private var inputs: [OpaquePointer] = []
+    private var outputs: [OpaquePointer] = []
+    private let onFormatChange: JACKHost.FormatChangeHandler?
+    private var retained: Unmanaged<JACKHostNotifications>?
+
+    init(sampleRate: Double, bufferSize: Int, onFormatChange: JACKHost.FormatChangeHandler?) {
+        reportedFormat = (sampleRate, bufferSize)
+        self.onFormatChange = onFormatChange
+    }
+
+    /// Registers the buffer-size, sample-rate and latency callbacks on `client` (not yet active).
+    /// JACK2 runs them on its notification thread, never the process thread.
+    func install(on client: JACKClient) throws(JACKError) {
+        let retained = Unmanaged.passRetained(self)
+        lock.withLock { self.retained = retained }
+        let arg = retained.toOpaque()
+        guard jack_set_buffer_size_callback(client.handle, Self.onBufferSize, arg) == 0 else {
+            throw .callbackRegistrationFailed(callback: "buffer-size")
+        }
+        guard jack_set_sample_rate_callback(client.handle, Self.onSampleRate, arg) == 0 else {
+            throw .callbackRegistrationFailed(callback: "sample-rate")
+        }
+        guard jack_set_latency_callback(client.handle, Self.onLatency, arg) == 0 else {
+            throw .callbackRegistrationFailed(callback: "latency")
+        }
+    }
+
+    /// Drops the reference held for JACK; call once the client is closed.
+    func clientClosed() {
+        lock.withLock {
+            defer { retained = nil }
+            return retained
+        }?.release()
+    }
+
+    /// The ports and latency the latency callback reports from now on.
+    /// - Returns: whether the latency changed (then ask JACK to recompute).
+    func update(latencyFrames: Int, inputs: [JACKPort], outputs: [JACKPort]) -> Bool {
+        lock.withLock {
+            let latency = UInt32(clamping: latencyFrames)
+            defer {
+                self.latencyFrames = latency
+                self.inputs = inputs.map(\.handle)
+                self.outputs = outputs.map(\.handle)
+            }
+            return latency != self.latencyFrames
+        }
+    }
+
+    /// Calls the owner's handler once per actual change (JACK also calls these on activation).
+    private func formatChanged(sampleRate: Double? = nil, bufferSize: Int? = nil) {
+        let changed: (Double, Int)? = lock.withLock {
+            let next = (sampleRate ?? reportedFormat.sampleRate, bufferSize ?? reportedFormat.bufferSize)
+            guard next != reportedFormat else { return nil }
+            reportedFormat = next
+            return next
+        }
+        if let changed, let onFormatChange { onFormatChange(changed.0, changed.1) }
+    }
+
+    /// JACK's latency contract: in capture mode our outputs' capture latency is the capture latency
+    /// reaching our inputs plus ours; in playback mode our inputs' playback latency is the playback
+    /// latency downstream of our outputs plus ours.
+    private func reportLatency(_ mode: jack_latency_callback_mode_t) {
+        let (latency, inputs, outputs) = lock.withLock { (latencyFrames, self.inputs, self.outputs) }
+        let (upstream, downstream) = mode == JACKLatencyMode.capture.jackMode ? (inputs, outputs) : (outputs, inputs)
+        var range = jack_latency_range_t(min: .max, max: 0)
+        for port in upstream {
+            var portRange = jack_latency_range_t()
+            jack_port_get_latency_range(port, mode, &portRange)
+            range.min = min(range.min, portRange.min)
+            range.max = max(range.max, portRange.max)
+        }
+        if upstream.isEmpty { range.min = 0 }
+        range.min = range.min &+ latency
+        range.max = range.max &+ latency
+        for port in downstream { jack_port_set_latency_range(port, mode, &range) }
+    }
+
+    private static func from(_ arg: UnsafeMutableRawPointer?) -> JACKHostNotifications? {
+        arg.map { Unmanaged<JACKHostNotifications>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private static let onBufferSize: @convention(c) (jack_nframes_t, UnsafeMutableRawPointer?) -> Int32 = { frames, arg in
+        from(arg)?.formatChanged(bufferSize: Int(frames))
+        return 0
+    }
+
+    private static let onSampleRate: @convention(c) (jack_nframes_t, UnsafeMutableRawPointer?) -> Int32 = { rate, arg in
+        from(arg)?.formatChanged(sampleRate: Double(rate))
+        return 0
+    }
+
+    private static let onLatency: @convention(c) (jack_latency_callback_mode_t, UnsafeMutableRawPointer?) -> Void = {
+        mode, arg in
+        from(arg)?.reportLatency(mode)
+    }
+}

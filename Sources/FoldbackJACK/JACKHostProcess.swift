@@ -1,0 +1,52 @@
+// The JACK process and thread-init callbacks that run the engine, and the state they read. Realtime.
+import Atomics
+import CFoldback
+import CJack
+import FoldbackEngine
+
+/// Everything the process callback touches, allocated once by ``JACKHost``: no Swift objects,
+/// no reference counting, only raw pointers into memory the host and engine keep alive.
+struct JACKHostProcess {
+    var inputs: PortSlotTable
+    var outputs: PortSlotTable
+    var io: UnsafeMutablePointer<RealtimeIO>
+    var cycleContext: UnsafeMutableRawPointer
+    var cycleFunction: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void
+    /// Completed cycles; the owner waits for it to advance before unregistering a port.
+    var cycles: UnsafeAtomic<Int>
+
+    /// Points the engine's IO tables at this cycle's port buffers, runs the engine inside
+    /// fb_realtime_cycle (RealtimeSanitizer-checked, counted by the allocation counter), counts the cycle.
+    static let process: @convention(c) (jack_nframes_t, UnsafeMutableRawPointer?) -> Int32 = { frames, arg in
+        guard let state = arg?.assumingMemoryBound(to: JACKHostProcess.self) else { return 0 }
+        let io = state.pointee.io
+        var used = 0
+        for channel in 0..<state.pointee.inputs.count {
+            if let port = state.pointee.inputs.load(channel), let buffer = jack_port_get_buffer(port, frames) {
+                io.pointee.inputs[channel] = UnsafePointer(buffer.assumingMemoryBound(to: Float.self))
+                used = channel + 1
+            } else {
+                io.pointee.inputs[channel] = nil
+            }
+        }
+        io.pointee.inputCount = used
+        used = 0
+        for channel in 0..<state.pointee.outputs.count {
+            if let port = state.pointee.outputs.load(channel), let buffer = jack_port_get_buffer(port, frames) {
+                io.pointee.outputs[channel] = buffer.assumingMemoryBound(to: Float.self)
+                used = channel + 1
+            } else {
+                io.pointee.outputs[channel] = nil
+            }
+        }
+        io.pointee.outputCount = used
+        fb_realtime_cycle(state.pointee.cycleFunction, state.pointee.cycleContext, frames)
+        state.pointee.cycles.wrappingIncrement(ordering: .releasing)
+        return 0
+    }
+
+    /// Runs once on each thread JACK creates for the client, before its first cycle.
+    static let threadInit: @convention(c) (UnsafeMutableRawPointer?) -> Void = { _ in
+        fb_realtime_enable_ftz_daz()
+    }
+}

@@ -1,0 +1,127 @@
+// Starts and stops a private `jackd` (dummy driver by default) for tests, demos and `--start-server`. Non-realtime.
+public import Foundation
+
+/// A private JACK server this process started and will stop.
+///
+/// Runs `jackd -n NAME -t 2000 -d DRIVER -r RATE -p PERIOD` with `JACK_NO_AUDIO_RESERVATION=1`,
+/// its output going to a log file, and returns once a client can connect (polled, with a deadline).
+/// ``stop()`` sends SIGTERM and waits; `deinit` stops it too.
+public final class JACKServerLauncher: @unchecked Sendable {
+    /// The server name clients pass to reach this server.
+    public let serverName: String
+    /// The sample rate the server runs at, in hertz.
+    public let sampleRate: Int
+    /// The period (frames per cycle).
+    public let period: Int
+    /// Where jackd's stdout and stderr go.
+    public let logURL: URL
+
+    private let process: Process
+    private let lock = NSLock()
+    private var isStopped = false
+
+    /// A server name unlikely to clash with anyone else's: `prefix-<pid>-<random>`.
+    public static func uniqueServerName(prefix: String = "foldback") -> String {
+        "\(prefix)-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+    }
+
+    /// The full path of `jackd` on PATH, or `nil`.
+    public static func jackdPath() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        let directories = path.split(separator: ":").map(String.init) + ["/usr/bin", "/usr/local/bin"]
+        return directories.map { "\($0)/jackd" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Launches jackd and waits until it accepts clients.
+    /// - Parameters:
+    ///   - serverName: the `-n` name; defaults to a fresh ``uniqueServerName(prefix:)``.
+    ///   - driver: the jackd backend (`dummy` makes no sound and needs no hardware).
+    ///   - sampleRate: in hertz.
+    ///   - period: frames per cycle.
+    ///   - logURL: where jackd's output goes; defaults to a file in the temporary directory.
+    ///   - timeout: how long to wait for the server to accept clients, in seconds.
+    /// - Throws: ``JACKError/jackdNotInstalled``, ``JACKError/serverStartFailed(serverName:detail:logPath:)``
+    ///   or ``JACKError/serverStartTimedOut(serverName:seconds:logPath:)``.
+    public init(
+        serverName: String = JACKServerLauncher.uniqueServerName(), driver: String = "dummy",
+        sampleRate: Int = 48_000, period: Int = 256, logURL: URL? = nil, timeout: Double = 10
+    ) throws(JACKError) {
+        guard let jackd = Self.jackdPath() else { throw .jackdNotInstalled }
+        guard sampleRate > 0, period > 0 else {
+            throw .invalidArgument("JACK sample rate and period must be positive (got \(sampleRate), \(period)).")
+        }
+        let log = logURL ?? FileManager.default.temporaryDirectory.appendingPathComponent("jackd-\(serverName).log")
+        self.serverName = serverName
+        self.sampleRate = sampleRate
+        self.period = period
+        self.logURL = log
+
+        guard FileManager.default.createFile(atPath: log.path, contents: nil),
+              let logHandle = try? FileHandle(forWritingTo: log)
+        else { throw .serverStartFailed(serverName: serverName, detail: "cannot write \(log.path)", logPath: log.path) }
+        defer { try? logHandle.close() }
+
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: jackd)
+        process.arguments = [
+            "-n", serverName, "-t", "2000", "-d", driver, "-r", String(sampleRate), "-p", String(period),
+        ]
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_NO_AUDIO_RESERVATION"] = "1"
+        process.environment = environment
+        process.standardOutput = logHandle
+        process.standardError = logHandle
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch {
+            throw .serverStartFailed(serverName: serverName, detail: "\(error)", logPath: log.path)
+        }
+        do { try waitUntilReady(timeout: timeout) } catch {
+            stop()
+            throw error
+        }
+    }
+
+    deinit { stop() }
+
+    /// Whether jackd is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends SIGTERM and waits for jackd to exit (SIGKILL after 5 s). Safe to call twice.
+    public func stop() {
+        let alreadyStopped = lock.withLock {
+            defer { isStopped = true }
+            return isStopped
+        }
+        guard !alreadyStopped, process.processIdentifier > 0 else { return }
+        if process.isRunning { process.terminate() }
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Polls by opening a throwaway client until it succeeds, jackd exits, or the deadline passes.
+    private func waitUntilReady(timeout: Double) throws(JACKError) {
+        let deadline = Date().addingTimeInterval(timeout)
+        var interval = 0.005
+        while true {
+            if let client = try? JACKClient(name: "fb-launch-probe", serverName: serverName) {
+                client.close()
+                return
+            }
+            if !process.isRunning {
+                let tail = (try? String(contentsOf: logURL, encoding: .utf8))?
+                    .split(separator: "\n").suffix(3).joined(separator: " | ") ?? ""
+                throw .serverStartFailed(
+                    serverName: serverName,
+                    detail: "jackd exited with status \(process.terminationStatus)" + (tail.isEmpty ? "" : ": \(tail)"),
+                    logPath: logURL.path)
+            }
+            guard Date() < deadline else {
+                throw .serverStartTimedOut(serverName: serverName, seconds: timeout, logPath: logURL.path)
+            }
+            Thread.sleep(forTimeInterval: interval)
+            interval = min(interval * 2, 0.1)
+        }
+    }
+}

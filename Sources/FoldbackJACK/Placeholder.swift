@@ -1,1 +1,0 @@
-// Placeholder for FoldbackJACK; replaced as the target fills in.

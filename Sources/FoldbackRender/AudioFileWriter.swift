@@ -1,0 +1,115 @@
+// Writes WAV files through libsndfile, to a temporary name renamed into place when finished. Non-realtime.
+import CSndfile
+public import Foundation
+
+/// Writes a multichannel WAV file.
+///
+/// Samples go to a hidden temporary file beside the destination; ``finish()`` closes it and renames
+/// it over the destination in one step, so a reader never sees half a file and an interrupted
+/// render never clobbers an existing one. Dropping the writer without ``finish()`` deletes the
+/// temporary file. Files over 4 GiB are written as RF64 automatically.
+public final class AudioFileWriter {
+    /// Where the finished file goes.
+    public let url: URL
+    /// In hertz.
+    public let sampleRate: Int
+    /// Channels per frame.
+    public let channelCount: Int
+    /// Sample format.
+    public let format: AudioFileFormat
+    /// Frames written so far.
+    public private(set) var framesWritten = 0
+
+    private let temporaryURL: URL
+    private var file: OpaquePointer?
+
+    /// Creates the temporary file.
+    /// - Parameters:
+    ///   - url: the destination; replaced when ``finish()`` succeeds.
+    ///   - sampleRate: in hertz.
+    ///   - channelCount: channels per frame (1…1024).
+    ///   - format: the sample format.
+    public init(url: URL, sampleRate: Int, channelCount: Int, format: AudioFileFormat = .float) throws(AudioFileError) {
+        guard sampleRate > 0, sampleRate <= 1_536_000 else {
+            throw .invalidArgument("Sample rate \(sampleRate) Hz is outside 1…1536000 Hz.")
+        }
+        guard channelCount > 0, channelCount <= 1024 else {
+            throw .invalidArgument("Channel count \(channelCount) is outside 1…1024.")
+        }
+        self.url = url
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.format = format
+        let directory = url.deletingLastPathComponent()
+        temporaryURL = directory.appendingPathComponent(
+            ".\(url.lastPathComponent).partial-\(ProcessInfo.processInfo.processIdentifier)")
+        var info = SF_INFO(
+            frames: 0, samplerate: Int32(sampleRate), channels: Int32(channelCount), format: format.sndfileFormat,
+            sections: 0, seekable: 0)
+        guard let opened = sf_open(temporaryURL.path, Int32(SFM_WRITE), &info) else {
+            throw .cannotCreate(path: url.path, reason: String(cString: sf_strerror(nil)))
+        }
+        file = opened
+        sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
+        if format == .pcm24 { sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE)) }
+    }
+
+    deinit { cancel() }
+
+    /// Appends interleaved frames (`samples.count` must be a multiple of ``channelCount``).
+    public func write(interleaved samples: UnsafeBufferPointer<Float>) throws(AudioFileError) {
+        guard let file else { throw .writeFailed(path: url.path, reason: "the file was already finished") }
+        guard samples.count % channelCount == 0 else {
+            throw .invalidArgument("\(samples.count) samples is not a whole number of \(channelCount)-channel frames.")
+        }
+        guard let base = samples.baseAddress, !samples.isEmpty else { return }
+        let frames = samples.count / channelCount
+        let written = sf_writef_float(file, base, sf_count_t(frames))
+        guard written == sf_count_t(frames) else {
+            throw .writeFailed(path: url.path, reason: String(cString: sf_strerror(file)))
+        }
+        framesWritten += frames
+    }
+
+    /// Appends interleaved frames.
+    public func write(interleaved samples: [Float]) throws(AudioFileError) {
+        try samples.withUnsafeBufferPointer { buffer throws(AudioFileError) in try write(interleaved: buffer) }
+    }
+
+    /// Appends planar frames: one equally long array per channel.
+    public func write(planar channels: [[Float]]) throws(AudioFileError) {
+        guard channels.count == channelCount, let frames = channels.first?.count,
+              channels.allSatisfy({ $0.count == frames })
+        else { throw .invalidArgument("Expected \(channelCount) channels of equal length.") }
+        var interleaved = [Float](repeating: 0, count: frames * channelCount)
+        for (channel, samples) in channels.enumerated() {
+            for (frame, sample) in samples.enumerated() { interleaved[frame * channelCount + channel] = sample }
+        }
+        try write(interleaved: interleaved)
+    }
+
+    /// Closes the file and renames it into place, replacing any file at ``url``.
+    public func finish() throws(AudioFileError) {
+        guard let file else { throw .writeFailed(path: url.path, reason: "the file was already finished") }
+        self.file = nil
+        sf_write_sync(file)
+        let closed = sf_close(file)
+        guard closed == 0 else {
+            try? FileManager.default.removeItem(at: temporaryURL)
+            throw .writeFailed(path: url.path, reason: String(cString: sf_error_number(closed)))
+        }
+        guard rename(temporaryURL.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporaryURL)
+            throw .cannotRename(from: temporaryURL.path, to: url.path, reason: reason)
+        }
+    }
+
+    /// Closes and deletes the temporary file, leaving ``url`` untouched. Safe after ``finish()``.
+    public func cancel() {
+        guard let file else { return }
+        self.file = nil
+        sf_close(file)
+        try? FileManager.default.removeItem(at: temporaryURL)
+    }
+}

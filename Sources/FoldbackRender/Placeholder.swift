@@ -1,1 +1,0 @@
-// Placeholder for FoldbackRender; replaced as the target fills in.

@@ -1,0 +1,70 @@
+// AudioFileWriter and AudioFileReader round trips, atomic replacement and clear errors. Non-realtime.
+import FoldbackRender
+import XCTest
+
+final class AudioFileTests: XCTestCase {
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fb-audio-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private func ramp(_ frames: Int, channel: Int) -> [Float] {
+        (0..<frames).map { Float(sin(Double($0 * (channel + 1)) * 0.01)) * 0.9 }
+    }
+
+    func testFloatRoundTripIsExact() throws {
+        let url = directory.appendingPathComponent("take.wav")
+        let channels = [ramp(10_000, channel: 0), ramp(10_000, channel: 1), ramp(10_000, channel: 2)]
+        let writer = try AudioFileWriter(url: url, sampleRate: 44_100, channelCount: 3)
+        try writer.write(planar: channels)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: url.path), "nothing appears before finish()")
+        try writer.finish()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["take.wav"])
+        let reader = try AudioFileReader(url: url)
+        XCTAssertEqual(reader.sampleRate, 44_100)
+        XCTAssertEqual(reader.channelCount, 3)
+        XCTAssertEqual(reader.frameCount, 10_000)
+        XCTAssertEqual(try reader.readAll(), channels)
+    }
+
+    func testPCM24RoundTripIsWithinOneStep() throws {
+        let url = directory.appendingPathComponent("take24.wav")
+        let samples = ramp(4_800, channel: 0)
+        let writer = try AudioFileWriter(url: url, sampleRate: 48_000, channelCount: 1, format: .pcm24)
+        try writer.write(interleaved: samples)
+        try writer.finish()
+        let read = try AudioFileReader(url: url).readAll()[0]
+        let worst = zip(read, samples).map { abs($0 - $1) }.max() ?? 1
+        XCTAssertLessThanOrEqual(worst, 1.0 / 8_388_608)
+    }
+
+    func testCancelLeavesTheExistingFileAlone() throws {
+        let url = directory.appendingPathComponent("keep.wav")
+        try Data("precious".utf8).write(to: url)
+        do {
+            let writer = try AudioFileWriter(url: url, sampleRate: 48_000, channelCount: 2)
+            try writer.write(interleaved: [0.1, 0.2, 0.3, 0.4])
+        }   // dropped without finish()
+        XCTAssertEqual(try Data(contentsOf: url), Data("precious".utf8))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), ["keep.wav"])
+    }
+
+    func testErrorsNameTheFile() {
+        let missing = directory.appendingPathComponent("no/such/dir/out.wav")
+        XCTAssertThrowsError(try AudioFileWriter(url: missing, sampleRate: 48_000, channelCount: 2)) { error in
+            XCTAssertTrue("\(error)".contains(missing.path), "\(error)")
+        }
+        let notAudio = directory.appendingPathComponent("notes.txt")
+        XCTAssertTrue(FileManager.default.createFile(atPath: notAudio.path, contents: Data("hello".utf8)))
+        XCTAssertThrowsError(try AudioFileReader(url: notAudio)) { error in
+            XCTAssertTrue("\(error)".contains(notAudio.path), "\(error)")
+        }
+        XCTAssertThrowsError(try AudioFileWriter(url: missing, sampleRate: 0, channelCount: 2))
+    }
+}

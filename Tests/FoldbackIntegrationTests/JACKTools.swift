@@ -1,0 +1,23 @@
+// Runs JACK's command-line tools (jack_lsp, jack_property) against a test server. Non-realtime.
+import Foundation
+
+/// JACK's own command-line tools, as an independent view of what the server holds.
+enum JACKTools {
+    /// Runs `tool arguments…` with `JACK_DEFAULT_SERVER=server` and returns its standard output.
+    static func run(_ tool: String, _ arguments: String..., server: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["JACK_DEFAULT_SERVER"] = server
+        environment["JACK_NO_START_SERVER"] = "1"
+        process.environment = environment
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
