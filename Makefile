@@ -43,7 +43,7 @@ rtsan: deps
 unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product FoldbackAllocCounter
-	$(SWIFT) test
+	$(SWIFT) test --disable-swift-testing
 
 test: deps rtcheck rtsan unit
 

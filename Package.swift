@@ -92,7 +92,7 @@ let package = Package(
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender"]
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "foldback"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -15,10 +15,16 @@ struct JACKHostProcess {
     /// Completed cycles; the owner waits for it to advance before unregistering a port.
     var cycles: UnsafeAtomic<Int>
 
-    /// Points the engine's IO tables at this cycle's port buffers, runs the engine inside
-    /// fb_realtime_cycle (RealtimeSanitizer-checked, counted by the allocation counter), counts the cycle.
+    /// The JACK process callback: the whole cycle runs inside fb_realtime_cycle, so RealtimeSanitizer
+    /// and the allocation counter see the port lookups as well as the engine.
     static let process: @convention(c) (jack_nframes_t, UnsafeMutableRawPointer?) -> Int32 = { frames, arg in
-        guard let state = arg?.assumingMemoryBound(to: JACKHostProcess.self) else { return 0 }
+        fb_realtime_cycle(cycle, arg, frames)
+        return 0
+    }
+
+    /// Points the engine's IO tables at this cycle's port buffers, runs the engine, counts the cycle.
+    static let cycle: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void = { arg, frames in
+        guard let state = arg?.assumingMemoryBound(to: JACKHostProcess.self) else { return }
         let io = state.pointee.io
         var used = 0
         for channel in 0..<state.pointee.inputs.count {
@@ -40,9 +46,8 @@ struct JACKHostProcess {
             }
         }
         io.pointee.outputCount = used
-        fb_realtime_cycle(state.pointee.cycleFunction, state.pointee.cycleContext, frames)
+        state.pointee.cycleFunction(state.pointee.cycleContext, frames)
         state.pointee.cycles.wrappingIncrement(ordering: .releasing)
-        return 0
     }
 
     /// Runs once on each thread JACK creates for the client, before its first cycle.

@@ -1,0 +1,109 @@
+// `foldback run` as a user runs it: the shipped vocal-monitor preset on a dummy jackd, heard by a JACK test client. Non-realtime.
+import Foundation
+import FoldbackJACK
+import XCTest
+
+/// Starts the real `foldback` binary on a JACK server (CI's own when `.ci/run` exports
+/// FOLDBACK_CI_JACK_SERVER, else this class's private one), plays hashed noise into its ports, records
+/// its buses and checks every sample against the preset's mix law at the same frame time: gains, pans,
+/// pre/post-fader sends to 1e-6 and zero added latency. Then stops it with SIGINT: exit 0, ports gone.
+final class RunCommandEndToEndTests: JACKServerTestCase {
+    private var runServer: String {
+        get throws { try ProcessInfo.processInfo.environment["FOLDBACK_CI_JACK_SERVER"] ?? serverName }
+    }
+
+    func testVocalMonitorPresetMixesAsItStatesWithZeroLatency() throws {
+        let server = try runServer
+        let clientName = "fb-e2e-\(getpid())"
+        let foldback = try launchFoldback(["run", presetPath("vocal-monitor.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName])
+        defer { stop(foldback) }
+        let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
+        defer { probe.close() }
+        try waitUntil("foldback's ports appear", timeout: 30) { probe.portNames(matching: "^\(clientName):").count == 7 }
+        XCTAssertEqual(Set(probe.portNames(matching: "^\(clientName):")), Set(
+            ["vox_in", "backing_in_L", "backing_in_R", "main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }))
+
+        let signals = (0..<3).map { TestSignal.noise(seed: UInt32(11 + $0), level: -12) }
+        let client = try JACKTestClient(serverName: server, signals: signals, recordChannels: 4, capacity: 8192, namePrefix: "\(clientName)-test")
+        defer { client.close() }
+        XCTAssertEqual(client.connectPlayer(to: ["vox_in", "backing_in_L", "backing_in_R"].map { "\(clientName):\($0)" }), [])
+        XCTAssertEqual(client.connectRecorder(from: ["main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }), [])
+        let recording = try client.record(frames: 4096, settleFrames: 2048)
+
+        // presets/vocal-monitor.toml: vox trim +6 dB, centre pan (constant power), fader 0 dB;
+        // backing fader −4 dB; main gets post-fader sends at 0 dB; iem_vox (bus −3 dB) gets vox pre-fader +3 dB
+        // and backing pre-fader −10 dB.
+        func gain(_ decibels: Double) -> Double { pow(10, decibels / 20) }
+        let centre = 0.5.squareRoot()
+        func played(_ channel: Int, _ time: UInt32) -> Double { Double(client.expectedSample(channel: channel, frameTime: time)) }
+        let expectations: [(String, (UInt32) -> Double)] = [
+            ("main_L", { played(0, $0) * gain(6) * centre + played(1, $0) * gain(-4) }),
+            ("main_R", { played(0, $0) * gain(6) * centre + played(2, $0) * gain(-4) }),
+            ("iem_vox_L", { played(0, $0) * gain(6 + 3 - 3) * centre + played(1, $0) * gain(-10 - 3) }),
+            ("iem_vox_R", { played(0, $0) * gain(6 + 3 - 3) * centre + played(2, $0) * gain(-10 - 3) }),
+        ]
+        for (channel, (port, expected)) in expectations.enumerated() {
+            let error = SignalCheck.maxError(recording, channel: channel, expected: expected)
+            XCTAssertLessThan(error, 1e-6, "\(port): recorded vs expected at the same JACK frame time")
+            XCTAssertGreaterThan(SignalCheck.peak(recording, channel: channel), 0.05, "\(port) carries signal")
+        }
+        let late = SignalCheck.maxError(recording, channel: 0) { expectations[0].1($0 &- 1) }
+        XCTAssertGreaterThan(late, 1e-3, "a one-frame-late signal must not match: the check really measures latency")
+
+        foldback.interrupt()
+        foldback.waitUntilExit()
+        XCTAssertEqual(foldback.terminationStatus, 0, "SIGINT deactivates, closes and exits 0")
+        try waitUntil("foldback's ports disappear", timeout: 10) { probe.portNames(matching: "^\(clientName):").isEmpty }
+    }
+
+    func testRunWithABrokenPresetExitsTwoAndNamesTheLine() throws {
+        let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(getpid()).toml")
+        try "[[bus]]\nname = \"main\"\n\n[[strip]]\nname = \"vox\"\npan = 3.0\n".write(to: broken, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: broken) }
+        let errors = Pipe()
+        let foldback = try launchFoldback(["run", broken.path, "--server", try runServer], standardError: errors)
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        foldback.waitUntilExit()
+        XCTAssertEqual(foldback.terminationStatus, 2)
+        XCTAssertTrue(text.contains("\(broken.path):6:"), text)
+        XCTAssertTrue(text.contains("pan"), text)
+    }
+
+    // MARK: Helpers
+
+    private func presetPath(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("presets").appendingPathComponent(name).path
+    }
+
+    private func launchFoldback(_ arguments: [String], standardError: Pipe? = nil) throws -> Process {
+        var products = Bundle(for: Self.self).bundleURL
+        while products.pathExtension == "xctest" { products.deleteLastPathComponent() }
+        let process = Process()
+        process.executableURL = products.appendingPathComponent("foldback")
+        process.arguments = arguments
+        if let standardError { process.standardError = standardError }
+        try process.run()
+        return process
+    }
+
+    private func stop(_ process: Process) {
+        if process.isRunning {
+            process.interrupt()
+            process.waitUntilExit()
+        }
+    }
+
+    private func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !condition() {
+            guard Date() < deadline else { throw TimedOut(what: what) }
+            usleep(20_000)
+        }
+    }
+
+    private struct TimedOut: Error, CustomStringConvertible {
+        let what: String
+        var description: String { "timed out waiting until \(what)" }
+    }
+}
