@@ -7,7 +7,7 @@ RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -p
 RELEASE_BIN = .build/release
 DEBUG_BIN = .build/debug
 
-.PHONY: all deps build test unit rtcheck rtsan demo clean help
+.PHONY: all deps build test unit rtcheck rtsan rtsan-live demo clean help
 
 all: build
 
@@ -15,6 +15,7 @@ help:
 	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration, allocation count, RealtimeSanitizer"
 	@echo "make build   release build of foldback, foldback-probe and foldback-rtcheck"
+	@echo "make rtcheck / rtsan / rtsan-live / unit   the parts of make test"
 
 deps:
 	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
@@ -40,12 +41,18 @@ rtsan: deps
 	  -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME)
 	RTSAN_OPTIONS=halt_on_error=true .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000
 
+# The real foldback binary under RealtimeSanitizer, mixing live on a dummy JACK server with audio flowing.
+rtsan-live: build
+	$(SWIFT) build -c release --scratch-path .build-rtsan --product foldback \
+	  -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME)
+	bash scripts/rtsan-live.sh
+
 unit: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product FoldbackAllocCounter
 	$(SWIFT) test --disable-swift-testing
 
-test: deps rtcheck rtsan unit
+test: deps rtcheck rtsan rtsan-live unit
 
 demo: build
 	bash scripts/demo.sh

@@ -69,6 +69,23 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         XCTAssertTrue(text.contains("pan"), text)
     }
 
+    func testServerShutdownIsReportedAndExitsNonZero() throws {
+        let ownServer = try JACKServerLauncher(serverName: JACKServerLauncher.uniqueServerName(prefix: "fbshut"), timeout: 20)
+        defer { ownServer.stop() }
+        let errors = Pipe()
+        let foldback = try launchFoldback(
+            ["run", presetPath("passthrough.toml"), "--server", ownServer.serverName, "--no-connect", "--quiet"], standardError: errors)
+        defer { stop(foldback) }
+        let probe = try JACKClient(name: "fb-shutdown-lister", serverName: ownServer.serverName)
+        try waitUntil("foldback's ports appear", timeout: 30) { probe.portNames(matching: "^foldback:").count == 4 }
+        probe.close()
+        ownServer.stop()
+        try waitUntil("foldback exits after the server is gone", timeout: 20) { !foldback.isRunning }
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(foldback.terminationStatus, 1, text)
+        XCTAssertTrue(text.contains("JACK server shut down"), text)
+    }
+
     // MARK: Helpers
 
     private func presetPath(_ name: String) -> String {
