@@ -21,24 +21,23 @@ public struct GraphLayout: Sendable, Hashable {
 
     /// The ports `description` needs; `latencyFrames` is known only once units are prepared (see ``EngineGraph/layout``).
     public init(description: GraphDescription, latencyFrames: Int = 0) {
-        var inputs: [PortLayout] = []
-        for strip in description.strips {
-            let names = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels)
-            let pretty = PortNaming.inputPrettyNames(strip: strip.name, channels: strip.channels)
-            for index in names.indices {
-                inputs.append(PortLayout(name: names[index], prettyName: pretty[index], channel: inputs.count))
-            }
-        }
-        var outputs: [PortLayout] = []
-        for bus in description.buses {
-            let names = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels)
-            let pretty = PortNaming.outputPrettyNames(bus: bus.name, channels: bus.channels)
-            for index in names.indices {
-                outputs.append(PortLayout(name: names[index], prettyName: pretty[index], channel: outputs.count))
-            }
-        }
-        inputPorts = inputs
-        outputPorts = outputs
+        inputPorts = Self.ports(description.strips.map {
+            (PortNaming.inputPortNames(strip: $0.name, channels: $0.channels), PortNaming.inputPrettyNames(strip: $0.name, channels: $0.channels))
+        })
+        outputPorts = Self.ports(description.buses.map {
+            (PortNaming.outputPortNames(bus: $0.name, channels: $0.channels), PortNaming.outputPrettyNames(bus: $0.name, channels: $0.channels))
+        })
         self.latencyFrames = latencyFrames
+    }
+
+    /// Numbers the ports of consecutive strips (or buses) by IO channel.
+    private static func ports(_ groups: [(names: [String], prettyNames: [String])]) -> [PortLayout] {
+        var ports: [PortLayout] = []
+        for group in groups {
+            for (name, prettyName) in zip(group.names, group.prettyNames) {
+                ports.append(PortLayout(name: name, prettyName: prettyName, channel: ports.count))
+            }
+        }
+        return ports
     }
 }
