@@ -158,7 +158,7 @@ public final class Engine: @unchecked Sendable {
 
     /// Meter readings of the most recently installed graph (empty before the first install).
     public func meters() -> MeterSnapshot {
-        graph?.meters() ?? MeterSnapshot(strips: [], buses: [])
+        graph?.meters() ?? MeterSnapshot(strips: [], buses: [], units: [])
     }
 
     /// Cycles run so far.

@@ -6,6 +6,8 @@ public struct MeterSnapshot: Sendable {
     public var strips: [(name: String, reading: MeterReading)]
     /// Bus meters (post-gain output), in bus order, with their names.
     public var buses: [(name: String, reading: MeterReading)]
+    /// What units publish (gain reduction…), by strip name and unit id.
+    public var units: [(strip: String, unit: String, readings: [UnitMeterReading])] = []
 }
 
 extension EngineGraph {
@@ -23,7 +25,14 @@ extension EngineGraph {
         let bank = render.pointee.meters
         let strips = description.strips.indices.map { (description.strips[$0].name, bank.read($0)) }
         let buses = description.buses.indices.map { (description.buses[$0].name, bank.read(description.strips.count + $0)) }
-        return MeterSnapshot(strips: strips, buses: buses)
+        var units: [(strip: String, unit: String, readings: [UnitMeterReading])] = []
+        for strip in description.strips {
+            for (index, unit) in strip.units.enumerated() {
+                let readings = unit.meterReadings()
+                if !readings.isEmpty { units.append((strip.name, strip.unitIDs[index], readings)) }
+            }
+        }
+        return MeterSnapshot(strips: strips, buses: buses, units: units)
     }
 
     /// Checks `address` and `value` against this graph and returns the ring message.

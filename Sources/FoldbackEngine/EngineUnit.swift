@@ -83,4 +83,26 @@ public protocol EngineUnit: AnyObject, Sendable {
     /// Allocates realtime state for a strip of `channels` channels and returns the render slot.
     /// Called once per unit object.
     func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot
+    /// Values the unit publishes for meters and status (e.g. `gain_reduction_db`), read from any
+    /// non-realtime thread; the audio thread publishes them through atomics in the unit's state.
+    func meterReadings() -> [UnitMeterReading]
+}
+
+extension EngineUnit {
+    /// Most units publish nothing.
+    public func meterReadings() -> [UnitMeterReading] { [] }
+}
+
+/// One value a unit publishes, such as a compressor's gain reduction.
+public struct UnitMeterReading: Sendable, Hashable {
+    /// What it is, with its unit in the key (`gain_reduction_db`).
+    public var key: String
+    /// The value.
+    public var value: Float
+
+    /// A reading.
+    public init(key: String, value: Float) {
+        self.key = key
+        self.value = value
+    }
 }
