@@ -10,6 +10,7 @@ public enum UnitFactory {
         switch spec.type {
         case "gain":
             return GainUnit(gainDB: spec.parameters["gain_db"] ?? 0, isInverted: (spec.parameters["polarity"] ?? 0) >= 0.5)
+        // One case per built-in type, each returning its unit from `spec`.
         default:
             throw PresetError(diagnostics: [PresetDiagnostic(
                 location: spec.location, message: "unit type '\(spec.type)' has no implementation in this build", severity: .error)])

@@ -19,8 +19,10 @@ public struct UnitSchema: Sendable {
         self.parameters = parameters
     }
 
-    /// Every known unit type.
-    public static let all: [UnitSchema] = [gain]
+    /// Every known unit type. Each type's schema lives in its own `UnitSchema+Type.swift` file.
+    public static let all: [UnitSchema] = [
+        gain,
+    ]
 
     /// The names of every known unit type, in registry order.
     public static var knownTypes: [String] { all.map(\.type) }
