@@ -10,12 +10,15 @@ public struct MeterReading: Sendable, Hashable {
     public var peak: Float
     /// RMS, integrated like a VU meter: reaches 99 % of a steady level in 300 ms.
     public var rms: Float
+    /// Times the NaN/Inf guard silenced this strip (always 0 for buses).
+    public var guardTrips: Int = 0
 }
 
 /// Meters of one graph: the audio thread owns the ballistics state and publishes the results as atomics.
 struct MeterBank: @unchecked Sendable {
     let count: Int
     private let published: UnsafeMutablePointer<UnsafeAtomic<UInt32>.Storage>
+    private let trips: UnsafeMutablePointer<UnsafeAtomic<Int>.Storage>
     private let peakHold: UnsafeMutablePointer<Float>
     private let meanSquare: UnsafeMutablePointer<Float>
     /// Peak release per frame, as a log-gain slope (natural log units).
@@ -28,6 +31,8 @@ struct MeterBank: @unchecked Sendable {
         let slots = max(1, count * 2)
         published = .allocate(capacity: slots)
         for slot in 0..<slots { (published + slot).initialize(to: .init(0)) }
+        trips = .allocate(capacity: max(1, count))
+        for slot in 0..<max(1, count) { (trips + slot).initialize(to: .init(0)) }
         peakHold = .allocate(capacity: max(1, count))
         peakHold.initialize(repeating: 0, count: max(1, count))
         meanSquare = .allocate(capacity: max(1, count))
@@ -39,6 +44,7 @@ struct MeterBank: @unchecked Sendable {
 
     func destroy() {
         published.deallocate()
+        trips.deallocate()
         peakHold.deallocate()
         meanSquare.deallocate()
     }
@@ -60,10 +66,16 @@ struct MeterBank: @unchecked Sendable {
         UnsafeAtomic<UInt32>(at: published + 2 * index + 1).store(smoothed.bitPattern, ordering: .relaxed)
     }
 
+    /// Audio thread: counts one NaN/Inf guard trip on meter `index`.
+    func recordGuardTrip(_ index: Int) {
+        UnsafeAtomic<Int>(at: trips + index).wrappingIncrement(ordering: .relaxed)
+    }
+
     /// Any thread: the last published reading of meter `index`.
     func read(_ index: Int) -> MeterReading {
         let peak = Float(bitPattern: UnsafeAtomic<UInt32>(at: published + 2 * index).load(ordering: .relaxed))
         let meanSquare = Float(bitPattern: UnsafeAtomic<UInt32>(at: published + 2 * index + 1).load(ordering: .relaxed))
-        return MeterReading(peak: peak, rms: meanSquare.squareRoot())
+        let guardTrips = UnsafeAtomic<Int>(at: trips + index).load(ordering: .relaxed)
+        return MeterReading(peak: peak, rms: meanSquare.squareRoot(), guardTrips: guardTrips)
     }
 }

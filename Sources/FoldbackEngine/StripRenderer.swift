@@ -31,8 +31,22 @@ extension GraphRender {
         }
 
         currentCount = runUnits(of: strip, channels: currentCount, frames: frames)
-        meterStrip(strip, channels: currentCount, frames: frames, factors: meterFactors)
+        if !meterStrip(strip, channels: currentCount, frames: frames, factors: meterFactors) {
+            guardNonFinite(strip, channels: currentCount, factors: meterFactors)
+        }
         mixSends(of: strip, channels: currentCount, frames: frames)
+    }
+
+    /// The NaN/Inf guard: a non-finite sample silences the strip for this chunk, resets its units'
+    /// state (so a blown-up filter recovers) and counts the trip for the status line.
+    private mutating func guardNonFinite(_ strip: UnsafeMutablePointer<StripRender>, channels: Int, factors: (peakDecay: Float, rmsWeight: Float)) {
+        for channel in 0..<channels { stripChannels[channel] = UnsafePointer(silence) }
+        for offset in 0..<Int(strip.pointee.unitCount) {
+            let slot = units + Int(strip.pointee.firstUnit) + offset
+            slot.pointee.functions.reset(slot.pointee.state)
+        }
+        meters.recordGuardTrip(Int(strip.pointee.meter))
+        meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: factors)
     }
 
     /// Runs the strip's units in order through ping-pong work buffers; returns the channel count after them.
@@ -89,7 +103,8 @@ extension GraphRender {
     }
 
     /// Pre-fader, post-unit meter of a strip (the level feeding the fader, as on a console's input meter).
-    private func meterStrip(_ strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int, factors: (peakDecay: Float, rmsWeight: Float)) {
+    /// Returns false, publishing nothing, when the signal is not finite (NaN and ∞ make the energy non-finite).
+    private func meterStrip(_ strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int, factors: (peakDecay: Float, rmsWeight: Float)) -> Bool {
         var peak: Float = 0
         var sumOfSquares: Float = 0
         for channel in 0..<channels {
@@ -97,8 +112,10 @@ extension GraphRender {
             peak = max(peak, channelLevel.peak)
             sumOfSquares += channelLevel.sumOfSquares
         }
+        guard sumOfSquares.isFinite else { return false }
         let meanSquare = frames > 0 ? sumOfSquares / Float(frames * channels) : 0
         meters.update(Int(strip.pointee.meter), blockPeak: peak, blockMeanSquare: meanSquare, factors: factors)
+        return true
     }
 
     /// Adds the strip's signal into every bus it sends to: gate × (fader unless pre-fader) × send level × pan law.

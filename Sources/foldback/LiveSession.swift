@@ -71,7 +71,7 @@ final class LiveSession: @unchecked Sendable {
             }
             engine.collectGarbage()
             if showStatus && tick % status.ticksPerLine == 0 {
-                status.show(load: host.cpuLoad, xruns: host.xrunCount, buses: engine.meters().buses)
+                status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters())
             }
             tick += 1
             usleep(100_000)

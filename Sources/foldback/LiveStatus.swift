@@ -11,18 +11,28 @@ struct LiveStatus {
     /// Main-loop ticks (100 ms) between status lines.
     var ticksPerLine: Int { isTerminal ? 1 : 50 }
 
-    /// One status line.
-    static func line(load: Double, xruns: Int, buses: [(name: String, reading: MeterReading)]) -> String {
-        let levels = buses.map { bus -> String in
+    /// One status line: load, xruns, each bus's peak, then gain reduction and NaN/Inf guard trips where any.
+    static func line(load: Double, xruns: Int, meters: MeterSnapshot) -> String {
+        var parts = [String(format: "DSP %5.1f%%  xruns %d", load, xruns)]
+        for bus in meters.buses {
             let decibels = Decibels.decibels(fromLinearGain: bus.reading.peak)
             let text = decibels.isFinite ? String(format: "%6.1f", max(decibels, -99.9)) : "  -inf"
-            return "\(bus.name) \(text) dBFS"
+            parts.append("\(bus.name) \(text) dBFS")
         }
-        return String(format: "DSP %5.1f%%  xruns %d  ", load, xruns) + levels.joined(separator: "  ")
+        for unit in meters.units {
+            for reading in unit.readings where reading.key == "gain_reduction_db" {
+                parts.append("\(unit.strip)/\(unit.unit) GR " + String(format: "%4.1f dB", reading.value))
+            }
+        }
+        let trips = meters.strips.filter { $0.reading.guardTrips > 0 }
+        if !trips.isEmpty {
+            parts.append("NaN/Inf guard: " + trips.map { "\($0.name) \($0.reading.guardTrips)×" }.joined(separator: ", "))
+        }
+        return parts.joined(separator: "  ")
     }
 
-    func show(load: Double, xruns: Int, buses: [(name: String, reading: MeterReading)]) {
-        let text = Self.line(load: load, xruns: xruns, buses: buses)
+    func show(load: Double, xruns: Int, meters: MeterSnapshot) {
+        let text = Self.line(load: load, xruns: xruns, meters: meters)
         if isTerminal {
             print("\r\u{1B}[2K" + text, terminator: "")
         } else {
