@@ -86,12 +86,32 @@ public struct BusDescription: Sendable {
     public var gainDB: Float
     /// A muted bus outputs silence.
     public var isMuted: Bool
+    /// The brickwall safety limiter after the bus gain, or nil for none.
+    public var limiter: LimiterSettings?
 
     /// A bus.
-    public init(name: String, channels: Int, gainDB: Float = 0, isMuted: Bool = false) {
+    public init(name: String, channels: Int, gainDB: Float = 0, isMuted: Bool = false, limiter: LimiterSettings? = nil) {
         self.name = name
         self.channels = channels
         self.gainDB = gainDB
         self.isMuted = isMuted
+        self.limiter = limiter
+    }
+}
+
+/// A bus limiter's settings: no output sample exceeds the ceiling; the lookahead is the bus's latency.
+public struct LimiterSettings: Sendable, Hashable {
+    /// Ceiling, dBFS.
+    public var ceilingDB: Float
+    /// Release time, milliseconds.
+    public var releaseMs: Float
+    /// Lookahead, milliseconds (at most 2).
+    public var lookaheadMs: Float
+
+    /// Limiter settings; the defaults are Foldback's: −1 dBFS, 50 ms release, 1.5 ms lookahead.
+    public init(ceilingDB: Float = -1, releaseMs: Float = 50, lookaheadMs: Float = 1.5) {
+        self.ceilingDB = ceilingDB
+        self.releaseMs = releaseMs
+        self.lookaheadMs = min(max(lookaheadMs, 0), 2)
     }
 }

@@ -3,7 +3,7 @@
 /// Reads and checks a `[[bus]]` table.
 enum BusDecoder {
     /// The keys a `[[bus]]` table accepts.
-    static let keys = ["name", "channels", "gain_db", "mute", "connect"]
+    static let keys = ["name", "channels", "gain_db", "mute", "connect", "limiter", "limiter_ceiling_db", "limiter_release_ms"]
     /// The range of bus and strip levels, in dB.
     static let levelRange: ClosedRange<Float> = -144...24
 
@@ -17,10 +17,14 @@ enum BusDecoder {
         let isMuted = reader.bool("mute", default: false)
         let owner = name.map { "bus '\($0)'" } ?? "this bus"
         let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
+        let isLimited = reader.bool("limiter", default: true)
+        let limiter = LimiterSpec(
+            ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: -1),
+            releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: 50))
         guard let name else { return nil }
         return BusSpec(
             name: name, channels: channels, gainDB: gainDB, isMuted: isMuted,
-            connections: connections, location: reader.location
+            connections: connections, limiter: isLimited ? limiter : nil, location: reader.location
         )
     }
 }

@@ -23,7 +23,11 @@ public enum PresetGraphBuilder {
                 sends: sends, gainDB: strip.gainDB, pan: strip.pan,
                 isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled))
         }
-        let buses = preset.buses.map { BusDescription(name: $0.name, channels: $0.channels, gainDB: $0.gainDB, isMuted: $0.isMuted) }
+        let buses = preset.buses.map { bus in
+            BusDescription(
+                name: bus.name, channels: bus.channels, gainDB: bus.gainDB, isMuted: bus.isMuted,
+                limiter: bus.limiter.map { LimiterSettings(ceilingDB: $0.ceilingDB, releaseMs: $0.releaseMs) })
+        }
         return GraphDescription(strips: strips, buses: buses)
     }
 

@@ -33,7 +33,7 @@ struct Foldback: ParsableCommand {
                 foldback help check
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, CheckCommand.self]
+        subcommands: [RunCommand.self, CheckCommand.self, BenchCommand.self]
     )
 
     /// Runs the command line; usage mistakes exit with status 2 like any other bad input

@@ -1,0 +1,52 @@
+// The presets `foldback bench` measures: one per built-in unit, and the reference vocal chain. Non-realtime.
+
+/// One benchmark: a one-strip preset and what it exercises.
+struct BenchCase {
+    let name: String
+    let summary: String
+    let preset: String
+}
+
+/// Every benchmark case, as preset text (so the real preset → graph path is what gets measured).
+enum BenchCases {
+    static let all: [BenchCase] = [
+        BenchCase(name: "mixer", summary: "mono strip → stereo bus, no units, no limiter", preset: preset(units: "", limiter: false)),
+        BenchCase(name: "gain", summary: "gain unit", preset: preset(units: unit("gain", "gain_db = -3.0"), limiter: false)),
+        BenchCase(name: "eq", summary: "10-band parametric EQ", preset: preset(units: tenBandEQ, limiter: false)),
+        BenchCase(name: "compressor", summary: "compressor, RMS, soft knee", preset: preset(units: compressor, limiter: false)),
+        BenchCase(name: "reverb", summary: "FDN reverb, mono in → stereo out", preset: preset(units: reverb, limiter: false)),
+        BenchCase(name: "limiter", summary: "bus brickwall limiter (stereo)", preset: preset(units: "", limiter: true)),
+        BenchCase(name: "vocal_chain", summary: "10-band EQ → compressor → reverb → limiter", preset: preset(units: tenBandEQ + compressor + reverb, limiter: true)),
+    ]
+
+    private static func preset(units: String, limiter: Bool) -> String {
+        """
+        [[bus]]
+        name = "main"
+        channels = 2
+        limiter = \(limiter)
+
+        [[strip]]
+        name = "vox"
+        channels = 1
+        \(units)
+          [[strip.send]]
+          bus = "main"
+        """
+    }
+
+    private static func unit(_ type: String, _ body: String) -> String {
+        "\n  [[strip.unit]]\n  type = \"\(type)\"\n  \(body)\n"
+    }
+
+    private static let tenBandEQ: String = {
+        let frequencies = [31.0, 63, 125, 250, 500, 1000, 2000, 4000, 8000, 16000]
+        let bands = frequencies.enumerated().map { index, frequency in
+            "\n    [[strip.unit.band]]\n    type = \"peak\"\n    freq_hz = \(frequency)\n    gain_db = \(index % 2 == 0 ? 3.0 : -2.0)\n    q = 1.4\n"
+        }
+        return unit("eq", "gain_db = 0.0") + bands.joined()
+    }()
+
+    private static let compressor = unit("compressor", "threshold_db = -24.0\n  ratio = 4.0\n  knee_db = 6.0\n  detection = \"rms\"")
+    private static let reverb = unit("reverb", "decay_s = 1.8\n  mix = 0.25")
+}

@@ -1,0 +1,46 @@
+// Renders a graph offline on the calling thread and measures its CPU time. Non-realtime driver of the realtime cycle.
+import Foundation
+import FoldbackEngine
+
+/// Times `frames` frames of noise through `graph`, in blocks of `block` frames.
+struct BenchRunner {
+    let graph: EngineGraph
+    let block: Int
+    let frames: Int
+
+    /// Thread CPU time per input sample, in nanoseconds (after one second of warm-up).
+    func nanosecondsPerSample() -> Double {
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: block))
+        try? engine.install(graph, crossfade: Crossfade(duration: 0, law: .equalGain))
+        let input = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        var seed: UInt32 = 0x9E37_79B9
+        for frame in 0..<block {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            input[frame] = (Float(seed >> 8) / Float(1 << 24) - 0.5) * 0.5
+        }
+        let outputCount = graph.layout.outputPorts.count
+        let outputs = (0..<outputCount).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
+        defer {
+            input.deallocate()
+            outputs.forEach { $0.deallocate() }
+        }
+        let io = engine.io
+        io.pointee.inputCount = graph.layout.inputPorts.count
+        for channel in 0..<io.pointee.inputCount { io.pointee.inputs[channel] = UnsafePointer(input) }
+        io.pointee.outputCount = outputCount
+        for channel in 0..<outputCount { io.pointee.outputs[channel] = outputs[channel] }
+        let warmUp = max(1, Int(graph.sampleRate) / block)
+        for _ in 0..<warmUp { engine.renderCycle(frames: block) }
+        let blocks = max(1, frames / block)
+        let start = Self.threadCPUNanoseconds()
+        for _ in 0..<blocks { engine.renderCycle(frames: block) }
+        let elapsed = Self.threadCPUNanoseconds() - start
+        return Double(elapsed) / Double(blocks * block)
+    }
+
+    private static func threadCPUNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}
