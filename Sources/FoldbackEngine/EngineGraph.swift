@@ -17,6 +17,8 @@ public final class EngineGraph: @unchecked Sendable {
     public let maxFrames: Int
     let render: UnsafeMutablePointer<GraphRender>
     private var allocations: [UnsafeMutableRawPointer] = []
+    /// One per bus (nil where the bus has no limiter); freed in deinit.
+    private let limiters: [UnsafeMutablePointer<LimiterKernel>?]
 
     /// The most frames a graph may be prepared for.
     public static let maxFramesLimit = 16384
@@ -42,12 +44,28 @@ public final class EngineGraph: @unchecked Sendable {
             }
             preparedStrips.append(try Self.prepareUnits(of: strip, sampleRate: sampleRate, maxFrames: maxFrames))
         }
-        layout = GraphLayout(description: description, latencyFrames: preparedStrips.map(\.latency).max() ?? 0)
+        limiters = description.buses.map { bus in
+            bus.limiter.map { settings in
+                let kernel = UnsafeMutablePointer<LimiterKernel>.allocate(capacity: 1)
+                kernel.initialize(to: LimiterKernel(
+                    sampleRate: sampleRate, channels: bus.channels, ceilingDB: settings.ceilingDB,
+                    lookaheadMs: settings.lookaheadMs, releaseMs: settings.releaseMs))
+                return kernel
+            }
+        }
+        let stripLatency = preparedStrips.map(\.latency).max() ?? 0
+        let limiterLatency = limiters.compactMap { $0?.pointee.latencyFrames }.max() ?? 0
+        layout = GraphLayout(description: description, latencyFrames: stripLatency + limiterLatency)
         render = .allocate(capacity: 1)
         render.initialize(to: buildRender(preparedStrips: preparedStrips))
     }
 
     deinit {
+        for limiter in limiters.compactMap({ $0 }) {
+            limiter.pointee.deallocate()
+            limiter.deinitialize(count: 1)
+            limiter.deallocate()
+        }
         render.pointee.meters.destroy()
         render.deinitialize(count: 1)
         render.deallocate()
@@ -104,7 +122,8 @@ public final class EngineGraph: @unchecked Sendable {
             (buses + index).initialize(to: BusRender(
                 outputChannel: Int32(outputChannel), channels: Int32(bus.channels), buffers: buffers,
                 gain: LinearSmoother(value: bus.isMuted ? 0 : linear, rampFrames: smoothingRamp),
-                gainLinear: linear, isMuted: bus.isMuted, meter: Int32(stripDescriptions.count + index)))
+                gainLinear: linear, isMuted: bus.isMuted, meter: Int32(stripDescriptions.count + index),
+                limiter: limiters[index]))
             outputChannel += bus.channels
         }
 

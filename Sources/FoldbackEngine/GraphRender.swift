@@ -63,6 +63,8 @@ struct BusRender {
     var gainLinear: Float
     var isMuted: Bool
     var meter: Int32
+    /// The brickwall safety limiter after the gain, if the bus has one.
+    var limiter: UnsafeMutablePointer<LimiterKernel>?
 }
 
 /// A whole graph for the audio thread: flat run lists of strips, units, sends, taps and buses.

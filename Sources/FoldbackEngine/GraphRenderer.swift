@@ -27,7 +27,8 @@ extension GraphRender {
         }
     }
 
-    /// Applies a bus's output gain into its output ports (or in place when a port is absent) and meters the result.
+    /// Applies a bus's output gain into its output ports (or in place when a port is absent), then its
+    /// limiter, and meters the final output.
     private func renderBus(
         _ bus: UnsafeMutablePointer<BusRender>,
         outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
@@ -38,9 +39,8 @@ extension GraphRender {
     ) {
         let start = bus.pointee.gain
         var ramp = start
-        var peak: Float = 0
-        var sumOfSquares: Float = 0
         let channels = Int(bus.pointee.channels)
+        let destinations = unitOutputs   // free scratch once the strips are rendered
         for channel in 0..<channels {
             ramp = start
             let mix = bus.pointee.buffers[channel]
@@ -52,11 +52,20 @@ extension GraphRender {
             } else {
                 for frame in 0..<frames { destination[frame] = mix[frame] * ramp.next() }
             }
-            let level = MixKernels.peakAndEnergy(destination, frames: frames)
+            destinations[channel] = destination
+            unitInputs[channel] = UnsafePointer(destination)
+        }
+        bus.pointee.gain = ramp
+        if let limiter = bus.pointee.limiter {
+            limiter.pointee.process(inputs: UnsafePointer(unitInputs), outputs: UnsafePointer(destinations), channels: channels, frames: frames)
+        }
+        var peak: Float = 0
+        var sumOfSquares: Float = 0
+        for channel in 0..<channels {
+            let level = MixKernels.peakAndEnergy(destinations[channel], frames: frames)
             peak = max(peak, level.peak)
             sumOfSquares += level.sumOfSquares
         }
-        bus.pointee.gain = ramp
         let meanSquare = frames > 0 && channels > 0 ? sumOfSquares / Float(frames * channels) : 0
         meters.update(Int(bus.pointee.meter), blockPeak: peak, blockMeanSquare: meanSquare, factors: factors)
     }

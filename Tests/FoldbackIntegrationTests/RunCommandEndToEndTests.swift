@@ -5,14 +5,15 @@ import XCTest
 
 /// Starts the real `foldback` binary on a JACK server (CI's own when `.ci/run` exports
 /// FOLDBACK_CI_JACK_SERVER, else this class's private one), plays hashed noise into its ports, records
-/// its buses and checks every sample against the preset's mix law at the same frame time: gains, pans,
-/// pre/post-fader sends to 1e-6 and zero added latency. Then stops it with SIGINT: exit 0, ports gone.
+/// its buses and checks every sample against the preset's mix law: gains, pans, pre/post-fader sends to
+/// 1e-6, delayed by exactly the latency Foldback reports to JACK (the buses' safety limiters' lookahead,
+/// nothing else). Then stops it with SIGINT: exit 0, ports gone.
 final class RunCommandEndToEndTests: JACKServerTestCase {
     private var runServer: String {
         get throws { try ProcessInfo.processInfo.environment["FOLDBACK_CI_JACK_SERVER"] ?? serverName }
     }
 
-    func testVocalMonitorPresetMixesAsItStatesWithZeroLatency() throws {
+    func testVocalMonitorPresetMixesAsItStatesDelayedOnlyByTheReportedLimiterLatency() throws {
         let server = try runServer
         let clientName = "fb-e2e-\(getpid())"
         let foldback = try launchFoldback(["run", presetPath("vocal-monitor.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName])
@@ -29,13 +30,18 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(client.connectPlayer(to: ["vox_in", "backing_in_L", "backing_in_R"].map { "\(clientName):\($0)" }), [])
         XCTAssertEqual(client.connectRecorder(from: ["main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }), [])
         let recording = try client.record(frames: 4096, settleFrames: 2048)
+        // The only latency is the bus limiters' 1.5 ms lookahead, and JACK knows it (what `jack_lsp -l` shows).
+        let latency = try XCTUnwrap(probe.latencyRange(ofPort: "\(clientName):main_L", mode: .capture))
+        let expectedLatency = Int((0.0015 * recording.sampleRate).rounded())
+        XCTAssertEqual(latency, expectedLatency...expectedLatency, "capture latency of foldback:main_L")
+        let delay = UInt32(expectedLatency)
 
         // presets/vocal-monitor.toml: vox trim +6 dB, centre pan (constant power), fader 0 dB;
         // backing fader −4 dB; main gets post-fader sends at 0 dB; iem_vox (bus −3 dB) gets vox pre-fader +3 dB
         // and backing pre-fader −10 dB.
         func gain(_ decibels: Double) -> Double { pow(10, decibels / 20) }
         let centre = 0.5.squareRoot()
-        func played(_ channel: Int, _ time: UInt32) -> Double { Double(client.expectedSample(channel: channel, frameTime: time)) }
+        func played(_ channel: Int, _ time: UInt32) -> Double { Double(client.expectedSample(channel: channel, frameTime: time &- delay)) }
         let expectations: [(String, (UInt32) -> Double)] = [
             ("main_L", { played(0, $0) * gain(6) * centre + played(1, $0) * gain(-4) }),
             ("main_R", { played(0, $0) * gain(6) * centre + played(2, $0) * gain(-4) }),
@@ -44,11 +50,11 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         ]
         for (channel, (port, expected)) in expectations.enumerated() {
             let error = SignalCheck.maxError(recording, channel: channel, expected: expected)
-            XCTAssertLessThan(error, 1e-6, "\(port): recorded vs expected at the same JACK frame time")
+            XCTAssertLessThan(error, 1e-6, "\(port): recorded vs expected, \(delay) frames earlier in JACK frame time")
             XCTAssertGreaterThan(SignalCheck.peak(recording, channel: channel), 0.05, "\(port) carries signal")
         }
         let late = SignalCheck.maxError(recording, channel: 0) { expectations[0].1($0 &- 1) }
-        XCTAssertGreaterThan(late, 1e-3, "a one-frame-late signal must not match: the check really measures latency")
+        XCTAssertGreaterThan(late, 1e-3, "a one-frame-off delay must not match: the check really measures latency")
 
         foldback.interrupt()
         foldback.waitUntilExit()

@@ -18,7 +18,8 @@ final class BrokenChainTests: XCTestCase {
 
     func testUnknownUnitTypeWithNothingCloseStillListsKnownTypes() {
         let error = assertSingleError(
-            strip("  [[strip.unit]]\n  type = \"flanger\"\n"), line: 7, column: 10, contains: ["'flanger'", "(known types: gain)"]
+            strip("  [[strip.unit]]\n  type = \"flanger\"\n"), line: 7, column: 10,
+            contains: ["'flanger'", "(known types: \(UnitSchema.knownTypes.joined(separator: ", ")))"]
         )
         XCTAssertFalse(error?.message.contains("did you mean") ?? true)
     }
