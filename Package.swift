@@ -92,7 +92,8 @@ let package = Package(
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "foldback"]
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "foldback"],
+            exclude: ["Fixtures"]
         ),
     ],
     swiftLanguageModes: [.v6]

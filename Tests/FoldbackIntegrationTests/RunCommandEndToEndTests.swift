@@ -1,4 +1,4 @@
-// `foldback run` as a user runs it: the shipped vocal-monitor preset on a dummy jackd, heard by a JACK test client. Non-realtime.
+// `foldback run` as a user runs it: a monitor-mix preset on a dummy jackd, heard by a JACK test client. Non-realtime.
 import Foundation
 import FoldbackJACK
 import XCTest
@@ -13,10 +13,10 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         get throws { try ProcessInfo.processInfo.environment["FOLDBACK_CI_JACK_SERVER"] ?? serverName }
     }
 
-    func testVocalMonitorPresetMixesAsItStatesDelayedOnlyByTheReportedLimiterLatency() throws {
+    func testAMonitorMixPresetMixesAsItStatesDelayedOnlyByTheReportedLimiterLatency() throws {
         let server = try runServer
         let clientName = "fb-e2e-\(getpid())"
-        let foldback = try launchFoldback(["run", presetPath("vocal-monitor.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName])
+        let foldback = try launchFoldback(["run", fixturePath("monitor-mix.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName])
         defer { stop(foldback) }
         let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
         defer { probe.close() }
@@ -36,7 +36,7 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(latency, expectedLatency...expectedLatency, "capture latency of foldback:main_L")
         let delay = UInt32(expectedLatency)
 
-        // presets/vocal-monitor.toml: vox trim +6 dB, centre pan (constant power), fader 0 dB;
+        // Fixtures/monitor-mix.toml: vox trim +6 dB, centre pan (constant power), fader 0 dB;
         // backing fader −4 dB; main gets post-fader sends at 0 dB; iem_vox (bus −3 dB) gets vox pre-fader +3 dB
         // and backing pre-fader −10 dB.
         func gain(_ decibels: Double) -> Double { pow(10, decibels / 20) }
@@ -60,6 +60,33 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         foldback.waitUntilExit()
         XCTAssertEqual(foldback.terminationStatus, 0, "SIGINT deactivates, closes and exits 0")
         try waitUntil("foldback's ports disappear", timeout: 10) { probe.portNames(matching: "^\(clientName):").isEmpty }
+    }
+
+    func testTheShippedVocalMonitorSoundsOnEveryBusAndNeverPassesTheLimiterCeiling() throws {
+        let server = try runServer
+        let clientName = "fb-vocal-\(getpid())"
+        let foldback = try launchFoldback(["run", presetPath("vocal-monitor.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName])
+        defer { stop(foldback) }
+        let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
+        defer { probe.close() }
+        try waitUntil("foldback's ports appear", timeout: 30) { probe.portNames(matching: "^\(clientName):").count == 7 }
+        // Hot inputs: +6 dB over full scale on the mic, so the limiters have work to do.
+        let signals = [TestSignal.noise(seed: 5, level: 6), .noise(seed: 6, level: -6), .noise(seed: 7, level: -6)]
+        let client = try JACKTestClient(serverName: server, signals: signals, recordChannels: 4, capacity: 48000, namePrefix: "\(clientName)-test")
+        defer { client.close() }
+        XCTAssertEqual(client.connectPlayer(to: ["vox_in", "backing_in_L", "backing_in_R"].map { "\(clientName):\($0)" }), [])
+        XCTAssertEqual(client.connectRecorder(from: ["main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }), [])
+        let recording = try client.record(frames: 24000, settleFrames: 4800)
+        let ceiling = pow(10, -1.0 / 20)
+        for channel in 0..<4 {
+            let samples = recording.channels[channel]
+            XCTAssertTrue(samples.allSatisfy(\.isFinite), "output \(channel) is finite")
+            XCTAssertGreaterThan(SignalCheck.peak(recording, channel: channel), 0.05, "output \(channel) sounds")
+            XCTAssertLessThanOrEqual(SignalCheck.peak(recording, channel: channel), ceiling, "output \(channel): the −1 dBFS limiter ceiling holds")
+        }
+        foldback.interrupt()
+        foldback.waitUntilExit()
+        XCTAssertEqual(foldback.terminationStatus, 0)
     }
 
     func testRunWithABrokenPresetExitsTwoAndNamesTheLine() throws {
@@ -93,6 +120,10 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     }
 
     // MARK: Helpers
+
+    private func fixturePath(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(name).path
+    }
 
     private func presetPath(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
