@@ -30,7 +30,7 @@ public struct LimiterKernel: @unchecked Sendable {
     static let releaseSnap: Float = 1e-6
 
     /// Frames by which the audio is delayed (the lookahead D).
-    public let latencyFrames: Int
+    public var latencyFrames: Int { delay.frames }
     /// Channels processed (all share one gain).
     public let channels: Int
     /// The ceiling in dBFS.
@@ -47,9 +47,8 @@ public struct LimiterKernel: @unchecked Sendable {
     var glideFrames = 0
     var releaseStep: Float = 1   // 1 − exp(−1/(τ·fs))
 
-    /// `channels` × D delay line (channel-major) and the frame it reads and writes next.
-    let delay: UnsafeMutablePointer<Float>
-    var delayIndex = 0
+    /// The lookahead: the audio waits `latencyFrames` frames while the gain looks ahead.
+    var delay: LookaheadDelay
     /// Monotonic deque of (required gain, frame) over the window: a ring of `window` entries.
     let dequeGains: UnsafeMutablePointer<Float>
     let dequeFrames: UnsafeMutablePointer<Int>
@@ -72,10 +71,10 @@ public struct LimiterKernel: @unchecked Sendable {
         self.ceilingDB = ceilingDB
         self.releaseMs = releaseMs
         let lookahead = lookaheadMs.isNaN ? 0 : min(max(lookaheadMs, 0), Self.maximumLookaheadMs)
-        latencyFrames = Int((Double(lookahead) * sampleRate / 1000).rounded())
-        window = latencyFrames + 1
+        let lookaheadFrames = Int((Double(lookahead) * sampleRate / 1000).rounded())
+        delay = LookaheadDelay(channels: self.channels, frames: lookaheadFrames)
+        window = lookaheadFrames + 1
         inverseWindow = 1 / Double(window)
-        delay = .allocate(capacity: max(1, self.channels * latencyFrames))
         dequeGains = .allocate(capacity: window)
         dequeFrames = .allocate(capacity: window)
         holds = .allocate(capacity: window)
@@ -110,9 +109,8 @@ public struct LimiterKernel: @unchecked Sendable {
 
     /// Clears the lookahead line and the gain history: the gain is 1 again.
     public mutating func reset() {
-        delay.update(repeating: 0, count: max(1, channels * latencyFrames))
+        delay.reset()
         holds.update(repeating: 1, count: window)
-        delayIndex = 0
         dequeHead = 0
         dequeCount = 0
         frame = 0
@@ -165,19 +163,12 @@ public struct LimiterKernel: @unchecked Sendable {
             if depth > deepest { deepest = depth }
             let gain = 1 - depth
             for channel in 0..<count {
-                var sample = inputs[channel][offset]
-                if latencyFrames > 0 {
-                    let slot = delay + channel * latencyFrames + delayIndex
-                    swap(&sample, &slot.pointee)
-                }
+                let sample = delay.exchange(inputs[channel][offset], channel: channel)
                 var limited = sample * gain
                 if !(abs(limited) <= limit) { limited = limited > 0 ? limit : (limited < 0 ? -limit : 0) }
                 outputs[channel][offset] = limited
             }
-            if latencyFrames > 0 {
-                delayIndex += 1
-                if delayIndex == latencyFrames { delayIndex = 0 }
-            }
+            delay.advance()
         }
         blockMaximumDepth = deepest
     }

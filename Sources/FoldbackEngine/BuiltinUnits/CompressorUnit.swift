@@ -1,0 +1,122 @@
+// The built-in `compressor` unit (compressor/expander) on the unit interface. Setup non-realtime; render functions realtime.
+import Atomics
+public import FoldbackDSP
+
+/// A feed-forward compressor with downward expander, soft knee, optional lookahead and stereo link,
+/// over ``CompressorKernel``. Mono or stereo (any channel count); every channel's level is detected.
+///
+/// Live parameters (indices of ``parameters``; keys as in presets): 0 `threshold_db`, 1 `ratio`,
+/// 2 `knee_db`, 3 `attack_ms`, 4 `release_ms`, 5 `makeup_db`, 6 `auto_makeup` (0/1), 7 `detection`
+/// (0 peak, 1 RMS), 8 `stereo_link` (0…1), 9 `expander_threshold_db`, 10 `expander_ratio`.
+/// `lookahead_ms` sets the latency (reported in the render slot) and is fixed when the unit is made.
+/// Publishes `gain_reduction_db`: the largest reduction of the last processed cycle (≥ 0 dB).
+public final class CompressorUnit: EngineUnit, @unchecked Sendable {
+    public let typeName = "compressor"
+    public let parameters: [ParameterDescriptor] = CompressorUnit.liveParameters
+    /// The settings the unit starts with.
+    public let settings: CompressorSettings
+    private var state: UnsafeMutablePointer<State>?
+
+    private struct State {
+        var kernel: CompressorKernel
+        let gainReduction: UnsafeAtomic<UInt32>   // Float bit pattern, dB
+    }
+
+    /// The live-controllable parameters, in index order, with their ranges and defaults.
+    public static let liveParameters: [ParameterDescriptor] = {
+        let defaults = CompressorSettings()
+        return [
+            ParameterDescriptor(key: "threshold_db", range: -80...0, defaultValue: defaults.thresholdDB),
+            ParameterDescriptor(key: "ratio", range: 1...20, defaultValue: defaults.ratio),
+            ParameterDescriptor(key: "knee_db", range: 0...24, defaultValue: defaults.kneeDB),
+            ParameterDescriptor(key: "attack_ms", range: 0.1...500, defaultValue: defaults.attackMs),
+            ParameterDescriptor(key: "release_ms", range: 1...5000, defaultValue: defaults.releaseMs),
+            ParameterDescriptor(key: "makeup_db", range: -24...24, defaultValue: defaults.makeupDB),
+            ParameterDescriptor(key: "auto_makeup", range: 0...1, defaultValue: defaults.isAutoMakeupEnabled ? 1 : 0),
+            ParameterDescriptor(key: "detection", range: 0...1, defaultValue: Float(defaults.detection.rawValue)),
+            ParameterDescriptor(key: "stereo_link", range: 0...1, defaultValue: defaults.stereoLink),
+            ParameterDescriptor(key: "expander_threshold_db", range: -96...0, defaultValue: defaults.expanderThresholdDB),
+            ParameterDescriptor(key: "expander_ratio", range: 1...20, defaultValue: defaults.expanderRatio),
+        ]
+    }()
+
+    /// The lookahead parameter: fixed per unit, so not among ``liveParameters``.
+    public static let lookaheadParameter = ParameterDescriptor(
+        key: "lookahead_ms", range: 0...CompressorKernel.maximumLookaheadMs, defaultValue: CompressorSettings().lookaheadMs)
+
+    /// A compressor with `settings`.
+    public init(settings: CompressorSettings = CompressorSettings()) {
+        self.settings = settings
+    }
+
+    /// A compressor from values keyed by preset key (`threshold_db`, `lookahead_ms`…); absent keys take their defaults.
+    public convenience init(values: [String: Float]) {
+        var settings = CompressorSettings()
+        settings.lookaheadMs = values[Self.lookaheadParameter.key] ?? settings.lookaheadMs
+        for (index, descriptor) in Self.liveParameters.enumerated() {
+            if let value = values[descriptor.key] { Self.apply(index: Int32(index), value: value, to: &settings) }
+        }
+        self.init(settings: settings)
+    }
+
+    deinit {
+        guard let state else { return }
+        state.pointee.kernel.deallocate()
+        state.pointee.gainReduction.destroy()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
+        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        let kernel = CompressorKernel(settings: settings, channels: channels, sampleRate: sampleRate)
+        let prepared = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        prepared.initialize(to: State(kernel: kernel, gainReduction: .create(0)))
+        state = prepared
+        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared),
+                              inputChannels: channels, outputChannels: channels, latencyFrames: kernel.latencyFrames)
+    }
+
+    public func meterReadings() -> [UnitMeterReading] {
+        guard let state else { return [] }
+        let bits = state.pointee.gainReduction.load(ordering: .relaxed)
+        return [UnitMeterReading(key: "gain_reduction_db", value: Float(bitPattern: bits))]
+    }
+
+    /// Sets live parameter `index` (as in ``liveParameters``) in `settings`; unknown indices change nothing.
+    static func apply(index: Int32, value: Float, to settings: inout CompressorSettings) {
+        switch index {
+        case 0: settings.thresholdDB = value
+        case 1: settings.ratio = value
+        case 2: settings.kneeDB = value
+        case 3: settings.attackMs = value
+        case 4: settings.releaseMs = value
+        case 5: settings.makeupDB = value
+        case 6: settings.isAutoMakeupEnabled = value >= 0.5
+        case 7: settings.detection = value >= 0.5 ? .rms : .peak
+        case 8: settings.stereoLink = value
+        case 9: settings.expanderThresholdDB = value
+        case 10: settings.expanderRatio = value
+        default: break
+        }
+    }
+
+    private static let functions = UnitRenderFunctions(
+        process: { state, inputs, outputs, frames in
+            let unit = state.assumingMemoryBound(to: State.self)
+            unit.pointee.kernel.process(inputs: inputs, outputs: outputs, channels: unit.pointee.kernel.channels, frames: Int(frames))
+            unit.pointee.gainReduction.store(unit.pointee.kernel.gainReductionDB.bitPattern, ordering: .relaxed)
+        },
+        setParameter: { state, index, value in
+            let unit = state.assumingMemoryBound(to: State.self)
+            var settings = unit.pointee.kernel.settings
+            apply(index: index, value: value, to: &settings)
+            unit.pointee.kernel.update(settings)
+        },
+        reset: { state in
+            let unit = state.assumingMemoryBound(to: State.self)
+            unit.pointee.kernel.reset()
+            unit.pointee.gainReduction.store(0, ordering: .relaxed)
+        }
+    )
+}
