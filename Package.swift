@@ -78,7 +78,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-rtcheck",
             dependencies: [
-                "FoldbackEngine", "CFoldback",
+                "FoldbackEngine", "FoldbackDSP", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift

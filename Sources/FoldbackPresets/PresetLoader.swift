@@ -21,17 +21,7 @@ public enum PresetLoader {
     /// Validates preset text; `path` names the file in diagnostics.
     /// - Throws: ``PresetError`` listing every problem found.
     public static func parse(_ text: String, path: String) throws(PresetError) -> Preset {
-        let root: TOMLTable
-        do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let position = error.source.begin
-            let location = SourceLocation(file: path, line: max(position.line, 1), column: max(position.column, 1))
-            throw PresetError(diagnostics: [PresetDiagnostic(location: location, message: "TOML syntax error: \(error.description)")])
-        } catch {
-            let location = SourceLocation(file: path, line: 1, column: 1)
-            throw PresetError(diagnostics: [PresetDiagnostic(location: location, message: "TOML syntax error: \(error)")])
-        }
+        let root = try TOMLDocument.parse(text, path: path)
         return try PresetDecoder.decode(root, locator: SourceLocator(text: text, file: path))
     }
 

@@ -53,6 +53,11 @@ public enum PresetReport {
         let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels).map { "\(clientName):\($0)" }
         lines += block("outputs", portLines(ports, connections: bus.connections, arrow: "->"))
         lines.append(row("  gain", "\(NumberFormatting.decibels(bus.gainDB))   mute \(onOff(bus.isMuted))"))
+        if let limiter = bus.limiter {
+            lines.append(row("  limiter", "ceiling \(NumberFormatting.decibels(limiter.ceilingDB, width: 0))FS   release \(NumberFormatting.plain(limiter.releaseMs)) ms   lookahead 1.5 ms"))
+        } else {
+            lines.append(row("  limiter", "off"))
+        }
         return lines
     }
 
@@ -66,15 +71,16 @@ public enum PresetReport {
         }
     }
 
-    /// `1. trim  gain  gain_db=6 polarity=normal`, ids and types aligned.
+    /// `1. trim  gain  gain_db=6 polarity=normal`, ids and types aligned; an eq's bands follow, one a line.
     private static func unitLines(_ units: [UnitSpec]) -> [String] {
         guard !units.isEmpty else { return ["(none)"] }
         let idWidth = units.map(\.id.count).max() ?? 0
         let typeWidth = units.map(\.type.count).max() ?? 0
-        return units.enumerated().map { index, unit in
+        return units.enumerated().flatMap { index, unit in
             var line = "\(index + 1). \(pad(unit.id, idWidth))  \(pad(unit.type, typeWidth))  \(parameterText(unit))"
             if unit.isBypassed { line += "  [bypassed]" }
-            return line
+            let bands = EQBandText.lines(unit.bands, showsOrigin: unit.curve != nil).map { "     band " + $0 }
+            return [line] + bands
         }
     }
 
@@ -83,11 +89,14 @@ public enum PresetReport {
         let schema = UnitSchema.named(unit.type)
         let known = schema?.parameters.map(\.key) ?? []
         let keys = known.filter { unit.parameters[$0] != nil } + unit.parameters.keys.filter { !known.contains($0) }.sorted()
-        return keys.map { key in
+        var fields = keys.map { key in
             let value = unit.parameters[key] ?? 0
             let shown = schema?.parameter(key)?.displayValue(value) ?? NumberFormatting.plain(value)
             return "\(key)=\(shown)"
-        }.joined(separator: " ")
+        }
+        if let curve = unit.curve { fields.append("curve=\"\(curve)\"") }
+        if unit.type == UnitSchema.eq.type { fields.append("bands=\(unit.bands.count)") }
+        return fields.joined(separator: " ")
     }
 
     /// A labelled block: the label on the first line, the rest indented under the content column.

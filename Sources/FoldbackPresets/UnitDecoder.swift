@@ -39,7 +39,7 @@ enum UnitDecoder {
     /// One unit with every schema parameter filled in, and whether its id was written in the file.
     private static func decode(_ reader: TableReader) -> (UnitSpec, Bool)? {
         guard let type = reader.requiredString("type") else {
-            reader.checkKeys(allowed: commonKeys + UnitSchema.all.flatMap { $0.parameters.map(\.key) })
+            reader.checkKeys(allowed: commonKeys + UnitSchema.all.flatMap { $0.parameters.map(\.key) } + EQDecoder.unitKeys)
             return nil
         }
         guard let schema = UnitSchema.named(type) else {
@@ -50,14 +50,16 @@ enum UnitDecoder {
         }
         var typed = reader
         typed.label = "a '\(type)' unit"
-        typed.checkKeys(allowed: commonKeys + schema.parameters.map(\.key))
+        let isEQ = type == UnitSchema.eq.type
+        typed.checkKeys(allowed: commonKeys + schema.parameters.map(\.key) + (isEQ ? EQDecoder.unitKeys : []))
         let id = typed.name("id", what: "unit id", required: false)
         let isBypassed = typed.bool("bypass", default: false)
         var parameters: [String: Float] = [:]
         for parameter in schema.parameters {
             parameters[parameter.key] = typed.parameter(parameter)
         }
-        let unit = UnitSpec(type: type, id: id ?? type, isBypassed: isBypassed, parameters: parameters, location: reader.location)
+        var unit = UnitSpec(type: type, id: id ?? type, isBypassed: isBypassed, parameters: parameters, location: reader.location)
+        if isEQ { (unit.curve, unit.bands) = EQDecoder.decode(typed) }
         return (unit, id != nil)
     }
 }

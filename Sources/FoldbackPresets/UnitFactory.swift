@@ -10,6 +10,12 @@ public enum UnitFactory {
         switch spec.type {
         case "gain":
             return GainUnit(gainDB: spec.parameters["gain_db"] ?? 0, isInverted: (spec.parameters["polarity"] ?? 0) >= 0.5)
+        case "compressor":
+            return CompressorUnit(values: spec.parameters)
+        case "eq":
+            return EQUnit(bands: spec.bands.map(\.band), gainDB: Double(spec.parameters["gain_db"] ?? 0))
+        case "reverb":
+            return ReverbUnit(values: spec.parameters)
         // One case per built-in type, each returning its unit from `spec`.
         default:
             throw PresetError(diagnostics: [PresetDiagnostic(

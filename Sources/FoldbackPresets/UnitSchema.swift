@@ -22,6 +22,9 @@ public struct UnitSchema: Sendable {
     /// Every known unit type. Each type's schema lives in its own `UnitSchema+Type.swift` file.
     public static let all: [UnitSchema] = [
         gain,
+        compressor,
+        eq,
+        reverb,
     ]
 
     /// The names of every known unit type, in registry order.

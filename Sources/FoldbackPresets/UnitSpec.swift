@@ -13,13 +13,23 @@ public struct UnitSpec: Sendable {
     public var parameters: [String: Float]
     /// Where the unit's table starts.
     public var location: SourceLocation
+    /// `eq` only: the factory curve the bands start from (its name as the library spells it), if any.
+    public var curve: String?
+    /// `eq` only: every band, resolved: the curve's (with any `index` overrides applied), then the
+    /// preset's added bands. Band n here is `band<n>_…` among the unit's live parameters. Empty for other types.
+    public var bands: [EQBandSpec]
 
     /// Creates a unit description.
-    public init(type: String, id: String, isBypassed: Bool = false, parameters: [String: Float], location: SourceLocation) {
+    public init(
+        type: String, id: String, isBypassed: Bool = false, parameters: [String: Float], location: SourceLocation,
+        curve: String? = nil, bands: [EQBandSpec] = []
+    ) {
         self.type = type
         self.id = id
         self.isBypassed = isBypassed
         self.parameters = parameters
         self.location = location
+        self.curve = curve
+        self.bands = bands
     }
 }

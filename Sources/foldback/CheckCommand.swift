@@ -1,4 +1,4 @@
-// `foldback check`: validates a preset and prints the chain it resolves to. Non-realtime.
+// `foldback check`: validates a preset, prints the chain it resolves to, and can plot a strip's EQ. Non-realtime.
 import ArgumentParser
 import FoldbackPresets
 
@@ -17,10 +17,15 @@ struct CheckCommand: ParsableCommand {
             at once, and the exit status is 2. Warnings (a strip with no sends, a bus nothing feeds) \
             are printed too but do not fail the check.
 
+            --eq-svg STRIP FILE plots the frequency response of the first eq unit of strip STRIP \
+            (all its bands, from the digital filters at 48 kHz) as an SVG picture. Put it after \
+            the preset.
+
             EXAMPLES
               foldback check presets/vocal-monitor.toml
               foldback check --client-name monitors my-show.toml
               foldback check show.toml && foldback run show.toml
+              foldback check show.toml --eq-svg vox vox-eq.svg
             """
     )
 
@@ -33,10 +38,40 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print only problems; say nothing when the preset is valid.")
     var quiet = false
 
+    @Option(name: .customLong("eq-svg"), parsing: .upToNextOption,
+            help: ArgumentHelp("Plot the first eq unit of strip STRIP to the SVG file FILE.", valueName: "STRIP FILE"))
+    var eqSVG: [String] = []
+
+    func validate() throws {
+        guard eqSVG.isEmpty || eqSVG.count == 2 else {
+            throw ValidationError("--eq-svg takes two values, the strip and the SVG file: --eq-svg vox vox-eq.svg")
+        }
+    }
+
     func run() throws {
         let loaded = try PresetLoading.load(preset)
         for warning in loaded.warnings { StandardError.writeLine(warning.description) }
+        if eqSVG.count == 2 { try plotEQ(of: eqSVG[0], in: loaded, to: eqSVG[1]) }
         guard !quiet else { return }
         print(PresetReport.render(loaded, clientName: clientName), terminator: "")
+    }
+
+    /// Writes the response of the strip's first eq unit; an unknown strip or a strip without one exits 2.
+    private func plotEQ(of stripName: String, in preset: Preset, to path: String) throws {
+        guard let strip = preset.strip(named: stripName) else {
+            let names = preset.strips.map { "'\($0.name)'" }.joined(separator: ", ")
+            StandardError.writeLine("foldback: --eq-svg: no strip '\(stripName)' in \(preset.path); its strips are \(names)")
+            throw ExitCode(2)
+        }
+        guard let unit = strip.units.first(where: { $0.type == UnitSchema.eq.type }) else {
+            StandardError.writeLine("foldback: --eq-svg: strip '\(stripName)' has no eq unit")
+            throw ExitCode(2)
+        }
+        let curve = unit.curve.map { "curve \($0), " } ?? ""
+        let plot = ResponsePlot(
+            title: "\(stripName) / \(unit.id)",
+            subtitle: "\(curve)\(unit.bands.count) bands, output \(unit.parameters["gain_db"] ?? 0) dB (48 kHz; \(preset.path))",
+            bands: unit.bands.map(\.band), sampleRate: 48000, outputGainDB: Double(unit.parameters["gain_db"] ?? 0))
+        try plot.write(to: path, announces: !quiet)
     }
 }

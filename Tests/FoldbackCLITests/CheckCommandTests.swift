@@ -10,7 +10,9 @@ final class CheckCommandTests: XCTestCase {
                      "foldback:main_L", "foldback:main_R", "foldback:iem_vox_L", "foldback:iem_vox_R"] {
             XCTAssertTrue(run.standardOutput.contains(port), "output lacks \(port):\n\(run.standardOutput)")
         }
-        XCTAssertTrue(run.standardOutput.contains("1. trim  gain  gain_db=6 polarity=normal"))
+        XCTAssertTrue(run.standardOutput.contains("1. trim        gain        gain_db=6 polarity=normal"), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("curve=\"Vocal Presence\""), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("limiter   ceiling -1.0 dBFS"), run.standardOutput)
         XCTAssertTrue(run.standardOutput.contains("foldback:vox_in  <- system:capture_1"))
     }
 

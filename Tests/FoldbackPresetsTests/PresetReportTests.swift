@@ -52,6 +52,7 @@ final class PresetReportTests: XCTestCase {
             Bus 1  wedge  (mono)
               outputs   mon:wedge  -> system:playback_1, rec:in
               gain       -inf dB   mute ON
+              limiter   ceiling -1.0 dBFS   release 50 ms   lookahead 1.5 ms
 
             """
         XCTAssertEqual(PresetReport.render(preset, clientName: "mon"), expected)

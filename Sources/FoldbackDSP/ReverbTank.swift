@@ -1,0 +1,295 @@
+// The reverb's per-sample signal path: input diffuser, modulated 8-line feedback delay network, predelay, width and mix. Realtime.
+
+/// Delay memory, filter state and the `@_noLocks` per-sample loop of ``ReverbKernel``.
+///
+/// Per sample: the mono input (the mean of left and right) runs through four series Schroeder
+/// all-passes, then into eight delay lines read at slowly modulated fractional delays (all-pass
+/// interpolation), each line's output low-passed (damping), scaled by its signed loop gain, mixed by an
+/// 8×8 Hadamard matrix and written back with the input. Left and right wet signals are two orthogonal sign
+/// combinations of the line outputs; they pass through a stereo predelay, a width matrix and the dry/wet mix.
+///
+/// Coefficients arrive once per control tick as a start value and a per-sample step
+/// (``beginTick(from:to:)``), so the output does not depend on how the host splits its blocks.
+/// All memory is allocated in `init` for the largest size and the longest predelay.
+struct ReverbTank: ~Copyable {
+    /// Everything the loop ramps: the values at one instant.
+    struct Coefficients {
+        /// Mean delay of each line, in samples.
+        var lengths: SIMD8<Float>
+        /// Each line's loop gain (feedback gain times the Hadamard scale and the line's sign).
+        var loopGains: SIMD8<Float>
+        /// Each line's damping low-pass pole.
+        var poles: SIMD8<Float>
+        /// Diffuser all-pass coefficient, dry gain, wet gain to the same side, wet gain to the other side.
+        var levels: SIMD4<Float>
+    }
+
+    /// True while the tank holds exact silence and skips its work; the first non-zero input wakes it.
+    var isDormant = true
+
+    private let lines: UnsafeMutablePointer<Float>        // 8 floats a frame, one per line
+    private let lineMask: Int
+    private var lineWrite = 0
+    private let diffuser: UnsafeMutablePointer<Float>     // 4 floats a frame, one per all-pass
+    private let diffuserMask: Int
+    private var diffuserWrite = 0
+    private let diffuserLengths: SIMD4<Int32>
+    private let predelay: UnsafeMutablePointer<SIMD2<Float>>
+    private let predelayMask: Int
+    private var predelayWrite = 0
+    private var predelayTap = 0
+    private var previousTap = 0
+    private var fade: Float = 1
+    private var fadeStep: Float = 1
+
+    private let laneNumbers = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+    private let inputGains = ReverbDesign.inputGains
+    private let leftSigns = ReverbDesign.leftSigns
+    private let rightSigns = ReverbDesign.rightSigns
+    private let modulationDepth: Float
+    private let rotationCos: SIMD8<Float>
+    private let rotationSin: SIMD8<Float>
+    private var phasorCos = SIMD8<Float>()
+    private var phasorSin = SIMD8<Float>()
+    private var lowpass = SIMD8<Float>()
+    private var interpolated = SIMD8<Float>()
+
+    private var current: Coefficients
+    private var step: Coefficients
+    private var lineEnergy = SIMD8<Float>()
+    private var diffusedEnergy: Float = 0
+    private var inputPeak: Float = 0
+
+    /// The total span of the delay memory in frames: after this long with silent output, nothing in it is louder.
+    let memoryFrames: Int
+    /// The span of the diffuser's memory in frames.
+    let diffuserFrames: Int
+
+    /// A silent tank at `sampleRate` starting at `coefficients`, with room for lines up to
+    /// `maximumLength` samples and a predelay up to `maximumPredelay` samples.
+    init(sampleRate: Double, coefficients: Coefficients, maximumLength: Int, maximumPredelay: Int) {
+        modulationDepth = Float(ReverbDesign.modulationDepth * sampleRate)
+        let lineFrames = ReverbDesign.ringSize(maximumLength + Int(modulationDepth) + 4)
+        // Cache-line aligned, so each frame's eight floats (32 bytes) sit in one line.
+        lines = UnsafeMutableRawPointer.allocate(byteCount: lineFrames * 32, alignment: 64)
+            .bindMemory(to: Float.self, capacity: lineFrames * 8)
+        lines.initialize(repeating: 0, count: lineFrames * 8)
+        lineMask = lineFrames - 1
+        diffuserLengths = ReverbDesign.diffuserLengths(sampleRate: sampleRate)
+        diffuserFrames = ReverbDesign.ringSize(Int(diffuserLengths.max()) + 1)
+        diffuser = .allocate(capacity: diffuserFrames * 4)
+        diffuser.initialize(repeating: 0, count: diffuserFrames * 4)
+        diffuserMask = diffuserFrames - 1
+        let predelayFrames = ReverbDesign.ringSize(maximumPredelay + 1)
+        predelay = .allocate(capacity: predelayFrames)
+        predelay.initialize(repeating: SIMD2(), count: predelayFrames)
+        predelayMask = predelayFrames - 1
+        memoryFrames = lineFrames + diffuserFrames + predelayFrames
+        (rotationCos, rotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate)
+        current = coefficients
+        step = Coefficients(lengths: SIMD8(), loopGains: SIMD8(), poles: SIMD8(), levels: SIMD4())
+        resetModulation()
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(lines).deallocate()
+        diffuser.deallocate()
+        predelay.deallocate()
+    }
+
+    // MARK: Control (once per tick)
+
+    /// Starts a tick: the coefficients ramp linearly from `start` to `end` over ``ReverbDesign/controlInterval``
+    /// samples. Also renormalises the modulation phasors (first order, no libm).
+    mutating func beginTick(from start: Coefficients, to end: Coefficients) {
+        let scale = 1 / Float(ReverbDesign.controlInterval)
+        current = start
+        step = Coefficients(
+            lengths: (end.lengths - start.lengths) * scale, loopGains: (end.loopGains - start.loopGains) * scale,
+            poles: (end.poles - start.poles) * scale, levels: (end.levels - start.levels) * scale)
+        let correction = 1.5 - 0.5 * (phasorCos * phasorCos + phasorSin * phasorSin)
+        phasorCos *= correction
+        phasorSin *= correction
+    }
+
+    /// Moves the predelay to `tap` samples, crossfading over `fadeFrames`; a change during a crossfade
+    /// waits for it to finish (the caller asks again every tick).
+    mutating func movePredelay(to tap: Int, fadeFrames: Int) {
+        guard fade >= 1, tap != predelayTap else { return }
+        previousTap = predelayTap
+        predelayTap = tap
+        fade = 0
+        fadeStep = 1 / Float(max(fadeFrames, 1))
+    }
+
+    /// Sets the predelay to `tap` samples at once (after a reset).
+    mutating func jumpPredelay(to tap: Int) {
+        predelayTap = tap
+        previousTap = tap
+        fade = 1
+    }
+
+    /// The energy of the line outputs and of the diffuser's output, and the input's peak, since the last
+    /// call; then zeroes them.
+    mutating func takeTickStatistics() -> (lineEnergy: Float, diffusedEnergy: Float, inputPeak: Float) {
+        defer {
+            lineEnergy = SIMD8()
+            diffusedEnergy = 0
+            inputPeak = 0
+        }
+        return (lineEnergy.sum(), diffusedEnergy, inputPeak)
+    }
+
+    /// Zeroes the diffuser: once the input stops it dies away long before the lines do, and would
+    /// otherwise sink into subnormal numbers while they ring on.
+    mutating func clearDiffuser() {
+        diffuser.update(repeating: 0, count: diffuserFrames * 4)
+    }
+
+    /// Zeroes every delay line and filter state; the tank becomes dormant.
+    mutating func clearSignal() {
+        lines.update(repeating: 0, count: (lineMask + 1) * 8)
+        clearDiffuser()
+        predelay.update(repeating: SIMD2(), count: predelayMask + 1)
+        lowpass = SIMD8()
+        interpolated = SIMD8()
+        fade = 1
+        previousTap = predelayTap
+        _ = takeTickStatistics()
+        isDormant = true
+    }
+
+    /// How many stored values (predelay: frames) are subnormal; for tests, which require 0. Not for the audio thread.
+    func subnormalCount() -> Int {
+        func count(_ values: UnsafePointer<Float>, _ total: Int) -> Int {
+            UnsafeBufferPointer(start: values, count: total).count { $0.isSubnormal }
+        }
+        let predelayValues = (0...predelayMask).count { predelay[$0].x.isSubnormal || predelay[$0].y.isSubnormal }
+        let states = (0..<8).count { lowpass[$0].isSubnormal } + (0..<8).count { interpolated[$0].isSubnormal }
+        return count(lines, (lineMask + 1) * 8) + count(diffuser, diffuserFrames * 4) + predelayValues + states
+    }
+
+    /// Puts the modulation phasors back at their starting phases.
+    mutating func resetModulation() {
+        (phasorCos, phasorSin) = ReverbDesign.modulationStart()
+    }
+
+    // MARK: Audio
+
+    /// Renders `count` frames (within one tick) from `left`/`right` (the same pointer for a mono input)
+    /// into `outputLeft`/`outputRight`. Inputs and outputs may alias frame by frame.
+    @_noLocks
+    mutating func render(
+        left: UnsafePointer<Float>, right: UnsafePointer<Float>,
+        outputLeft: UnsafeMutablePointer<Float>, outputRight: UnsafeMutablePointer<Float>, count: Int
+    ) {
+        var frame = 0
+        if isDormant {
+            while frame < count {
+                let dryLeft = left[frame], dryRight = right[frame]
+                if 0.5 * (dryLeft + dryRight) != 0 { break }
+                outputLeft[frame] = dryLeft * current.levels[1]
+                outputRight[frame] = dryRight * current.levels[1]
+                advanceRamps()
+                frame += 1
+            }
+            if frame == count { return }
+            isDormant = false
+        }
+        while frame < count {
+            let dryLeft = left[frame], dryRight = right[frame]
+            let wet = tankSample(input: 0.5 * (dryLeft + dryRight))
+            let levels = current.levels
+            outputLeft[frame] = dryLeft * levels[1] + (levels[2] * wet.x + levels[3] * wet.y)
+            outputRight[frame] = dryRight * levels[1] + (levels[2] * wet.y + levels[3] * wet.x)
+            advanceRamps()
+            frame += 1
+        }
+    }
+
+    /// One sample through diffuser, network and predelay: the wet (left, right) pair before width and mix.
+    @inline(__always) @_noLocks
+    private mutating func tankSample(input: Float) -> SIMD2<Float> {
+        inputPeak = max(inputPeak, input.magnitude)
+
+        // Input diffusion: four series all-passes v = u + g·v[n−M], out = v[n−M] − g·v, in one interleaved ring.
+        let coefficient = current.levels[0]
+        var diffused = input
+        let row = diffuserWrite &* 4
+        for stage in 0..<4 {
+            let delayed = diffuser[((diffuserWrite &- Int(diffuserLengths[stage])) & diffuserMask) &* 4 &+ stage]
+            let v = diffused + coefficient * delayed
+            diffuser[row &+ stage] = v
+            diffused = delayed - coefficient * v
+        }
+        diffuserWrite = (diffuserWrite &+ 1) & diffuserMask
+
+        // Modulated fractional read of every line: a first-order all-pass interpolator (flat magnitude, so
+        // the modulation adds no loss to the loop) for the fraction 0.5…1.5 above the integer delay.
+        let delays = current.lengths - modulationDepth * phasorSin
+        // whole = round(delay − 1), so the fraction delay − whole is 0.5…1.5: adding 1.5·2²³ rounds a float
+        // below 2²² to an integer, whose bits then differ from the constant's by that integer.
+        let magic = SIMD8<Float>(repeating: 12_582_912)
+        let rounded = (delays - 1) + magic
+        let wholes = unsafeBitCast(rounded, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
+        let fraction = delays - (rounded - magic)
+        let mask = SIMD8(repeating: Int32(truncatingIfNeeded: lineMask))
+        let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: lineWrite)) &- wholes) & mask
+        let near = gatherLines(rows &<< 3 &+ laneNumbers)
+        let far = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
+        let eta = (1 - fraction) / (1 + fraction)
+        let outputs = eta * (near - interpolated) + far
+        interpolated = outputs
+
+        // Damping, loop gain, orthogonal mixing, and the input.
+        lowpass = outputs + current.poles * (lowpass - outputs)
+        UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(
+            of: Self.hadamard(current.loopGains * lowpass) + inputGains * diffused, as: SIMD8<Float>.self)
+        lineWrite = (lineWrite &+ 1) & lineMask
+        lineEnergy += outputs * outputs
+        diffusedEnergy += diffused * diffused
+
+        let cos = phasorCos * rotationCos - phasorSin * rotationSin
+        phasorSin = phasorSin * rotationCos + phasorCos * rotationSin
+        phasorCos = cos
+
+        // Predelay on the stereo wet signal, crossfading between taps while it changes.
+        predelay[predelayWrite] = SIMD2((outputs * leftSigns).sum(), (outputs * rightSigns).sum())
+        var wet = predelay[(predelayWrite &- predelayTap) & predelayMask]
+        if fade < 1 {
+            let old = predelay[(predelayWrite &- previousTap) & predelayMask]
+            fade = min(fade + fadeStep, 1)
+            wet = old + (wet - old) * fade
+        }
+        predelayWrite = (predelayWrite &+ 1) & predelayMask
+        return wet
+    }
+
+    /// The line samples at the eight flat indices (one per line).
+    @inline(__always) @_noLocks
+    private func gatherLines(_ index: SIMD8<Int32>) -> SIMD8<Float> {
+        SIMD8(lines[Int(index[0])], lines[Int(index[1])], lines[Int(index[2])], lines[Int(index[3])],
+              lines[Int(index[4])], lines[Int(index[5])], lines[Int(index[6])], lines[Int(index[7])])
+    }
+
+    @inline(__always) @_noLocks
+    private mutating func advanceRamps() {
+        current.lengths += step.lengths
+        current.loopGains += step.loopGains
+        current.poles += step.poles
+        current.levels += step.levels
+    }
+
+    /// The unnormalised 8-point fast Walsh–Hadamard transform (Sylvester order): three butterfly stages.
+    @inline(__always) @_noLocks
+    private static func hadamard(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let sum4 = x.lowHalf + x.highHalf, difference4 = x.lowHalf - x.highHalf
+        return SIMD8(lowHalf: hadamard(sum4), highHalf: hadamard(difference4))
+    }
+
+    @inline(__always) @_noLocks
+    private static func hadamard(_ x: SIMD4<Float>) -> SIMD4<Float> {
+        let sum2 = x.lowHalf + x.highHalf, difference2 = x.lowHalf - x.highHalf
+        return SIMD4(sum2.x + sum2.y, sum2.x - sum2.y, difference2.x + difference2.y, difference2.x - difference2.y)
+    }
+}

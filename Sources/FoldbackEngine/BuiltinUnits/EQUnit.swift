@@ -1,0 +1,102 @@
+// The built-in `eq` unit (parametric EQ, up to 32 bands, output gain) on the unit interface. Setup non-realtime; render functions realtime.
+public import FoldbackDSP
+
+/// A parametric EQ: any number of bands up to ``EQKernel/maximumBands``, mono or stereo, no latency.
+///
+/// Parameters, indexed as ``UnitRenderFunctions/setParameter`` takes them:
+/// - 0 `gain_db`: output gain, −24 … +24 dB.
+/// - for band *n* (1-based, in the order the bands were given), four parameters from index 4(*n* − 1) + 1:
+///   `band<n>_freq_hz` (10 … 23520 Hz, clamped to 0.49 × the sample rate), `band<n>_gain_db` (±24 dB;
+///   peaks and shelves only), `band<n>_q` (0.1 … 50; ignored by 24 dB/octave filters) and
+///   `band<n>_enabled` (0 off, 1 on).
+///
+/// So band 1 is 1…4, band 2 is 5…8, band *n*'s frequency is 4*n* − 3. Frequency, gain and Q glide over
+/// ``LinearSmoother/defaultTime`` with the sections redesigned every ``EQKernel/chunkFrames`` frames;
+/// enabling or disabling a band crossfades over the same time. Band types and slopes are fixed when
+/// the unit is built.
+public final class EQUnit: EngineUnit, @unchecked Sendable {
+    public let typeName = "eq"
+    public let parameters: [ParameterDescriptor]
+    /// The bands the unit starts with.
+    public let bands: [EQBand]
+    private let initialGainDB: Double
+    private var state: UnsafeMutablePointer<State>?
+
+    private struct State: ~Copyable {
+        var kernel: EQKernel
+    }
+
+    /// Parameters per band.
+    public static let parametersPerBand = 4
+
+    /// An EQ of `bands` (at most ``EQKernel/maximumBands``; more are reported by ``prepare(channels:sampleRate:maxFrames:)``)
+    /// with an output gain of `gainDB` dB.
+    public init(bands: [EQBand], gainDB: Double = 0) {
+        self.bands = bands
+        initialGainDB = gainDB
+        var descriptors = [ParameterDescriptor(key: "gain_db", range: -24...24, defaultValue: Float(gainDB))]
+        for (index, band) in bands.enumerated() {
+            let prefix = "band\(index + 1)_"
+            descriptors += [
+                ParameterDescriptor(key: prefix + "freq_hz", range: Self.floatRange(EQBand.frequencyRange), defaultValue: Float(band.frequency)),
+                ParameterDescriptor(key: prefix + "gain_db", range: Self.floatRange(EQBand.gainRange), defaultValue: Float(band.gainDB)),
+                ParameterDescriptor(key: prefix + "q", range: Self.floatRange(EQBand.qRange), defaultValue: Float(band.q)),
+                ParameterDescriptor(key: prefix + "enabled", range: 0...1, defaultValue: band.isEnabled ? 1 : 0),
+            ]
+        }
+        parameters = descriptors
+    }
+
+    deinit {
+        state?.deinitialize(count: 1)
+        state?.deallocate()
+    }
+
+    private static func floatRange(_ range: ClosedRange<Double>) -> ClosedRange<Float> {
+        Float(range.lowerBound)...Float(range.upperBound)
+    }
+
+    public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
+        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        guard channels == 1 || channels == 2 else { throw .unsupportedChannelCount(name: typeName, channels: channels) }
+        guard bands.count <= EQKernel.maximumBands else {
+            throw .unitSetupFailed(unit: typeName, reason: "\(bands.count) bands; an eq holds at most \(EQKernel.maximumBands)")
+        }
+        let top = EQBand.maximumFrequency(sampleRate: sampleRate)
+        if let (index, band) = bands.enumerated().first(where: { $0.element.frequency > top }) {
+            throw .unitSetupFailed(unit: typeName, reason: "band \(index + 1) is at \(Self.hertz(band.frequency)) Hz, above 0.49 × the "
+                                   + "sample rate (\(Self.hertz(top)) Hz at \(Self.hertz(sampleRate)) Hz); lower its freq_hz")
+        }
+        let prepared = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        prepared.initialize(to: State(kernel: EQKernel(bands: bands, outputGainDB: initialGainDB, channels: channels, sampleRate: sampleRate)))
+        state = prepared
+        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared), inputChannels: channels, outputChannels: channels)
+    }
+
+    private static func hertz(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    private static let functions = UnitRenderFunctions(
+        process: { state, inputs, outputs, frames in
+            state.assumingMemoryBound(to: State.self).pointee.kernel.process(inputs: inputs, outputs: outputs, frames: Int(frames))
+        },
+        setParameter: { state, index, value in
+            let unit = state.assumingMemoryBound(to: State.self)
+            guard index > 0 else {
+                if index == 0 { unit.pointee.kernel.setOutputGain(decibels: Double(value)) }
+                return
+            }
+            let band = Int(index - 1) / parametersPerBand
+            switch Int(index - 1) % parametersPerBand {
+            case 0: unit.pointee.kernel.setFrequency(Double(value), band: band)
+            case 1: unit.pointee.kernel.setGain(Double(value), band: band)
+            case 2: unit.pointee.kernel.setQ(Double(value), band: band)
+            default: unit.pointee.kernel.setEnabled(value >= 0.5, band: band)
+            }
+        },
+        reset: { state in
+            state.assumingMemoryBound(to: State.self).pointee.kernel.reset()
+        }
+    )
+}

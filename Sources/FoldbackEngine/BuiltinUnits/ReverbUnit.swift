@@ -1,0 +1,103 @@
+// The built-in `reverb` unit (algorithmic stereo reverb) on the unit interface. Setup non-realtime; render functions realtime.
+public import FoldbackDSP
+
+/// An algorithmic stereo reverb over ``ReverbKernel``: takes the strip's 1 or 2 channels and always
+/// outputs 2 (a mono strip becomes stereo). The reverb hears the mean of the inputs; the dry path keeps
+/// them as they are. No latency: the predelay is part of the sound.
+///
+/// Live parameters (indices of ``parameters``; keys as in presets): 0 `decay_s` (RT60, 0.1…20 s),
+/// 1 `predelay_ms` (0…200 ms), 2 `size`, 3 `damping`, 4 `diffusion`, 5 `mix` (equal-power dry/wet),
+/// 6 `width` (all 0…1). Every change is smoothed (see ``ReverbKernel``).
+public final class ReverbUnit: EngineUnit, @unchecked Sendable {
+    public let typeName = "reverb"
+    public let parameters: [ParameterDescriptor] = ReverbUnit.liveParameters
+    /// The settings the unit starts with.
+    public let settings: ReverbParameters
+    private var state: UnsafeMutablePointer<State>?
+
+    private struct State: ~Copyable {
+        var kernel: ReverbKernel
+        let isStereo: Bool
+    }
+
+    /// The live-controllable parameters, in index order, with their ranges and defaults.
+    public static let liveParameters: [ParameterDescriptor] = {
+        let defaults = ReverbParameters.defaults
+        let unit = ReverbParameters.unitRange
+        return [
+            ParameterDescriptor(key: "decay_s", range: ReverbParameters.decayRange, defaultValue: defaults.decay),
+            ParameterDescriptor(key: "predelay_ms", range: ReverbParameters.predelayRange, defaultValue: defaults.predelay),
+            ParameterDescriptor(key: "size", range: unit, defaultValue: defaults.size),
+            ParameterDescriptor(key: "damping", range: unit, defaultValue: defaults.damping),
+            ParameterDescriptor(key: "diffusion", range: unit, defaultValue: defaults.diffusion),
+            ParameterDescriptor(key: "mix", range: unit, defaultValue: defaults.mix),
+            ParameterDescriptor(key: "width", range: unit, defaultValue: defaults.width),
+        ]
+    }()
+
+    /// A reverb with `settings`.
+    public init(settings: ReverbParameters = .defaults) {
+        self.settings = settings.sanitized
+    }
+
+    /// A reverb from values keyed by preset key (`decay_s`, `mix`…); absent keys take their defaults.
+    public convenience init(values: [String: Float]) {
+        var settings = ReverbParameters.defaults
+        for (index, descriptor) in Self.liveParameters.enumerated() {
+            if let value = values[descriptor.key] { Self.apply(index: Int32(index), value: value, to: &settings) }
+        }
+        self.init(settings: settings)
+    }
+
+    deinit {
+        state?.deinitialize(count: 1)
+        state?.deallocate()
+    }
+
+    public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
+        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        guard channels == 1 || channels == 2 else {
+            throw .unitSetupFailed(unit: typeName, reason: "takes 1 or 2 channels, not \(channels)")
+        }
+        guard sampleRate.isFinite, (8000...768_000).contains(sampleRate) else {
+            throw .unitSetupFailed(unit: typeName, reason: "runs at 8 kHz to 768 kHz, not \(sampleRate) Hz")
+        }
+        let prepared = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        prepared.initialize(to: State(kernel: ReverbKernel(parameters: settings, sampleRate: sampleRate), isStereo: channels == 2))
+        state = prepared
+        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared),
+                              inputChannels: channels, outputChannels: 2)
+    }
+
+    /// Sets live parameter `index` (as in ``liveParameters``) in `settings`; unknown indices change nothing.
+    static func apply(index: Int32, value: Float, to settings: inout ReverbParameters) {
+        switch index {
+        case 0: settings.decay = value
+        case 1: settings.predelay = value
+        case 2: settings.size = value
+        case 3: settings.damping = value
+        case 4: settings.diffusion = value
+        case 5: settings.mix = value
+        case 6: settings.width = value
+        default: break
+        }
+    }
+
+    private static let functions = UnitRenderFunctions(
+        process: { state, inputs, outputs, frames in
+            let unit = state.assumingMemoryBound(to: State.self)
+            let right = unit.pointee.isStereo ? inputs[1] : inputs[0]
+            unit.pointee.kernel.process(
+                left: inputs[0], right: right, outputLeft: outputs[0], outputRight: outputs[1], frames: Int(frames))
+        },
+        setParameter: { state, index, value in
+            let unit = state.assumingMemoryBound(to: State.self)
+            var settings = unit.pointee.kernel.parameters
+            apply(index: index, value: value, to: &settings)
+            unit.pointee.kernel.update(settings)
+        },
+        reset: { state in
+            state.assumingMemoryBound(to: State.self).pointee.kernel.reset()
+        }
+    )
+}

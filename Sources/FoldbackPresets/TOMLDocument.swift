@@ -1,0 +1,19 @@
+// Parses TOML text into a table, turning a syntax error into a located diagnostic. Non-realtime.
+import TOMLKit
+
+/// TOML parsing shared by the file kinds Foldback reads: presets and factory curves.
+enum TOMLDocument {
+    /// The document's root table; a syntax error becomes a ``PresetError`` at the parser's position in `path`.
+    static func parse(_ text: String, path: String) throws(PresetError) -> TOMLTable {
+        do {
+            return try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            let position = error.source.begin
+            let location = SourceLocation(file: path, line: max(position.line, 1), column: max(position.column, 1))
+            throw PresetError(diagnostics: [PresetDiagnostic(location: location, message: "TOML syntax error: \(error.description)")])
+        } catch {
+            let location = SourceLocation(file: path, line: 1, column: 1)
+            throw PresetError(diagnostics: [PresetDiagnostic(location: location, message: "TOML syntax error: \(error)")])
+        }
+    }
+}

@@ -1,0 +1,15 @@
+// The preset schema of the built-in `eq` unit (its bands and curve are read by EQDecoder). Non-realtime.
+
+extension UnitSchema {
+    /// `"eq"`: a parametric EQ of up to 32 bands, optionally starting from a factory curve.
+    ///
+    /// Its numeric keys are listed here; `curve = "Name"` and the `[[strip.unit.band]]` tables are read by
+    /// ``EQDecoder`` and land in ``UnitSpec/curve`` and ``UnitSpec/bands``.
+    public static let eq = UnitSchema(
+        type: "eq",
+        summary: "Parametric EQ: up to 32 bands (peak, shelves, high/low-pass, notch, band-pass, all-pass), optionally from a factory curve.",
+        parameters: [
+            ParameterSchema(key: "gain_db", kind: .number(-24...24), defaultValue: 0, summary: "Output gain in dB."),
+        ]
+    )
+}
