@@ -15,7 +15,10 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
     public let parameters: [ParameterDescriptor] = CompressorUnit.liveParameters
     /// The settings the unit starts with.
     public let settings: CompressorSettings
-    private var state: UnsafeMutablePointer<State>?
+    private let storage = UnitStateStorage<State> { state in
+        state.pointee.kernel.deallocate()
+        state.pointee.gainReduction.destroy()
+    }
 
     private struct State {
         var kernel: CompressorKernel
@@ -59,26 +62,18 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
         self.init(settings: settings)
     }
 
-    deinit {
-        guard let state else { return }
-        state.pointee.kernel.deallocate()
-        state.pointee.gainReduction.destroy()
-        state.deinitialize(count: 1)
-        state.deallocate()
-    }
-
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
-        let kernel = CompressorKernel(settings: settings, channels: channels, sampleRate: sampleRate)
-        let prepared = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        prepared.initialize(to: State(kernel: kernel, gainReduction: .create(0)))
-        state = prepared
-        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared),
-                              inputChannels: channels, outputChannels: channels, latencyFrames: kernel.latencyFrames)
+        let settings = settings
+        let state = try storage.prepare(unit: typeName) {
+            State(kernel: CompressorKernel(settings: settings, channels: channels, sampleRate: sampleRate), gainReduction: .create(0))
+        }
+        let latency = state.assumingMemoryBound(to: State.self).pointee.kernel.latencyFrames
+        return UnitRenderSlot(functions: Self.functions, state: state,
+                              inputChannels: channels, outputChannels: channels, latencyFrames: latency)
     }
 
     public func meterReadings() -> [UnitMeterReading] {
-        guard let state else { return [] }
+        guard let state = storage.pointer else { return [] }
         let bits = state.pointee.gainReduction.load(ordering: .relaxed)
         return [UnitMeterReading(key: "gain_reduction_db", value: Float(bitPattern: bits))]
     }

@@ -20,7 +20,7 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
     /// The bands the unit starts with.
     public let bands: [EQBand]
     private let initialGainDB: Double
-    private var state: UnsafeMutablePointer<State>?
+    private let storage = UnitStateStorage<State>()
 
     private struct State: ~Copyable {
         var kernel: EQKernel
@@ -47,17 +47,11 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
         parameters = descriptors
     }
 
-    deinit {
-        state?.deinitialize(count: 1)
-        state?.deallocate()
-    }
-
     private static func floatRange(_ range: ClosedRange<Double>) -> ClosedRange<Float> {
         Float(range.lowerBound)...Float(range.upperBound)
     }
 
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
         guard channels == 1 || channels == 2 else { throw .unsupportedChannelCount(name: typeName, channels: channels) }
         guard bands.count <= EQKernel.maximumBands else {
             throw .unitSetupFailed(unit: typeName, reason: "\(bands.count) bands; an eq holds at most \(EQKernel.maximumBands)")
@@ -67,10 +61,10 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
             throw .unitSetupFailed(unit: typeName, reason: "band \(index + 1) is at \(Self.hertz(band.frequency)) Hz, above 0.49 × the "
                                    + "sample rate (\(Self.hertz(top)) Hz at \(Self.hertz(sampleRate)) Hz); lower its freq_hz")
         }
-        let prepared = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        prepared.initialize(to: State(kernel: EQKernel(bands: bands, outputGainDB: initialGainDB, channels: channels, sampleRate: sampleRate)))
-        state = prepared
-        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared), inputChannels: channels, outputChannels: channels)
+        let state = try storage.prepare(unit: typeName) {
+            State(kernel: EQKernel(bands: bands, outputGainDB: initialGainDB, channels: channels, sampleRate: sampleRate))
+        }
+        return UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: channels)
     }
 
     private static func hertz(_ value: Double) -> String {

@@ -13,7 +13,7 @@ public final class GainUnit: EngineUnit, @unchecked Sendable {
     ]
     private let initialGainDB: Float
     private let initiallyInverted: Bool
-    private var state: UnsafeMutablePointer<State>?
+    private let storage = UnitStateStorage<State>()
 
     private struct State {
         var kernel: GainKernel
@@ -26,19 +26,11 @@ public final class GainUnit: EngineUnit, @unchecked Sendable {
         initiallyInverted = isInverted
     }
 
-    deinit {
-        state?.deinitialize(count: 1)
-        state?.deallocate()
-    }
-
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
-        let prepared = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        prepared.initialize(to: State(
-            kernel: GainKernel(gainDB: initialGainDB, isInverted: initiallyInverted, sampleRate: sampleRate),
-            channels: channels))
-        state = prepared
-        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared), inputChannels: channels, outputChannels: channels)
+        let state = try storage.prepare(unit: typeName) {
+            State(kernel: GainKernel(gainDB: initialGainDB, isInverted: initiallyInverted, sampleRate: sampleRate), channels: channels)
+        }
+        return UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: channels)
     }
 
     private static let functions = UnitRenderFunctions(

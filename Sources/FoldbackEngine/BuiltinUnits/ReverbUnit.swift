@@ -13,7 +13,7 @@ public final class ReverbUnit: EngineUnit, @unchecked Sendable {
     public let parameters: [ParameterDescriptor] = ReverbUnit.liveParameters
     /// The settings the unit starts with.
     public let settings: ReverbParameters
-    private var state: UnsafeMutablePointer<State>?
+    private let storage = UnitStateStorage<State>()
 
     private struct State: ~Copyable {
         var kernel: ReverbKernel
@@ -49,24 +49,17 @@ public final class ReverbUnit: EngineUnit, @unchecked Sendable {
         self.init(settings: settings)
     }
 
-    deinit {
-        state?.deinitialize(count: 1)
-        state?.deallocate()
-    }
-
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
         guard channels == 1 || channels == 2 else {
             throw .unitSetupFailed(unit: typeName, reason: "takes 1 or 2 channels, not \(channels)")
         }
         guard sampleRate.isFinite, (8000...768_000).contains(sampleRate) else {
             throw .unitSetupFailed(unit: typeName, reason: "runs at 8 kHz to 768 kHz, not \(sampleRate) Hz")
         }
-        let prepared = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        prepared.initialize(to: State(kernel: ReverbKernel(parameters: settings, sampleRate: sampleRate), isStereo: channels == 2))
-        state = prepared
-        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared),
-                              inputChannels: channels, outputChannels: 2)
+        let state = try storage.prepare(unit: typeName) {
+            State(kernel: ReverbKernel(parameters: settings, sampleRate: sampleRate), isStereo: channels == 2)
+        }
+        return UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: 2)
     }
 
     /// Sets live parameter `index` (as in ``liveParameters``) in `settings`; unknown indices change nothing.
