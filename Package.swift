@@ -7,6 +7,10 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+/// The realtime targets are optimised even in debug builds: unoptimised SIMD DSP runs far slower than
+/// realtime, which would make every live JACK test (and a developer's debug run) drop out.
+let realtimeSwift: [SwiftSetting] = strictSwift + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "Foldback",
     platforms: [.macOS(.v15)],
@@ -32,11 +36,11 @@ let package = Package(
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
 
         // MARK: Realtime core
-        .target(name: "FoldbackDSP", swiftSettings: strictSwift),
+        .target(name: "FoldbackDSP", swiftSettings: realtimeSwift),
         .target(
             name: "FoldbackEngine",
             dependencies: ["FoldbackDSP", .product(name: "Atomics", package: "swift-atomics")],
-            swiftSettings: strictSwift
+            swiftSettings: realtimeSwift
         ),
 
         // MARK: Backends around the engine
