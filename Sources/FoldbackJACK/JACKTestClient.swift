@@ -45,14 +45,17 @@ public final class JACKTestClient: @unchecked Sendable {
 
     /// Records `frames` frames after `settleFrames`, taking it again (up to `attempts` times in all)
     /// when the server reports an xrun during the take, since a late client can leave stale buffers.
-    /// - Parameter timeout: the limit for each take, in seconds.
+    /// - Parameters:
+    ///   - timeout: the limit for each take, in seconds.
+    ///   - requiresContinuity: false for level checks that may record through a missed cycle.
     public func record(
-        frames: Int, settleFrames: Int = 0, attempts: Int = 3, timeout: Double = 10
+        frames: Int, settleFrames: Int = 0, attempts: Int = 3, timeout: Double = 10, requiresContinuity: Bool = true
     ) throws(JACKError) -> JACKRecording {
         var attempt = 1
         while true {
             let xrunsBefore = recorder.xrunCount
-            let recording = try recorder.record(frames: frames, settleFrames: settleFrames, timeout: timeout)
+            let recording = try recorder.record(
+                frames: frames, settleFrames: settleFrames, timeout: timeout, requiresContinuity: requiresContinuity)
             if recorder.xrunCount == xrunsBefore || attempt >= attempts { return recording }
             attempt += 1
         }

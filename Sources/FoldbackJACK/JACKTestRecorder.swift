@@ -20,10 +20,13 @@ public final class JACKTestRecorder: @unchecked Sendable {
         // Written by the owner before arming (published by the releasing store of `phase`).
         var target: Int
         var startAt: UInt32
+        var restartsOnGap: Bool
         // Owned by the process callback while armed; read by the owner once `phase` is done.
         var written: Int
         var firstFrameTime: UInt32
         var nextFrameTime: UInt32
+        /// Missed cycles recorded through (when not restarting on a gap).
+        var gaps: Int
     }
 
     /// The client; its ``JACKClient/actualName`` prefixes the port names.
@@ -79,8 +82,8 @@ public final class JACKTestRecorder: @unchecked Sendable {
         context = .allocate(capacity: 1)
         context.initialize(to: Context(
             client: client.handle, ports: portTable, buffers: buffers, count: channels, capacity: capacity,
-            phase: .create(Phase.idle.rawValue), target: 0, startAt: 0, written: 0, firstFrameTime: 0,
-            nextFrameTime: 0))
+            phase: .create(Phase.idle.rawValue), target: 0, startAt: 0, restartsOnGap: true, written: 0,
+            firstFrameTime: 0, nextFrameTime: 0, gaps: 0))
 
         try client.startProcessing(Self.process, context: context, events: events)
     }
@@ -105,9 +108,13 @@ public final class JACKTestRecorder: @unchecked Sendable {
         client.connect(from: source, to: ports[channel].name)
     }
 
-    /// Records `frames` contiguous frames, starting at the first cycle at least `settleFrames` after now.
+    /// Records `frames` frames, starting at the first cycle at least `settleFrames` after now.
     /// Waits on the callback's completion flag, polling every millisecond until `timeout` seconds pass.
-    public func record(frames: Int, settleFrames: Int = 0, timeout: Double = 10) throws(JACKError) -> JACKRecording {
+    /// - Parameter requiresContinuity: when true (for sample-exact checks) a missed cycle restarts the take;
+    ///   when false (a recording for people, like jack_rec) the take goes on and ``lastTakeGaps`` counts them.
+    public func record(
+        frames: Int, settleFrames: Int = 0, timeout: Double = 10, requiresContinuity: Bool = true
+    ) throws(JACKError) -> JACKRecording {
         guard frames > 0, frames <= capacity else {
             throw .invalidArgument("Cannot record \(frames) frames: the recorder holds 1 to \(capacity).")
         }
@@ -116,6 +123,8 @@ public final class JACKTestRecorder: @unchecked Sendable {
         context.pointee.target = frames
         context.pointee.written = 0
         context.pointee.startAt = client.frameTime &+ UInt32(clamping: max(0, settleFrames))
+        context.pointee.restartsOnGap = requiresContinuity
+        context.pointee.gaps = 0
         context.pointee.phase.store(Phase.armed.rawValue, ordering: .releasing)
 
         let deadline = Date().addingTimeInterval(timeout)
@@ -136,6 +145,11 @@ public final class JACKTestRecorder: @unchecked Sendable {
         return JACKRecording(startFrameTime: shared.firstFrameTime, sampleRate: client.sampleRate, channels: channels)
     }
 
+    /// Missed cycles the last take recorded through (0 for a take that required continuity).
+    public var lastTakeGaps: Int {
+        recordLock.withLock { context.pointee.gaps }
+    }
+
     /// Closes the client. Safe to call twice.
     public func close() { client.close() }
 
@@ -149,9 +163,13 @@ public final class JACKTestRecorder: @unchecked Sendable {
             guard Int32(bitPattern: start &- context.pointee.startAt) >= 0 else { return 0 }
             context.pointee.firstFrameTime = start
         } else if start != context.pointee.nextFrameTime {
-            // A cycle went missing: start the take again from this one.
-            context.pointee.written = 0
-            context.pointee.firstFrameTime = start
+            if context.pointee.restartsOnGap {
+                // A cycle went missing: start the take again from this one.
+                context.pointee.written = 0
+                context.pointee.firstFrameTime = start
+            } else {
+                context.pointee.gaps += 1
+            }
         }
         context.pointee.nextFrameTime = start &+ frames
         let offset = context.pointee.written

@@ -121,7 +121,9 @@ struct FoldbackProbe: ParsableCommand {
         let sampleRate = recorder.client.sampleRate
         let frames = recorder.capacity
         print("Recording \(String(format: "%.2f", Double(frames) / sampleRate)) s at \(Int(sampleRate)) Hz…")
-        let recording = try recorder.record(frames: frames, settleFrames: Int(sampleRate * 0.05), timeout: seconds * 2 + 10)
+        // Like jack_rec: a missed cycle (an xrun on a loaded machine) does not restart the recording.
+        let recording = try recorder.record(
+            frames: frames, settleFrames: Int(sampleRate * 0.05), timeout: seconds * 2 + 10, requiresContinuity: false)
         let writer = try AudioFileWriter(
             url: URL(fileURLWithPath: output), sampleRate: Int(sampleRate), channelCount: records.count,
             format: AudioFileFormat(rawValue: format) ?? .float)
@@ -132,8 +134,9 @@ struct FoldbackProbe: ParsableCommand {
             return peak > 0 ? String(format: "%.1f dBFS", 20 * log10(Double(peak))) : "silent"
         }
         print("Wrote \(output): \(frames) frames, \(records.count) channel(s); peaks \(peaks.joined(separator: ", ")).")
-        if recorder.xrunCount > 0 {
-            print("Warning: the JACK server reported \(recorder.xrunCount) xrun(s) during the run.")
+        if recorder.xrunCount > 0 || recorder.lastTakeGaps > 0 {
+            print("Warning: the JACK server reported \(recorder.xrunCount) xrun(s) during the run; "
+                  + "\(recorder.lastTakeGaps) missed cycle(s) were recorded through.")
         }
     }
 
