@@ -16,11 +16,12 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     func testAMonitorMixPresetMixesAsItStatesDelayedOnlyByTheReportedLimiterLatency() throws {
         let server = try runServer
         let clientName = "fb-e2e-\(getpid())"
-        let foldback = try launchFoldback(["run", fixturePath("monitor-mix.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName])
-        defer { stop(foldback) }
+        let run = try FoldbackRun(["run", fixturePath("monitor-mix.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName], testBundle: Bundle(for: Self.self))
+        defer { run.stop() }   // keeps the run alive to the end of the test
+        let foldback = run.process
+        try run.waitUntilRunning()
         let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
         defer { probe.close() }
-        try waitUntil("foldback's ports appear", timeout: 30) { probe.portNames(matching: "^\(clientName):").count == 7 }
         XCTAssertEqual(Set(probe.portNames(matching: "^\(clientName):")), Set(
             ["vox_in", "backing_in_L", "backing_in_R", "main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }))
 
@@ -65,11 +66,13 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     func testTheShippedVocalMonitorSoundsOnEveryBusAndNeverPassesTheLimiterCeiling() throws {
         let server = try runServer
         let clientName = "fb-vocal-\(getpid())"
-        let foldback = try launchFoldback(["run", presetPath("vocal-monitor.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName])
-        defer { stop(foldback) }
+        let run = try FoldbackRun(["run", presetPath("vocal-monitor.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName], testBundle: Bundle(for: Self.self))
+        defer { run.stop() }   // keeps the run alive to the end of the test
+        let foldback = run.process
+        try run.waitUntilRunning()
         let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
         defer { probe.close() }
-        try waitUntil("foldback's ports appear", timeout: 30) { probe.portNames(matching: "^\(clientName):").count == 7 }
+        XCTAssertEqual(probe.portNames(matching: "^\(clientName):").count, 7)
         // Hot inputs: +6 dB over full scale on the mic, so the limiters have work to do.
         let signals = [TestSignal.noise(seed: 5, level: 6), .noise(seed: 6, level: -6), .noise(seed: 7, level: -6)]
         let client = try JACKTestClient(serverName: server, signals: signals, recordChannels: 4, capacity: 48000, namePrefix: "\(clientName)-test")
@@ -93,10 +96,11 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         let broken = FileManager.default.temporaryDirectory.appendingPathComponent("broken-\(getpid()).toml")
         try "[[bus]]\nname = \"main\"\n\n[[strip]]\nname = \"vox\"\npan = 3.0\n".write(to: broken, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: broken) }
-        let errors = Pipe()
-        let foldback = try launchFoldback(["run", broken.path, "--server", try runServer], standardError: errors)
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let run = try FoldbackRun(["run", broken.path, "--server", try runServer], testBundle: Bundle(for: Self.self))
+        defer { run.stop() }
+        let foldback = run.process
         foldback.waitUntilExit()
+        let text = run.standardError
         XCTAssertEqual(foldback.terminationStatus, 2)
         XCTAssertTrue(text.contains("\(broken.path):6:"), text)
         XCTAssertTrue(text.contains("pan"), text)
@@ -105,16 +109,14 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     func testServerShutdownIsReportedAndExitsNonZero() throws {
         let ownServer = try JACKServerLauncher(serverName: JACKServerLauncher.uniqueServerName(prefix: "fbshut"), timeout: 20)
         defer { ownServer.stop() }
-        let errors = Pipe()
-        let foldback = try launchFoldback(
-            ["run", presetPath("passthrough.toml"), "--server", ownServer.serverName, "--no-connect", "--quiet"], standardError: errors)
-        defer { stop(foldback) }
-        let probe = try JACKClient(name: "fb-shutdown-lister", serverName: ownServer.serverName)
-        try waitUntil("foldback's ports appear", timeout: 30) { probe.portNames(matching: "^foldback:").count == 4 }
-        probe.close()
+        let run = try FoldbackRun(
+            ["run", presetPath("passthrough.toml"), "--server", ownServer.serverName, "--no-connect", "--quiet"], testBundle: Bundle(for: Self.self))
+        defer { run.stop() }   // keeps the run alive to the end of the test
+        let foldback = run.process
+        try run.waitUntilRunning()
         ownServer.stop()
         try waitUntil("foldback exits after the server is gone", timeout: 20) { !foldback.isRunning }
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let text = run.standardError
         XCTAssertEqual(foldback.terminationStatus, 1, text)
         XCTAssertTrue(text.contains("JACK server shut down"), text)
     }
@@ -128,24 +130,6 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     private func presetPath(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("presets").appendingPathComponent(name).path
-    }
-
-    private func launchFoldback(_ arguments: [String], standardError: Pipe? = nil) throws -> Process {
-        var products = Bundle(for: Self.self).bundleURL
-        while products.pathExtension == "xctest" { products.deleteLastPathComponent() }
-        let process = Process()
-        process.executableURL = products.appendingPathComponent("foldback")
-        process.arguments = arguments
-        if let standardError { process.standardError = standardError }
-        try process.run()
-        return process
-    }
-
-    private func stop(_ process: Process) {
-        if process.isRunning {
-            process.interrupt()
-            process.waitUntilExit()
-        }
     }
 
     private func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {

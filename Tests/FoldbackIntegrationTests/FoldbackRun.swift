@@ -1,0 +1,53 @@
+// A `foldback run` subprocess for end-to-end tests: its standard error captured, its start awaited. Non-realtime.
+import Foundation
+
+/// Runs the built `foldback` binary with standard error going to a file the test can poll.
+final class FoldbackRun {
+    let process = Process()
+    private let errorFile: URL
+
+    /// Starts `foldback arguments…` from the products directory next to the test bundle.
+    init(_ arguments: [String], testBundle: Bundle) throws {
+        var products = testBundle.bundleURL
+        while products.pathExtension == "xctest" { products.deleteLastPathComponent() }
+        errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-run-\(getpid())-\(UUID().uuidString).log")
+        guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+            throw Failure("cannot create \(errorFile.path)")
+        }
+        process.executableURL = products.appendingPathComponent("foldback")
+        process.arguments = arguments
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        try process.run()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: errorFile)
+    }
+
+    /// What foldback has written to standard error so far.
+    var standardError: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
+
+    /// Waits until foldback says it is running (after `jack_activate` and its connections), failing early if it exits.
+    func waitUntilRunning(timeout: Double = 30) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !standardError.contains("foldback: running") {
+            guard process.isRunning else { throw Failure("foldback exited before running:\n\(standardError)") }
+            guard Date() < deadline else { throw Failure("foldback did not start within \(timeout) s:\n\(standardError)") }
+            usleep(20_000)
+        }
+    }
+
+    /// Stops it with SIGINT (as Ctrl-C) and waits.
+    func stop() {
+        if process.isRunning {
+            process.interrupt()
+            process.waitUntilExit()
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+}
