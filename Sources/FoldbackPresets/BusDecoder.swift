@@ -1,4 +1,5 @@
 // Validates one `[[bus]]` table into a BusSpec. Non-realtime.
+import FoldbackEngine
 
 /// Reads and checks a `[[bus]]` table.
 enum BusDecoder {
@@ -18,9 +19,10 @@ enum BusDecoder {
         let owner = name.map { "bus '\($0)'" } ?? "this bus"
         let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
         let isLimited = reader.bool("limiter", default: true)
-        let limiter = LimiterSpec(
-            ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: -1),
-            releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: 50))
+        let defaults = LimiterSettings()
+        let limiter = LimiterSettings(
+            ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: defaults.ceilingDB),
+            releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: defaults.releaseMs))
         guard let name else { return nil }
         return BusSpec(
             name: name, channels: channels, gainDB: gainDB, isMuted: isMuted,

@@ -26,7 +26,7 @@ public enum PresetGraphBuilder {
         let buses = preset.buses.map { bus in
             BusDescription(
                 name: bus.name, channels: bus.channels, gainDB: bus.gainDB, isMuted: bus.isMuted,
-                limiter: bus.limiter.map { LimiterSettings(ceilingDB: $0.ceilingDB, releaseMs: $0.releaseMs) })
+                limiter: bus.limiter)
         }
         return GraphDescription(strips: strips, buses: buses)
     }

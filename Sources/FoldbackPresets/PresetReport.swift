@@ -54,7 +54,7 @@ public enum PresetReport {
         lines += block("outputs", portLines(ports, connections: bus.connections, arrow: "->"))
         lines.append(row("  gain", "\(NumberFormatting.decibels(bus.gainDB))   mute \(onOff(bus.isMuted))"))
         if let limiter = bus.limiter {
-            lines.append(row("  limiter", "ceiling \(NumberFormatting.decibels(limiter.ceilingDB, width: 0))FS   release \(NumberFormatting.plain(limiter.releaseMs)) ms   lookahead 1.5 ms"))
+            lines.append(row("  limiter", "ceiling \(NumberFormatting.decibels(limiter.ceilingDB, width: 0))FS   release \(NumberFormatting.plain(limiter.releaseMs)) ms   lookahead \(NumberFormatting.plain(limiter.lookaheadMs)) ms"))
         } else {
             lines.append(row("  limiter", "off"))
         }

@@ -1,4 +1,5 @@
 // The bus safety limiter keys: on by default, turned off or tuned per bus, validated with positions.
+import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
 
@@ -9,11 +10,11 @@ final class BusLimiterPresetTests: XCTestCase {
 
     func testEveryBusHasTheDefaultLimiterUnlessTurnedOff() throws {
         let on = try PresetLoader.parse(preset(busLines: ""), path: "on.toml")
-        XCTAssertEqual(on.buses[0].limiter, LimiterSpec(ceilingDB: -1, releaseMs: 50))
+        XCTAssertEqual(on.buses[0].limiter, LimiterSettings(ceilingDB: -1, releaseMs: 50))
         let off = try PresetLoader.parse(preset(busLines: "limiter = false"), path: "off.toml")
         XCTAssertNil(off.buses[0].limiter)
         let tuned = try PresetLoader.parse(preset(busLines: "limiter_ceiling_db = -6\nlimiter_release_ms = 200"), path: "tuned.toml")
-        XCTAssertEqual(tuned.buses[0].limiter, LimiterSpec(ceilingDB: -6, releaseMs: 200))
+        XCTAssertEqual(tuned.buses[0].limiter, LimiterSettings(ceilingDB: -6, releaseMs: 200))
     }
 
     func testTheLimiterReachesTheEngineAndItsLatencyTheLayout() throws {

@@ -1,4 +1,5 @@
 // Tests that valid presets load into exactly the expected model, defaults applied. Non-realtime.
+import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
 
@@ -168,7 +169,7 @@ final class PresetLoaderTests: XCTestCase {
         XCTAssertEqual(vox.units[1].curve, "Vocal Presence")
         XCTAssertEqual(vox.units[2].parameters["threshold_db"], -18)
         XCTAssertEqual(vox.units[3].parameters["decay_s"], 1.4)
-        XCTAssertTrue(preset.buses.allSatisfy { $0.limiter == LimiterSpec() }, "every bus keeps its default safety limiter")
+        XCTAssertTrue(preset.buses.allSatisfy { $0.limiter == LimiterSettings() }, "every bus keeps its default safety limiter")
         let voxToIEM = try XCTUnwrap(vox.sends.first { $0.busName == "iem_vox" })
         let backingToIEM = try XCTUnwrap(preset.strips[1].sends.first { $0.busName == "iem_vox" })
         XCTAssertTrue(voxToIEM.isPreFader)
