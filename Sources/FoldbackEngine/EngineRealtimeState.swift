@@ -38,6 +38,9 @@ public struct Crossfade: Sendable, Hashable {
     /// The longest fade, seconds.
     public static let maxDuration: Double = 10
 
+    /// No fade: the new graph takes over at the cycle boundary (a first graph, an offline render).
+    public static let none = Crossfade(duration: 0, law: .equalGain)
+
     /// A 10 ms equal-gain fade: inaudible for a reload of the same chain.
     public static let quick = Crossfade(duration: 0.010, law: .equalGain)
 }

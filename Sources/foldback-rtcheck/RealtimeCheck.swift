@@ -38,7 +38,7 @@ struct RealtimeCheck: ParsableCommand {
         }
         let maxFrames = 256
         let engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames))
-        try engine.install(RealtimeScenario.graph(maxFrames: maxFrames), crossfade: Crossfade(duration: 0, law: .equalGain))
+        try engine.install(RealtimeScenario.graph(maxFrames: maxFrames), crossfade: .none)
         let replacement = try RealtimeScenario.graph(maxFrames: maxFrames, busGainDB: -6)
         let audio = AudioThreadDriver(engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault)
         counter?.resetCounts()

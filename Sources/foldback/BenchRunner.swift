@@ -11,7 +11,7 @@ struct BenchRunner {
     /// Thread CPU time per input sample, in nanoseconds (after one second of warm-up).
     func nanosecondsPerSample() -> Double {
         let engine = Engine(configuration: EngineConfiguration(maxFrames: block))
-        try? engine.install(graph, crossfade: Crossfade(duration: 0, law: .equalGain))
+        try? engine.install(graph, crossfade: .none)
         let input = UnsafeMutablePointer<Float>.allocate(capacity: block)
         var seed: UInt32 = 0x9E37_79B9
         for frame in 0..<block {

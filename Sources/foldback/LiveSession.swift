@@ -26,16 +26,20 @@ final class LiveSession: @unchecked Sendable {
             onFormatChange: { sampleRate, bufferSize in
                 // JACK's notification thread: rebuild off the audio thread; the engine splits long cycles meanwhile.
                 do {
-                    let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: min(bufferSize, Self.engineChunkFrames))
-                    try engine.install(graph)
+                    try engine.install(Self.graph(for: preset, sampleRate: sampleRate, bufferSize: bufferSize))
                 } catch {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
             })
-        let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: host.sampleRate, maxFrames: min(host.bufferSize, Self.engineChunkFrames))
-        try engine.install(graph, crossfade: Crossfade(duration: 0, law: .equalGain))
+        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate, bufferSize: host.bufferSize)
+        try engine.install(graph, crossfade: .none)
         try host.updatePorts(for: graph.layout)
         try host.activate()
+    }
+
+    /// The preset's graph prepared for the server's format (periods longer than the engine's chunk are split).
+    private static func graph(for preset: Preset, sampleRate: Double, bufferSize: Int) throws(PresetError) -> EngineGraph {
+        try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: min(bufferSize, engineChunkFrames))
     }
 
     /// Makes the connections the preset lists; returns a warning for each one not made.

@@ -121,7 +121,7 @@ final class GraphSwapTests: XCTestCase {
         let host = OfflineEngine(maxFrames: 1024, inputs: 1, outputs: 1)
         try host.install(level(0), sampleRate: 48000)
         let output = try host.render([TestSignal.dc(frames: 253 * 3)], blockSize: 253) { cycle, _ in
-            if cycle == 1 { try host.install(self.level(-6.0206), sampleRate: 48000, crossfade: Crossfade(duration: 0, law: .equalGain)) }
+            if cycle == 1 { try host.install(self.level(-6.0206), sampleRate: 48000, crossfade: .none) }
         }[0]
         XCTAssertTrue(output[..<253].allSatisfy { $0 == 1 })
         XCTAssertTrue(output[253...].allSatisfy { abs($0 - 0.5) < 1e-6 }, "the new graph from the first frame of the swap cycle")
