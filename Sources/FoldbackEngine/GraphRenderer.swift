@@ -59,14 +59,7 @@ extension GraphRender {
         if let limiter = bus.pointee.limiter {
             limiter.pointee.process(inputs: UnsafePointer(unitInputs), outputs: UnsafePointer(destinations), channels: channels, frames: frames)
         }
-        var peak: Float = 0
-        var sumOfSquares: Float = 0
-        for channel in 0..<channels {
-            let level = MixKernels.peakAndEnergy(destinations[channel], frames: frames)
-            peak = max(peak, level.peak)
-            sumOfSquares += level.sumOfSquares
-        }
-        let meanSquare = frames > 0 && channels > 0 ? sumOfSquares / Float(frames * channels) : 0
-        meters.update(Int(bus.pointee.meter), blockPeak: peak, blockMeanSquare: meanSquare, factors: factors)
+        let level = MixKernels.level(of: unitInputs, count: channels, frames: frames)   // = destinations, limited in place
+        meters.update(Int(bus.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
     }
 }

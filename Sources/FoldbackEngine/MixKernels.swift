@@ -32,4 +32,18 @@ enum MixKernels {
         }
         return (peak, sumOfSquares)
     }
+
+    /// Peak and mean square over `count` channels of `frames` samples; the mean square is not finite when
+    /// any sample is not (NaN and ∞ propagate), 0 when there are no samples.
+    @_noLocks @inline(__always)
+    static func level(of channels: UnsafeMutablePointer<UnsafePointer<Float>>, count: Int, frames: Int) -> (peak: Float, meanSquare: Float) {
+        var peak: Float = 0
+        var sumOfSquares: Float = 0
+        for channel in 0..<count {
+            let channelLevel = peakAndEnergy(channels[channel], frames: frames)
+            peak = max(peak, channelLevel.peak)
+            sumOfSquares += channelLevel.sumOfSquares
+        }
+        return (peak, frames > 0 && count > 0 ? sumOfSquares / Float(frames * count) : 0)
+    }
 }

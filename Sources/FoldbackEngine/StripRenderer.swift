@@ -105,16 +105,9 @@ extension GraphRender {
     /// Pre-fader, post-unit meter of a strip (the level feeding the fader, as on a console's input meter).
     /// Returns false, publishing nothing, when the signal is not finite (NaN and ∞ make the energy non-finite).
     private func meterStrip(_ strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int, factors: (peakDecay: Float, rmsWeight: Float)) -> Bool {
-        var peak: Float = 0
-        var sumOfSquares: Float = 0
-        for channel in 0..<channels {
-            let channelLevel = MixKernels.peakAndEnergy(stripChannels[channel], frames: frames)
-            peak = max(peak, channelLevel.peak)
-            sumOfSquares += channelLevel.sumOfSquares
-        }
-        guard sumOfSquares.isFinite else { return false }
-        let meanSquare = frames > 0 ? sumOfSquares / Float(frames * channels) : 0
-        meters.update(Int(strip.pointee.meter), blockPeak: peak, blockMeanSquare: meanSquare, factors: factors)
+        let level = MixKernels.level(of: stripChannels, count: channels, frames: frames)
+        guard level.meanSquare.isFinite else { return false }
+        meters.update(Int(strip.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
         return true
     }
 
