@@ -14,22 +14,14 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     }
 
     func testAMonitorMixPresetMixesAsItStatesDelayedOnlyByTheReportedLimiterLatency() throws {
-        let server = try runServer
         let clientName = "fb-e2e-\(getpid())"
-        let run = try FoldbackRun(["run", fixturePath("monitor-mix.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName], testBundle: Bundle(for: Self.self))
-        defer { run.stop() }   // keeps the run alive to the end of the test
-        let foldback = run.process
-        try run.waitUntilRunning()
-        let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
-        defer { probe.close() }
+        let rig = try wiredMonitorRig(
+            preset: fixturePath("monitor-mix.toml"), clientName: clientName,
+            signals: (0..<3).map { TestSignal.noise(seed: UInt32(11 + $0), level: -12) }, capacity: 8192)
+        defer { rig.close() }   // keeps foldback and the clients alive to the end of the test
+        let (foldback, probe, client) = (rig.run.process, rig.probe, rig.client)
         XCTAssertEqual(Set(probe.portNames(matching: "^\(clientName):")), Set(
             ["vox_in", "backing_in_L", "backing_in_R", "main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }))
-
-        let signals = (0..<3).map { TestSignal.noise(seed: UInt32(11 + $0), level: -12) }
-        let client = try JACKTestClient(serverName: server, signals: signals, recordChannels: 4, capacity: 8192, namePrefix: "\(clientName)-test")
-        defer { client.close() }
-        XCTAssertEqual(client.connectPlayer(to: ["vox_in", "backing_in_L", "backing_in_R"].map { "\(clientName):\($0)" }), [])
-        XCTAssertEqual(client.connectRecorder(from: ["main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }), [])
         let recording = try client.record(frames: 4096, settleFrames: 2048)
         // The only latency is the bus limiters' 1.5 ms lookahead, and JACK knows it (what `jack_lsp -l` shows).
         let latency = try XCTUnwrap(probe.latencyRange(ofPort: "\(clientName):main_L", mode: .capture))
@@ -64,21 +56,14 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     }
 
     func testTheShippedVocalMonitorSoundsOnEveryBusAndNeverPassesTheLimiterCeiling() throws {
-        let server = try runServer
         let clientName = "fb-vocal-\(getpid())"
-        let run = try FoldbackRun(["run", presetPath("vocal-monitor.toml"), "--server", server, "--no-connect", "--quiet", "--name", clientName], testBundle: Bundle(for: Self.self))
-        defer { run.stop() }   // keeps the run alive to the end of the test
-        let foldback = run.process
-        try run.waitUntilRunning()
-        let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
-        defer { probe.close() }
-        XCTAssertEqual(probe.portNames(matching: "^\(clientName):").count, 7)
         // Hot inputs: +6 dB over full scale on the mic, so the limiters have work to do.
-        let signals = [TestSignal.noise(seed: 5, level: 6), .noise(seed: 6, level: -6), .noise(seed: 7, level: -6)]
-        let client = try JACKTestClient(serverName: server, signals: signals, recordChannels: 4, capacity: 48000, namePrefix: "\(clientName)-test")
-        defer { client.close() }
-        XCTAssertEqual(client.connectPlayer(to: ["vox_in", "backing_in_L", "backing_in_R"].map { "\(clientName):\($0)" }), [])
-        XCTAssertEqual(client.connectRecorder(from: ["main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }), [])
+        let rig = try wiredMonitorRig(
+            preset: presetPath("vocal-monitor.toml"), clientName: clientName,
+            signals: [TestSignal.noise(seed: 5, level: 6), .noise(seed: 6, level: -6), .noise(seed: 7, level: -6)], capacity: 48000)
+        defer { rig.close() }
+        let (foldback, client) = (rig.run.process, rig.client)
+        XCTAssertEqual(rig.probe.portNames(matching: "^\(clientName):").count, 7)
         let recording = try client.record(frames: 24000, settleFrames: 4800, requiresContinuity: false)
         let ceiling = pow(10, -1.0 / 20)
         for channel in 0..<4 {
@@ -122,6 +107,34 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     }
 
     // MARK: Helpers
+
+    /// foldback running `preset` (a vox strip, a stereo backing strip, `main` and `iem_vox` buses) on the
+    /// run server, a port lister, and a test client playing `signals` into its three inputs and recording
+    /// its four outputs.
+    private struct MonitorRig {
+        let run: FoldbackRun
+        let probe: JACKClient
+        let client: JACKTestClient
+
+        func close() {
+            client.close()
+            probe.close()
+            run.stop()
+        }
+    }
+
+    private func wiredMonitorRig(
+        preset: String, clientName: String, signals: [TestSignal], capacity: Int, file: StaticString = #filePath, line: UInt = #line
+    ) throws -> MonitorRig {
+        let server = try runServer
+        let run = try FoldbackRun(["run", preset, "--server", server, "--no-connect", "--quiet", "--name", clientName], testBundle: Bundle(for: Self.self))
+        try run.waitUntilRunning()
+        let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
+        let client = try JACKTestClient(serverName: server, signals: signals, recordChannels: 4, capacity: capacity, namePrefix: "\(clientName)-test")
+        XCTAssertEqual(client.connectPlayer(to: ["vox_in", "backing_in_L", "backing_in_R"].map { "\(clientName):\($0)" }), [], file: file, line: line)
+        XCTAssertEqual(client.connectRecorder(from: ["main_L", "main_R", "iem_vox_L", "iem_vox_R"].map { "\(clientName):\($0)" }), [], file: file, line: line)
+        return MonitorRig(run: run, probe: probe, client: client)
+    }
 
     private func fixturePath(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(name).path
