@@ -1,4 +1,4 @@
-// Xrun counting and server-shutdown capture for one client. Realtime: the JACK callbacks (they only touch preallocated memory).
+// Xrun counting and server-shutdown capture for one client. Realtime: the JACK callbacks (preallocated memory only); readers are non-realtime.
 import Atomics
 import CJack
 #if canImport(Glibc)

@@ -1,4 +1,4 @@
-// A JACK client that plays deterministic TestSignals, one per output port, keyed to absolute frame time. Realtime: the process callback.
+// A JACK client that plays deterministic TestSignals, one per output port, keyed to absolute frame time. Realtime: the process callback; setup is non-realtime.
 import CJack
 
 /// A player client: output port `i` plays `signals[i]`, sample `k` of a cycle being the signal at

@@ -1,4 +1,4 @@
-// A JACK client that records its input ports into preallocated buffers on request. Realtime: the process callback.
+// A JACK client that records its input ports into preallocated buffers on request. Realtime: the process callback; setup and recording requests are non-realtime.
 import Atomics
 import CJack
 import Foundation
