@@ -1,13 +1,15 @@
 # Foldback: build, test and demo. Every target installs the Debian packages it needs first.
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev pkg-config
+DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev liblo-dev pkg-config
+# Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
+TEST_DEBS := lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -print-resource-dir)/lib/linux/libclang_rt.rtsan-x86_64.a
 RELEASE_BIN = .build/release
 DEBUG_BIN = .build/debug
 
-.PHONY: all deps build test unit rtcheck rtsan rtsan-live demo clean help
+.PHONY: all deps test-deps install-debs build test unit rtcheck rtsan rtsan-live demo clean help
 
 all: build
 
@@ -18,7 +20,13 @@ help:
 	@echo "make rtcheck / rtsan / rtsan-live / unit   the parts of make test"
 
 deps:
-	@missing=$$(for p in $(DEBS); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
+	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEBS)"
+
+test-deps:
+	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEBS) $(TEST_DEBS)"
+
+install-debs:
+	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:" $$missing; \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
@@ -47,12 +55,12 @@ rtsan-live: build
 	  -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME)
 	bash scripts/rtsan-live.sh
 
-unit: deps
+unit: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product FoldbackAllocCounter
 	$(SWIFT) test --disable-swift-testing
 
-test: deps rtcheck rtsan rtsan-live unit
+test: test-deps rtcheck rtsan rtsan-live unit
 
 demo: build
 	bash scripts/demo.sh

@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CJack", pkgConfig: "jack", providers: [.apt(["libjack-jackd2-dev"])]),
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .target(name: "CFoldback", dependencies: ["CJack"]),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
 
@@ -54,7 +56,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .target(name: "FoldbackRender", dependencies: ["CSndfile", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "FoldbackEngine"], swiftSettings: strictSwift),
 
         // MARK: Presets and the command line
         .target(
