@@ -39,6 +39,9 @@ public final class Engine: @unchecked Sendable {
         /// Graphs the audio thread may still touch, by their realtime pointer.
         var alive: [UnsafeMutableRawPointer: EngineGraph] = [:]
         var latest: EngineGraph?
+        /// Values set through ``Engine/set(_:to:)`` since `latest` was installed.
+        var values: [ParameterAddress: Float] = [:]
+        var changeCount = 0
     }
 
     /// An engine with no graph: until one is installed, cycles output silence.
@@ -127,6 +130,7 @@ public final class Engine: @unchecked Sendable {
             guard state.pointee.swaps.push(swap) else { throw .swapQueueFull }
             control.alive[key] = graph
             control.latest = graph
+            control.values = [:]
         }
     }
 
@@ -139,8 +143,22 @@ public final class Engine: @unchecked Sendable {
             guard let latest = control.latest else { throw .noGraph }
             let change = try latest.change(for: address, value: value)
             guard state.pointee.parameters.push(change) else { throw .parameterQueueFull }
+            control.values[address] = value
+            control.changeCount += 1
         }
     }
+
+    /// The value last set at `address` since the latest graph was installed, or nil if none was
+    /// (the graph still has the value its description gave it).
+    public func value(at address: ParameterAddress) -> Float? {
+        control.withLock { $0.values[address] }
+    }
+
+    /// Every value set since the latest graph was installed, by address.
+    public var changedValues: [ParameterAddress: Float] { control.withLock { $0.values } }
+
+    /// Parameter changes accepted so far (grows by one per successful ``set(_:to:)``; never resets).
+    public var parameterChangeCount: Int { control.withLock { $0.changeCount } }
 
     /// Frees graphs the audio thread has retired. Call from a non-realtime thread, e.g. ten times a second.
     public func collectGarbage() {

@@ -27,6 +27,23 @@ final class EngineControlTests: XCTestCase {
         XCTAssertEqual(host.engine.cycleCount, 4, "a chunked cycle counts once")
     }
 
+    func testValuesSetAreReadBackUntilTheNextInstall() throws {
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: 256))
+        try engine.install(EngineGraph(level(0), sampleRate: 48000, maxFrames: 256))
+        XCTAssertNil(engine.value(at: .stripGain(strip: 0)), "nothing set yet: the description's value holds")
+        try engine.set(.stripGain(strip: 0), to: -6)
+        try engine.set(.stripGain(strip: 0), to: -9)
+        try engine.set(.stripPan(strip: 0), to: 0.5)
+        XCTAssertEqual(engine.value(at: .stripGain(strip: 0)), -9, "the last value set wins")
+        XCTAssertEqual(engine.changedValues.count, 2)
+        XCTAssertEqual(engine.parameterChangeCount, 3)
+        XCTAssertThrowsError(try engine.set(.stripGain(strip: 5), to: 0), "a bad address is refused")
+        XCTAssertEqual(engine.parameterChangeCount, 3, "and not counted")
+        try engine.install(EngineGraph(level(-3), sampleRate: 48000, maxFrames: 256))
+        XCTAssertTrue(engine.changedValues.isEmpty, "a new graph starts from its own description")
+        XCTAssertEqual(engine.parameterChangeCount, 3)
+    }
+
     func testFullParameterQueueIsReportedAndDrainsOnTheNextCycle() throws {
         let engine = Engine(configuration: EngineConfiguration(maxFrames: 256, parameterQueueCapacity: 4))
         try engine.install(EngineGraph(level(0), sampleRate: 48000, maxFrames: 256))
