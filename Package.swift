@@ -46,7 +46,15 @@ let package = Package(
         ),
 
         // MARK: Backends around the engine
-        .target(name: "FoldbackLV2", dependencies: ["CLilv", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(
+            name: "FoldbackLV2",
+            dependencies: [
+                "CLilv", "FoldbackEngine",
+                .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "FoldbackJACK",
             dependencies: [
@@ -95,6 +103,7 @@ let package = Package(
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
+        .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
