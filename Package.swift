@@ -69,7 +69,7 @@ let package = Package(
         // MARK: Presets and the command line
         .target(
             name: "FoldbackPresets",
-            dependencies: ["FoldbackEngine", "FoldbackDSP", "TOMLKit"],
+            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "TOMLKit"],
             swiftSettings: strictSwift
         ),
         .executableTarget(

@@ -18,20 +18,29 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     private let world: LV2World
     private let hosting: PluginHosting
     private let controls: [String: Float]
+    private let presetURI: String?
+    private let stateFile: String?
     private let inputSymbols: [String]?
     private let outputSymbols: [String]?
     private var instances: [LV2Instance] = []
     private var render: UnsafeMutablePointer<LV2UnitRender>?
     private static let logger = Logger(label: "foldback.lv2")
 
-    /// The plugin `uri` with control inputs set from `controls` (by symbol); `inputs`/`outputs` choose
-    /// audio ports by symbol when the plugin's layout is ambiguous. Throws for an unknown URI, an
-    /// unknown control symbol, an out-of-range value or an unsupported required feature.
+    /// The plugin `uri`. Its state is restored in this order when it is prepared: the plugin's default
+    /// state, the LV2 `preset` (label or URI), the saved `stateFile` (from ``saveState(to:)``), then
+    /// the control inputs in `controls` (by symbol). `inputs`/`outputs` choose audio ports by symbol
+    /// when the plugin's layout is ambiguous. Throws for an unknown URI, preset or control symbol, an
+    /// out-of-range value or an unsupported required feature.
     public init(
-        uri: String, controls: [String: Float] = [:], inputs: [String]? = nil, outputs: [String]? = nil,
-        hosting: PluginHosting = .live, world: LV2World = .shared
+        uri: String, controls: [String: Float] = [:], preset: String? = nil, stateFile: String? = nil,
+        inputs: [String]? = nil, outputs: [String]? = nil, hosting: PluginHosting = .live, world: LV2World = .shared
     ) throws(LV2Error) {
         let info = try world.plugin(uri: uri)
+        if let preset, info.preset(named: preset) == nil {
+            throw .unknownPreset(plugin: uri, preset: preset, available: info.presets.map(\.label))
+        }
+        presetURI = preset.flatMap { info.preset(named: $0)?.uri }
+        self.stateFile = stateFile
         if let missing = LV2HostFeatures.firstUnsupported(info.requiredFeatures) {
             throw .unsupportedFeature(plugin: uri, feature: missing)
         }
@@ -77,6 +86,9 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
                 let instance = try LV2Instance(
                     world: world, info: info, sampleRate: sampleRate, maxFrames: maxFrames, hosting: hosting,
                     inputs: layout.inputs[index].map { ($0.port, $0.channel) }, outputs: layout.outputs[index].map { ($0.port, $0.channel) })
+                try instance.restore(.pluginDefault)
+                if let presetURI { try instance.restore(.preset(uri: presetURI)) }
+                if let stateFile { try instance.restore(.file(path: stateFile)) }
                 for (symbol, value) in controls { instance.setControl(symbol, to: value) }
                 instances.append(instance)
             }
@@ -100,6 +112,17 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
             }
         }
         return readings
+    }
+
+    /// Saves the plugin's current state (control inputs and its own state) as a lilv state bundle in
+    /// `directory` (created if needed) and returns the `.ttl` path a preset's `state = "…"` restores
+    /// from. With two instances (dual mono) the first one's state is saved. Off the audio thread; the
+    /// unit must be prepared.
+    public func saveState(to directory: String) throws(LV2Error) -> String {
+        guard let instance = instances.first else {
+            throw .stateFailed(plugin: typeName, path: directory, reason: "the plugin is not instantiated yet")
+        }
+        return try instance.save(to: directory)
     }
 
     private func makeRender(maxFrames: Int) -> UnsafeMutablePointer<LV2UnitRender> {
@@ -133,5 +156,12 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
             instances[index].restart()
         }
         return latency.isFinite ? max(0, Int(latency.rounded())) : 0
+    }
+}
+
+extension LV2Unit {
+    /// Whether Foldback can satisfy a plugin's required `feature` URI.
+    public static func isSupported(feature: String) -> Bool {
+        LV2HostFeatures.firstUnsupported([feature]) == nil
     }
 }
