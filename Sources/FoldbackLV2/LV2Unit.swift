@@ -165,3 +165,12 @@ extension LV2Unit {
         LV2HostFeatures.firstUnsupported([feature]) == nil
     }
 }
+
+extension LV2Unit {
+    /// The current value of control input `symbol` in the (first) instance, for reports and tests.
+    /// Read without synchronisation: a value the audio thread is writing may read as the old one.
+    public func controlValue(_ symbol: String) -> Float? {
+        guard let port = info.controlInputs.first(where: { $0.symbol == symbol }), let instance = instances.first else { return nil }
+        return instance.render.controls[port.index]
+    }
+}
