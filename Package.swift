@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",

@@ -1,6 +1,7 @@
 // Renders a graph offline on the calling thread and measures its CPU time. Non-realtime driver of the realtime cycle.
 import Foundation
 import FoldbackEngine
+import FoldbackRender
 
 /// Times `frames` frames of noise through `graph`, in blocks of `block` frames.
 struct BenchRunner {
@@ -32,15 +33,9 @@ struct BenchRunner {
         let warmUp = max(1, Int(graph.sampleRate) / block)
         for _ in 0..<warmUp { engine.renderCycle(frames: block) }
         let blocks = max(1, frames / block)
-        let start = Self.threadCPUNanoseconds()
+        let start = RenderClock.threadCPUNanoseconds()
         for _ in 0..<blocks { engine.renderCycle(frames: block) }
-        let elapsed = Self.threadCPUNanoseconds() - start
+        let elapsed = RenderClock.threadCPUNanoseconds() - start
         return Double(elapsed) / Double(blocks * block)
-    }
-
-    private static func threadCPUNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
