@@ -56,7 +56,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
 
         // MARK: Presets and the command line
         .target(

@@ -1,4 +1,5 @@
 // Offline render: drives the live engine's cycle on the calling thread from files to files. Non-realtime driver of the realtime cycle.
+import CFoldback
 public import FoldbackEngine
 public import Foundation
 
@@ -106,7 +107,11 @@ public final class OfflineRenderer {
 
     /// Renders everything and renames the outputs into place. `progress` is called now and then with
     /// the frames rendered so far. On failure no output is left under its final name.
+    ///
+    /// Like the live audio thread, sets flush-to-zero/denormals-are-zero on the calling thread and runs
+    /// each cycle through `fb_realtime_cycle` (so the allocation counter and RealtimeSanitizer see it).
     public func run(progress: ((Int) -> Void)? = nil) throws(RenderError) -> RenderSummary {
+        fb_realtime_enable_ftz_daz()
         let clock = RenderClock()
         let block = graph.maxFrames
         let buffers = RenderBuffers(layout: graph.layout, block: block)
@@ -128,7 +133,7 @@ public final class OfflineRenderer {
             if end.inputFrames == nil, streams.allSatisfy(\.stream.isFinished) {
                 end.inputFrames = streams.map(\.stream.deliveredFrames).max() ?? 0
             }
-            engine.renderCycle(frames: block)
+            fb_realtime_cycle(Engine.cycleFunction, engine.cycleContext, UInt32(block))
             let span = end.advance(outputs: buffers.outputs, rendered: rendered, block: block)
             for (bus, writer) in writers {
                 try buffers.write(channels: busChannels[bus], frames: span.range, to: writer)
