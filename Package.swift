@@ -64,7 +64,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
 
         // MARK: Presets and the command line
         .target(
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",

@@ -1,19 +1,30 @@
 // The sample formats FoldbackRender writes. Non-realtime.
 import CSndfile
+public import Foundation
 
-/// How samples are stored in a written WAV file.
+/// How samples are stored in a written file (WAV/RF64, or FLAC).
 public enum AudioFileFormat: String, Sendable, Equatable, CaseIterable {
     /// 32-bit IEEE float: lossless for the engine's output, keeps overs above 0 dBFS.
     case float
     /// 24-bit integer PCM: what most players and DAWs take; clips at 0 dBFS.
     case pcm24
+    /// FLAC, 24-bit: lossless compression of 24-bit PCM; clips at 0 dBFS.
+    case flac
 
-    /// The libsndfile format word: RF64 that downgrades to plain WAV below 4 GiB.
+    /// The libsndfile format word: RF64 that downgrades to plain WAV below 4 GiB, or FLAC.
     var sndfileFormat: Int32 {
-        let subtype = switch self {
-        case .float: SF_FORMAT_FLOAT
-        case .pcm24: SF_FORMAT_PCM_24
+        switch self {
+        case .float: Int32(SF_FORMAT_RF64 | SF_FORMAT_FLOAT)
+        case .pcm24: Int32(SF_FORMAT_RF64 | SF_FORMAT_PCM_24)
+        case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_24)
         }
-        return Int32(SF_FORMAT_RF64 | subtype)
     }
+
+    /// FLAC for a `.flac` path, 32-bit float WAV otherwise.
+    public static func inferred(from url: URL) -> AudioFileFormat {
+        url.pathExtension.lowercased() == "flac" ? .flac : .float
+    }
+
+    /// Whether samples beyond ±1 are clipped (integer formats) rather than kept.
+    var clips: Bool { self != .float }
 }

@@ -1,8 +1,8 @@
-// Writes WAV files through libsndfile, to a temporary name renamed into place when finished. Non-realtime.
+// Writes WAV and FLAC files through libsndfile, to a temporary name renamed into place when finished. Non-realtime.
 import CSndfile
 public import Foundation
 
-/// Writes a multichannel WAV file.
+/// Writes a multichannel WAV or FLAC file.
 ///
 /// Samples go to a hidden temporary file beside the destination; ``finish()`` closes it and renames
 /// it over the destination in one step, so a reader never sees half a file and an interrupted
@@ -50,8 +50,8 @@ public final class AudioFileWriter {
             throw .cannotCreate(path: url.path, reason: String(cString: sf_strerror(nil)))
         }
         file = opened
-        sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE))
-        if format == .pcm24 { sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE)) }
+        if format != .flac { sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
+        if format.clips { sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE)) }
     }
 
     deinit { cancel() }

@@ -1,6 +1,8 @@
 // Renders a graph offline on the calling thread and measures its CPU time. Non-realtime driver of the realtime cycle.
+import CFoldback
 import Foundation
 import FoldbackEngine
+import FoldbackRender
 
 /// Times `frames` frames of noise through `graph`, in blocks of `block` frames.
 struct BenchRunner {
@@ -8,8 +10,18 @@ struct BenchRunner {
     let block: Int
     let frames: Int
 
-    /// Thread CPU time per input sample, in nanoseconds (after one second of warm-up).
-    func nanosecondsPerSample() -> Double {
+    /// What one case measured.
+    struct Measurement {
+        /// Thread CPU time per input sample, nanoseconds.
+        var nanosecondsPerSample: Double
+        /// Audio-path mallocs + frees per cycle; nil unless the allocation counter is preloaded.
+        var allocationsPerCycle: Double?
+    }
+
+    /// Measures after one second of warm-up. Cycles run through `fb_realtime_cycle` with FTZ/DAZ on,
+    /// as on the JACK thread, so the preloaded allocation counter sees them as the audio path.
+    func measure() -> Measurement {
+        fb_realtime_enable_ftz_daz()
         let engine = Engine(configuration: EngineConfiguration(maxFrames: block))
         try? engine.install(graph, crossfade: .none)
         let input = UnsafeMutablePointer<Float>.allocate(capacity: block)
@@ -30,17 +42,16 @@ struct BenchRunner {
         io.pointee.outputCount = outputCount
         for channel in 0..<outputCount { io.pointee.outputs[channel] = outputs[channel] }
         let warmUp = max(1, Int(graph.sampleRate) / block)
-        for _ in 0..<warmUp { engine.renderCycle(frames: block) }
+        let context = engine.cycleContext
+        for _ in 0..<warmUp { fb_realtime_cycle(Engine.cycleFunction, context, UInt32(block)) }
         let blocks = max(1, frames / block)
-        let start = Self.threadCPUNanoseconds()
-        for _ in 0..<blocks { engine.renderCycle(frames: block) }
-        let elapsed = Self.threadCPUNanoseconds() - start
-        return Double(elapsed) / Double(blocks * block)
-    }
-
-    private static func threadCPUNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+        fb_alloc_probe_reset()
+        let start = RenderClock.threadCPUNanoseconds()
+        for _ in 0..<blocks { fb_realtime_cycle(Engine.cycleFunction, context, UInt32(block)) }
+        let elapsed = RenderClock.threadCPUNanoseconds() - start
+        let calls = fb_alloc_probe_audio_calls()
+        return Measurement(
+            nanosecondsPerSample: Double(elapsed) / Double(blocks * block),
+            allocationsPerCycle: calls < 0 ? nil : Double(calls) / Double(blocks))
     }
 }

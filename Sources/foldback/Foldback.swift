@@ -18,6 +18,8 @@ struct Foldback: ParsableCommand {
                       units with every parameter, faders, sends, connections.
                       Nothing touches JACK.
               run     Load a preset and run it as a live JACK client.
+              render  Render audio files through a preset offline, with the
+                      live engine (no JACK server needed).
               curves  List the factory EQ curves, print one's bands and response,
                       or plot it as SVG.
               bench   Measure the speed of every built-in unit and of the
@@ -39,7 +41,7 @@ struct Foldback: ParsableCommand {
                 foldback help check
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, CheckCommand.self, BenchCommand.self, CurvesCommand.self, PluginsCommand.self, PluginCommand.self]
+        subcommands: [RunCommand.self, CheckCommand.self, RenderCommand.self, BenchCommand.self, CurvesCommand.self, PluginsCommand.self, PluginCommand.self]
     )
 
     /// Runs the command line; usage mistakes exit with status 2 like any other bad input

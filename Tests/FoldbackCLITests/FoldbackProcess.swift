@@ -29,11 +29,15 @@ enum FoldbackProcess {
         throw XCTSkip("foldback executable not found next to the test bundle (looked under \(candidates.map(\.path)))")
     }
 
-    /// Runs `foldback` with `arguments` in the repository root and waits for it to exit.
-    static func run(_ arguments: [String]) throws -> FoldbackRun {
+    /// Runs `foldback` with `arguments` in the repository root and waits for it to exit;
+    /// `environment` entries are added to the inherited environment.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> FoldbackRun {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.currentDirectoryURL = repositoryRoot
         let output = Pipe()
         let error = Pipe()

@@ -40,6 +40,15 @@ void fb_install_stop_signals(void);
 /// The last stop signal received (SIGINT or SIGTERM), or 0.
 int fb_stop_signal(void);
 
+/// 1 when the LD_PRELOAD allocation counter (libFoldbackAllocCounter.so) is loaded.
+int fb_alloc_probe_available(void);
+
+/// Audio-path allocations plus frees counted so far, or -1 without the counter.
+int64_t fb_alloc_probe_audio_calls(void);
+
+/// Resets the counter (no-op without it).
+void fb_alloc_probe_reset(void);
+
 #ifdef __cplusplus
 }
 #endif
