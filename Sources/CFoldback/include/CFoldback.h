@@ -40,6 +40,10 @@ void fb_install_stop_signals(void);
 /// The last stop signal received (SIGINT or SIGTERM), or 0.
 int fb_stop_signal(void);
 
+/// The preloaded allocation counter's audio-path totals (libFoldbackAllocCounter.so, see
+/// fb_realtime_cycle): returns 1 and fills both when it is loaded and wired to the cycle, else 0.
+int fb_audio_allocation_counts(int64_t *allocations, int64_t *frees);
+
 #ifdef __cplusplus
 }
 #endif
