@@ -1,4 +1,5 @@
 // Remembers every connection of a host's ports (its own and those a patchbay made) to restore them after a server restart. Non-realtime.
+import CJack
 import Foundation
 
 /// One connection of a host port: the port's short name and the full name of the port at the other end.
@@ -15,8 +16,10 @@ public struct JACKConnection: Sendable, Hashable, CustomStringConvertible {
 /// and the ones still to be made again after the client was reopened on a restarted server.
 ///
 /// Polling `jack_port_get_all_connections` off the audio thread sees connections made by anyone:
-/// the preset, `jack_connect`, qjackctl, Carla. A connection whose other end does not exist yet stays
-/// pending until that port appears (a test client or a sound card coming back after the server).
+/// the preset, `jack_connect`, qjackctl, Carla. A connection that disappears because its other port
+/// went away (its client quit, or the server is shutting down) stays remembered as pending, and is made
+/// again once that port appears; one undone while both ports still exist was a deliberate disconnect
+/// and is forgotten.
 final class JACKConnectionTracker: @unchecked Sendable {
     private let lock = NSLock()
     private var known: Set<JACKConnection> = []
@@ -36,10 +39,17 @@ final class JACKConnectionTracker: @unchecked Sendable {
                 current.insert(JACKConnection(port: port.shortName, peer: peer))
             }
         }
+        let lost = lock.withLock { known.subtracting(current) }
+        let vanished = lost.filter { !Self.portExists($0.peer, client: client) }
         lock.withLock {
             known = current
+            pending.formUnion(vanished)
             pending.subtract(current)
         }
+    }
+
+    private static func portExists(_ fullName: String, client: JACKClient) -> Bool {
+        !client.isClosed && jack_port_by_name(client.handle, fullName) != nil
     }
 
     /// After the client is reopened: everything known becomes pending, to be made again.
