@@ -31,8 +31,10 @@ final class JACKConnectionTracker: @unchecked Sendable {
     /// Connections waiting for their other end to appear.
     var pendingConnections: Set<JACKConnection> { lock.withLock { pending } }
 
-    /// Replaces the known connections with what the server holds for `ports` now.
+    /// Replaces the known connections with what the server holds for `ports` now. Skipped while the
+    /// server no longer lists our own ports (it is tearing this client down before the shutdown notice).
     func snapshot(client: JACKClient, ports: [JACKPort]) {
+        guard ports.allSatisfy({ Self.portExists($0.name, client: client) }) else { return }
         var current: Set<JACKConnection> = []
         for port in ports {
             for peer in client.connections(ofPort: port.name) {

@@ -10,7 +10,7 @@ import Foundation
 /// engine's IO tables at the port buffers every cycle and runs the engine in the process callback.
 /// Format changes (sample rate, buffer size) are reported to `onFormatChange` on a non-realtime thread
 /// so the owner can rebuild and install a graph; xruns are counted and a server shutdown is recorded
-/// for the owner to report (``shutdown``).
+/// for the owner to report (``shutdown``) and to ride out with ``reopen()``.
 ///
 /// Typical use: build the graph, `engine.install(graph)`, create the host with `graph.layout`,
 /// ``activate()``, then ``connect(_:)``; call ``close()`` before letting go of it. One host per engine;
