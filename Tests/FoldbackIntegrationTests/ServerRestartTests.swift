@@ -58,4 +58,31 @@ final class ServerRestartTests: XCTestCase {
         print("slowest restore: \(slowest) s after the server was ready")
         observer.close()
     }
+
+    /// A connection undone by hand while both ports exist is forgotten: after a restart the other three
+    /// come back and that one stays disconnected.
+    func testAManualDisconnectIsNotUndoneByARestart() throws {
+        guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
+        let serverName = JACKServerLauncher.uniqueServerName(prefix: "fbrestart")
+        var server = try JACKServerLauncher(serverName: serverName, timeout: 20)
+        defer { server.stop() }
+        let rig = try ResilienceRig(serverName: serverName, name: "fb-unpatch-\(getpid())", testBundle: Bundle(for: Self.self))
+        var observer = try JACKClient(name: "fb-unpatch-observer", serverName: serverName)
+        try waitFor("the jack_connect connections") { rig.connections(seenBy: observer) == rig.expectedConnectionLines }
+        _ = try JACKTools.run("jack_disconnect", "\(rig.name):patch", "\(rig.name)-recorder:in_2", server: serverName)
+        let remaining = rig.expectedConnectionLines.filter { !$0.hasPrefix("patch") }
+        try waitFor("the disconnect") { rig.connections(seenBy: observer) == remaining }
+        usleep(300_000)   // foldback polls its connections every 100 ms; let it see the disconnect
+        server.stop()
+        rig.client.close()
+        observer.close()
+        try waitFor("foldback waits for JACK") { rig.run.standardError.contains("3 connection(s) to restore") }
+        server = try JACKServerLauncher(serverName: serverName, timeout: 20)
+        try rig.reopenClient()
+        observer = try JACKClient(name: "fb-unpatch-observer", serverName: serverName)
+        defer { observer.close() }
+        try waitFor("the three remembered connections") { rig.connections(seenBy: observer) == remaining }
+        usleep(300_000)   // three more polls: nothing brings the fourth back
+        XCTAssertEqual(rig.connections(seenBy: observer), remaining)
+    }
 }
