@@ -53,9 +53,9 @@ public final class EngineGraph: @unchecked Sendable {
                 return kernel
             }
         }
-        let stripLatency = preparedStrips.map(\.latency).max() ?? 0
-        let limiterLatency = limiters.compactMap { $0?.pointee.latencyFrames }.max() ?? 0
-        layout = GraphLayout(description: description, latencyFrames: stripLatency + limiterLatency)
+        layout = GraphLayout(
+            description: description, stripLatencies: preparedStrips.map(\.latency),
+            busLatencies: limiters.map { $0?.pointee.latencyFrames ?? 0 })
         render = .allocate(capacity: 1)
         render.initialize(to: buildRender(preparedStrips: preparedStrips))
     }

@@ -18,6 +18,9 @@ public struct GraphLayout: Sendable, Hashable {
     public var outputPorts: [PortLayout]
     /// The largest strip latency, in frames: what every output lags its inputs by.
     public var latencyFrames: Int
+    /// Each input-to-output path and its own latency (strip units, then the bus limiter), for
+    /// per-port latency reporting; empty when unknown (see ``init(description:stripLatencies:busLatencies:)``).
+    public var latencyPaths: [LatencyPath] = []
 
     /// The ports `description` needs; `latencyFrames` is known only once units are prepared (see ``EngineGraph/layout``).
     public init(description: GraphDescription, latencyFrames: Int = 0) {

@@ -10,7 +10,7 @@ final class LiveSession: @unchecked Sendable {
     let preset: Preset
     let engine: Engine
     let host: JACKHost
-    private let serverName: String?
+    let serverName: String?
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     static let engineChunkFrames = 4096
@@ -24,22 +24,25 @@ final class LiveSession: @unchecked Sendable {
         host = try JACKHost(
             engine: engine, layout: try PresetGraphBuilder.layout(for: preset), clientName: clientName, serverName: serverName,
             onFormatChange: { sampleRate, bufferSize in
-                // JACK's notification thread: rebuild off the audio thread; the engine splits long cycles meanwhile.
+                // JACK's notification thread. A new period needs nothing: graphs are prepared for the engine's
+                // chunk and the engine splits longer cycles. A new rate re-prepares the units off the audio thread.
+                guard sampleRate != engine.graph?.sampleRate else { return }
                 do {
-                    try engine.install(Self.graph(for: preset, sampleRate: sampleRate, bufferSize: bufferSize))
+                    try engine.install(Self.graph(for: preset, sampleRate: sampleRate))
                 } catch {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
             })
-        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate, bufferSize: host.bufferSize)
+        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate)
         try engine.install(graph, crossfade: .none)
         try host.updatePorts(for: graph.layout)
         try host.activate()
     }
 
-    /// The preset's graph prepared for the server's format (periods longer than the engine's chunk are split).
-    private static func graph(for preset: Preset, sampleRate: Double, bufferSize: Int) throws(PresetError) -> EngineGraph {
-        try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: min(bufferSize, engineChunkFrames))
+    /// The preset's graph prepared for the server's rate and the engine's chunk, so any JACK period
+    /// (32 to 4096 and beyond: longer periods are split) runs it without a rebuild.
+    private static func graph(for preset: Preset, sampleRate: Double) throws(PresetError) -> EngineGraph {
+        try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames)
     }
 
     /// Makes the connections the preset lists; returns a warning for each one not made.
@@ -59,7 +62,7 @@ final class LiveSession: @unchecked Sendable {
             """
     }
 
-    /// Runs the main loop until a stop signal (returns 0) or a server shutdown (returns 1).
+    /// Runs the main loop until a stop signal (returns 0), riding out server restarts (see `waitForServerAndReopen`).
     func runUntilStopped(showStatus: Bool) -> Int32 {
         let status = LiveStatus(isTerminal: isatty(STDOUT_FILENO) != 0)
         var tick = 0
@@ -69,10 +72,13 @@ final class LiveSession: @unchecked Sendable {
                 return 0
             }
             if let shutdown = host.shutdown {
-                status.finish()
-                FileHandle.standardError.write(Data("foldback: \(shutdown)\n".utf8))
-                return 1
+                guard waitForServerAndReopen(after: shutdown, status: status, showStatus: showStatus) else {
+                    status.finish()
+                    return 0
+                }
+                continue
             }
+            host.maintainConnections()
             engine.collectGarbage()
             if showStatus && tick % status.ticksPerLine == 0 {
                 status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters())

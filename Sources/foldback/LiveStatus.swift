@@ -32,7 +32,11 @@ struct LiveStatus {
     }
 
     func show(load: Double, xruns: Int, meters: MeterSnapshot) {
-        let text = Self.line(load: load, xruns: xruns, meters: meters)
+        draw(Self.line(load: load, xruns: xruns, meters: meters))
+    }
+
+    /// Prints `text` as the status line: in place on a terminal, else as a new line.
+    func draw(_ text: String) {
         if isTerminal {
             print("\r\u{1B}[2K" + text, terminator: "")
         } else {

@@ -14,14 +14,21 @@ struct RunCommand: ParsableCommand {
             Loads the preset (see 'foldback check'), opens a JACK client, registers one input port per \
             strip channel (<strip>_in, or <strip>_in_L/_R) and one output port per bus channel (<bus>, \
             or <bus>_L/_R), connects the ports the preset lists, and mixes until Ctrl-C (SIGINT) or \
-            SIGTERM, which deactivate and close the client and exit 0. If the JACK server goes away, \
-            Foldback says so and exits 1.
+            SIGTERM, which deactivate and close the client and exit 0.
+
+            If the JACK server goes away, Foldback says so, shows "waiting for JACK" and tries again every \
+            250 ms; when a server of the same name is back it rejoins with the same client name and ports \
+            and restores every connection its ports had, including ones made in a patchbay after start \
+            (a connection whose other port is not back yet is made as soon as that port appears). Period \
+            changes ('jack_bufsize') need no rebuild; a new sample rate re-prepares the units. Each output \
+            port reports its own latency to JACK (strip units plus bus limiter lookahead; see 'jack_lsp -l').
 
             While running, a one-line status shows DSP load, xruns and the peak level of each bus.
 
             With no JACK server running, start one (for example 'jackd -d alsa') or let Foldback \
             start a private one with the dummy driver: '--start-server dummy' (no sound card needed; \
-            it is stopped on exit).
+            it is stopped on exit). Foldback does not restart that private server if it dies: it waits, \
+            like for any other server.
 
             EXAMPLES
               foldback run presets/vocal-monitor.toml
@@ -98,6 +105,7 @@ struct RunCommand: ParsableCommand {
         StandardError.writeLine(session.summary)
         let exitStatus = session.runUntilStopped(showStatus: !quiet)
         session.close()
+        if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
         if exitStatus != 0 { throw ExitCode(exitStatus) }
     }
 }

@@ -49,6 +49,10 @@ int64_t fb_alloc_probe_audio_calls(void);
 /// Resets the counter (no-op without it).
 void fb_alloc_probe_reset(void);
 
+/// The preloaded allocation counter's audio-path totals (libFoldbackAllocCounter.so, see
+/// fb_realtime_cycle): returns 1 and fills both when it is loaded and wired to the cycle, else 0.
+int fb_audio_allocation_counts(int64_t *allocations, int64_t *frees);
+
 #ifdef __cplusplus
 }
 #endif
