@@ -141,6 +141,9 @@ public final class Recorder: @unchecked Sendable {
         }
     }
 
+    /// Frames waiting in the fullest ring for the disk thread.
+    public var pendingFrames: Int { tracks.map(\.ring.availableFrames).max() ?? 0 }
+
     /// Overruns (blocks dropped) since the recorder was made, over all tracks.
     public var overrunCount: Int { tracks.reduce(0) { $0 + $1.ring.overrunCount } }
 
