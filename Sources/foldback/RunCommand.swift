@@ -2,6 +2,7 @@
 import ArgumentParser
 import CFoldback
 import Foundation
+import FoldbackEngine
 import FoldbackJACK
 import FoldbackPresets
 
@@ -55,6 +56,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "No live status line.")
     var quiet = false
 
+    @OptionGroup(title: "Recording")
+    var recording: RecordOptions
+
     /// Drivers `--start-server` can use.
     enum ServerDriver: String, ExpressibleByArgument, CaseIterable {
         case dummy
@@ -62,12 +66,14 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try PresetLoading.load(preset)
+        let prototype: EngineGraph
         do {
-            _ = try PresetGraphBuilder.graph(for: loaded, sampleRate: Double(rate), maxFrames: period)
+            prototype = try PresetGraphBuilder.graph(for: loaded, sampleRate: Double(rate), maxFrames: period)
         } catch {
             PresetLoading.report(error, path: preset)
             throw ExitCode(2)
         }
+        let recorder = try recording.makeRecorder(preset: loaded, graph: prototype)
         fb_install_stop_signals()
         var launcher: JACKServerLauncher?
         let serverName = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
@@ -84,7 +90,9 @@ struct RunCommand: ParsableCommand {
         defer { launcher?.stop() }
         let session: LiveSession
         do {
-            session = try LiveSession(preset: loaded, clientName: name, serverName: launcher?.serverName ?? serverName)
+            session = try LiveSession(
+                preset: loaded, clientName: name, serverName: launcher?.serverName ?? serverName,
+                prepare: { graph in try recorder?.attach(to: graph) })
         } catch {
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)
@@ -95,8 +103,10 @@ struct RunCommand: ParsableCommand {
         if !noConnect {
             for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
         }
+        if let recorder { session.record(with: recorder, paused: recording.paused) }
         StandardError.writeLine(session.summary)
         let exitStatus = session.runUntilStopped(showStatus: !quiet)
+        if let recorder { LiveSession.finishTake(recorder) }
         session.close()
         if exitStatus != 0 { throw ExitCode(exitStatus) }
     }

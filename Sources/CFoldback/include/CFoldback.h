@@ -40,6 +40,12 @@ void fb_install_stop_signals(void);
 /// The last stop signal received (SIGINT or SIGTERM), or 0.
 int fb_stop_signal(void);
 
+/// Installs SIGUSR1/SIGUSR2 handlers that only count the signals (record and player toggles).
+void fb_install_control_signals(void);
+
+/// How many SIGUSR1 (`which` = 1) or SIGUSR2 (`which` = 2) signals have arrived.
+int fb_control_signal_count(int which);
+
 #ifdef __cplusplus
 }
 #endif
