@@ -166,7 +166,7 @@ public final class EngineGraph: @unchecked Sendable {
             let work = allocate(UnsafeMutablePointer<Float>.self, count: 4)
             for buffer in 0..<4 { (work + buffer).initialize(to: zeroedFrames()) }
             var render = StripRender(
-                inputChannel: Int32(inputChannel), channels: Int32(strip.channels),
+                inputChannel: strip.isFileSource ? Int32.max / 2 : Int32(inputChannel), channels: Int32(strip.channels),
                 outputChannels: Int32(prepared.outputChannels),
                 firstUnit: Int32(firstUnit), unitCount: Int32(prepared.slots.count),
                 firstSend: Int32(firstSend), sendCount: Int32(strip.sends.count), work: work,
@@ -176,7 +176,7 @@ public final class EngineGraph: @unchecked Sendable {
                 meter: Int32(index))
             render.gate.reset(to: GraphRender.gateTarget(of: render, soloCount: soloCount))
             (strips + index).initialize(to: render)
-            inputChannel += strip.channels
+            if !strip.isFileSource { inputChannel += strip.channels }
         }
 
         let channelTables = GraphRender.maxUnitChannels

@@ -15,6 +15,8 @@ struct TapRingState {
     let framesDropped: UnsafeAtomic<Int>
     let overruns: UnsafeAtomic<Int>
     let underruns: UnsafeAtomic<Int>
+    /// Producer-set position the consumer skips to: frames queued before it are discarded (a player's stop or restart).
+    let skipTo: UnsafeAtomic<Int>
 
     /// Producer: appends `frames` frames of `count` channels scaled by `gain` (or `frameGains[frame]` when
     /// given), all or nothing; a missing channel repeats the last one, `count == 0` writes silence.
@@ -49,7 +51,9 @@ struct TapRingState {
     /// `offset`); the rest is zero-filled and counted as an underrun. Returns the frames copied.
     @inline(__always)
     func read(into destination: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int, frames: Int) -> Int {
-        let start = tail.load(ordering: .relaxed)
+        var start = tail.load(ordering: .relaxed)
+        let skip = skipTo.load(ordering: .acquiring)
+        if skip > start { start = skip }
         let available = min(frames, head.load(ordering: .acquiring) - start)
         for channel in 0..<channels {
             let output = destination[channel] + offset
@@ -84,13 +88,13 @@ public final class TapRing: @unchecked Sendable {
         state = .allocate(capacity: 1)
         state.initialize(to: TapRingState(
             storage: storage, channels: channels, mask: size - 1, head: .create(0), tail: .create(0),
-            framesOffered: .create(0), framesDropped: .create(0), overruns: .create(0), underruns: .create(0)))
+            framesOffered: .create(0), framesDropped: .create(0), overruns: .create(0), underruns: .create(0), skipTo: .create(0)))
     }
 
     deinit {
         let ring = state.pointee
         ring.storage.deallocate()
-        for atomic in [ring.head, ring.tail, ring.framesOffered, ring.framesDropped, ring.overruns, ring.underruns] { atomic.destroy() }
+        for atomic in [ring.head, ring.tail, ring.framesOffered, ring.framesDropped, ring.overruns, ring.underruns, ring.skipTo] { atomic.destroy() }
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -137,6 +141,15 @@ public final class TapRing: @unchecked Sendable {
         }
         ring.head.store(start + frames, ordering: .releasing)
         return true
+    }
+
+    /// Producer: the position the next written frame will have (pass it to ``discard(before:)``).
+    public var writePosition: Int { state.pointee.head.load(ordering: .relaxed) }
+
+    /// Producer: makes the consumer skip every frame written before `position` that it has not read yet,
+    /// so frames written after it play next (a player's stop or restart takes effect at the next cycle).
+    public func discard(before position: Int) {
+        state.pointee.skipTo.store(position, ordering: .releasing)
     }
 
     /// Consumer (non-realtime, tests): reads planar frames as the audio thread does.
