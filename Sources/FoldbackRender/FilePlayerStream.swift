@@ -110,7 +110,7 @@ public final class FilePlayerStream: @unchecked Sendable {
             stream.pendingStart = 0
             stream.converter?.reset()
             do throws(AudioFileError) { try stream.reader.seek(toFrame: 0) } catch { report(error, &stream) }
-            refill(&stream)
+            refill(&stream, after: mark)
             ring.discard(before: mark)
         }
     }
@@ -122,11 +122,14 @@ public final class FilePlayerStream: @unchecked Sendable {
         }
     }
 
-    /// Tops the ring up to ``queuedFrames`` with file audio (or silence when stopped or ended).
-    private func refill(_ stream: inout Stream) {
+    /// Tops the ring up to ``queuedFrames`` with file audio (or silence when stopped or ended), counting
+    /// only frames written from ring position `mark` on when given (what a restart keeps).
+    private func refill(_ stream: inout Stream, after mark: Int? = nil) {
         guard stream.outputRate > 0 else { return }
-        while ring.capacity - ring.freeFrames < queuedFrames {
-            let wanted = queuedFrames - (ring.capacity - ring.freeFrames)
+        func queued() -> Int { mark.map { ring.writePosition - $0 } ?? ring.capacity - ring.freeFrames }
+        while queued() < queuedFrames {
+            let wanted = min(queuedFrames - queued(), ring.freeFrames)
+            if wanted == 0 { return }
             if stream.pendingStart >= stream.pending.count {
                 stream.pending.removeAll(keepingCapacity: true)
                 stream.pendingStart = 0

@@ -74,6 +74,8 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let recorder = try recording.makeRecorder(preset: loaded, graph: prototype)
+        let players = try FilePlayers(preset: loaded)
+        defer { players.close() }
         fb_install_stop_signals()
         var launcher: JACKServerLauncher?
         let serverName = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
@@ -92,7 +94,10 @@ struct RunCommand: ParsableCommand {
         do {
             session = try LiveSession(
                 preset: loaded, clientName: name, serverName: launcher?.serverName ?? serverName,
-                prepare: { graph in try recorder?.attach(to: graph) })
+                prepare: { graph in
+                    try recorder?.attach(to: graph)
+                    try players.attach(to: graph)
+                })
         } catch {
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)
@@ -104,6 +109,7 @@ struct RunCommand: ParsableCommand {
             for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
         }
         if let recorder { session.record(with: recorder, paused: recording.paused) }
+        session.play(with: players)
         StandardError.writeLine(session.summary)
         let exitStatus = session.runUntilStopped(showStatus: !quiet)
         if let recorder { LiveSession.finishTake(recorder) }

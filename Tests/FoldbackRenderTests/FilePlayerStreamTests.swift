@@ -122,5 +122,6 @@ final class FilePlayerStreamTests: XCTestCase {
         XCTAssertEqual(Array(output[0..<stopAt]), (0..<stopAt).map { ramp[$0 % period] })
         XCTAssertEqual(output[stopAt..<startAt].map(abs).max(), 0, "silent while stopped")
         XCTAssertEqual(Array(output[startAt...]), (startAt..<60_000).map { ramp[($0 - startAt) % period] }, "restarted at frame 0")
+        XCTAssertEqual(player.underrunCount, 0, "the new state is queued before the next cycle reads")
     }
 }
