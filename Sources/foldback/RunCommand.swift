@@ -24,8 +24,18 @@ struct RunCommand: ParsableCommand {
             start a private one with the dummy driver: '--start-server dummy' (no sound card needed; \
             it is stopped on exit).
 
+            RECORDING: --record DIR writes one file per recorded bus (and per --record-strips strip, \
+            post-fader) per take; 'kill -USR1 <pid>' stops the take, the next SIGUSR1 starts a new one. \
+            WAV and W64 files stay readable even if Foldback is killed (docs/recording.md).
+
+            FILE SOURCES: a strip with 'source = { file = "backing.wav", loop = true }' plays the file \
+            (no input port); 'kill -USR2 <pid>' stops the file players, the next SIGUSR2 restarts them \
+            from the top (docs/presets.md).
+
             EXAMPLES
               foldback run presets/vocal-monitor.toml
+              foldback run show.toml --record ~/gigs/2026-11-22 --record-strips vox
+              foldback run show.toml --record takes --record-buses main --record-format flac --record-paused
               foldback run show.toml --name monitors --no-connect
               foldback run presets/vocal-monitor.toml --start-server dummy --server rehearsal
               JACK_DEFAULT_SERVER=stage foldback run show.toml --quiet
