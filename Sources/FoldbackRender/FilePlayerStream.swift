@@ -58,7 +58,7 @@ public final class FilePlayerStream: @unchecked Sendable {
         fileRate = reader.sampleRate
         ring = TapRing(channels: channels, frames: 65_536)
         stream = Mutex(Stream(reader: reader, isPlaying: isPlaying))
-        let thread = Thread { [unowned self] in self.diskLoop() }
+        let thread = Thread { [self] in self.diskLoop() }   // holds self until close() ends the loop
         thread.name = "foldback-player"
         self.thread = thread
         thread.start()
@@ -98,7 +98,7 @@ public final class FilePlayerStream: @unchecked Sendable {
     /// Times the audio thread found the ring empty (each a block of silence).
     public var underrunCount: Int { ring.underrunCount }
 
-    /// Ends the disk thread.
+    /// Ends the disk thread, which holds the stream until then: call it when done.
     public func close() { isClosed.store(true, ordering: .releasing) }
 
     private func restart(playing: Bool) {

@@ -9,7 +9,8 @@ import Synchronization
 /// the rings every few milliseconds into one file per tap and take. The audio thread never waits: if
 /// the disk falls behind by more than the ring (``ringSeconds``), the block is dropped, counted as an
 /// overrun and reported through `onMessage`. Attach the recorder to every graph before it is installed
-/// (``attach(to:)``); ``start(sampleRate:)`` and ``stop()`` may be called from any non-realtime thread.
+/// (``attach(to:)``); ``start(sampleRate:)`` and ``stop()`` may be called from any non-realtime thread,
+/// and ``close()`` when done.
 public final class Recorder: @unchecked Sendable {
     /// One tapped bus or strip.
     public struct Track: Sendable {
@@ -76,7 +77,7 @@ public final class Recorder: @unchecked Sendable {
         self.ringSeconds = ringSeconds
         self.onMessage = onMessage
         tracks = points.map { Track(point: $0.point, channels: $0.channels, ring: TapRing(channels: $0.channels, frames: Int(maxSampleRate * ringSeconds))) }
-        let thread = Thread { [unowned self] in self.diskLoop() }
+        let thread = Thread { [self] in self.diskLoop() }   // holds self until close() ends the loop
         thread.name = "foldback-recorder"
         self.thread = thread
         thread.start()
@@ -150,7 +151,7 @@ public final class Recorder: @unchecked Sendable {
     /// Frames of the current take written so far by the first track (0 when stopped).
     public var framesWritten: Int { take.withLock { $0?.writers.first?.framesWritten ?? 0 } }
 
-    /// Stops any take and ends the disk thread.
+    /// Stops any take and ends the disk thread, which holds the recorder until then: call it when done.
     public func close() {
         if isClosed.exchange(true, ordering: .acquiringAndReleasing) { return }
         stop()

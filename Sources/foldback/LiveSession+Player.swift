@@ -52,6 +52,10 @@ extension LiveSession {
         fb_install_control_signals()
         var seen = fb_control_signal_count(2)
         var underruns = players.players.map { _ in 0 }
+        statusParts.append {
+            let dry = players.players.filter { $0.stream.underrunCount > 0 }
+            return dry.isEmpty ? nil : "underruns " + dry.map { "\($0.strip) \($0.stream.underrunCount)" }.joined(separator: ", ")
+        }
         tickHandlers.append {
             let count = fb_control_signal_count(2)
             if count != seen {

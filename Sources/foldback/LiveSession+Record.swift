@@ -11,6 +11,13 @@ extension LiveSession {
             StandardError.writeLine("foldback: recorder armed; send SIGUSR1 (kill -USR1 \(getpid())) to start a take")
         }
         var seen = fb_control_signal_count(1)
+        statusParts.append { [host] in
+            let overruns = recorder.overrunCount
+            let tail = overruns > 0 ? " overruns \(overruns)" : ""
+            guard recorder.isRecording else { return "rec off" + tail }
+            let seconds = recorder.framesWritten / max(1, Int(host.sampleRate))
+            return String(format: "REC %d:%02d", seconds / 60, seconds % 60) + tail
+        }
         tickHandlers.append { [host] in
             let count = fb_control_signal_count(1)
             guard count != seen else { return }

@@ -13,6 +13,8 @@ final class LiveSession: @unchecked Sendable {
     private let serverName: String?
     /// Work the main loop does every tick (100 ms), e.g. run-time record and player toggles.
     var tickHandlers: [() -> Void] = []
+    /// Extra status-line parts (recording, file players); nil for nothing to show.
+    var statusParts: [() -> String?] = []
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     static let engineChunkFrames = 4096
@@ -86,7 +88,7 @@ final class LiveSession: @unchecked Sendable {
             engine.collectGarbage()
             for handler in tickHandlers { handler() }
             if showStatus && tick % status.ticksPerLine == 0 {
-                status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters())
+                status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters(), extra: statusParts.compactMap { $0() })
             }
             tick += 1
             usleep(100_000)

@@ -31,8 +31,8 @@ struct LiveStatus {
         return parts.joined(separator: "  ")
     }
 
-    func show(load: Double, xruns: Int, meters: MeterSnapshot) {
-        let text = Self.line(load: load, xruns: xruns, meters: meters)
+    func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = []) {
+        let text = ([Self.line(load: load, xruns: xruns, meters: meters)] + extra).joined(separator: "  ")
         if isTerminal {
             print("\r\u{1B}[2K" + text, terminator: "")
         } else {

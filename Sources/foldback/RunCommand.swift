@@ -122,7 +122,10 @@ struct RunCommand: ParsableCommand {
         session.play(with: players)
         StandardError.writeLine(session.summary)
         let exitStatus = session.runUntilStopped(showStatus: !quiet)
-        if let recorder { LiveSession.finishTake(recorder) }
+        if let recorder {
+            LiveSession.finishTake(recorder)
+            recorder.close()
+        }
         session.close()
         if exitStatus != 0 { throw ExitCode(exitStatus) }
     }

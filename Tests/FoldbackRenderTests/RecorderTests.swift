@@ -47,6 +47,7 @@ final class RecorderTests: XCTestCase {
         let recorder = Recorder(
             directory: directory, points: [(.bus("main"), 2), (.strip("vox"), graph.tapChannels(at: .strip("vox"))!)],
             format: .wav, maxSampleRate: Double(rate), ringSeconds: 2, onMessage: { XCTFail($0) })
+        defer { recorder.close() }
         try recorder.attach(to: graph)
         try engine.install(graph, crossfade: .none)
 
@@ -111,6 +112,7 @@ final class RecorderTests: XCTestCase {
         let recorder = Recorder(
             directory: directory, points: [(.bus("main"), 2)], format: .w64, maxSampleRate: 48_000, ringSeconds: 0.01,
             onMessage: { message in messages.withLock { $0.append(message) } })
+        defer { recorder.close() }
         try recorder.attach(to: graph)
         try engine.install(graph, crossfade: .none)
         try recorder.start(sampleRate: 48_000)
