@@ -94,6 +94,29 @@ final class RecordTapEndToEndTests: JACKServerTestCase {
         }
     }
 
+    /// Bad recording and source input exits 2 naming the value (or the preset line) before touching JACK.
+    func testBadRecordOptionsAndAnUnreadableSourceExitTwoNamingTheProblem() throws {
+        let server = try serverName
+        for (arguments, expected) in [
+            (["--record", directory.path, "--record-buses", "main,mian"], "--record-buses: there is no bus named 'mian'"),
+            (["--record", directory.path, "--record-strips", "drums"], "--record-strips: there is no strip named 'drums'"),
+            (["--record-strips", "vox"], "need --record DIR"),
+        ] {
+            let run = try FoldbackRun(["run", fixture("monitor-mix.toml"), "--server", server, "--no-connect"] + arguments, testBundle: Bundle(for: Self.self))
+            run.process.waitUntilExit()
+            XCTAssertEqual(run.process.terminationStatus, 2, run.standardError)
+            XCTAssertTrue(run.standardError.contains(expected), run.standardError)
+        }
+        let notAudio = directory.appendingPathComponent("notes.wav")
+        try "not audio".write(to: notAudio, atomically: true, encoding: .utf8)
+        let preset = directory.appendingPathComponent("p.toml")
+        try "[[bus]]\nname = \"main\"\n\n[[strip]]\nname = \"b\"\nsource = { file = \"notes.wav\" }\n".write(to: preset, atomically: true, encoding: .utf8)
+        let run = try FoldbackRun(["run", preset.path, "--server", server, "--no-connect"], testBundle: Bundle(for: Self.self))
+        run.process.waitUntilExit()
+        XCTAssertEqual(run.process.terminationStatus, 2, run.standardError)
+        XCTAssertTrue(run.standardError.contains("\(preset.path):6:19: error: Cannot open audio file"), run.standardError)
+    }
+
     private func fixture(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(name).path
     }
