@@ -126,4 +126,34 @@ final class RecorderTests: XCTestCase {
         XCTAssertEqual(try AudioFileReader(url: report.url).frameCount, report.framesWritten)
         XCTAssertTrue(messages.withLock { $0.contains { $0.contains("overrun") } }, "a warning names the overrun")
     }
+
+    /// A preset reload mid-take (a 10 ms crossfade to a new graph with the same taps) neither doubles nor drops
+    /// frames: the graph fading out stops tapping, the incoming one carries on.
+    func testAGraphSwapMidTakeKeepsOneFramePerProcessedFrame() throws {
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: 256))
+        let recorder = Recorder(directory: directory, points: [(.bus("main"), 2), (.strip("vox"), 1)], format: .wav, onMessage: { XCTFail($0) })
+        defer { recorder.close() }
+        let first = try EngineGraph(description(), sampleRate: 48_000, maxFrames: 256)
+        try recorder.attach(to: first)
+        try engine.install(first, crossfade: .none)
+        try recorder.start(sampleRate: 48_000)
+        var rendered = 0
+        for cycle in 0..<400 {
+            if cycle == 100 {
+                let second = try EngineGraph(description(), sampleRate: 48_000, maxFrames: 256)
+                try recorder.attach(to: second)
+                try engine.install(second, crossfade: .quick)
+            }
+            engine.renderCycle(frames: 253)
+            rendered += 253
+            engine.collectGarbage()
+        }
+        recorder.control.request(on: false)
+        engine.renderCycle(frames: 253)
+        for report in recorder.stop() {
+            XCTAssertEqual(report.framesProcessed, rendered, "\(report)")
+            XCTAssertEqual(report.framesWritten, rendered, "\(report)")
+        }
+        XCTAssertEqual(engine.liveGraphCount, 1, "the first graph was retired")
+    }
 }
