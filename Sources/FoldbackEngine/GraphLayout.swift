@@ -24,7 +24,7 @@ public struct GraphLayout: Sendable, Hashable {
 
     /// The ports `description` needs; `latencyFrames` is known only once units are prepared (see ``EngineGraph/layout``).
     public init(description: GraphDescription, latencyFrames: Int = 0) {
-        inputPorts = Self.ports(description.strips.map {
+        inputPorts = Self.ports(description.strips.filter { !$0.isFileSource }.map {
             (PortNaming.inputPortNames(strip: $0.name, channels: $0.channels), PortNaming.inputPrettyNames(strip: $0.name, channels: $0.channels))
         })
         outputPorts = Self.ports(description.buses.map {

@@ -18,11 +18,13 @@ public enum PresetGraphBuilder {
                 }
                 sends.append(SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader))
             }
-            strips.append(StripDescription(
+            var description = StripDescription(
                 name: strip.name, channels: strip.channels, units: units,
                 unitIDs: strip.units.map(\.id), bypassedUnits: strip.units.map(\.isBypassed),
                 sends: sends, gainDB: strip.gainDB, pan: strip.pan,
-                isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled))
+                isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled)
+            description.isFileSource = strip.source != nil
+            strips.append(description)
         }
         let buses = preset.buses.map { bus in
             BusDescription(
@@ -55,7 +57,7 @@ public enum PresetGraphBuilder {
     /// Auto-connections: this client's short port name → the full names of the ports to connect it to.
     public static func connectionPlan(for preset: Preset) -> [String: [String]] {
         var plan: [String: [String]] = [:]
-        for strip in preset.strips {
+        for strip in preset.strips where strip.source == nil {
             let ports = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels)
             for (port, targets) in zip(ports, strip.connections) where !targets.isEmpty { plan[port] = targets }
         }

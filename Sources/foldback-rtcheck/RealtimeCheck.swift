@@ -38,8 +38,12 @@ struct RealtimeCheck: ParsableCommand {
         }
         let maxFrames = 256
         let engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames))
-        try engine.install(RealtimeScenario.graph(maxFrames: maxFrames), crossfade: .none)
+        let first = try RealtimeScenario.graph(maxFrames: maxFrames)
         let replacement = try RealtimeScenario.graph(maxFrames: maxFrames, busGainDB: -6)
+        let streams = RealtimeStreams()
+        try streams.attach(to: first)
+        try streams.attach(to: replacement)
+        try engine.install(first, crossfade: .none)
         let audio = AudioThreadDriver(engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault)
         counter?.resetCounts()
         audio.start()
@@ -59,9 +63,11 @@ struct RealtimeCheck: ParsableCommand {
                 swapped = true
             }
             engine.collectGarbage()
+            streams.service(cyclesDone: done, cycles: cycles)
             usleep(200)
         }
         audio.join()
+        streams.service(cyclesDone: cycles, cycles: cycles)
         engine.collectGarbage()
 
         var failures: [String] = []
@@ -71,7 +77,8 @@ struct RealtimeCheck: ParsableCommand {
         if !swapped || engine.liveGraphCount != 1 { failures.append("graph swap incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, 1 graph swap"
+        failures += streams.failures
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, 1 graph swap, \(streams.summary)"
         if let counter, !noAllocCount {
             let counts = counter.counts
             summary += "; audio-path allocations \(counts.allocations), frees \(counts.frees)"

@@ -11,12 +11,21 @@ final class LiveSession: @unchecked Sendable {
     let engine: Engine
     let host: JACKHost
     let serverName: String?
+    /// Work the main loop does every tick (100 ms), e.g. run-time record and player toggles.
+    var tickHandlers: [() -> Void] = []
+    /// Extra status-line parts (recording, file players); nil for nothing to show.
+    var statusParts: [() -> String?] = []
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     static let engineChunkFrames = 4096
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
-    init(preset: Preset, clientName: String, serverName: String?) throws {
+    /// `prepare` runs on every graph built (at start and on format changes) before it is installed:
+    /// it attaches record taps and file sources.
+    init(
+        preset: Preset, clientName: String, serverName: String?,
+        prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }
+    ) throws {
         self.preset = preset
         self.serverName = serverName
         engine = Engine(configuration: EngineConfiguration(maxFrames: Self.engineChunkFrames))
@@ -28,12 +37,15 @@ final class LiveSession: @unchecked Sendable {
                 // chunk and the engine splits longer cycles. A new rate re-prepares the units off the audio thread.
                 guard sampleRate != engine.graph?.sampleRate else { return }
                 do {
-                    try engine.install(Self.graph(for: preset, sampleRate: sampleRate))
+                    let graph = try Self.graph(for: preset, sampleRate: sampleRate)
+                    try prepare(graph)
+                    try engine.install(graph)
                 } catch {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
             })
         let graph = try Self.graph(for: preset, sampleRate: host.sampleRate)
+        try prepare(graph)
         try engine.install(graph, crossfade: .none)
         try host.updatePorts(for: graph.layout)
         try host.activate()
@@ -80,8 +92,9 @@ final class LiveSession: @unchecked Sendable {
             }
             host.maintainConnections()
             engine.collectGarbage()
+            for handler in tickHandlers { handler() }
             if showStatus && tick % status.ticksPerLine == 0 {
-                status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters())
+                status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters(), extra: statusParts.compactMap { $0() })
             }
             tick += 1
             usleep(100_000)

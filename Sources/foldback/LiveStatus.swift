@@ -31,8 +31,8 @@ struct LiveStatus {
         return parts.joined(separator: "  ")
     }
 
-    func show(load: Double, xruns: Int, meters: MeterSnapshot) {
-        draw(Self.line(load: load, xruns: xruns, meters: meters))
+    func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = []) {
+        draw(([Self.line(load: load, xruns: xruns, meters: meters)] + extra).joined(separator: "  "))
     }
 
     /// Prints `text` as the status line: in place on a terminal, else as a new line.

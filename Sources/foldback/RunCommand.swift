@@ -2,6 +2,7 @@
 import ArgumentParser
 import CFoldback
 import Foundation
+import FoldbackEngine
 import FoldbackJACK
 import FoldbackPresets
 
@@ -30,8 +31,18 @@ struct RunCommand: ParsableCommand {
             it is stopped on exit). Foldback does not restart that private server if it dies: it waits, \
             like for any other server.
 
+            RECORDING: --record DIR writes one file per recorded bus (and per --record-strips strip, \
+            post-fader) per take; 'kill -USR1 <pid>' stops the take, the next SIGUSR1 starts a new one. \
+            WAV and W64 files stay readable even if Foldback is killed (docs/recording.md).
+
+            FILE SOURCES: a strip with 'source = { file = "backing.wav", loop = true }' plays the file \
+            (no input port); 'kill -USR2 <pid>' stops the file players, the next SIGUSR2 restarts them \
+            from the top (docs/presets.md).
+
             EXAMPLES
               foldback run presets/vocal-monitor.toml
+              foldback run show.toml --record ~/gigs/2026-11-22 --record-strips vox
+              foldback run show.toml --record takes --record-buses main --record-format flac --record-paused
               foldback run show.toml --name monitors --no-connect
               foldback run presets/vocal-monitor.toml --start-server dummy --server rehearsal
               JACK_DEFAULT_SERVER=stage foldback run show.toml --quiet
@@ -62,6 +73,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "No live status line.")
     var quiet = false
 
+    @OptionGroup(title: "Recording")
+    var recording: RecordOptions
+
     /// Drivers `--start-server` can use.
     enum ServerDriver: String, ExpressibleByArgument, CaseIterable {
         case dummy
@@ -69,12 +83,16 @@ struct RunCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try PresetLoading.load(preset)
+        let prototype: EngineGraph
         do {
-            _ = try PresetGraphBuilder.graph(for: loaded, sampleRate: Double(rate), maxFrames: period)
+            prototype = try PresetGraphBuilder.graph(for: loaded, sampleRate: Double(rate), maxFrames: period)
         } catch {
             PresetLoading.report(error, path: preset)
             throw ExitCode(2)
         }
+        let recorder = try recording.makeRecorder(preset: loaded, graph: prototype)
+        let players = try FilePlayers(preset: loaded)
+        defer { players.close() }
         fb_install_stop_signals()
         var launcher: JACKServerLauncher?
         let serverName = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
@@ -91,7 +109,12 @@ struct RunCommand: ParsableCommand {
         defer { launcher?.stop() }
         let session: LiveSession
         do {
-            session = try LiveSession(preset: loaded, clientName: name, serverName: launcher?.serverName ?? serverName)
+            session = try LiveSession(
+                preset: loaded, clientName: name, serverName: launcher?.serverName ?? serverName,
+                prepare: { graph in
+                    try recorder?.attach(to: graph)
+                    try players.attach(to: graph)
+                })
         } catch {
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)
@@ -102,8 +125,14 @@ struct RunCommand: ParsableCommand {
         if !noConnect {
             for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
         }
+        if let recorder { session.record(with: recorder, paused: recording.paused) }
+        session.play(with: players)
         StandardError.writeLine(session.summary)
         let exitStatus = session.runUntilStopped(showStatus: !quiet)
+        if let recorder {
+            LiveSession.finishTake(recorder)
+            recorder.close()
+        }
         session.close()
         if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
         if exitStatus != 0 { throw ExitCode(exitStatus) }

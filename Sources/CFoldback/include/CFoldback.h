@@ -53,6 +53,12 @@ void fb_alloc_probe_reset(void);
 /// fb_realtime_cycle): returns 1 and fills both when it is loaded and wired to the cycle, else 0.
 int fb_audio_allocation_counts(int64_t *allocations, int64_t *frees);
 
+/// Installs SIGUSR1/SIGUSR2 handlers that only count the signals (record and player toggles).
+void fb_install_control_signals(void);
+
+/// How many SIGUSR1 (`which` = 1) or SIGUSR2 (`which` = 2) signals have arrived.
+int fb_control_signal_count(int which);
+
 #ifdef __cplusplus
 }
 #endif
