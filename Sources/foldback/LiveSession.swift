@@ -7,7 +7,9 @@ import FoldbackPresets
 
 /// One preset hosted live on a JACK server.
 final class LiveSession: @unchecked Sendable {
-    let preset: Preset
+    /// The preset playing now (preset switches replace it).
+    var preset: Preset { state.preset }
+    let state: LivePresetState
     let engine: Engine
     let host: JACKHost
     private let serverName: String?
@@ -17,7 +19,8 @@ final class LiveSession: @unchecked Sendable {
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
     init(preset: Preset, clientName: String, serverName: String?) throws {
-        self.preset = preset
+        let state = LivePresetState(preset)
+        self.state = state
         self.serverName = serverName
         engine = Engine(configuration: EngineConfiguration(maxFrames: Self.engineChunkFrames))
         let engine = engine
@@ -26,7 +29,7 @@ final class LiveSession: @unchecked Sendable {
             onFormatChange: { sampleRate, bufferSize in
                 // JACK's notification thread: rebuild off the audio thread; the engine splits long cycles meanwhile.
                 do {
-                    try engine.install(Self.graph(for: preset, sampleRate: sampleRate, bufferSize: bufferSize))
+                    try engine.install(Self.graph(for: state.preset, sampleRate: sampleRate, bufferSize: bufferSize))
                 } catch {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
@@ -38,7 +41,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// The preset's graph prepared for the server's format (periods longer than the engine's chunk are split).
-    private static func graph(for preset: Preset, sampleRate: Double, bufferSize: Int) throws(PresetError) -> EngineGraph {
+    static func graph(for preset: Preset, sampleRate: Double, bufferSize: Int) throws(PresetError) -> EngineGraph {
         try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: min(bufferSize, engineChunkFrames))
     }
 

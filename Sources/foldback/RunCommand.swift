@@ -17,7 +17,14 @@ struct RunCommand: ParsableCommand {
             SIGTERM, which deactivate and close the client and exit 0. If the JACK server goes away, \
             Foldback says so and exits 1.
 
-            While running, a one-line status shows DSP load, xruns and the peak level of each bus.
+            While running, a one-line status shows DSP load, xruns and the peak level of each bus; \
+            '--meters' shows a full meter view instead.
+
+            Live control: '--osc-port N' takes OSC commands on 127.0.0.1:N (docs/osc.md): faders, pans, \
+            mutes, sends, unit parameters, preset loads, setlist moves, meter subscriptions. '--setlist FILE' \
+            runs a show's presets in order (docs/setlists.md). SIGHUP reloads the current preset file; \
+            '--watch' reloads it whenever it is saved. Every switch crossfades (equal power, 30 ms); ports \
+            that persist keep their connections; a broken preset is reported and the old one keeps playing.
 
             With no JACK server running, start one (for example 'jackd -d alsa') or let Foldback \
             start a private one with the dummy driver: '--start-server dummy' (no sound card needed; \
@@ -28,11 +35,14 @@ struct RunCommand: ParsableCommand {
               foldback run show.toml --name monitors --no-connect
               foldback run presets/vocal-monitor.toml --start-server dummy --server rehearsal
               JACK_DEFAULT_SERVER=stage foldback run show.toml --quiet
+              foldback run show.toml --osc-port 9000 --watch
+              foldback run --setlist friday.toml --osc-port 9000 --meters
+              oscsend localhost 9000 /foldback/strip/vox/gain_db f -3.5
             """
     )
 
-    @Argument(help: "The preset file (TOML).")
-    var preset: String
+    @Argument(help: "The preset file (TOML); omit it with --setlist.")
+    var preset: String?
 
     @Option(name: .long, help: "JACK client name; if taken, JACK picks a unique one and Foldback says which.")
     var name = "foldback"
@@ -55,12 +65,17 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "No live status line.")
     var quiet = false
 
+    @OptionGroup(title: "Live control")
+    var control: ControlOptions
+
     /// Drivers `--start-server` can use.
     enum ServerDriver: String, ExpressibleByArgument, CaseIterable {
         case dummy
     }
 
     func run() throws {
+        let setlist = try control.loadSetlist()
+        let preset = try ControlOptions.startingPreset(argument: preset, setlist: setlist)
         let loaded = try PresetLoading.load(preset)
         do {
             _ = try PresetGraphBuilder.graph(for: loaded, sampleRate: Double(rate), maxFrames: period)
@@ -95,8 +110,18 @@ struct RunCommand: ParsableCommand {
         if !noConnect {
             for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
         }
+        session.state.makesConnections = !noConnect
+        let liveControl: LiveControl
+        do {
+            liveControl = try LiveControl(session: session, options: control, setlist: setlist)
+        } catch {
+            session.close()
+            StandardError.writeLine("foldback: \(error)")
+            throw ExitCode(1)
+        }
         StandardError.writeLine(session.summary)
-        let exitStatus = session.runUntilStopped(showStatus: !quiet)
+        let exitStatus = session.runUntilStopped(showStatus: !quiet && !control.meters)
+        liveControl.stop()
         session.close()
         if exitStatus != 0 { throw ExitCode(exitStatus) }
     }

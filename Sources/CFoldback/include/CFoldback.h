@@ -40,6 +40,12 @@ void fb_install_stop_signals(void);
 /// The last stop signal received (SIGINT or SIGTERM), or 0.
 int fb_stop_signal(void);
 
+/// Installs a SIGHUP handler that only records a reload request.
+void fb_install_reload_signal(void);
+
+/// 1 if SIGHUP arrived since the last call (and clears the request), else 0.
+int fb_take_reload_request(void);
+
 #ifdef __cplusplus
 }
 #endif

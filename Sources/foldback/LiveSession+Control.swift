@@ -1,0 +1,83 @@
+// Preset switching for a live session: load and build off the audio thread, crossfade, update ports, report. Non-realtime.
+import FoldbackControl
+import FoldbackEngine
+import FoldbackJACK
+import FoldbackPresets
+import Foundation
+
+extension LiveSession: LiveControlTarget {
+    /// The equal-power crossfade between presets (within the issue's 50 ms bound).
+    static let switchCrossfade = Crossfade(duration: 0.030, law: .equalPower)
+
+    var currentPreset: Preset { state.preset }
+
+    /// Loads `path`, builds its graph at the server's format, crossfades to it and makes the JACK ports
+    /// match: ports whose names persist keep their connections, new ones are registered (and connected
+    /// as the preset lists, unless `--no-connect`), vanished ones removed. Returns what changed.
+    func switchPreset(toPath path: String) throws(ControlError) -> String {
+        state.switching.lock()
+        defer { state.switching.unlock() }
+        let preset: Preset
+        let graph: EngineGraph
+        do {
+            preset = try PresetLoader.load(path: path)
+            graph = try Self.graph(for: preset, sampleRate: host.sampleRate, bufferSize: host.bufferSize)
+        } catch {
+            let count = error.errors.count
+            throw .presetRejected(error.description + "\n\(path) has \(count) \(count == 1 ? "error" : "errors"); the current preset keeps playing")
+        }
+        let before = host.layout
+        do {
+            try engine.install(graph, crossfade: Self.switchCrossfade)
+        } catch {
+            throw .presetRejected("\(path): \(error); the current preset keeps playing")
+        }
+        state.preset = preset
+        do {
+            try host.updatePorts(for: graph.layout)
+        } catch {
+            throw .failed("\(path) is playing, but its JACK ports could not be updated: \(error)")
+        }
+        let change = PortChange(from: before, to: graph.layout)
+        var warnings: [JACKConnectionWarning] = []
+        if state.makesConnections {
+            let plan = PresetGraphBuilder.connectionPlan(for: preset).filter { change.added.contains($0.key) }
+            warnings = host.connect(plan)
+        }
+        waitForFadeToFinish()
+        let title = preset.name.map { "'\($0)'" } ?? path
+        return (["switched to \(title)"] + change.descriptions + warnings.map { "warning: \($0)" }).joined(separator: "; ")
+    }
+
+    /// Waits (up to 1 s) until the audio thread has retired the previous graph, so a burst of switches
+    /// never overfills the engine's swap queue.
+    private func waitForFadeToFinish() {
+        let deadline = Date().addingTimeInterval(1)
+        while Date() < deadline && host.shutdown == nil {
+            engine.collectGarbage()
+            if engine.liveGraphCount <= 1 { return }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+    }
+}
+
+/// Which ports a switch added and removed, by short name.
+struct PortChange {
+    var added: Set<String>
+    var removed: Set<String>
+
+    init(from old: GraphLayout, to new: GraphLayout) {
+        let oldNames = Set((old.inputPorts + old.outputPorts).map(\.name))
+        let newNames = Set((new.inputPorts + new.outputPorts).map(\.name))
+        added = newNames.subtracting(oldNames)
+        removed = oldNames.subtracting(newNames)
+    }
+
+    /// "ports added: a b", "ports removed: c" (only the non-empty ones).
+    var descriptions: [String] {
+        var parts: [String] = []
+        if !added.isEmpty { parts.append("ports added: " + added.sorted().joined(separator: " ")) }
+        if !removed.isEmpty { parts.append("ports removed: " + removed.sorted().joined(separator: " ")) }
+        return parts
+    }
+}
