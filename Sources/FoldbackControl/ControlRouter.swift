@@ -13,12 +13,18 @@ public final class ControlRouter: Sendable {
     private let target: any LiveControlTarget
     private let setlist: SetlistController?
     private let meters: MeterFeed?
+    private let log: @Sendable (String) -> Void
 
     /// A router for `target`, with its setlist (if running one) and a meter feed (if subscriptions are offered).
-    public init(target: any LiveControlTarget, setlist: SetlistController? = nil, meters: MeterFeed? = nil) {
+    /// `log` hears every preset switch and setlist move (and why one was refused), for the engineer's console.
+    public init(
+        target: any LiveControlTarget, setlist: SetlistController? = nil, meters: MeterFeed? = nil,
+        log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
         self.target = target
         self.setlist = setlist
         self.meters = meters
+        self.log = log
     }
 
     /// The replies to `message` from `sender`: a query's answer, an acknowledgement, or one error reply.
@@ -40,10 +46,14 @@ public final class ControlRouter: Sendable {
         case "ping":
             try expect(message, "")
             return [OSCMessage(Self.root + "/pong")]
-        case "preset":
-            return try preset(message, command: parts.dropFirst().joined(separator: "/"))
-        case "setlist":
-            return try setlistCommand(message, command: parts.dropFirst().joined(separator: "/"))
+        case "preset", "setlist":
+            do {
+                let command = parts.dropFirst().joined(separator: "/")
+                return try parts.first == "preset" ? preset(message, command: command) : setlistCommand(message, command: command)
+            } catch {
+                log("\(message.path) refused: \(error)")
+                throw error
+            }
         case "meters":
             return try meterCommand(message, command: parts.dropFirst().joined(separator: "/"), sender: sender)
         case "midi":
@@ -88,11 +98,13 @@ public final class ControlRouter: Sendable {
                 throw .malformed("/foldback/preset/load takes one string, the preset file; got '\(message.typeTags)'")
             }
             let report = try target.switchPreset(toPath: path)
+            log("\(message.path): \(report)")
             return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
         case "reload":
             try expect(message, "")
             let path = target.currentPreset.path
             let report = try target.switchPreset(toPath: path)
+            log("\(message.path): \(report)")
             return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
         case "get":
             try expect(message, "")
@@ -108,15 +120,15 @@ public final class ControlRouter: Sendable {
         switch command {
         case "next":
             try expect(message, "")
-            try setlist.next()
+            log("\(message.path): \(try setlist.next()) (\(setlist.positionText))")
         case "prev":
             try expect(message, "")
-            try setlist.previous()
+            log("\(message.path): \(try setlist.previous()) (\(setlist.positionText))")
         case "select":
             guard message.arguments.count == 1, let number = message.arguments[0].number, number == number.rounded() else {
                 throw .malformed("/foldback/setlist/select takes one integer, the song number from 1; got '\(message.typeTags)'")
             }
-            try setlist.select(index: Int(number) - 1)
+            log("\(message.path): \(try setlist.select(index: Int(number) - 1)) (\(setlist.positionText))")
         case "get":
             try expect(message, "")
         default:

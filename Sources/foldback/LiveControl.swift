@@ -28,7 +28,7 @@ final class LiveControl: @unchecked Sendable {
             let box = RouterBox()
             let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender) ?? [] }
             let feed = MeterFeed(engine: session.engine) { message, peer in server.send(message, to: peer) }
-            box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed)
+            box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed) { StandardError.writeLine("foldback: OSC \($0)") }
             osc = server
             self.feed = feed
             server.start()
