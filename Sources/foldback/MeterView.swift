@@ -43,16 +43,31 @@ final class MeterView: @unchecked Sendable {
         fflush(nil)
     }
 
+    /// One meter's linear levels, by name.
+    struct Level {
+        var name: String
+        var peak: Float
+        var rms: Float
+    }
+
     /// The bar lines of one snapshot: strips, buses, then gain reduction per compressor.
     func meterLines(_ meters: MeterSnapshot, now: Date) -> [String] {
-        let width = max(8, (meters.strips.map(\.name) + meters.buses.map(\.name)).map(\.count).max() ?? 0)
-        var lines = ["strips (pre-fader)"]
-        lines += meters.strips.map { levelLine("strip/" + $0.name, label: $0.name, width: width, reading: $0.reading, now: now) }
-        lines.append("buses")
-        lines += meters.buses.map { levelLine("bus/" + $0.name, label: $0.name, width: width, reading: $0.reading, now: now) }
         let reductions = meters.units.flatMap { unit in
             unit.readings.filter { $0.key == "gain_reduction_db" }.map { ("\(unit.strip)/\(unit.unit)", $0.value) }
         }
+        return meterLines(
+            strips: meters.strips.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
+            buses: meters.buses.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
+            reductions: reductions, now: now)
+    }
+
+    /// The bar lines: strips, buses, then gain reduction (`strip/unit`, dB) per compressor.
+    func meterLines(strips: [Level], buses: [Level], reductions: [(String, Float)], now: Date) -> [String] {
+        let width = max(8, ((strips + buses).map(\.name) + reductions.map(\.0)).map(\.count).max() ?? 0)
+        var lines = ["strips (pre-fader)"]
+        lines += strips.map { levelLine("strip/" + $0.name, level: $0, width: width, now: now) }
+        lines.append("buses")
+        lines += buses.map { levelLine("bus/" + $0.name, level: $0, width: width, now: now) }
         if !reductions.isEmpty {
             lines.append("gain reduction")
             for (name, decibels) in reductions {
@@ -65,15 +80,15 @@ final class MeterView: @unchecked Sendable {
     }
 
     /// `name  ████▒▒▒···|···  -12.3 / -18.0 dBFS`: RMS solid, peak shaded, hold as `|`.
-    private func levelLine(_ key: String, label: String, width: Int, reading: MeterReading, now: Date) -> String {
-        let peak = Self.decibels(reading.peak), rms = Self.decibels(reading.rms)
+    private func levelLine(_ key: String, level: Level, width: Int, now: Date) -> String {
+        let peak = Self.decibels(level.peak), rms = Self.decibels(level.rms)
         var hold = holds[key] ?? (peak, now)
         if peak >= hold.level || now.timeIntervalSince(hold.time) > Self.holdSeconds { hold = (peak, now) }
         holds[key] = hold
         let rmsCells = Self.cells(rms), peakCells = Self.cells(peak), holdCell = Self.cells(hold.level)
         var bar = (0..<Self.barWidth).map { $0 < rmsCells ? "█" : $0 < peakCells ? "▒" : "·" }
         if holdCell > 0 { bar[min(holdCell, Self.barWidth) - 1] = "|" }
-        return pad(label, width) + " " + bar.joined() + " " + Self.text(peak) + " / " + Self.text(rms) + " dBFS"
+        return pad(level.name, width) + " " + bar.joined() + " " + Self.text(peak) + " / " + Self.text(rms) + " dBFS"
     }
 
     private func pad(_ text: String, _ width: Int) -> String {
@@ -86,7 +101,7 @@ final class MeterView: @unchecked Sendable {
     }
 
     private static func cells(_ decibels: Float) -> Int {
-        Int(((decibels + rangeDB) / rangeDB * Float(barWidth)).rounded(.down)).clamped(to: 0...barWidth)
+        Int(((decibels + rangeDB) / rangeDB * Float(barWidth)).rounded()).clamped(to: 0...barWidth)
     }
 
     private static func text(_ decibels: Float) -> String {
