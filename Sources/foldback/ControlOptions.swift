@@ -1,5 +1,6 @@
 // `foldback run` options for live control: OSC, setlists, reloading, the meter view. Non-realtime.
 import ArgumentParser
+import FoldbackControl
 import FoldbackPresets
 
 /// The live-control options of `foldback run` (an option group, so `RunCommand` stays small).
@@ -21,6 +22,9 @@ struct ControlOptions: ParsableArguments {
 
     func validate() throws {
         if oscPort == nil && oscBind != "127.0.0.1" { throw ValidationError("--osc-bind needs --osc-port") }
+        if OSCPeer(host: oscBind, port: 0) == nil {
+            throw ValidationError("--osc-bind '\(oscBind)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)")
+        }
     }
 
     /// The setlist, or nil without `--setlist`; exit status 2 after printing its problems.
