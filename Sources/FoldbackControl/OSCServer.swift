@@ -73,11 +73,3 @@ public final class OSCServer: @unchecked Sendable {
         OSCMessage(errorPath, [.string(path), .string(error.description)])
     }
 }
-
-/// Test access to how the server answers a raw packet, without a socket.
-public enum OSCServerTestAccess {
-    /// The replies the server would send for `packet`.
-    public static func replies(to packet: [UInt8], handler: OSCServer.Handler) -> [OSCMessage] {
-        OSCServer.replies(to: packet, from: OSCPeer(host: "127.0.0.1", port: 0)!, handler: handler)
-    }
-}

@@ -29,7 +29,9 @@ final class LiveSession: @unchecked Sendable {
             onFormatChange: { sampleRate, bufferSize in
                 // JACK's notification thread: rebuild off the audio thread; the engine splits long cycles meanwhile.
                 do {
-                    try engine.install(Self.graph(for: state.preset, sampleRate: sampleRate, bufferSize: bufferSize))
+                    try state.switching.withLock {   // never interleaved with a preset switch
+                        try engine.install(Self.graph(for: state.preset, sampleRate: sampleRate, bufferSize: bufferSize))
+                    }
                 } catch {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }

@@ -1,5 +1,5 @@
 // The OSC address space against an offline engine: sets, queries, error replies, presets and setlists. Non-realtime.
-import FoldbackControl
+@testable import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets
 import XCTest
@@ -71,7 +71,7 @@ final class ControlRouterTests: XCTestCase {
     func testUndecodablePacketsGetAnErrorReply() {
         let handler: OSCServer.Handler = { _, _ in XCTFail("must not be called"); return [] }
         for packet: [UInt8] in [[1, 2, 3], Array("#bundle\0".utf8) + [0, 0, 0, 0, 0, 0, 0, 1], Array("/foldback/x\0".utf8)] {
-            let replies = OSCServerTestAccess.replies(to: packet, handler: handler)
+            let replies = OSCServer.replies(to: packet, from: OSCPeer(host: "127.0.0.1", port: 0)!, handler: handler)
             XCTAssertEqual(replies.first?.path, OSCServer.errorPath, "\(packet)")
         }
     }
