@@ -72,10 +72,15 @@ let package = Package(
             dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "TOMLKit"],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "FoldbackControl",
+            dependencies: ["CLo", "FoldbackEngine", "FoldbackPresets"],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback",
+                "FoldbackControl", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -104,11 +109,12 @@ let package = Package(
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv"]),
+        .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "foldback"],
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "foldback"],
             exclude: ["Fixtures"]
         ),
     ],

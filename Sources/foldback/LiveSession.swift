@@ -7,7 +7,9 @@ import FoldbackPresets
 
 /// One preset hosted live on a JACK server.
 final class LiveSession: @unchecked Sendable {
-    let preset: Preset
+    /// The preset playing now (preset switches replace it).
+    var preset: Preset { state.preset }
+    let state: LivePresetState
     let engine: Engine
     let host: JACKHost
     let serverName: String?
@@ -15,18 +17,22 @@ final class LiveSession: @unchecked Sendable {
     var tickHandlers: [() -> Void] = []
     /// Extra status-line parts (recording, file players); nil for nothing to show.
     var statusParts: [() -> String?] = []
+    /// Attaches record taps and file sources to a graph before it is installed.
+    let prepareGraph: @Sendable (EngineGraph) throws -> Void
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     static let engineChunkFrames = 4096
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
-    /// `prepare` runs on every graph built (at start and on format changes) before it is installed:
-    /// it attaches record taps and file sources.
+    /// `prepare` runs on every graph built (at start, on format changes and preset switches) before it is
+    /// installed: it attaches record taps and file sources.
     init(
         preset: Preset, clientName: String, serverName: String?,
         prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }
     ) throws {
-        self.preset = preset
+        let state = LivePresetState(preset)
+        self.state = state
+        self.prepareGraph = prepare
         self.serverName = serverName
         engine = Engine(configuration: EngineConfiguration(maxFrames: Self.engineChunkFrames))
         let engine = engine
@@ -37,9 +43,11 @@ final class LiveSession: @unchecked Sendable {
                 // chunk and the engine splits longer cycles. A new rate re-prepares the units off the audio thread.
                 guard sampleRate != engine.graph?.sampleRate else { return }
                 do {
-                    let graph = try Self.graph(for: preset, sampleRate: sampleRate)
-                    try prepare(graph)
-                    try engine.install(graph)
+                    try state.switching.withLock {   // never interleaved with a preset switch
+                        let graph = try Self.graph(for: state.preset, sampleRate: sampleRate)
+                        try prepare(graph)
+                        try engine.install(graph)
+                    }
                 } catch {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
@@ -53,7 +61,7 @@ final class LiveSession: @unchecked Sendable {
 
     /// The preset's graph prepared for the server's rate and the engine's chunk, so any JACK period
     /// (32 to 4096 and beyond: longer periods are split) runs it without a rebuild.
-    private static func graph(for preset: Preset, sampleRate: Double) throws(PresetError) -> EngineGraph {
+    static func graph(for preset: Preset, sampleRate: Double) throws(PresetError) -> EngineGraph {
         try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames)
     }
 

@@ -24,7 +24,14 @@ struct RunCommand: ParsableCommand {
             changes ('jack_bufsize') need no rebuild; a new sample rate re-prepares the units. Each output \
             port reports its own latency to JACK (strip units plus bus limiter lookahead; see 'jack_lsp -l').
 
-            While running, a one-line status shows DSP load, xruns and the peak level of each bus.
+            While running, a one-line status shows DSP load, xruns and the peak level of each bus; \
+            '--meters' shows a full meter view instead.
+
+            Live control: '--osc-port N' takes OSC commands on 127.0.0.1:N (docs/osc.md): faders, pans, \
+            mutes, sends, unit parameters, preset loads, setlist moves, meter subscriptions. '--setlist FILE' \
+            runs a show's presets in order (docs/setlists.md). SIGHUP reloads the current preset file; \
+            '--watch' reloads it whenever it is saved. Every switch crossfades (equal power, 30 ms); ports \
+            that persist keep their connections; a broken preset is reported and the old one keeps playing.
 
             With no JACK server running, start one (for example 'jackd -d alsa') or let Foldback \
             start a private one with the dummy driver: '--start-server dummy' (no sound card needed; \
@@ -46,11 +53,14 @@ struct RunCommand: ParsableCommand {
               foldback run show.toml --name monitors --no-connect
               foldback run presets/vocal-monitor.toml --start-server dummy --server rehearsal
               JACK_DEFAULT_SERVER=stage foldback run show.toml --quiet
+              foldback run show.toml --osc-port 9000 --watch
+              foldback run --setlist friday.toml --osc-port 9000 --meters
+              oscsend localhost 9000 /foldback/strip/vox/gain_db f -3.5
             """
     )
 
-    @Argument(help: "The preset file (TOML).")
-    var preset: String
+    @Argument(help: "The preset file (TOML); omit it with --setlist.")
+    var preset: String?
 
     @Option(name: .long, help: "JACK client name; if taken, JACK picks a unique one and Foldback says which.")
     var name = "foldback"
@@ -76,12 +86,17 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Recording")
     var recording: RecordOptions
 
+    @OptionGroup(title: "Live control")
+    var control: ControlOptions
+
     /// Drivers `--start-server` can use.
     enum ServerDriver: String, ExpressibleByArgument, CaseIterable {
         case dummy
     }
 
     func run() throws {
+        let setlist = try control.loadSetlist()
+        let preset = try ControlOptions.startingPreset(argument: preset, setlist: setlist)
         let loaded = try PresetLoading.load(preset)
         let prototype: EngineGraph
         do {
@@ -125,10 +140,20 @@ struct RunCommand: ParsableCommand {
         if !noConnect {
             for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
         }
+        session.state.makesConnections = !noConnect
+        let liveControl: LiveControl
+        do {
+            liveControl = try LiveControl(session: session, options: control, setlist: setlist)
+        } catch {
+            session.close()
+            StandardError.writeLine("foldback: \(error)")
+            throw ExitCode(1)
+        }
         if let recorder { session.record(with: recorder, paused: recording.paused) }
         session.play(with: players)
         StandardError.writeLine(session.summary)
-        let exitStatus = session.runUntilStopped(showStatus: !quiet)
+        let exitStatus = session.runUntilStopped(showStatus: !quiet && !control.meters)
+        liveControl.stop()
         if let recorder {
             LiveSession.finishTake(recorder)
             recorder.close()

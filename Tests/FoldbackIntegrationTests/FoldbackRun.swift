@@ -6,9 +6,10 @@ final class FoldbackRun {
     let process = Process()
     private let errorFile: URL
 
-    /// Starts `foldback arguments…` from the products directory next to the test bundle.
+    /// Starts `foldback arguments…` from the products directory next to the test bundle
+    /// (standard output to `standardOutput` if given, else inherited).
     /// `environment` entries are added to (or replace) the test's own environment.
-    init(_ arguments: [String], testBundle: Bundle, environment: [String: String] = [:]) throws {
+    init(_ arguments: [String], testBundle: Bundle, environment: [String: String] = [:], standardOutput: FileHandle? = nil) throws {
         let products = Self.productsDirectory(testBundle: testBundle)
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-run-\(getpid())-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
@@ -20,6 +21,7 @@ final class FoldbackRun {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }
         process.standardError = try FileHandle(forWritingTo: errorFile)
+        if let standardOutput { process.standardOutput = standardOutput }
         try process.run()
     }
 

@@ -59,6 +59,12 @@ void fb_install_control_signals(void);
 /// How many SIGUSR1 (`which` = 1) or SIGUSR2 (`which` = 2) signals have arrived.
 int fb_control_signal_count(int which);
 
+/// Installs a SIGHUP handler that only records a reload request.
+void fb_install_reload_signal(void);
+
+/// 1 if SIGHUP arrived since the last call (and clears the request), else 0.
+int fb_take_reload_request(void);
+
 #ifdef __cplusplus
 }
 #endif
