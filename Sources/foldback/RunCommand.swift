@@ -19,6 +19,9 @@ struct RunCommand: ParsableCommand {
 
             While running, a one-line status shows DSP load, xruns and the peak level of each bus.
 
+            A JACK MIDI input port, midi_in, takes a controller: the preset's [midi] section maps its \
+            controllers to faders, sends, unit parameters, mutes and bypasses (see docs/presets.md).
+
             With no JACK server running, start one (for example 'jackd -d alsa') or let Foldback \
             start a private one with the dummy driver: '--start-server dummy' (no sound card needed; \
             it is stopped on exit).
@@ -95,8 +98,10 @@ struct RunCommand: ParsableCommand {
         if !noConnect {
             for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
         }
+        let midi = session.startMIDIOrWarn()
         StandardError.writeLine(session.summary)
         let exitStatus = session.runUntilStopped(showStatus: !quiet)
+        midi?.stop()
         session.close()
         if exitStatus != 0 { throw ExitCode(exitStatus) }
     }
