@@ -67,7 +67,7 @@ let package = Package(
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback",
+                "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback", "CLo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "foldback"],
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "foldback", "FoldbackPresets", "CLo"],
             exclude: ["Fixtures"]
         ),
     ],

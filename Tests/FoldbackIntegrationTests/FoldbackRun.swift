@@ -6,8 +6,9 @@ final class FoldbackRun {
     let process = Process()
     private let errorFile: URL
 
-    /// Starts `foldback arguments…` from the products directory next to the test bundle.
-    init(_ arguments: [String], testBundle: Bundle) throws {
+    /// Starts `foldback arguments…` from the products directory next to the test bundle, with `environment`
+    /// added to the test's own.
+    init(_ arguments: [String], testBundle: Bundle, environment: [String: String] = [:]) throws {
         var products = testBundle.bundleURL
         while products.pathExtension == "xctest" { products.deleteLastPathComponent() }
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-run-\(getpid())-\(UUID().uuidString).log")
@@ -16,6 +17,7 @@ final class FoldbackRun {
         }
         process.executableURL = products.appendingPathComponent("foldback")
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardError = try FileHandle(forWritingTo: errorFile)
         try process.run()
     }

@@ -62,13 +62,8 @@ final class MIDIControlTests: JACKServerTestCase {
             XCTAssertNil(sender.connect(to: "\(name):midi_in"))
         }
 
-        /// The RMS level of `main`, in dBFS, after the smoothers have settled.
-        func level() throws -> Double {
-            let recording = try probe.record(frames: 9_600, settleFrames: 9_600, requiresContinuity: false)
-            let samples = recording.channels[0]
-            let power = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))
-            return 10 * log10(max(power, 1e-30))
-        }
+        /// The RMS level of `main`, in dBFS.
+        func level() throws -> Double { try settledLevel(probe) }
 
         /// Sends `message` and waits until the engine has taken the value it maps to at `address`.
         func send(_ message: MIDIMessage, until address: ParameterAddress, is expected: Float) throws {
@@ -168,6 +163,14 @@ final class Received: @unchecked Sendable {
     private var stored: [Int] = []
     func append(_ value: Int) { lock.withLock { stored.append(value) } }
     var values: [Int] { lock.withLock { stored } }
+}
+
+/// The RMS level of the probe's first recorder input, in dBFS, over 0.2 s after 0.2 s for smoothers to settle.
+func settledLevel(_ probe: JACKTestClient) throws -> Double {
+    let recording = try probe.record(frames: 9_600, settleFrames: 9_600, requiresContinuity: false)
+    let samples = recording.channels[0]
+    let power = samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(max(samples.count, 1))
+    return 10 * log10(max(power, 1e-30))
 }
 
 /// Polls `condition` every 5 ms for up to `timeout` seconds.
