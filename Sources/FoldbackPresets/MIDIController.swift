@@ -70,11 +70,16 @@ public final class MIDIController: Sendable {
     private func handleControlChange(_ message: MIDIMessage) {
         let key = message.channel * 128 + Int(message.data1)
         let isHigh = message.data2 >= 64
-        let (control, preset, wasHigh, notes) = state.withLock { state in
+        let (learned, control, preset, wasHigh, notes) = state.withLock { state in
             let wasHigh = state.wasHigh[key] ?? false
             state.wasHigh[key] = isHigh
-            let control = learnedControl(for: message, in: &state) ?? state.preset.midi.control(channel: message.channel, controller: Int(message.data1))
-            return (control, state.preset, wasHigh, state.noteHandler)
+            let learned = learn(from: message, in: &state)
+            let control = learned?.control ?? state.preset.midi.control(channel: message.channel, controller: Int(message.data1))
+            return (learned, control, state.preset, wasHigh, state.noteHandler)
+        }
+        if let learned {
+            learned.handler?(learned.control)
+            notes?("MIDI learn: channel \(learned.control.channel) CC \(learned.control.controller) → \(learned.control.target)")
         }
         guard let control, let graph = engine.graph, let address = control.target.address(in: preset, graph: graph) else { return }
         let value: Float
@@ -100,18 +105,17 @@ public final class MIDIController: Sendable {
         }
     }
 
-    /// While learning, binds the controller of `message` to the armed target and returns the new mapping.
-    private func learnedControl(for message: MIDIMessage, in state: inout State) -> MIDIControlSpec? {
+    /// While learning, binds the controller of `message` to the armed target: the new mapping and who to tell.
+    private func learn(from message: MIDIMessage, in state: inout State)
+        -> (control: MIDIControlSpec, handler: (@Sendable (MIDIControlSpec) -> Void)?)? {
         guard let target = state.learnTarget, case .success(let info) = target.info(in: state.preset) else { return nil }
         let control = MIDIControlSpec(channel: message.channel, controller: Int(message.data1), target: target, info: info)
         state.preset.midi.bind(control)
-        state.learnTarget = nil
-        let (handler, notes) = (state.learnHandler, state.noteHandler)
-        state.learnHandler = nil
-        // Outside the lock would be tidier, but the handlers only record or print; they never call back in.
-        handler?(control)
-        notes?("MIDI learn: channel \(control.channel) CC \(control.controller) → \(target)")
-        return control
+        defer {
+            state.learnTarget = nil
+            state.learnHandler = nil
+        }
+        return (control, state.learnHandler)
     }
 
     // MARK: MIDI learn

@@ -127,3 +127,27 @@ final class MIDIMapPresetTests: XCTestCase {
             """, line: 11, column: 12, contains: ["is not a parameter path", "strip.<name>.gain_db"])
     }
 }
+
+extension MIDIMapPresetTests {
+    func testCheckReportsListTheMappings() throws {
+        let preset = try PresetLoader.parse(routing + """
+            [midi]
+            program_channel = 2
+              [[midi.cc]]
+              cc = 7
+              target = "strip.vox.gain_db"
+              [[midi.cc]]
+              cc = 64
+              target = "strip.vox.mute"
+              mode = "toggle"
+            """, path: "test.toml")
+        let report = PresetReport.render(preset)
+        XCTAssertTrue(report.hasSuffix("""
+            MIDI  (midi_in)
+              ch 1  CC 7   -> strip.vox.gain_db  -60 to 6, db
+              ch 1  CC 64  -> strip.vox.mute  toggle
+              program change  selects setlist entries (channel 2)
+
+            """), report)
+    }
+}
