@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # `make rtsan-live`: the real foldback binary, built with RealtimeSanitizer, mixing live on a private dummy
 # JACK server while foldback-probe plays into it and records it. Any malloc, free, lock or blocking call in
-# the JACK process callback aborts foldback with a report; the run must end clean with audio recorded.
-# Meanwhile OSC (liblo's oscsend) moves faders and reloads the preset, so parameter changes and crossfaded
-# preset switches run under the sanitizer too.
+# the JACK process callback (audio and the MIDI input it copies into its ring) aborts foldback with a report;
+# the run must end clean with audio recorded. Meanwhile OSC (liblo's oscsend) moves faders and reloads the
+# preset, so parameter changes and crossfaded preset switches run under the sanitizer too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 server="foldback-rtsan-$$"
@@ -29,7 +29,7 @@ done
 control=$!
 .build/release/foldback-probe --server "$server" --seconds 3 \
   --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
-  --record foldback:main_L --record foldback:iem_vox_L --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" | tail -n 1
+  --midi foldback:midi_in --record foldback:main_L --record foldback:iem_vox_L --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" | tail -n 1
 wait "$control" || true
 kill -INT "$pid"
 status=0

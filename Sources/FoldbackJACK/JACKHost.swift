@@ -28,7 +28,13 @@ public final class JACKHost: @unchecked Sendable {
     private var currentLayout: GraphLayout
     var inputPorts: [String: JACKPort] = [:]
     var outputPorts: [String: JACKPort] = [:]
-    private let process: UnsafeMutablePointer<JACKHostProcess>
+    let process: UnsafeMutablePointer<JACKHostProcess>
+    /// The MIDI input port, once ``registerMIDIInput(named:)`` has run.
+    var midiInputPort: JACKPort? {
+        get { lock.withLock { midiPort } }
+        set { lock.withLock { midiPort = newValue } }
+    }
+    private var midiPort: JACKPort?
     let events = JACKClientEvents()
     let notifications: JACKHostNotifications
     var isActive = false
@@ -56,7 +62,8 @@ public final class JACKHost: @unchecked Sendable {
         process = .allocate(capacity: 1)
         process.initialize(to: JACKHostProcess(
             inputs: PortSlotTable(count: capacity.inputCapacity), outputs: PortSlotTable(count: capacity.outputCapacity),
-            io: engine.io, cycleContext: engine.cycleContext, cycleFunction: Engine.cycleFunction, cycles: .create(0)))
+            io: engine.io, cycleContext: engine.cycleContext, cycleFunction: Engine.cycleFunction, cycles: .create(0),
+            midi: JACKMIDICapture()))
         try installCallbacks()
         try updatePorts(for: layout)
     }
@@ -66,6 +73,7 @@ public final class JACKHost: @unchecked Sendable {
         process.pointee.inputs.deallocate()
         process.pointee.outputs.deallocate()
         process.pointee.cycles.destroy()
+        process.pointee.midi.deallocate()
         process.deinitialize(count: 1).deallocate()
     }
 

@@ -24,6 +24,7 @@ public enum PresetReport {
             lines.append("")
             lines += busLines(bus, number: index + 1, clientName: clientName)
         }
+        if !preset.midi.isDefault { lines += [""] + MIDIMapText.lines(preset.midi, preset: preset) }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -33,6 +33,14 @@ struct RunCommand: ParsableCommand {
             '--watch' reloads it whenever it is saved. Every switch crossfades (equal power, 30 ms); ports \
             that persist keep their connections; a broken preset is reported and the old one keeps playing.
 
+            A JACK MIDI input port, midi_in, takes a controller: the preset's [midi] section maps its \
+            controllers to faders, sends, unit parameters, mutes and bypasses (see docs/presets.md).
+
+            Started by a session manager (NSM_URL set: nsmd, RaySession, Carla…), Foldback speaks the NSM \
+            protocol: the session keeps its own copy of the preset (<session path>.toml, first copied from \
+            the preset given here), the JACK client takes the session's client id as its name, and a session \
+            save writes the current levels, parameters and connections into that copy.
+
             With no JACK server running, start one (for example 'jackd -d alsa') or let Foldback \
             start a private one with the dummy driver: '--start-server dummy' (no sound card needed; \
             it is stopped on exit). Foldback does not restart that private server if it dies: it waits, \
@@ -122,6 +130,13 @@ struct RunCommand: ParsableCommand {
             StandardError.writeLine("foldback: started a private JACK server '\(privateName)' (dummy driver, \(rate) Hz, \(period) frames)")
         }
         defer { launcher?.stop() }
+        if let managerURL = NSMSession.sessionManagerURL {
+            let status = try NSMSession(
+                managerURL: managerURL, templatePath: preset, serverName: launcher?.serverName ?? serverName, makesConnections: !noConnect
+            ).run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let session: LiveSession
         do {
             session = try LiveSession(
@@ -149,11 +164,13 @@ struct RunCommand: ParsableCommand {
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)
         }
+        let midi = session.startMIDIOrWarn()
         if let recorder { session.record(with: recorder, paused: recording.paused) }
         session.play(with: players)
         StandardError.writeLine(session.summary)
         let exitStatus = session.runUntilStopped(showStatus: !quiet && !control.meters)
         liveControl.stop()
+        midi?.stop()
         if let recorder {
             LiveSession.finishTake(recorder)
             recorder.close()
