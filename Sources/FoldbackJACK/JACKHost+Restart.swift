@@ -18,7 +18,8 @@ extension JACKHost {
         let client = client
         guard shutdown == nil, !client.isClosed else { return [] }
         let (inputs, outputs) = lock.withLock { (inputPorts, outputPorts) }
-        let ports = inputs.merging(outputs) { first, _ in first }
+        var ports = inputs.merging(outputs) { first, _ in first }
+        if let midi = midiInputPort { ports[Self.midiInputPortName] = midi }
         let made = connectionTracker.pendingConnections.isEmpty ? [] : connectionTracker.restore(client: client, ports: ports)
         connectionTracker.snapshot(client: client, ports: Array(ports.values))
         return made
@@ -37,6 +38,9 @@ extension JACKHost {
         old.close()
         notifications.clientClosed()
         let fresh = try JACKClient(name: old.actualName, serverName: old.serverName)
+        let hadMIDIInput = midiInputPort != nil
+        midiInputPort = nil
+        process.pointee.midi.port.store(nil, at: 0)
         lock.withLock {
             openClient = fresh
             inputPorts = [:]
@@ -48,6 +52,7 @@ extension JACKHost {
         do {
             try installCallbacks()
             try updatePorts(for: layout)
+            if hadMIDIInput { _ = try registerMIDIInput() }
             try activate()
         } catch {
             fresh.close()
