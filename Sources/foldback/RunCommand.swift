@@ -36,6 +36,7 @@ struct RunCommand: ParsableCommand {
               foldback run show.toml --name monitors --no-connect
               foldback run presets/vocal-monitor.toml --start-server dummy --server rehearsal
               JACK_DEFAULT_SERVER=stage foldback run show.toml --quiet
+              NSM_URL=osc.udp://localhost:12345/ foldback run show.toml   (as a session manager starts it)
             """
     )
 
