@@ -64,6 +64,7 @@ struct RunCommand: ParsableCommand {
               foldback run show.toml --osc-port 9000 --watch
               foldback run --setlist friday.toml --osc-port 9000 --meters
               oscsend localhost 9000 /foldback/strip/vox/gain_db f -3.5
+              NSM_URL=osc.udp://localhost:12345/ foldback run show.toml   (as a session manager starts it)
             """
     )
 

@@ -6,7 +6,8 @@ import XCTest
 @testable import foldback
 
 final class MIDIControlTests: JACKServerTestCase {
-    private static let preset = """
+    /// A mono strip `vox` (with a `gain` unit `trim`) sent to a mono bus `main` without a limiter.
+    static let routing = """
         [[bus]]
         name = "main"
         channels = 1
@@ -20,6 +21,9 @@ final class MIDIControlTests: JACKServerTestCase {
           [[strip.send]]
           bus = "main"
 
+        """
+
+    private static let preset = routing + """
         [midi]
         program_channel = 1
           [[midi.cc]]

@@ -6,17 +6,7 @@ import XCTest
 @testable import foldback
 
 final class NSMSessionTests: JACKServerTestCase {
-    private static let template = """
-        [[bus]]
-        name = "main"
-        channels = 1
-        limiter = false
-
-        [[strip]]
-        name = "vox"
-          [[strip.send]]
-          bus = "main"
-
+    private static let template = MIDIControlTests.routing + """
         [midi]
           [[midi.cc]]
           cc = 7
@@ -73,18 +63,13 @@ final class NSMSessionTests: JACKServerTestCase {
 
     func testOpenSaveAndReopenKeepValuesAndConnectionsUnderTheClientIDAsJACKName() throws {
         let server = try serverName
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fb-nsm-\(getpid())-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let templatePath = folder.appendingPathComponent("template.toml").path
-        try Self.template.write(toFile: templatePath, atomically: true, encoding: .utf8)
+        let (folder, templatePath) = try sessionFolder()
         let sessionPath = folder.appendingPathComponent("session/Foldback.nXYZW").path
         let clientID = "fbnsm-\(getpid() % 10_000)"
         let nsm = try TestNSMServer()
 
         // First run: announce, open (the template is copied), a level changed over MIDI makes it dirty, save.
-        var run = try FoldbackRun(["run", templatePath, "--server", server, "--quiet"], testBundle: Bundle(for: Self.self),
-                                  environment: ["NSM_URL": nsm.transport.url])
+        var run = try startFoldback(templatePath, nsm)
         let announce = try nsm.acceptAnnounce()
         XCTAssertEqual(announce.first, .string("Foldback"))
         XCTAssertEqual(announce[1].string.map { $0.contains(":dirty:") && $0.contains(":switch:") }, true, "\(announce)")
@@ -119,8 +104,7 @@ final class NSMSessionTests: JACKServerTestCase {
         run.stop()
 
         // Reopen: the saved level and connections come back without any help from the test.
-        run = try FoldbackRun(["run", templatePath, "--server", server, "--quiet"], testBundle: Bundle(for: Self.self),
-                              environment: ["NSM_URL": nsm.transport.url])
+        run = try startFoldback(templatePath, nsm)
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
         XCTAssertEqual(try nsm.request("/nsm/client/open", [.string(sessionPath), .string("Foldback"), .string(clientID)]).path, "/reply")
@@ -130,16 +114,11 @@ final class NSMSessionTests: JACKServerTestCase {
     }
 
     func testSaveBeforeOpenAndABrokenSessionPresetGetErrorReplies() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fb-nsm-err-\(getpid())-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let templatePath = folder.appendingPathComponent("template.toml").path
-        try Self.template.write(toFile: templatePath, atomically: true, encoding: .utf8)
+        let (folder, templatePath) = try sessionFolder()
         let sessionPath = folder.appendingPathComponent("broken").path
         try "[[bus]]\nnme = \"main\"\n".write(toFile: sessionPath + ".toml", atomically: true, encoding: .utf8)
         let nsm = try TestNSMServer()
-        let run = try FoldbackRun(["run", templatePath, "--server", try serverName, "--quiet"], testBundle: Bundle(for: Self.self),
-                                  environment: ["NSM_URL": nsm.transport.url])
+        let run = try startFoldback(templatePath, nsm)
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
         let save = try nsm.request("/nsm/client/save")
@@ -154,14 +133,9 @@ final class NSMSessionTests: JACKServerTestCase {
 
     func testASecondOpenSwitchesToTheNewSessionAndClientName() throws {
         let server = try serverName
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fb-nsm-switch-\(getpid())-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let templatePath = folder.appendingPathComponent("template.toml").path
-        try Self.template.write(toFile: templatePath, atomically: true, encoding: .utf8)
+        let (folder, templatePath) = try sessionFolder()
         let nsm = try TestNSMServer()
-        let run = try FoldbackRun(["run", templatePath, "--server", server, "--quiet"], testBundle: Bundle(for: Self.self),
-                                  environment: ["NSM_URL": nsm.transport.url])
+        let run = try startFoldback(templatePath, nsm)
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
         let first = "fbnsm-a\(getpid() % 1_000)", second = "fbnsm-b\(getpid() % 1_000)"
@@ -172,5 +146,21 @@ final class NSMSessionTests: JACKServerTestCase {
         XCTAssertEqual(observer.portNames(matching: "^\(first):"), [], "the first session's client is gone")
         XCTAssertEqual(Set(observer.portNames(matching: "^\(second):")), ["\(second):vox_in", "\(second):main", "\(second):midi_in"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("two.toml").path))
+    }
+
+    /// A fresh folder (removed after the test) holding the template preset; returns it and the template's path.
+    private func sessionFolder() throws -> (URL, String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fb-nsm-\(getpid())-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        let templatePath = folder.appendingPathComponent("template.toml").path
+        try Self.template.write(toFile: templatePath, atomically: true, encoding: .utf8)
+        return (folder, templatePath)
+    }
+
+    /// `foldback run TEMPLATE` on the test server, as the session manager `nsm` would start it.
+    private func startFoldback(_ templatePath: String, _ nsm: TestNSMServer) throws -> FoldbackRun {
+        try FoldbackRun(["run", templatePath, "--server", try serverName, "--quiet"], testBundle: Bundle(for: Self.self),
+                        environment: ["NSM_URL": nsm.transport.url])
     }
 }
