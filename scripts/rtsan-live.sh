@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make rtsan-live`: the real foldback binary, built with RealtimeSanitizer, mixing live on a private dummy
 # JACK server while foldback-probe plays into it and records it. Any malloc, free, lock or blocking call in
-# the JACK process callback aborts foldback with a report; the run must end clean with audio recorded.
+# the JACK process callback aborts foldback with a report, through period changes (jack_bufsize) too;
+# the run must end clean with audio recorded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 server="foldback-rtsan-$$"
@@ -16,6 +17,11 @@ for _ in $(seq 1 200); do
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.05
 done
+# Period changes at run time (jack_bufsize 32 ↔ 4096): each size runs for a moment under the sanitizer.
+for frames in 32 4096 64 1024 256; do
+  JACK_DEFAULT_SERVER="$server" jack_bufsize "$frames" >/dev/null
+  sleep 0.2
+done
 .build/release/foldback-probe --server "$server" --seconds 3 \
   --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
   --record foldback:main_L --record foldback:iem_vox_L --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" | tail -n 1
@@ -28,4 +34,4 @@ if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ]; then
   echo "rtsan-live: FAILED (foldback exit $status)"
   exit 1
 fi
-echo "rtsan-live: 3 s of live JACK processing under RealtimeSanitizer, no violation"
+echo "rtsan-live: five period changes and 3 s of live JACK processing under RealtimeSanitizer, no violation"
