@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # `make rtsan-live`: the real foldback binary, built with RealtimeSanitizer, mixing live on a private dummy
 # JACK server while foldback-probe plays into it and records it. Any malloc, free, lock or blocking call in
-# the JACK process callback (audio and the MIDI input it copies into its ring) aborts foldback with a report;
-# the run must end clean with audio recorded. Meanwhile OSC (liblo's oscsend) moves faders and reloads the
-# preset, so parameter changes and crossfaded preset switches run under the sanitizer too.
+# the JACK process callback (audio and the MIDI input it copies into its ring) aborts foldback with a report,
+# through period changes (jack_bufsize) too; the run must end clean with audio recorded. Meanwhile OSC
+# (liblo's oscsend) moves faders and reloads the preset, so parameter changes and crossfaded preset switches
+# run under the sanitizer too.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 server="foldback-rtsan-$$"
@@ -18,6 +19,11 @@ for _ in $(seq 1 200); do
   JACK_DEFAULT_SERVER="$server" jack_lsp 2>/dev/null | grep -q '^foldback:main_L$' && break
   kill -0 "$pid" 2>/dev/null || break
   sleep 0.05
+done
+# Period changes at run time (jack_bufsize 32 ↔ 4096): each size runs for a moment under the sanitizer.
+for frames in 32 4096 64 1024 256; do
+  JACK_DEFAULT_SERVER="$server" jack_bufsize "$frames" >/dev/null
+  sleep 0.2
 done
 (
   for step in $(seq 1 20); do
@@ -40,4 +46,4 @@ if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || ! grep -q "OSC o
   echo "rtsan-live: FAILED (foldback exit $status)"
   exit 1
 fi
-echo "rtsan-live: 3 s of live JACK processing with OSC fader moves and preset reloads under RealtimeSanitizer, no violation"
+echo "rtsan-live: five period changes, then 3 s of live JACK processing with MIDI, OSC fader moves and preset reloads under RealtimeSanitizer, no violation"

@@ -24,6 +24,7 @@ public final class JACKHost: @unchecked Sendable {
     public typealias FormatChangeHandler = @Sendable (_ sampleRate: Double, _ bufferSize: Int) -> Void
 
     let lock = NSLock()
+    /// The open client: read it through ``client``; ``reopen()`` replaces it under `lock`.
     var openClient: JACKClient
     private var currentLayout: GraphLayout
     var inputPorts: [String: JACKPort] = [:]
