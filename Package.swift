@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .target(name: "CFoldback", dependencies: ["CJack"]),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CFoldbackLV2"),
 
         // MARK: Realtime core
         .target(name: "FoldbackDSP", swiftSettings: realtimeSwift),
@@ -49,7 +50,7 @@ let package = Package(
         .target(
             name: "FoldbackLV2",
             dependencies: [
-                "CLilv", "FoldbackEngine",
+                "CLilv", "CFoldbackLV2", "FoldbackEngine",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -108,7 +109,7 @@ let package = Package(
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
-        .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv"]),
+        .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),

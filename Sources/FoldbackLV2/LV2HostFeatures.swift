@@ -1,4 +1,4 @@
-// The features Foldback offers one plugin instance (urid, options, buf-size, worker, state), as C memory lilv hands over. Non-realtime.
+// The features Foldback offers one plugin instance (urid, options, buf-size, worker, state, log), as C memory lilv hands over. Non-realtime.
 internal import CLilv
 import Glibc
 
@@ -11,7 +11,7 @@ final class LV2HostFeatures: @unchecked Sendable {
     /// Feature URIs a plugin may require: these, plus ones that only describe the plugin.
     static let provided: Set<String> = [
         LV2URI.uridMap, LV2URI.uridUnmap, LV2URI.options, LV2URI.boundedBlockLength,
-        LV2URI.workerSchedule, LV2URI.loadDefaultState,
+        LV2URI.workerSchedule, LV2URI.loadDefaultState, LV2URI.log,
     ]
     /// Features that describe the plugin rather than ask the host for something.
     static let descriptive: Set<String> = [LV2URI.hardRTCapable, LV2URI.core + "inPlaceBroken", LV2URI.core + "isLive"]
@@ -23,7 +23,7 @@ final class LV2HostFeatures: @unchecked Sendable {
     private let values: UnsafeMutablePointer<Int32>
     private let sampleRate: UnsafeMutablePointer<Float>
     private var strings: [UnsafeMutablePointer<CChar>] = []
-    private static let featureCount = 6
+    private static let featureCount = 7
     private static let optionCount = 5
 
     /// The first feature in `required` that Foldback does not provide, if any.
@@ -31,7 +31,7 @@ final class LV2HostFeatures: @unchecked Sendable {
         required.first { !provided.contains($0) && !descriptive.contains($0) }
     }
 
-    init(urids: LV2URIDMap, worker: LV2Worker, sampleRate rate: Double, maxFrames: Int, sequenceSize: Int) {
+    init(urids: LV2URIDMap, worker: LV2Worker, log: LV2Log, sampleRate rate: Double, maxFrames: Int, sequenceSize: Int) {
         values = .allocate(capacity: 4)
         values.initialize(from: [1, Int32(maxFrames), Int32(maxFrames), Int32(sequenceSize)], count: 4)
         sampleRate = .allocate(capacity: 1)
@@ -60,6 +60,7 @@ final class LV2HostFeatures: @unchecked Sendable {
             (LV2URI.boundedBlockLength, nil),
             (LV2URI.workerSchedule, UnsafeMutableRawPointer(worker.schedule)),
             (LV2URI.loadDefaultState, nil),
+            (LV2URI.log, log.feature),
         ]
         for (offset, entry) in list.enumerated() {
             let uri = strdup(entry.0)!

@@ -11,6 +11,7 @@ final class LV2Instance: @unchecked Sendable {
     let instance: UnsafeMutablePointer<LilvInstance>
     let features: LV2HostFeatures
     let worker: LV2Worker
+    let log: LV2Log
     /// The realtime record; its pointers stay valid until this object is released.
     private(set) var render: LV2InstanceRender
     private var rawAllocations: [UnsafeMutableRawPointer] = []
@@ -30,8 +31,9 @@ final class LV2Instance: @unchecked Sendable {
         self.info = info
         self.world = world
         worker = LV2Worker(hosting: hosting)
+        log = LV2Log(plugin: info.uri, urids: world.urids)
         let atomSize = info.ports.filter { $0.kind == .atom }.compactMap(\.minimumSize).reduce(Self.atomBufferSize, max)
-        features = LV2HostFeatures(urids: world.urids, worker: worker, sampleRate: sampleRate, maxFrames: maxFrames, sequenceSize: atomSize)
+        features = LV2HostFeatures(urids: world.urids, worker: worker, log: log, sampleRate: sampleRate, maxFrames: maxFrames, sequenceSize: atomSize)
         let features = features
         let instantiated: Result<UnsafeMutablePointer<LilvInstance>, LV2Error> = world.withWorld { lilvWorld in
             guard let plugin = LV2World.find(info.uri, in: lilvWorld) else {
@@ -70,6 +72,12 @@ final class LV2Instance: @unchecked Sendable {
         if workerInterface != nil {
             render.endRun = workerInterface!.assumingMemoryBound(to: LV2_Worker_Interface.self).pointee.end_run
         }
+        // Plugins read options at instantiation; those with the options interface are also told through `set`.
+        if let options = extensionData(LV2URI.optionsInterface)?.assumingMemoryBound(to: LV2_Options_Interface.self),
+           let set = options.pointee.set {
+            _ = set(handle, features.optionList)
+        }
+        log.start()   // only now: a failed init above must not leave the log registered
         descriptor.pointee.activate?(handle)
     }
 
@@ -77,6 +85,7 @@ final class LV2Instance: @unchecked Sendable {
         worker.detach()
         instance.pointee.lv2_descriptor.pointee.deactivate?(instance.pointee.lv2_handle)
         lilv_instance_free(instance)
+        log.stop()
         render.inputPorts.deallocate(); render.inputChannels.deallocate()
         render.outputPorts.deallocate(); render.outputChannels.deallocate()
         render.atomInputs.deallocate(); render.atomOutputs.deallocate(); render.atomOutputCapacities.deallocate()

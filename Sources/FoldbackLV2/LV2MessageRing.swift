@@ -30,13 +30,21 @@ struct LV2MessageRing: @unchecked Sendable {
 
     /// Producer: appends a message of `size` bytes from `data`; false when it does not fit.
     func push(_ data: UnsafeRawPointer?, size: Int) -> Bool {
+        push(tag: nil, data, size: size)
+    }
+
+    /// Producer: appends a message of `tag` (4 bytes, when given) followed by `size` bytes from `data`;
+    /// false when it does not fit.
+    func push(tag: UInt32?, _ data: UnsafeRawPointer?, size: Int) -> Bool {
         let write = head.load(ordering: .relaxed)
         let used = write - tail.load(ordering: .acquiring)
-        guard size >= 0, used + Self.prefix + size <= mask + 1 else { return false }
-        var length = UInt32(size)
+        let tagSize = tag == nil ? 0 : Self.prefix
+        guard size >= 0, used + Self.prefix + tagSize + size <= mask + 1 else { return false }
+        var length = UInt32(tagSize + size)
         withUnsafeBytes(of: &length) { copyIn($0.baseAddress!, count: Self.prefix, at: write) }
-        if let data, size > 0 { copyIn(data, count: size, at: write + Self.prefix) }
-        head.store(write + Self.prefix + size, ordering: .releasing)
+        if var tag { withUnsafeBytes(of: &tag) { copyIn($0.baseAddress!, count: Self.prefix, at: write + Self.prefix) } }
+        if let data, size > 0 { copyIn(data, count: size, at: write + Self.prefix + tagSize) }
+        head.store(write + Self.prefix + tagSize + size, ordering: .releasing)
         return true
     }
 

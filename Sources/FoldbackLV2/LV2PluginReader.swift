@@ -54,8 +54,15 @@ struct LV2PluginReader {
             index: index, symbol: symbol, name: Self.string(nameNode) ?? symbol, kind: kind(of: port),
             isInput: isA(port, LV2URI.inputPort), range: range, defaultValue: defaultValue, unit: unitSymbol(of: port),
             isToggled: has(port, property: LV2URI.toggled), isInteger: has(port, property: LV2URI.integer),
-            isEnabledDesignation: portValue(port, LV2URI.designation).map { $0 == LV2URI.enabled } ?? false,
+            isEnabledDesignation: index == enabledPortIndex(),
             minimumSize: portValue(port, LV2URI.minimumSize).flatMap { Int($0) })
+    }
+
+    /// The one `lv2:enabled` input (lilv's choice when a plugin's data designates several).
+    private func enabledPortIndex() -> Int? {
+        let input = uriNode(LV2URI.inputPort), enabled = uriNode(LV2URI.enabled)
+        defer { lilv_node_free(input); lilv_node_free(enabled) }
+        return lilv_plugin_get_port_by_designation(plugin, input, enabled).map { Int(lilv_port_get_index(plugin, $0)) }
     }
 
     private func kind(of port: OpaquePointer?) -> LV2PortInfo.Kind {

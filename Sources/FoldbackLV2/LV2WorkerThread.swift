@@ -12,13 +12,31 @@ final class LV2WorkerThread: @unchecked Sendable {
     /// How long the thread sleeps when no worker had anything to do, in microseconds.
     static let pollInterval: useconds_t = 1000
     /// The registered workers' states (raw pointers, owned by their ``LV2Worker``s).
-    private struct Registry: @unchecked Sendable { var workers: [UnsafeMutablePointer<LV2WorkerState>] = [] }
+    private struct Registry: @unchecked Sendable {
+        var workers: [UnsafeMutablePointer<LV2WorkerState>] = []
+        var logs: [ObjectIdentifier: LV2Log] = [:]
+    }
     private let registry = Mutex(Registry())
     private let started = Mutex(false)
 
     /// Serves `worker` from now on (starting the thread on first use).
     func register(_ worker: UnsafeMutablePointer<LV2WorkerState>) {
         registry.withLock { $0.workers.append(worker) }
+        startIfNeeded()
+    }
+
+    /// Drains `log` from now on (starting the thread on first use).
+    func register(log: LV2Log) {
+        registry.withLock { $0.logs[ObjectIdentifier(log)] = log }
+        startIfNeeded()
+    }
+
+    /// Stops draining `log`.
+    func unregister(log: LV2Log) {
+        _ = registry.withLock { $0.logs.removeValue(forKey: ObjectIdentifier(log)) }
+    }
+
+    private func startIfNeeded() {
         started.withLock { isStarted in
             guard !isStarted else { return }
             isStarted = true
@@ -41,6 +59,7 @@ final class LV2WorkerThread: @unchecked Sendable {
             let didWork = registry.withLock { registry in
                 var any = false
                 for worker in registry.workers where worker.pointee.performRequests(worker) { any = true }
+                for log in registry.logs.values where log.drain() { any = true }
                 return any
             }
             if !didWork { usleep(Self.pollInterval) }

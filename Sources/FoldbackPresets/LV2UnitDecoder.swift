@@ -77,6 +77,16 @@ enum LV2UnitDecoder {
         return chosen
     }
 
+    /// `uri=<…> preset="…"` and the other plugin keys, for `foldback check`.
+    static func reportFields(_ plugin: LV2UnitSpec) -> [String] {
+        var fields = ["uri=<\(plugin.uri)>"]
+        if let preset = plugin.preset { fields.append("preset=\"\(preset)\"") }
+        if let state = plugin.stateFile { fields.append("state=\"\(state)\"") }
+        if let inputs = plugin.inputs { fields.append("inputs=\(inputs.joined(separator: ","))") }
+        if let outputs = plugin.outputs { fields.append("outputs=\(outputs.joined(separator: ","))") }
+        return fields
+    }
+
     /// `path` as written, or relative to the directory of `presetFile`.
     private static func resolve(_ path: String, against presetFile: String) -> String {
         guard !path.hasPrefix("/"), let slash = presetFile.lastIndex(of: "/") else { return path }

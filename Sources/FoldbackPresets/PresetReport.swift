@@ -100,6 +100,7 @@ public enum PresetReport {
             return "\(key)=\(shown)"
         }
         if let curve = unit.curve { fields.append("curve=\"\(curve)\"") }
+        if let plugin = unit.lv2 { fields.insert(contentsOf: LV2UnitDecoder.reportFields(plugin), at: 0) }
         if unit.type == UnitSchema.eq.type { fields.append("bands=\(unit.bands.count)") }
         return fields.joined(separator: " ")
     }

@@ -52,6 +52,19 @@ final class LV2UnitTests: XCTestCase {
         }
     }
 
+    /// The same shelf at 44.1 and 96 kHz: the plugin gets the rate and the response stays put.
+    func testFil4LowShelfAtOtherRates() throws {
+        for rate in [44100.0, 96000.0] {
+            let unit = try LV2Unit(uri: Self.fil4Mono, controls: ["LSsec": 1, "LSfreq": 80, "LSgain": 12, "LSq": 1])
+            let driver = try UnitDriver(unit, channels: 1, sampleRate: rate)
+            let frames = Int(rate)
+            let low = UnitDriver.sine(30, amplitude: 0.1, frames: frames, sampleRate: rate)
+            let output = driver.run([low], block: 253)
+            let gain = 20 * log10(UnitDriver.rms(output[0], frames / 2..<frames) / UnitDriver.rms(low, frames / 2..<frames))
+            XCTAssertEqual(gain, 12, accuracy: 1.5, "\(rate) Hz")
+        }
+    }
+
     /// Unknown control symbols and out-of-range values are refused with the plugin's symbols / range.
     func testControlErrorsNameSymbolsAndRange() {
         XCTAssertThrowsError(try LV2Unit(uri: Self.amp, controls: ["gian": 1])) { error in
