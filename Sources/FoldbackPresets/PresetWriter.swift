@@ -22,6 +22,7 @@ public enum PresetWriter {
             writeSchemaParameters(of: unit, into: &text)
             EQBandWriter.write(unit, into: &text)
         },
+        UnitSchema.lv2.type: { unit, text in LV2UnitWriter.write(unit, into: &text) },
     ]
 
     /// The preset as TOML text.
