@@ -1,6 +1,6 @@
 // Turns OSC requests into engine changes, queries, preset and setlist moves and meter subscriptions. Non-realtime.
 import FoldbackEngine
-import FoldbackPresets
+public import FoldbackPresets
 
 /// The OSC address space of `docs/osc.md`: one request in, its replies out. Nothing changes on error.
 ///
@@ -13,17 +13,20 @@ public final class ControlRouter: Sendable {
     private let target: any LiveControlTarget
     private let setlist: SetlistController?
     private let meters: MeterFeed?
-    private let log: @Sendable (String) -> Void
+    private let midi: MIDIController?
+    let log: @Sendable (String) -> Void
 
-    /// A router for `target`, with its setlist (if running one) and a meter feed (if subscriptions are offered).
-    /// `log` hears every preset switch and setlist move (and why one was refused), for the engineer's console.
+    /// A router for `target`, with its setlist (if running one), a meter feed (if subscriptions are offered)
+    /// and the MIDI controller (for MIDI learn). `log` hears every preset switch, setlist move and MIDI
+    /// learn (and why one was refused), for the engineer's console.
     public init(
         target: any LiveControlTarget, setlist: SetlistController? = nil, meters: MeterFeed? = nil,
-        log: @escaping @Sendable (String) -> Void = { _ in }
+        midi: MIDIController? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.target = target
         self.setlist = setlist
         self.meters = meters
+        self.midi = midi
         self.log = log
     }
 
@@ -57,7 +60,12 @@ public final class ControlRouter: Sendable {
         case "meters":
             return try meterCommand(message, command: parts.dropFirst().joined(separator: "/"), sender: sender)
         case "midi":
-            throw .unknownAddress("MIDI learn (/foldback/midi/learn s) is reserved; this build has no MIDI control yet")
+            do {
+                return try midiCommand(message, command: parts.dropFirst().joined(separator: "/"), midi: midi)
+            } catch {
+                log("\(message.path) refused: \(error)")
+                throw error
+            }
         case "strip", "bus":
             let isQuery = parts.last == "get"
             if isQuery { parts.removeLast() }
@@ -160,6 +168,8 @@ public final class ControlRouter: Sendable {
             throw .unknownAddress("meter commands: subscribe [rate], unsubscribe")
         }
     }
+
+    func expectNoArguments(_ message: OSCMessage) throws(ControlError) { try expect(message, "") }
 
     private func expect(_ message: OSCMessage, _ tags: String) throws(ControlError) {
         guard message.typeTags == tags else {

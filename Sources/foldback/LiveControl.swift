@@ -19,16 +19,27 @@ final class LiveControl: @unchecked Sendable {
     private var watchedStamp: (path: String, time: timespec?)
 
     /// Starts OSC (if a port was given), the reload poller and the meter view for `session`.
-    init(session: LiveSession, options: ControlOptions, setlist: Setlist?) throws {
+    /// With `midi`, program changes select setlist entries and OSC can arm MIDI learn.
+    init(session: LiveSession, options: ControlOptions, setlist: Setlist?, midi: MIDIController? = nil) throws {
         self.session = session
-        self.setlist = setlist.map { SetlistController(setlist: $0, target: session) }
+        let setlistController = setlist.map { SetlistController(setlist: $0, target: session) }
+        self.setlist = setlistController
+        if let setlistController, let midi {
+            midi.onProgramChange = { program in
+                do {
+                    StandardError.writeLine("foldback: MIDI program \(program): \(try setlistController.select(index: program)) (\(setlistController.positionText))")
+                } catch {
+                    StandardError.writeLine("foldback: MIDI program \(program) refused: \(error)")
+                }
+            }
+        }
         watch = options.watch
         watchedStamp = (session.preset.path, Self.modificationTime(session.preset.path))
         if let port = options.oscPort {
             let box = RouterBox()
             let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender) ?? [] }
             let feed = MeterFeed(engine: session.engine) { message, peer in server.send(message, to: peer) }
-            box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed) { StandardError.writeLine("foldback: OSC \($0)") }
+            box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed, midi: midi) { StandardError.writeLine("foldback: OSC \($0)") }
             osc = server
             self.feed = feed
             server.start()

@@ -157,15 +157,15 @@ struct RunCommand: ParsableCommand {
             for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
         }
         session.state.makesConnections = !noConnect
+        let midi = session.startMIDIOrWarn()
         let liveControl: LiveControl
         do {
-            liveControl = try LiveControl(session: session, options: control, setlist: setlist)
+            liveControl = try LiveControl(session: session, options: control, setlist: setlist, midi: midi?.controller)
         } catch {
             session.close()
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)
         }
-        let midi = session.startMIDIOrWarn()
         if let recorder { session.record(with: recorder, paused: recording.paused) }
         session.play(with: players)
         StandardError.writeLine(session.summary)
