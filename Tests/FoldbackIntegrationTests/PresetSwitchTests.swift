@@ -1,5 +1,6 @@
 // Preset switching on a running `foldback run`: 200 crossfaded switches, broken presets, --watch, SIGHUP, setlists. Non-realtime.
 import FoldbackControl
+import FoldbackEngine
 import FoldbackJACK
 import Foundation
 import XCTest
@@ -116,6 +117,16 @@ final class PresetSwitchTests: JACKServerTestCase {
 
         XCTAssertEqual(try rig.request("/foldback/setlist/prev"), OSCMessage("/foldback/setlist", [.int(1), .int(2), .string("One")]))
         XCTAssertEqual(decibels(try rig.measuredGain()), 0, accuracy: 0.1, "back to song one")
+
+        // A MIDI program change selects a song too: program 1 is the second entry.
+        let sender = try JACKTestMIDISender(name: "\(rig.clientName)-midi", serverName: serverName)
+        defer { sender.close() }
+        XCTAssertNil(sender.connect(to: "\(rig.clientName):midi_in"))
+        XCTAssertTrue(sender.send(MIDIMessage(status: 0xC0, data1: 1)))
+        XCTAssertTrue(sender.waitUntilSent())
+        try rig.waitForLog("MIDI program 1: ")
+        XCTAssertEqual(try rig.request("/foldback/setlist/get"), OSCMessage("/foldback/setlist", [.int(2), .int(2), .string("Two")]))
+        XCTAssertEqual(decibels(try rig.measuredGain()), -3, accuracy: 0.1, "program change 1 selected song two")
     }
 }
 
