@@ -139,11 +139,17 @@ public final class EngineGraph: @unchecked Sendable {
             let prepared = preparedStrips[index]
             let firstUnit = unitIndex
             for (offset, slot) in prepared.slots.enumerated() {
-                let bypassed: Float = offset < strip.bypassedUnits.count && strip.bypassedUnits[offset] ? 1 : 0
+                var bypassed: Float = offset < strip.bypassedUnits.count && strip.bypassedUnits[offset] ? 1 : 0
+                if let parameter = slot.selfBypassParameter {
+                    // Not live yet, so the build thread may set it: the unit starts in its own bypass state.
+                    slot.functions.setParameter(slot.state, Int32(parameter), bypassed >= 1 ? 0 : 1)
+                    bypassed = 0
+                }
                 (units + unitIndex).initialize(to: UnitSlot(
                     functions: slot.functions, state: slot.state,
                     inputChannels: Int32(slot.inputChannels), outputChannels: Int32(slot.outputChannels),
-                    bypass: LinearSmoother(value: bypassed, rampFrames: bypassRamp)))
+                    bypass: LinearSmoother(value: bypassed, rampFrames: bypassRamp),
+                    selfBypassParameter: Int32(slot.selfBypassParameter ?? -1)))
                 unitIndex += 1
             }
             let firstSend = sendIndex

@@ -41,14 +41,22 @@ public struct UnitRenderSlot: @unchecked Sendable {
     public var outputChannels: Int
     /// Latency the unit adds, in frames at the prepared sample rate.
     public var latencyFrames: Int
+    /// The index of a parameter through which the unit bypasses itself (LV2's `lv2:enabled` port:
+    /// 1 = processing, 0 = bypassed, with the plugin's own click-free transition), or nil. When set, the
+    /// engine's bypass writes this parameter instead of crossfading around the unit, and the unit always runs.
+    public var selfBypassParameter: Int?
 
     /// A render slot over `state`.
-    public init(functions: UnitRenderFunctions, state: UnsafeMutableRawPointer, inputChannels: Int, outputChannels: Int, latencyFrames: Int = 0) {
+    public init(
+        functions: UnitRenderFunctions, state: UnsafeMutableRawPointer, inputChannels: Int, outputChannels: Int,
+        latencyFrames: Int = 0, selfBypassParameter: Int? = nil
+    ) {
         self.functions = functions
         self.state = state
         self.inputChannels = inputChannels
         self.outputChannels = outputChannels
         self.latencyFrames = latencyFrames
+        self.selfBypassParameter = selfBypassParameter
     }
 }
 

@@ -9,6 +9,8 @@ struct UnitSlot {
     var outputChannels: Int32
     /// 0 = active, 1 = bypassed; ramps give the bypass crossfade.
     var bypass: LinearSmoother
+    /// The parameter the unit bypasses itself with (see ``UnitRenderSlot/selfBypassParameter``), or −1.
+    var selfBypassParameter: Int32
 }
 
 /// One source-channel → bus-channel path of a send, with its smoothed coefficient (send level × pan law).

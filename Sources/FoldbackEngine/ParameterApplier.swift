@@ -45,7 +45,12 @@ extension GraphRender {
             slot.pointee.functions.setParameter(slot.pointee.state, change.parameter, change.value)
         case .unitBypass:
             guard strip < stripCount, index < Int(strips[strip].unitCount) else { return }
-            units[Int(strips[strip].firstUnit) + index].bypass.setTarget(isOn ? 1 : 0)
+            let slot = units + Int(strips[strip].firstUnit) + index
+            if slot.pointee.selfBypassParameter >= 0 {
+                slot.pointee.functions.setParameter(slot.pointee.state, slot.pointee.selfBypassParameter, isOn ? 0 : 1)
+            } else {
+                slot.pointee.bypass.setTarget(isOn ? 1 : 0)
+            }
         }
     }
 

@@ -97,7 +97,8 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
             let latency = measureLatency(state, maxFrames: maxFrames)
             return UnitRenderSlot(
                 functions: LV2UnitRender.functions, state: UnsafeMutableRawPointer(state),
-                inputChannels: layout.slotInputs, outputChannels: layout.slotOutputs, latencyFrames: latency)
+                inputChannels: layout.slotInputs, outputChannels: layout.slotOutputs, latencyFrames: latency,
+                selfBypassParameter: info.controlInputs.firstIndex(where: \.isEnabledDesignation))
         } catch {
             throw .unitSetupFailed(unit: typeName, reason: error.description)
         }

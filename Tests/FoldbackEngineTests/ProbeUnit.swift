@@ -22,9 +22,14 @@ final class ProbeUnit: EngineUnit, @unchecked Sendable {
         var lastParameterIndex: Int32 = -1
     }
 
+    /// Whether the probe bypasses itself through its `scale` parameter (scale 0 = "bypassed", as a plugin's
+    /// `lv2:enabled` port), so a test can tell its own bypass from the engine's dry crossfade.
+    private let bypassesItself: Bool
+
     /// A probe scaling by `scale`, writing `outputChannels` channels (default: as many as it reads), reporting `latency` frames.
-    init(scale: Float = 1, outputChannels: Int? = nil, latency: Int = 0) {
+    init(scale: Float = 1, outputChannels: Int? = nil, latency: Int = 0, bypassesItself: Bool = false) {
         self.scale = scale
+        self.bypassesItself = bypassesItself
         fixedOutputChannels = outputChannels
         self.latency = latency
     }
@@ -43,7 +48,8 @@ final class ProbeUnit: EngineUnit, @unchecked Sendable {
         prepared.initialize(to: State(scale: scale, inputChannels: channels, outputChannels: outputs))
         state = prepared
         return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(prepared),
-                              inputChannels: channels, outputChannels: outputs, latencyFrames: latency)
+                              inputChannels: channels, outputChannels: outputs, latencyFrames: latency,
+                              selfBypassParameter: bypassesItself ? 0 : nil)
     }
 
     private static let functions = UnitRenderFunctions(

@@ -53,6 +53,22 @@ final class UnitInterfaceTests: XCTestCase {
         XCTAssertEqual(output[1], input)
     }
 
+    func testAUnitThatBypassesItselfIsSwitchedThroughItsParameterAndKeepsRunning() throws {
+        // As a plugin with an lv2:enabled port: the engine writes 0/1 to that parameter instead of
+        // crossfading to the dry signal. The probe's own "bypass" (scale 0) is silence, unlike the dry input.
+        let probe = ProbeUnit(scale: 1, bypassesItself: true)
+        let host = OfflineEngine(maxFrames: 1024, inputs: 1, outputs: 1)
+        try host.install(GraphDescription(strips: [strip([probe], bypassed: [true])], buses: [BusDescription(name: "main", channels: 1)]),
+                         sampleRate: 48000)
+        let input = TestSignal.dc(frames: 253 * 4)
+        let output = try host.render([input], blockSize: 253) { cycle, _ in
+            if cycle == 2 { try host.engine.set(.unitBypass(strip: 0, unit: 0), to: 0) }
+        }[0]
+        XCTAssertTrue(output[..<(253 * 2)].allSatisfy { $0 == 0 }, "bypassed from the start by its own parameter (not the dry input)")
+        XCTAssertTrue(output[(253 * 2)...].allSatisfy { $0 == 1 }, "enabled again from the next cycle, with no engine crossfade")
+        XCTAssertEqual(probe.record.framesProcessed, 253 * 4, "the unit ran all along")
+    }
+
     func testUnitParameterReachesTheUnitAtTheNextCycleStart() throws {
         let probe = ProbeUnit()
         let host = OfflineEngine(maxFrames: 1024, inputs: 1, outputs: 1)

@@ -21,6 +21,25 @@ final class LV2HostingTests: XCTestCase {
         }
     }
 
+    /// darc's `lv2:enabled` port is the slot's self-bypass parameter: writing 0 to it (what the engine's
+    /// bypass does) makes darc pass the input through itself, at unity, while it keeps running.
+    func testEnabledDesignationIsTheSelfBypassParameter() throws {
+        let unit = try LV2Unit(uri: "http://gareus.org/oss/lv2/darc#mono", controls: ["threshold": -40, "Ratio": 1])
+        let driver = try UnitDriver(unit, channels: 1)
+        let index = try XCTUnwrap(driver.slot.selfBypassParameter, "darc designates lv2:enabled")
+        XCTAssertEqual(unit.parameters[index].key, "enable")
+        let input = UnitDriver.sine(1000, amplitude: 0.5, frames: 48000)
+        let active = driver.run([input], block: 253)[0]
+        let processed = UnitDriver.rms(active, 24000..<48000) / UnitDriver.rms(input, 24000..<48000)
+        XCTAssertLessThan(20 * log10(processed), -3, "enabled, darc compresses a -6 dBFS sine by more than 3 dB")
+        driver.slot.functions.setParameter(driver.slot.state, Int32(index), 0)
+        let bypassed = driver.run([input], block: 253)[0]
+        let dry = UnitDriver.rms(bypassed, 24000..<48000) / UnitDriver.rms(input, 24000..<48000)
+        XCTAssertEqual(20 * log10(dry), 0, accuracy: 0.1, "disabled through lv2:enabled, darc passes the input at unity")
+        let plain = try UnitDriver(LV2Unit(uri: "http://plugin.org.uk/swh-plugins/amp"), channels: 1)
+        XCTAssertNil(plain.slot.selfBypassParameter, "a plugin without lv2:enabled is bypassed by the engine's crossfade")
+    }
+
     /// swh plate (mono in, stereo out) on a mono strip makes it stereo and rings on after a burst ends.
     func testReverbOnMonoStripIsStereoWithTail() throws {
         let unit = try LV2Unit(uri: "http://plugin.org.uk/swh-plugins/plate", controls: ["time": 4, "wet": 1])
