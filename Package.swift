@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender", "FoldbackEngine"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",

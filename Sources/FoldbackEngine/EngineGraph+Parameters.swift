@@ -8,6 +8,16 @@ public struct MeterSnapshot: Sendable {
     public var buses: [(name: String, reading: MeterReading)]
     /// What units publish (gain reduction…), by strip name and unit id.
     public var units: [(strip: String, unit: String, readings: [UnitMeterReading])] = []
+
+    /// A snapshot of these readings (graphs make their own with ``EngineGraph/meters()``).
+    public init(
+        strips: [(name: String, reading: MeterReading)], buses: [(name: String, reading: MeterReading)],
+        units: [(strip: String, unit: String, readings: [UnitMeterReading])] = []
+    ) {
+        self.strips = strips
+        self.buses = buses
+        self.units = units
+    }
 }
 
 extension EngineGraph {

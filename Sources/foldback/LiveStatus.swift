@@ -24,11 +24,21 @@ struct LiveStatus {
                 parts.append("\(unit.strip)/\(unit.unit) GR " + String(format: "%4.1f dB", reading.value))
             }
         }
+        for output in unitOutputs(meters) {
+            parts.append("\(output.unit) \(output.key) " + String(format: "%.2f", output.value))
+        }
         let trips = meters.strips.filter { $0.reading.guardTrips > 0 }
         if !trips.isEmpty {
             parts.append("NaN/Inf guard: " + trips.map { "\($0.name) \($0.reading.guardTrips)×" }.joined(separator: ", "))
         }
         return parts.joined(separator: "  ")
+    }
+
+    /// Every unit reading other than gain reduction (an LV2 plugin's control outputs), labelled `strip/unit`.
+    static func unitOutputs(_ meters: MeterSnapshot) -> [(unit: String, key: String, value: Float)] {
+        meters.units.flatMap { unit in
+            unit.readings.filter { $0.key != "gain_reduction_db" }.map { ("\(unit.strip)/\(unit.unit)", $0.key, $0.value) }
+        }
     }
 
     func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = []) {

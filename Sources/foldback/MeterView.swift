@@ -55,10 +55,16 @@ final class MeterView: @unchecked Sendable {
         let reductions = meters.units.flatMap { unit in
             unit.readings.filter { $0.key == "gain_reduction_db" }.map { ("\(unit.strip)/\(unit.unit)", $0.value) }
         }
-        return meterLines(
+        var lines = meterLines(
             strips: meters.strips.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
             buses: meters.buses.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
             reductions: reductions, now: now)
+        let outputs = LiveStatus.unitOutputs(meters)
+        if !outputs.isEmpty {
+            lines.append("plugin outputs")
+            lines += outputs.map { pad("\($0.unit) \($0.key)", 24) + String(format: " %10.3f", $0.value) }
+        }
+        return lines
     }
 
     /// The bar lines: strips, buses, then gain reduction (`strip/unit`, dB) per compressor.

@@ -1,5 +1,6 @@
 // The --meters view's bars: RMS and peak lengths in dB, peak hold and its fall, gain reduction. Non-realtime.
 @testable import foldback
+import FoldbackEngine
 import Foundation
 import XCTest
 
@@ -37,5 +38,21 @@ final class MeterViewTests: XCTestCase {
         let silent = view.meterLines(strips: [.init(name: "vox", peak: 0, rms: 0)], buses: [], reductions: [], now: start.addingTimeInterval(5))
         XCTAssertTrue(silent[1].hasSuffix("  -inf /   -inf dBFS"), silent[1])
         XCTAssertEqual(cells(silent[1]).peak, 0)
+    }
+
+    func testPluginControlOutputsAreShownInTheViewAndTheStatusLine() {
+        var meters = MeterSnapshot(strips: [], buses: [])
+        meters.units = [
+            ("vox", "comp", [UnitMeterReading(key: "gain_reduction_db", value: 4)]),
+            ("vox", "darc", [UnitMeterReading(key: "gain_min", value: 12.5), UnitMeterReading(key: "gain_max", value: -3.25)]),
+        ]
+        let lines = MeterView(isTerminal: false).meterLines(meters, now: Date())
+        let start = try? XCTUnwrap(lines.firstIndex(of: "plugin outputs"))
+        XCTAssertNotNil(start, "\(lines)")
+        XCTAssertEqual(lines.count, (start ?? 0) + 3, "two plugin outputs, the compressor's GR stays in its own section")
+        XCTAssertTrue(lines[(start ?? 0) + 1].hasPrefix("vox/darc gain_min") && lines[(start ?? 0) + 1].hasSuffix("12.500"), lines[(start ?? 0) + 1])
+        let status = LiveStatus.line(load: 10, xruns: 0, meters: meters)
+        XCTAssertTrue(status.contains("vox/comp GR  4.0 dB"), status)
+        XCTAssertTrue(status.contains("vox/darc gain_min 12.50") && status.contains("vox/darc gain_max -3.25"), status)
     }
 }
