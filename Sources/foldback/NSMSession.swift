@@ -135,7 +135,12 @@ final class NSMSession {
             return reply(error: .noSessionOpen, to: "/nsm/client/save", "no session is open")
         }
         let changeCount = session.engine.parameterChangeCount
-        let (preset, skipped) = session.snapshot(base: midi?.controller.preset ?? session.preset)
+        var (preset, skipped) = session.snapshot(base: midi?.controller.preset ?? session.preset)
+        let stateDirectory = (file.hasSuffix(".toml") ? String(file.dropLast(5)) : file) + ".plugin-state"
+        let warnings = session.engine.graph.map { PluginStateCapture.saveStates(of: $0, into: &preset, directory: stateDirectory) } ?? []
+        for warning in warnings {
+            StandardError.writeLine("foldback: warning: plugin state not saved: \(warning)")
+        }
         do {
             try PresetWriter.write(preset, to: file)
         } catch {

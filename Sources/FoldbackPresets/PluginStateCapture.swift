@@ -1,0 +1,37 @@
+// Saves a running graph's LV2 plugin states beside a preset being written, and points the preset at them. Non-realtime.
+public import FoldbackEngine
+import FoldbackLV2
+
+/// Captures what parameters cannot: each LV2 plugin's full state, as lilv state bundles a preset's
+/// `state = "…"` restores. Used when Foldback writes the running chain back to a preset (a session save).
+public enum PluginStateCapture {
+    /// Saves the state of every LV2 unit of `graph` into `directory`/`<strip>-<unit id>/` and sets that
+    /// unit's `state` in `preset` to it (units matched by strip name and unit id).
+    /// - Returns: a warning per plugin whose state could not be saved (its unit is left as it was).
+    public static func saveStates(of graph: EngineGraph, into preset: inout Preset, directory: String) -> [String] {
+        var warnings: [String] = []
+        for strip in graph.description.strips {
+            for (unit, id) in zip(strip.units, strip.unitIDs) {
+                guard let plugin = unit as? LV2Unit,
+                      let stripIndex = preset.strips.firstIndex(where: { $0.name == strip.name }),
+                      let unitIndex = preset.strips[stripIndex].units.firstIndex(where: { $0.id == id && $0.lv2 != nil })
+                else { continue }
+                do {
+                    let path = try plugin.saveState(to: directory + "/" + fileSafe("\(strip.name)-\(id)"))
+                    preset.strips[stripIndex].units[unitIndex].lv2?.stateFile = path
+                } catch {
+                    warnings.append("\(strip.name)/\(id): \(error)")
+                }
+            }
+        }
+        return warnings
+    }
+
+    /// `name` with anything but letters, digits, `-` and `_` replaced by `_`.
+    private static func fileSafe(_ name: String) -> String {
+        String(name.unicodeScalars.map { scalar in
+            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
+                ? Character(scalar) : "_"
+        })
+    }
+}
