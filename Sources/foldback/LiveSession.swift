@@ -46,7 +46,9 @@ final class LiveSession: @unchecked Sendable {
                     try state.switching.withLock {   // never interleaved with a preset switch
                         let graph = try Self.graph(for: state.preset, sampleRate: sampleRate)
                         try prepare(graph)
+                        let liveValues = engine.changedValues   // set over OSC/MIDI: carried to the new graph
                         try engine.install(graph)
+                        for (address, value) in liveValues { try? engine.set(address, to: value) }
                     }
                 } catch {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))

@@ -62,7 +62,7 @@ final class ControlRouterTests: XCTestCase {
         assertError(reply(router, "/other/thing"), "start with /foldback/")
         assertError(reply(router, "/foldback//strip"), "empty part")
         assertError(reply(router, "/foldback/setlist/next"), "no setlist is running")
-        assertError(reply(router, "/foldback/midi/learn", [.string("vox/gain_db")]), "reserved")
+        assertError(reply(router, "/foldback/midi/learn", [.string("vox/gain_db")]), "MIDI control is not running")
         assertError(reply(router, "/foldback/meters/subscribe"), "not available")
         XCTAssertEqual(target.engine.parameterChangeCount, 0, "no error changed anything")
         XCTAssertTrue(target.engine.changedValues.isEmpty)

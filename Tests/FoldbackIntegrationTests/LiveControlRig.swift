@@ -8,7 +8,7 @@ import XCTest
 /// playing into `vox_in` and recording `main`, and an OSC client talking to it.
 final class LiveControlRig {
     let run: FoldbackRun
-    let client: JACKTestClient
+    private(set) var client: JACKTestClient
     let lister: JACKClient
     let osc: OSCClient
     let oscPort: UInt16
@@ -29,9 +29,21 @@ final class LiveControlRig {
         oscPort = port
         osc = try OSCClient(serverPort: port)
         lister = try JACKClient(name: "\(clientName)-lister", serverName: server)
-        client = try JACKTestClient(serverName: server, signals: [signal], recordChannels: 1, capacity: capacity, namePrefix: "\(clientName)-t")
+        client = try Self.wiredClient(server: server, clientName: clientName, signal: signal, capacity: capacity)
+    }
+
+    /// A test client playing `signal` into `vox_in` and recording `main`.
+    private static func wiredClient(server: String, clientName: String, signal: TestSignal, capacity: Int) throws -> JACKTestClient {
+        let client = try JACKTestClient(serverName: server, signals: [signal], recordChannels: 1, capacity: capacity, namePrefix: "\(clientName)-t")
         XCTAssertEqual(client.connectPlayer(to: ["\(clientName):vox_in"]), [])
         XCTAssertEqual(client.connectRecorder(from: ["\(clientName):main"]), [])
+        return client
+    }
+
+    /// Replaces the test client with a new one on `server` (after a server restart), wired the same way.
+    /// Close the old client as soon as its server stops: libjack cannot close it once a new server runs.
+    func rewire(server: String, signal: TestSignal = .noise(seed: 3, level: -20), capacity: Int = 48_000) throws {
+        client = try Self.wiredClient(server: server, clientName: clientName, signal: signal, capacity: capacity)
     }
 
     deinit { close() }
