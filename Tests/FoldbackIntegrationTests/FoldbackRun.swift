@@ -6,8 +6,9 @@ final class FoldbackRun {
     let process = Process()
     private let errorFile: URL
 
-    /// Starts `foldback arguments…` from the products directory next to the test bundle.
-    init(_ arguments: [String], testBundle: Bundle) throws {
+    /// Starts `foldback arguments…` from the products directory next to the test bundle; standard
+    /// output goes to `standardOutput` when given (an existing file), else it is inherited.
+    init(_ arguments: [String], testBundle: Bundle, standardOutput: URL? = nil) throws {
         var products = testBundle.bundleURL
         while products.pathExtension == "xctest" { products.deleteLastPathComponent() }
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-run-\(getpid())-\(UUID().uuidString).log")
@@ -17,6 +18,7 @@ final class FoldbackRun {
         process.executableURL = products.appendingPathComponent("foldback")
         process.arguments = arguments
         process.standardError = try FileHandle(forWritingTo: errorFile)
+        if let standardOutput { process.standardOutput = try FileHandle(forWritingTo: standardOutput) }
         try process.run()
     }
 
