@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .target(name: "CFoldback", dependencies: ["CJack"]),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CFoldbackLV2"),
 
         // MARK: Realtime core
         .target(name: "FoldbackDSP", swiftSettings: realtimeSwift),
@@ -46,7 +47,15 @@ let package = Package(
         ),
 
         // MARK: Backends around the engine
-        .target(name: "FoldbackLV2", dependencies: ["CLilv", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(
+            name: "FoldbackLV2",
+            dependencies: [
+                "CLilv", "CFoldbackLV2", "FoldbackEngine",
+                .product(name: "Atomics", package: "swift-atomics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
         .target(
             name: "FoldbackJACK",
             dependencies: [
@@ -61,13 +70,18 @@ let package = Package(
         // MARK: Presets and the command line
         .target(
             name: "FoldbackPresets",
-            dependencies: ["FoldbackEngine", "FoldbackDSP", "TOMLKit"],
+            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "TOMLKit"],
+            swiftSettings: strictSwift
+        ),
+        .target(
+            name: "FoldbackControl",
+            dependencies: ["CLo", "FoldbackEngine", "FoldbackPresets"],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback",
+                "FoldbackControl", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback", "CLo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -84,7 +98,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-rtcheck",
             dependencies: [
-                "FoldbackEngine", "FoldbackDSP", "CFoldback",
+                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -95,11 +109,13 @@ let package = Package(
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
+        .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
+        .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "foldback"],
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets", "CLo", "foldback"],
             exclude: ["Fixtures"]
         ),
     ],

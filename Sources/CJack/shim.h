@@ -1,3 +1,4 @@
 #include <jack/jack.h>
 #include <jack/metadata.h>
 #include <jack/uuid.h>
+#include <jack/midiport.h>

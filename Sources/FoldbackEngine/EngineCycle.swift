@@ -50,6 +50,7 @@ enum EngineCycle {
         if let previous = state.pointee.current {
             if swap.fadeFrames > 0 {
                 state.pointee.fadingOut = previous
+                previous.pointee.isTapping = false   // record taps follow the incoming graph
                 state.pointee.fadePosition = 0
                 state.pointee.fadeFrames = Int(swap.fadeFrames)
                 state.pointee.fadeLaw = swap.law

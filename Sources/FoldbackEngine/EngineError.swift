@@ -24,6 +24,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case graphAlreadyInstalled
     /// A sample rate or block size the engine cannot run at.
     case invalidFormat(sampleRate: Double, maxFrames: Int)
+    /// A record tap or file source names a strip or bus the graph does not have.
+    case unknownTapPoint(String)
 
     public var description: String {
         switch self {
@@ -49,6 +51,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "this graph is already installed; build a new one"
         case let .invalidFormat(sampleRate, maxFrames):
             return "cannot run at \(sampleRate) Hz with blocks of \(maxFrames) frames"
+        case let .unknownTapPoint(name):
+            return "there is no strip or bus named '\(name)'"
         }
     }
 }

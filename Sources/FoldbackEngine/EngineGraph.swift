@@ -19,6 +19,8 @@ public final class EngineGraph: @unchecked Sendable {
     private var allocations: [UnsafeMutableRawPointer] = []
     /// One per bus (nil where the bus has no limiter); freed in deinit.
     private let limiters: [UnsafeMutablePointer<LimiterKernel>?]
+    /// Record rings, switches and sources the audio thread may reach through this graph (see `EngineGraph+Taps.swift`).
+    var retainedTapObjects: [AnyObject] = []
 
     /// The most frames a graph may be prepared for.
     public static let maxFramesLimit = 16384
@@ -53,9 +55,9 @@ public final class EngineGraph: @unchecked Sendable {
                 return kernel
             }
         }
-        let stripLatency = preparedStrips.map(\.latency).max() ?? 0
-        let limiterLatency = limiters.compactMap { $0?.pointee.latencyFrames }.max() ?? 0
-        layout = GraphLayout(description: description, latencyFrames: stripLatency + limiterLatency)
+        layout = GraphLayout(
+            description: description, stripLatencies: preparedStrips.map(\.latency),
+            busLatencies: limiters.map { $0?.pointee.latencyFrames ?? 0 })
         render = .allocate(capacity: 1)
         render.initialize(to: buildRender(preparedStrips: preparedStrips))
     }
@@ -92,7 +94,7 @@ public final class EngineGraph: @unchecked Sendable {
         return (slots, channels, latency)
     }
 
-    private func allocate<Element>(_ type: Element.Type, count: Int) -> UnsafeMutablePointer<Element> {
+    func allocate<Element>(_ type: Element.Type, count: Int) -> UnsafeMutablePointer<Element> {
         let pointer = UnsafeMutablePointer<Element>.allocate(capacity: max(count, 1))
         allocations.append(UnsafeMutableRawPointer(pointer))
         return pointer
@@ -164,7 +166,7 @@ public final class EngineGraph: @unchecked Sendable {
             let work = allocate(UnsafeMutablePointer<Float>.self, count: 4)
             for buffer in 0..<4 { (work + buffer).initialize(to: zeroedFrames()) }
             var render = StripRender(
-                inputChannel: Int32(inputChannel), channels: Int32(strip.channels),
+                inputChannel: strip.isFileSource ? Int32.max / 2 : Int32(inputChannel), channels: Int32(strip.channels),
                 outputChannels: Int32(prepared.outputChannels),
                 firstUnit: Int32(firstUnit), unitCount: Int32(prepared.slots.count),
                 firstSend: Int32(firstSend), sendCount: Int32(strip.sends.count), work: work,
@@ -174,7 +176,7 @@ public final class EngineGraph: @unchecked Sendable {
                 meter: Int32(index))
             render.gate.reset(to: GraphRender.gateTarget(of: render, soloCount: soloCount))
             (strips + index).initialize(to: render)
-            inputChannel += strip.channels
+            if !strip.isFileSource { inputChannel += strip.channels }
         }
 
         let channelTables = GraphRender.maxUnitChannels
@@ -193,6 +195,8 @@ public final class EngineGraph: @unchecked Sendable {
             outputChannelCount: outputChannel, maxFrames: maxFrames, soloCount: soloCount, silence: silence,
             gateFrames: zeroedFrames(), postFaderFrames: zeroedFrames(),
             stripChannels: stripChannels, unitInputs: unitInputs, unitOutputs: unitOutputs,
-            meters: MeterBank(count: stripDescriptions.count + busDescriptions.count, sampleRate: sampleRate))
+            meters: MeterBank(count: stripDescriptions.count + busDescriptions.count, sampleRate: sampleRate),
+            stripTaps: nilTable(count: stripDescriptions.count), busTaps: nilTable(count: busDescriptions.count), tapSwitch: nil,
+            stripSources: nilTable(count: stripDescriptions.count), sourceBuffers: sourceTable(count: stripDescriptions.count * 2, silence: silence))
     }
 }

@@ -38,6 +38,8 @@ public struct StripDescription: Sendable {
     public var isSoloed: Bool
     /// Disabled strips are silent and skip their units.
     public var isEnabled: Bool
+    /// Whether the strip plays a file (``EngineGraph/attachSource(_:toStrip:)``) instead of having input ports.
+    public var isFileSource = false
 
     /// A strip; `unitIDs` default to the units' type names.
     public init(

@@ -18,10 +18,13 @@ public struct GraphLayout: Sendable, Hashable {
     public var outputPorts: [PortLayout]
     /// The largest strip latency, in frames: what every output lags its inputs by.
     public var latencyFrames: Int
+    /// Each input-to-output path and its own latency (strip units, then the bus limiter), for
+    /// per-port latency reporting; empty when unknown (see ``init(description:stripLatencies:busLatencies:)``).
+    public var latencyPaths: [LatencyPath] = []
 
     /// The ports `description` needs; `latencyFrames` is known only once units are prepared (see ``EngineGraph/layout``).
     public init(description: GraphDescription, latencyFrames: Int = 0) {
-        inputPorts = Self.ports(description.strips.map {
+        inputPorts = Self.ports(description.strips.filter { !$0.isFileSource }.map {
             (PortNaming.inputPortNames(strip: $0.name, channels: $0.channels), PortNaming.inputPrettyNames(strip: $0.name, channels: $0.channels))
         })
         outputPorts = Self.ports(description.buses.map {

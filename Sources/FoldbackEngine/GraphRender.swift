@@ -91,6 +91,15 @@ struct GraphRender {
     var unitInputs: UnsafeMutablePointer<UnsafePointer<Float>>
     var unitOutputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     var meters: MeterBank
+    /// Record taps per strip and per bus (nil = none), their shared switch, and whether this graph is the
+    /// current one (a graph fading out neither taps nor reads file sources): see `EngineGraph+Taps.swift`.
+    var stripTaps: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
+    var busTaps: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
+    var tapSwitch: UnsafeMutablePointer<TapSwitchState>?
+    var isTapping = true
+    /// File sources per strip (nil = the strip reads its input ports) and their landing buffers, 2 per strip.
+    var stripSources: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
+    var sourceBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
 
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8

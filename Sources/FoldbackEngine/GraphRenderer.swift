@@ -14,6 +14,7 @@ extension GraphRender {
         frames: Int
     ) {
         let factors = meters.factors(frames: frames)
+        sampleTaps()
         for bus in 0..<busCount {
             for channel in 0..<Int(buses[bus].channels) {
                 MixKernels.clear(buses[bus].buffers[channel], frames: frames)
@@ -61,5 +62,6 @@ extension GraphRender {
         }
         let level = MixKernels.level(of: unitInputs, count: channels, frames: frames)   // = destinations, limited in place
         meters.update(Int(bus.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
+        tapBus(bus - buses, channels: channels, frames: frames)
     }
 }

@@ -14,7 +14,8 @@ extension GraphRender {
         let strip = strips + index
         let current = stripChannels
         var currentCount = Int(strip.pointee.channels)
-        for channel in 0..<currentCount {
+        let hasFileSource = readSource(strip, index: index, frames: frames)
+        for channel in 0..<currentCount where !hasFileSource {
             let source = Int(strip.pointee.inputChannel) + channel
             if source < inputCount, let input = inputs[source] {
                 current[channel] = input + inputOffset
@@ -27,6 +28,7 @@ extension GraphRender {
         if isDormant {
             meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: meterFactors)
             advanceTaps(of: strip, frames: frames)
+            tapStrip(index, channels: 0, frames: frames, gain: 0, frameGains: nil)
             return
         }
 
@@ -34,7 +36,10 @@ extension GraphRender {
         if !meterStrip(strip, channels: currentCount, frames: frames, factors: meterFactors) {
             guardNonFinite(strip, channels: currentCount, factors: meterFactors)
         }
+        let isSettled = strip.pointee.gate.isSettled && strip.pointee.fader.isSettled
+        let postFader = strip.pointee.gate.value * strip.pointee.fader.value
         mixSends(of: strip, channels: currentCount, frames: frames)
+        tapStrip(index, channels: currentCount, frames: frames, gain: postFader, frameGains: isSettled ? nil : postFaderFrames)
     }
 
     /// The NaN/Inf guard: a non-finite sample silences the strip for this chunk, resets its units'

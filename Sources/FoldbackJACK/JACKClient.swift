@@ -177,15 +177,16 @@ public final class JACKClient: @unchecked Sendable {
             source: source, destination: destination, reason: "the server refused (jack_connect returned \(code))")
     }
 
-    /// Full names of the server's ports whose names match the regular expression `pattern` (all when `nil`).
-    public func portNames(matching pattern: String? = nil, direction: JACKPortDirection? = nil) -> [String] {
+    /// Full names of the server's ports whose names match the regular expression `pattern` (all when `nil`);
+    /// with `audioOnly`, audio ports only (no MIDI).
+    public func portNames(matching pattern: String? = nil, direction: JACKPortDirection? = nil, audioOnly: Bool = false) -> [String] {
         let flags: UInt = switch direction {
         case .input: UInt(JackPortIsInput.rawValue)
         case .output: UInt(JackPortIsOutput.rawValue)
         case nil: 0
         }
         guard let handle = openHandle else { return [] }
-        return Self.takeNameList(jack_get_ports(handle, pattern, nil, flags))
+        return Self.takeNameList(jack_get_ports(handle, pattern, audioOnly ? JACK_DEFAULT_AUDIO_TYPE : nil, flags))
     }
 
     /// Full names of the ports connected to the port named `fullName`.

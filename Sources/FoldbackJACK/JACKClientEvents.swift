@@ -69,6 +69,13 @@ final class JACKClientEvents: @unchecked Sendable {
             status: state.pointee.shutdownStatus.load(ordering: .relaxed))
     }
 
+    /// Forgets a shutdown notice, before installing on a new client (the old one closed: no callback can run).
+    func rearm() {
+        state.pointee.isShutDown.store(false, ordering: .releasing)
+        state.pointee.shutdownStatus.store(0, ordering: .relaxed)
+        state.pointee.reason.pointee = 0
+    }
+
     private static let onXrun: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { arg in
         arg?.assumingMemoryBound(to: State.self).pointee.xruns.wrappingIncrement(ordering: .relaxed)
         return 0

@@ -10,7 +10,7 @@ import Foundation
 /// engine's IO tables at the port buffers every cycle and runs the engine in the process callback.
 /// Format changes (sample rate, buffer size) are reported to `onFormatChange` on a non-realtime thread
 /// so the owner can rebuild and install a graph; xruns are counted and a server shutdown is recorded
-/// for the owner to report (``shutdown``).
+/// for the owner to report (``shutdown``) and to ride out with ``reopen()``.
 ///
 /// Typical use: build the graph, `engine.install(graph)`, create the host with `graph.layout`,
 /// ``activate()``, then ``connect(_:)``; call ``close()`` before letting go of it. One host per engine;
@@ -18,19 +18,29 @@ import Foundation
 public final class JACKHost: @unchecked Sendable {
     /// The hosted engine.
     public let engine: Engine
-    /// The JACK client.
-    public let client: JACKClient
+    /// The JACK client (a new one after ``reopen()``).
+    public var client: JACKClient { lock.withLock { openClient } }
     /// A handler for sample-rate and buffer-size changes: `(sampleRate in Hz, bufferSize in frames)`.
     public typealias FormatChangeHandler = @Sendable (_ sampleRate: Double, _ bufferSize: Int) -> Void
 
-    private let lock = NSLock()
+    let lock = NSLock()
+    /// The open client: read it through ``client``; ``reopen()`` replaces it under `lock`.
+    var openClient: JACKClient
     private var currentLayout: GraphLayout
-    private var inputPorts: [String: JACKPort] = [:]
-    private var outputPorts: [String: JACKPort] = [:]
-    private let process: UnsafeMutablePointer<JACKHostProcess>
-    private let events = JACKClientEvents()
-    private let notifications: JACKHostNotifications
-    private var isActive = false
+    var inputPorts: [String: JACKPort] = [:]
+    var outputPorts: [String: JACKPort] = [:]
+    let process: UnsafeMutablePointer<JACKHostProcess>
+    /// The MIDI input port, once ``registerMIDIInput(named:)`` has run.
+    var midiInputPort: JACKPort? {
+        get { lock.withLock { midiPort } }
+        set { lock.withLock { midiPort = newValue } }
+    }
+    private var midiPort: JACKPort?
+    let events = JACKClientEvents()
+    let notifications: JACKHostNotifications
+    var isActive = false
+    /// Every connection of this client's ports, for ``reopen()`` to restore.
+    let connectionTracker = JACKConnectionTracker()
 
     /// Opens the client and registers the layout's ports; call ``activate()`` to start processing.
     /// - Parameters:
@@ -44,7 +54,8 @@ public final class JACKHost: @unchecked Sendable {
         onFormatChange: FormatChangeHandler? = nil
     ) throws(JACKError) {
         self.engine = engine
-        client = try JACKClient(name: clientName, serverName: serverName)
+        let client = try JACKClient(name: clientName, serverName: serverName)
+        openClient = client
         currentLayout = layout   // no ports yet: updatePorts(for:) below registers them all
         notifications = JACKHostNotifications(
             sampleRate: client.sampleRate, bufferSize: client.bufferSize, onFormatChange: onFormatChange)
@@ -52,7 +63,8 @@ public final class JACKHost: @unchecked Sendable {
         process = .allocate(capacity: 1)
         process.initialize(to: JACKHostProcess(
             inputs: PortSlotTable(count: capacity.inputCapacity), outputs: PortSlotTable(count: capacity.outputCapacity),
-            io: engine.io, cycleContext: engine.cycleContext, cycleFunction: Engine.cycleFunction, cycles: .create(0)))
+            io: engine.io, cycleContext: engine.cycleContext, cycleFunction: Engine.cycleFunction, cycles: .create(0),
+            midi: JACKMIDICapture()))
         try installCallbacks()
         try updatePorts(for: layout)
     }
@@ -62,6 +74,7 @@ public final class JACKHost: @unchecked Sendable {
         process.pointee.inputs.deallocate()
         process.pointee.outputs.deallocate()
         process.pointee.cycles.destroy()
+        process.pointee.midi.deallocate()
         process.deinitialize(count: 1).deallocate()
     }
 
@@ -77,7 +90,7 @@ public final class JACKHost: @unchecked Sendable {
     public var cpuLoad: Double { client.cpuLoad }
     /// Xruns the server reported since the host opened.
     public var xrunCount: Int { events.xrunCount }
-    /// Set once the server shut down or dropped the client; print it and exit non-zero.
+    /// Set once the server shut down or dropped the client; print it, then ``reopen()`` or exit.
     public var shutdown: JACKShutdown? { events.shutdown }
     /// Process cycles completed.
     public var cycleCount: Int { process.pointee.cycles.load(ordering: .acquiring) }
@@ -124,7 +137,7 @@ public final class JACKHost: @unchecked Sendable {
             outputPorts = newOutputs
         }
         let latencyChanged = notifications.update(
-            latencyFrames: layout.latencyFrames, inputs: Array(newInputs.values), outputs: Array(newOutputs.values))
+            latencyPaths: JACKLatencyPaths(layout: layout, inputs: newInputs, outputs: newOutputs))
         let removed = oldInputs.filter { newInputs[$0.key] == nil }.map(\.value)
             + oldOutputs.filter { newOutputs[$0.key] == nil }.map(\.value)
         if !removed.isEmpty {
@@ -216,7 +229,7 @@ public final class JACKHost: @unchecked Sendable {
         while cycleCount < target && Date() < deadline && shutdown == nil { Thread.sleep(forTimeInterval: 0.001) }
     }
 
-    private func installCallbacks() throws(JACKError) {
+    func installCallbacks() throws(JACKError) {
         try events.install(on: client)
         try client.setProcessCallback(JACKHostProcess.process, context: process)
         guard jack_set_thread_init_callback(client.handle, JACKHostProcess.threadInit, nil) == 0 else {

@@ -7,9 +7,7 @@ import Foundation
 final class JACKHostNotifications: @unchecked Sendable {
     private let lock = NSLock()
     private var reportedFormat: (sampleRate: Double, bufferSize: Int)
-    private var latencyFrames: UInt32 = 0
-    private var inputs: [OpaquePointer] = []
-    private var outputs: [OpaquePointer] = []
+    private var latencyPaths = JACKLatencyPaths()
     private let onFormatChange: JACKHost.FormatChangeHandler?
     private var retained: Unmanaged<JACKHostNotifications>?
 
@@ -43,17 +41,12 @@ final class JACKHostNotifications: @unchecked Sendable {
         }?.release()
     }
 
-    /// The ports and latency the latency callback reports from now on.
-    /// - Returns: whether the latency changed (then ask JACK to recompute).
-    func update(latencyFrames: Int, inputs: [JACKPort], outputs: [JACKPort]) -> Bool {
+    /// The ports and per-path latencies the latency callback reports from now on.
+    /// - Returns: whether they changed (then ask JACK to recompute).
+    func update(latencyPaths: JACKLatencyPaths) -> Bool {
         lock.withLock {
-            let latency = UInt32(clamping: latencyFrames)
-            defer {
-                self.latencyFrames = latency
-                self.inputs = inputs.map(\.handle)
-                self.outputs = outputs.map(\.handle)
-            }
-            return latency != self.latencyFrames
+            defer { self.latencyPaths = latencyPaths }
+            return latencyPaths != self.latencyPaths
         }
     }
 
@@ -68,23 +61,9 @@ final class JACKHostNotifications: @unchecked Sendable {
         if let changed, let onFormatChange { onFormatChange(changed.0, changed.1) }
     }
 
-    /// JACK's latency contract: in capture mode our outputs' capture latency is the capture latency
-    /// reaching our inputs plus ours; in playback mode our inputs' playback latency is the playback
-    /// latency downstream of our outputs plus ours.
+    /// Reports per-port latency ranges (see ``JACKLatencyPaths``).
     private func reportLatency(_ mode: jack_latency_callback_mode_t) {
-        let (latency, inputs, outputs) = lock.withLock { (latencyFrames, self.inputs, self.outputs) }
-        let (upstream, downstream) = mode == JACKLatencyMode.capture.jackMode ? (inputs, outputs) : (outputs, inputs)
-        var range = jack_latency_range_t(min: .max, max: 0)
-        for port in upstream {
-            var portRange = jack_latency_range_t()
-            jack_port_get_latency_range(port, mode, &portRange)
-            range.min = min(range.min, portRange.min)
-            range.max = max(range.max, portRange.max)
-        }
-        if upstream.isEmpty { range.min = 0 }
-        range.min = range.min &+ latency
-        range.max = range.max &+ latency
-        for port in downstream { jack_port_set_latency_range(port, mode, &range) }
+        lock.withLock { latencyPaths }.report(mode)
     }
 
     private static func from(_ arg: UnsafeMutableRawPointer?) -> JACKHostNotifications? {

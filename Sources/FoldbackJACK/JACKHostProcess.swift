@@ -14,6 +14,8 @@ struct JACKHostProcess {
     var cycleFunction: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void
     /// Completed cycles; the owner waits for it to advance before unregistering a port.
     var cycles: UnsafeAtomic<Int>
+    /// The MIDI input port and the ring its messages go to.
+    var midi: JACKMIDICapture
 
     /// The JACK process callback: the whole cycle runs inside fb_realtime_cycle, so RealtimeSanitizer
     /// and the allocation counter see the port lookups as well as the engine. When callback timing is
@@ -49,6 +51,7 @@ struct JACKHostProcess {
             }
         }
         io.pointee.outputCount = used
+        state.pointee.midi.capture(frames: frames)
         state.pointee.cycleFunction(state.pointee.cycleContext, frames)
         state.pointee.cycles.wrappingIncrement(ordering: .releasing)
     }

@@ -1,9 +1,9 @@
 // How preset numbers read in messages and reports (`6`, `-3.5`, `+6.0 dB`). Non-realtime.
 
 /// Formats numbers the way a preset author wrote them, and levels the way a console shows them.
-enum NumberFormatting {
+public enum NumberFormatting {
     /// `6`, `-3.5`, `0.25`: whole numbers without a fraction, others in shortest form.
-    static func plain(_ value: Float) -> String {
+    public static func plain(_ value: Float) -> String {
         if value.isNaN { return "nan" }
         if value.isInfinite { return value > 0 ? "inf" : "-inf" }
         if value == value.rounded(), abs(value) < 1e9 { return String(Int(value)) }
@@ -11,7 +11,7 @@ enum NumberFormatting {
     }
 
     /// `6`, `-3.5` for a TOML double, keeping full precision in messages.
-    static func plain(_ value: Double) -> String {
+    public static func plain(_ value: Double) -> String {
         if value.isNaN { return "nan" }
         if value.isInfinite { return value > 0 ? "inf" : "-inf" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }

@@ -15,14 +15,17 @@ public struct Preset: Sendable {
     public var strips: [StripSpec]
     /// The file the preset came from, as given to the loader.
     public var path: String
+    /// How MIDI on the `midi_in` port controls the preset (the `[midi]` section).
+    public var midi: MIDIMap
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 
     /// Creates a preset model directly (tests and generated presets); files go through ``PresetLoader``.
     public init(
         name: String? = nil, description: String? = nil, buses: [BusSpec], strips: [StripSpec],
-        path: String, warnings: [PresetDiagnostic] = []
+        path: String, warnings: [PresetDiagnostic] = [], midi: MIDIMap = MIDIMap()
     ) {
+        self.midi = midi
         self.name = name
         self.description = description
         self.buses = buses

@@ -1,15 +1,16 @@
 // Builds the engine's graph description, graph and connection plan from a validated preset. Non-realtime.
 public import FoldbackEngine
+public import FoldbackLV2
 
 /// Turns a ``Preset`` into what the engine and a backend need.
 public enum PresetGraphBuilder {
     /// A graph description with fresh unit objects (strips and buses in preset order).
-    public static func description(for preset: Preset) throws(PresetError) -> GraphDescription {
+    public static func description(for preset: Preset, hosting: PluginHosting = .live) throws(PresetError) -> GraphDescription {
         let busIndex = Dictionary(uniqueKeysWithValues: preset.buses.enumerated().map { ($1.name, $0) })
         var strips: [StripDescription] = []
         for strip in preset.strips {
             var units: [any EngineUnit] = []
-            for unit in strip.units { units.append(try UnitFactory.makeUnit(unit)) }
+            for unit in strip.units { units.append(try UnitFactory.makeUnit(unit, hosting: hosting)) }
             var sends: [SendDescription] = []
             for send in strip.sends {
                 guard let bus = busIndex[send.busName] else {
@@ -17,11 +18,13 @@ public enum PresetGraphBuilder {
                 }
                 sends.append(SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader))
             }
-            strips.append(StripDescription(
+            var description = StripDescription(
                 name: strip.name, channels: strip.channels, units: units,
                 unitIDs: strip.units.map(\.id), bypassedUnits: strip.units.map(\.isBypassed),
                 sends: sends, gainDB: strip.gainDB, pan: strip.pan,
-                isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled))
+                isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled)
+            description.isFileSource = strip.source != nil
+            strips.append(description)
         }
         let buses = preset.buses.map { bus in
             BusDescription(
@@ -32,9 +35,12 @@ public enum PresetGraphBuilder {
     }
 
     /// A prepared graph for `preset` at `sampleRate`, rendering at most `maxFrames` frames at once.
+    /// LV2 plugins are hosted for `hosting` (`.offline` runs their background work synchronously).
     /// Engine errors come back as a ``PresetError`` located at the preset's file.
-    public static func graph(for preset: Preset, sampleRate: Double, maxFrames: Int) throws(PresetError) -> EngineGraph {
-        let description = try description(for: preset)
+    public static func graph(
+        for preset: Preset, sampleRate: Double, maxFrames: Int, hosting: PluginHosting = .live
+    ) throws(PresetError) -> EngineGraph {
+        let description = try description(for: preset, hosting: hosting)
         do {
             return try EngineGraph(description, sampleRate: sampleRate, maxFrames: maxFrames)
         } catch {
@@ -51,7 +57,7 @@ public enum PresetGraphBuilder {
     /// Auto-connections: this client's short port name → the full names of the ports to connect it to.
     public static func connectionPlan(for preset: Preset) -> [String: [String]] {
         var plan: [String: [String]] = [:]
-        for strip in preset.strips {
+        for strip in preset.strips where strip.source == nil {
             let ports = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels)
             for (port, targets) in zip(ports, strip.connections) where !targets.isEmpty { plan[port] = targets }
         }

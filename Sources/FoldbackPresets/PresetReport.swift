@@ -8,7 +8,7 @@ public enum PresetReport {
     /// The report for `preset`, with ports named as JACK client `clientName` will show them.
     public static func render(_ preset: Preset, clientName: String = "foldback") -> String {
         var lines: [String] = []
-        let inputs = preset.strips.reduce(0) { $0 + $1.channels }
+        let inputs = preset.strips.filter { $0.source == nil }.reduce(0) { $0 + $1.channels }
         let outputs = preset.buses.reduce(0) { $0 + $1.channels }
         lines.append(row("Preset", preset.name ?? "(unnamed)"))
         if let description = preset.description {
@@ -24,13 +24,18 @@ public enum PresetReport {
             lines.append("")
             lines += busLines(bus, number: index + 1, clientName: clientName)
         }
+        if !preset.midi.isDefault { lines += [""] + MIDIMapText.lines(preset.midi, preset: preset) }
         return lines.joined(separator: "\n") + "\n"
     }
 
     private static func stripLines(_ strip: StripSpec, number: Int, clientName: String) -> [String] {
         var lines = ["Strip \(number)  \(strip.name)  (\(layout(strip.channels)))"]
         let ports = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels).map { "\(clientName):\($0)" }
-        lines += block("inputs", portLines(ports, connections: strip.connections, arrow: "<-"))
+        if let source = strip.source {
+            lines += block("source", [FileSourceSpec.reportLine(source)])
+        } else {
+            lines += block("inputs", portLines(ports, connections: strip.connections, arrow: "<-"))
+        }
         lines += block("units", unitLines(strip.units))
         let panMode = strip.channels == 1 ? "" : " (balance)"
         lines.append(row("  fader", [
@@ -95,6 +100,7 @@ public enum PresetReport {
             return "\(key)=\(shown)"
         }
         if let curve = unit.curve { fields.append("curve=\"\(curve)\"") }
+        if let plugin = unit.lv2 { fields.insert(contentsOf: LV2UnitDecoder.reportFields(plugin), at: 0) }
         if unit.type == UnitSchema.eq.type { fields.append("bands=\(unit.bands.count)") }
         return fields.joined(separator: " ")
     }

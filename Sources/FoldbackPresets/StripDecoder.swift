@@ -3,7 +3,7 @@
 /// Reads and checks a `[[strip]]` table.
 enum StripDecoder {
     /// The keys a `[[strip]]` table accepts.
-    static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send"]
+    static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send", "source"]
     /// The keys a `[[strip.send]]` table accepts.
     static let sendKeys = ["bus", "gain_db", "pre_fader"]
 
@@ -29,11 +29,14 @@ enum StripDecoder {
         let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
         let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[strip.unit]]") ?? [], owner: owner)
         let sends = decodeSends(reader.tables("send", label: "[[strip.send]]") ?? [], buses: buses, owner: owner)
+        let source = FileSourceDecoder.decode(reader, hasConnections: reader.table["connect"] != nil)
         guard let name else { return nil }
-        return StripSpec(
+        var strip = StripSpec(
             name: name, channels: channels, gainDB: gainDB, pan: pan, isMuted: isMuted, isSoloed: isSoloed,
             isEnabled: isEnabled, connections: connections, units: units, sends: sends, location: reader.location
         )
+        strip.source = source
+        return strip
     }
 
     /// The strip's sends, each to a known bus and at most one per bus.

@@ -25,6 +25,8 @@ public struct StripSpec: Sendable {
     public var sends: [SendSpec]
     /// Where the strip's `[[strip]]` table starts.
     public var location: SourceLocation
+    /// The file the strip plays instead of JACK input (then it has no input ports), or nil.
+    public var source: FileSourceSpec?
 
     /// Creates a strip description.
     public init(

@@ -51,7 +51,8 @@ enum UnitDecoder {
         var typed = reader
         typed.label = "a '\(type)' unit"
         let isEQ = type == UnitSchema.eq.type
-        typed.checkKeys(allowed: commonKeys + schema.parameters.map(\.key) + (isEQ ? EQDecoder.unitKeys : []))
+        let isLV2 = type == UnitSchema.lv2.type
+        typed.checkKeys(allowed: commonKeys + schema.parameters.map(\.key) + (isEQ ? EQDecoder.unitKeys : []) + (isLV2 ? LV2UnitDecoder.unitKeys : []))
         let id = typed.name("id", what: "unit id", required: false)
         let isBypassed = typed.bool("bypass", default: false)
         var parameters: [String: Float] = [:]
@@ -60,6 +61,10 @@ enum UnitDecoder {
         }
         var unit = UnitSpec(type: type, id: id ?? type, isBypassed: isBypassed, parameters: parameters, location: reader.location)
         if isEQ { (unit.curve, unit.bands) = EQDecoder.decode(typed) }
+        if isLV2 {
+            guard let (plugin, controls) = LV2UnitDecoder.decode(typed) else { return nil }
+            (unit.lv2, unit.parameters) = (plugin, controls)
+        }
         return (unit, id != nil)
     }
 }

@@ -1,12 +1,14 @@
 // Makes engine units from validated preset unit specs. Non-realtime.
 public import FoldbackEngine
+public import FoldbackLV2
 
 /// Turns a ``UnitSpec`` (already validated against its ``UnitSchema``) into a fresh engine unit.
 ///
 /// A unit object is prepared once, by one graph; rebuilding a graph (new sample rate, reload) makes new units.
 public enum UnitFactory {
-    /// A new unit for `spec`; throws for a type with no implementation behind its schema.
-    public static func makeUnit(_ spec: UnitSpec) throws(PresetError) -> any EngineUnit {
+    /// A new unit for `spec`, its plugins hosted for `hosting`; throws for a type with no implementation
+    /// behind its schema, or a plugin that cannot be loaded.
+    public static func makeUnit(_ spec: UnitSpec, hosting: PluginHosting = .live) throws(PresetError) -> any EngineUnit {
         switch spec.type {
         case "gain":
             return GainUnit(gainDB: spec.parameters["gain_db"] ?? 0, isInverted: (spec.parameters["polarity"] ?? 0) >= 0.5)
@@ -16,6 +18,8 @@ public enum UnitFactory {
             return EQUnit(bands: spec.bands.map(\.band), gainDB: Double(spec.parameters["gain_db"] ?? 0))
         case "reverb":
             return ReverbUnit(values: spec.parameters)
+        case "lv2" where spec.lv2 != nil:
+            return try makePlugin(spec, hosting: hosting)
         // One case per built-in type, each returning its unit from `spec`.
         default:
             throw PresetError(diagnostics: [PresetDiagnostic(

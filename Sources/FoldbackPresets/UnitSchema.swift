@@ -25,6 +25,7 @@ public struct UnitSchema: Sendable {
         compressor,
         eq,
         reverb,
+        lv2,
     ]
 
     /// The names of every known unit type, in registry order.

@@ -18,6 +18,8 @@ public struct UnitSpec: Sendable {
     /// `eq` only: every band, resolved: the curve's (with any `index` overrides applied), then the
     /// preset's added bands. Band n here is `band<n>_…` among the unit's live parameters. Empty for other types.
     public var bands: [EQBandSpec]
+    /// `lv2` only: the plugin, its preset, state and port mapping (control values are in ``parameters``).
+    public var lv2: LV2UnitSpec?
 
     /// Creates a unit description.
     public init(

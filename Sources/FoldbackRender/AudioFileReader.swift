@@ -40,6 +40,13 @@ public final class AudioFileReader {
         return Int(frames)
     }
 
+    /// Moves the read position to `frame` (0 = the start).
+    public func seek(toFrame frame: Int) throws(AudioFileError) {
+        guard sf_seek(file, sf_count_t(frame), SEEK_SET) == sf_count_t(frame) else {
+            throw .readFailed(path: url.path, reason: "cannot seek to frame \(frame)")
+        }
+    }
+
     /// Reads the whole file from the start as one array per channel.
     public func readAll() throws(AudioFileError) -> [[Float]] {
         guard sf_seek(file, 0, SEEK_SET) == 0 || frameCount == 0 else {

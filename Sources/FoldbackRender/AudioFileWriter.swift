@@ -22,6 +22,8 @@ public final class AudioFileWriter {
 
     private let temporaryURL: URL
     private var file: OpaquePointer?
+    /// Recordings are written straight to ``url`` (see ``init(recordingTo:sampleRate:channelCount:format:)``).
+    private var writesInPlace = false
 
     /// Creates the temporary file.
     /// - Parameters:
@@ -52,6 +54,29 @@ public final class AudioFileWriter {
         file = opened
         if format != .flac { sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
         if format.clips { sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE)) }
+    }
+
+    /// Creates `url` for a live recording, written in place (never renamed) so a crash leaves what was
+    /// written readable: WAV and W64 headers are rewritten after every write. ``finish()`` and
+    /// ``cancel()`` both close the file and keep it.
+    public init(recordingTo url: URL, sampleRate: Int, channelCount: Int, format: RecordingFormat) throws(AudioFileError) {
+        guard sampleRate > 0, sampleRate <= 1_536_000, channelCount > 0, channelCount <= 1024 else {
+            throw .invalidArgument("Cannot record \(channelCount) channel(s) at \(sampleRate) Hz.")
+        }
+        self.url = url
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        self.format = .float
+        temporaryURL = url
+        writesInPlace = true
+        var info = SF_INFO(
+            frames: 0, samplerate: Int32(sampleRate), channels: Int32(channelCount), format: format.sndfileFormat,
+            sections: 0, seekable: 0)
+        guard let opened = sf_open(url.path, Int32(SFM_WRITE), &info) else {
+            throw .cannotCreate(path: url.path, reason: String(cString: sf_strerror(nil)))
+        }
+        file = opened
+        if format.updatesHeader { sf_command(opened, Int32(SFC_SET_UPDATE_HEADER_AUTO), nil, Int32(SF_TRUE)) }
     }
 
     deinit { cancel() }
@@ -95,9 +120,10 @@ public final class AudioFileWriter {
         sf_write_sync(file)
         let closed = sf_close(file)
         guard closed == 0 else {
-            try? FileManager.default.removeItem(at: temporaryURL)
+            if !writesInPlace { try? FileManager.default.removeItem(at: temporaryURL) }
             throw .writeFailed(path: url.path, reason: String(cString: sf_error_number(closed)))
         }
+        if writesInPlace { return }
         guard rename(temporaryURL.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporaryURL)
@@ -110,6 +136,6 @@ public final class AudioFileWriter {
         guard let file else { return }
         self.file = nil
         sf_close(file)
-        try? FileManager.default.removeItem(at: temporaryURL)
+        if !writesInPlace { try? FileManager.default.removeItem(at: temporaryURL) }
     }
 }

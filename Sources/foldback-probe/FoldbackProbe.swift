@@ -31,6 +31,7 @@ struct FoldbackProbe: ParsableCommand {
                   --record foldback:main_L --record foldback:main_R \\
                   --seconds 8 --output demo.wav
               foldback-probe --server test --play system:playback_1=sine:1000:-20
+              foldback-probe --play foldback:vox_in=voice --midi foldback:midi_in --seconds 5
             """)
 
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
@@ -41,6 +42,9 @@ struct FoldbackProbe: ParsableCommand {
 
     @Option(name: .customLong("record"), help: ArgumentHelp("Record output port PORT (repeat for more channels).", valueName: "PORT"))
     var records: [String] = []
+
+    @Option(help: ArgumentHelp("Also send a MIDI CC sweep (CC 1-8, channel 1) and program changes into PORT.", valueName: "PORT"))
+    var midi: String?
 
     @Option(help: "How long to play and record, in seconds.")
     var seconds: Double = 5
@@ -57,6 +61,7 @@ struct FoldbackProbe: ParsableCommand {
     func validate() throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600 (got \(seconds)).") }
         guard !plays.isEmpty || !records.isEmpty else { throw ValidationError("Give at least one --play or --record.") }
+        if midi != nil && plays.isEmpty { throw ValidationError("--midi sends while playing; give at least one --play.") }
         if !records.isEmpty && output == nil { throw ValidationError("--record needs --output FILE.wav.") }
         if output != nil && records.isEmpty { throw ValidationError("--output needs at least one --record PORT.") }
         guard AudioFileFormat(rawValue: format) != nil else { throw ValidationError("--format must be float or pcm24 (got '\(format)').") }
@@ -93,6 +98,8 @@ struct FoldbackProbe: ParsableCommand {
         let player = try playList.isEmpty ? nil : JACKTestPlayer(
             name: "\(name)-player", serverName: server, signals: playList.map(\.signal))
         defer { player?.close() }
+        let sweep = try midi.map { port throws(JACKError) in try MIDISweep(name: name, serverName: server, port: port) }
+        defer { sweep?.stop() }
         var warnings: [JACKConnectionWarning] = []
         for (channel, play) in playList.enumerated() {
             guard let player else { break }

@@ -11,7 +11,8 @@ struct RealtimeCheck: ParsableCommand {
         abstract: "Prove the audio path allocates, frees and blocks nothing.",
         discussion: """
         Runs the engine's cycle on a dedicated audio thread, through fb_realtime_cycle (the same entry the
-        JACK callback uses), while a control thread changes every kind of parameter and swaps in a new graph.
+        JACK callback uses), while a control thread changes every kind of parameter and swaps in new graphs
+        (--swaps of them, each with a 50 ms equal-power crossfade, as preset switches do).
         With LD_PRELOAD=libFoldbackAllocCounter.so it counts mallocs and frees made on the audio path (must be 0).
         Built with -fsanitize=realtime (see `make rtsan`), RealtimeSanitizer aborts on any malloc, free, lock
         or blocking call inside the cycle.
@@ -25,6 +26,7 @@ struct RealtimeCheck: ParsableCommand {
     @Option(help: "Cycles to run (at least 10000 for the verdict).") var cycles = 10_000
     @Option(help: "Frames per cycle.") var frames = 128
     @Option(help: "Microseconds the audio thread waits between cycles, so control work interleaves.") var pace = 50
+    @Option(help: "Graph swaps (crossfaded preset switches) spread over the run.") var swaps = 200
     @Flag(help: "Make one cycle allocate on purpose, to prove the checks catch it (the run must then fail).") var injectFault = false
     @Flag(help: "Skip the allocation count (for the RealtimeSanitizer build, which checks allocations itself).") var noAllocCount = false
 
@@ -38,14 +40,18 @@ struct RealtimeCheck: ParsableCommand {
         }
         let maxFrames = 256
         let engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames))
-        try engine.install(RealtimeScenario.graph(maxFrames: maxFrames), crossfade: .none)
-        let replacement = try RealtimeScenario.graph(maxFrames: maxFrames, busGainDB: -6)
+        let first = try RealtimeScenario.graph(maxFrames: maxFrames)
+        var replacement = try RealtimeScenario.graph(maxFrames: maxFrames, busGainDB: -6)
+        let streams = RealtimeStreams()
+        try streams.attach(to: first)
+        try streams.attach(to: replacement)
+        try engine.install(first, crossfade: .none)
         let audio = AudioThreadDriver(engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault)
         counter?.resetCounts()
         audio.start()
 
         var applied = 0
-        var swapped = false
+        var swapped = 0
         while !audio.isFinished {
             let done = engine.cycleCount
             let step = cycles / (RealtimeScenario.changes.count + 2)
@@ -54,24 +60,31 @@ struct RealtimeCheck: ParsableCommand {
                 try engine.set(address, to: value)
                 applied += 1
             }
-            if !swapped, done >= cycles / 2 {
-                try engine.install(replacement, crossfade: Crossfade(duration: 0.05, law: .equalPower))
-                swapped = true
-            }
             engine.collectGarbage()
+            streams.service(cyclesDone: done, cycles: cycles)
+            // The next swap once its time has come and the previous fade is over (one graph held).
+            if swapped < swaps, done >= (swapped + 1) * cycles / (swaps + 1), engine.liveGraphCount == 1 {
+                try engine.install(replacement, crossfade: Crossfade(duration: 0.05, law: .equalPower))
+                swapped += 1
+                replacement = try RealtimeScenario.graph(maxFrames: maxFrames, busGainDB: swapped % 2 == 0 ? -6 : 0)
+                try streams.attach(to: replacement)
+            }
             usleep(200)
         }
         audio.join()
+        streams.service(cyclesDone: cycles, cycles: cycles)
         engine.collectGarbage()
 
         var failures: [String] = []
         if cycles < 10_000 { failures.append("only \(cycles) cycles; the verdict needs at least 10000") }
         if !audio.ftzDazEnabled { failures.append("FTZ/DAZ was not set on the audio thread") }
         if applied != RealtimeScenario.changes.count { failures.append("only \(applied) of \(RealtimeScenario.changes.count) parameter changes were made") }
-        if !swapped || engine.liveGraphCount != 1 { failures.append("graph swap incomplete: \(engine.liveGraphCount) graphs still held") }
+        if swapped != swaps { failures.append("only \(swapped) of \(swaps) graph swaps were made") }
+        if engine.liveGraphCount != 1 { failures.append("graph swaps incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, 1 graph swap"
+        failures += streams.failures
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps, \(streams.summary)"
         if let counter, !noAllocCount {
             let counts = counter.counts
             summary += "; audio-path allocations \(counts.allocations), frees \(counts.frees)"

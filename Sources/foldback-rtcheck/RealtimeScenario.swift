@@ -10,7 +10,7 @@ enum RealtimeScenario {
     static let trim = 0, equalizer = 1, compressor = 2, reverb = 3
 
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
-    /// on strips 0 and 4), 3 stereo buses with safety limiters, pre- and post-fader sends.
+    /// on strips 0 and 4; → an LV2 plugin on strips 1 and 5, see ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     static func graph(maxFrames: Int, busGainDB: Float = 0) throws(EngineError) -> EngineGraph {
         let buses = ["main", "iem_vox", "iem_keys"].map {
             BusDescription(name: $0, channels: 2, gainDB: busGainDB, limiter: LimiterSettings())
@@ -22,6 +22,10 @@ enum RealtimeScenario {
             if index == 0 || index == 4 {
                 units.append(ReverbUnit(settings: ReverbParameters(decay: 1.2 + Float(index) * 0.2, mix: 0.3)))
                 ids.append("verb")
+            }
+            if let plugin = try lv2Unit(strip: index) {
+                units.append(plugin)
+                ids.append("lv2")
             }
             strips.append(StripDescription(
                 name: "strip\(index)", channels: index < 4 ? 1 : 2, units: units, unitIDs: ids,
@@ -66,5 +70,5 @@ enum RealtimeScenario {
         (.stripSolo(strip: 3), 0), (.stripMute(strip: 2), 0), (.stripEnabled(strip: 2), 1),
         (.unitBypass(strip: 5, unit: compressor), 0), (.unitBypass(strip: 0, unit: reverb), 0), (.busMute(bus: 2), 0),
         (.stripGain(strip: 0), 0),
-    ]
+    ] + lv2Changes
 }

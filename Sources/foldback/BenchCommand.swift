@@ -1,6 +1,5 @@
 // `foldback bench`: single-threaded speed of every built-in unit and of the reference vocal chain. Non-realtime driver.
 import ArgumentParser
-import CFoldback
 import Foundation
 import FoldbackEngine
 import FoldbackPresets
@@ -62,7 +61,7 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("no case named '\(only ?? "")'; the cases are: \(BenchCases.all.map(\.name).joined(separator: ", "))")
         }
         print("foldback bench: \(Int(rate)) Hz, \(block)-frame blocks, \(seconds) s of noise per case, one thread")
-        let counting = fb_alloc_probe_available() != 0
+        let counting = BenchRunner.audioAllocationCalls() != nil
         print("case".padding(toLength: 14, withPad: " ", startingAt: 0) + "   ns/sample   × realtime" + (counting ? "   mallocs/cycle" : "") + "   chain")
         var allocating: [String] = []
         for benchCase in cases {

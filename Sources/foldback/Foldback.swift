@@ -24,6 +24,8 @@ struct Foldback: ParsableCommand {
                       or plot it as SVG.
               bench   Measure the speed of every built-in unit and of the
                       reference vocal chain.
+              plugins List the installed LV2 plugins (filter by text).
+              plugin  Show one LV2 plugin's ports, presets and latency.
 
             Preset errors name file:line:column, like a compiler. Bad input (a broken
             preset, a mistyped option) exits with status 2.
@@ -39,7 +41,7 @@ struct Foldback: ParsableCommand {
                 foldback help check
             """,
         version: "0.1.0",
-        subcommands: [RunCommand.self, CheckCommand.self, RenderCommand.self, BenchCommand.self, CurvesCommand.self]
+        subcommands: [RunCommand.self, CheckCommand.self, RenderCommand.self, BenchCommand.self, CurvesCommand.self, PluginsCommand.self, PluginCommand.self]
     )
 
     /// Runs the command line; usage mistakes exit with status 2 like any other bad input

@@ -7,39 +7,62 @@ import FoldbackPresets
 
 /// One preset hosted live on a JACK server.
 final class LiveSession: @unchecked Sendable {
-    let preset: Preset
+    /// The preset playing now (preset switches replace it).
+    var preset: Preset { state.preset }
+    let state: LivePresetState
     let engine: Engine
     let host: JACKHost
-    private let serverName: String?
+    let serverName: String?
+    /// Work the main loop does every tick (100 ms), e.g. run-time record and player toggles.
+    var tickHandlers: [() -> Void] = []
+    /// Extra status-line parts (recording, file players); nil for nothing to show.
+    var statusParts: [() -> String?] = []
+    /// Attaches record taps and file sources to a graph before it is installed.
+    let prepareGraph: @Sendable (EngineGraph) throws -> Void
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     static let engineChunkFrames = 4096
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
-    init(preset: Preset, clientName: String, serverName: String?) throws {
-        self.preset = preset
+    /// `prepare` runs on every graph built (at start, on format changes and preset switches) before it is
+    /// installed: it attaches record taps and file sources.
+    init(
+        preset: Preset, clientName: String, serverName: String?,
+        prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }
+    ) throws {
+        let state = LivePresetState(preset)
+        self.state = state
+        self.prepareGraph = prepare
         self.serverName = serverName
         engine = Engine(configuration: EngineConfiguration(maxFrames: Self.engineChunkFrames))
         let engine = engine
         host = try JACKHost(
             engine: engine, layout: try PresetGraphBuilder.layout(for: preset), clientName: clientName, serverName: serverName,
             onFormatChange: { sampleRate, bufferSize in
-                // JACK's notification thread: rebuild off the audio thread; the engine splits long cycles meanwhile.
+                // JACK's notification thread. A new period needs nothing: graphs are prepared for the engine's
+                // chunk and the engine splits longer cycles. A new rate re-prepares the units off the audio thread.
+                guard sampleRate != engine.graph?.sampleRate else { return }
                 do {
-                    try engine.install(Self.graph(for: preset, sampleRate: sampleRate, bufferSize: bufferSize))
+                    try state.switching.withLock {   // never interleaved with a preset switch
+                        let graph = try Self.graph(for: state.preset, sampleRate: sampleRate)
+                        try prepare(graph)
+                        try engine.install(graph)
+                    }
                 } catch {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
             })
-        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate, bufferSize: host.bufferSize)
+        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate)
+        try prepare(graph)
         try engine.install(graph, crossfade: .none)
         try host.updatePorts(for: graph.layout)
         try host.activate()
     }
 
-    /// The preset's graph prepared for the server's format (periods longer than the engine's chunk are split).
-    private static func graph(for preset: Preset, sampleRate: Double, bufferSize: Int) throws(PresetError) -> EngineGraph {
-        try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: min(bufferSize, engineChunkFrames))
+    /// The preset's graph prepared for the server's rate and the engine's chunk, so any JACK period
+    /// (32 to 4096 and beyond: longer periods are split) runs it without a rebuild.
+    static func graph(for preset: Preset, sampleRate: Double) throws(PresetError) -> EngineGraph {
+        try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames)
     }
 
     /// Makes the connections the preset lists; returns a warning for each one not made.
@@ -59,7 +82,7 @@ final class LiveSession: @unchecked Sendable {
             """
     }
 
-    /// Runs the main loop until a stop signal (returns 0) or a server shutdown (returns 1).
+    /// Runs the main loop until a stop signal (returns 0), riding out server restarts (see `waitForServerAndReopen`).
     func runUntilStopped(showStatus: Bool) -> Int32 {
         let status = LiveStatus(isTerminal: isatty(STDOUT_FILENO) != 0)
         var tick = 0
@@ -69,13 +92,17 @@ final class LiveSession: @unchecked Sendable {
                 return 0
             }
             if let shutdown = host.shutdown {
-                status.finish()
-                FileHandle.standardError.write(Data("foldback: \(shutdown)\n".utf8))
-                return 1
+                guard waitForServerAndReopen(after: shutdown, status: status, showStatus: showStatus) else {
+                    status.finish()
+                    return 0
+                }
+                continue
             }
+            host.maintainConnections()
             engine.collectGarbage()
+            for handler in tickHandlers { handler() }
             if showStatus && tick % status.ticksPerLine == 0 {
-                status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters())
+                status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters(), extra: statusParts.compactMap { $0() })
             }
             tick += 1
             usleep(100_000)

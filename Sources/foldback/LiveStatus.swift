@@ -31,8 +31,12 @@ struct LiveStatus {
         return parts.joined(separator: "  ")
     }
 
-    func show(load: Double, xruns: Int, meters: MeterSnapshot) {
-        let text = Self.line(load: load, xruns: xruns, meters: meters)
+    func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = []) {
+        draw(([Self.line(load: load, xruns: xruns, meters: meters)] + extra).joined(separator: "  "))
+    }
+
+    /// Prints `text` as the status line: in place on a terminal, else as a new line.
+    func draw(_ text: String) {
         if isTerminal {
             print("\r\u{1B}[2K" + text, terminator: "")
         } else {

@@ -2,6 +2,7 @@
 import ArgumentParser
 import Foundation
 import FoldbackEngine
+import FoldbackLV2
 import FoldbackPresets
 import FoldbackRender
 import Synchronization
@@ -14,7 +15,8 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             Plays each input file into a strip and writes each named bus to a file, with the same engine, \
             units and parameter smoothing as 'foldback run', in cycles of --block frames. No JACK server \
-            is needed. Outputs are shifted by the chain's latency so they line up with the inputs.
+            is needed. LV2 plugins run as live, except that their background work (LV2 worker) runs \
+            synchronously in the cycle that asks for it, so renders are deterministic. Outputs are shifted by the chain's latency so they line up with the inputs.
 
             Inputs may be any format libsndfile reads (WAV, FLAC, AIFF, Ogg…). A mono file feeding a \
             stereo strip plays into both channels; a stereo file feeding a mono strip is mixed as \
@@ -124,7 +126,7 @@ struct RenderCommand: ParsableCommand {
         }
         let graph: EngineGraph
         do {
-            graph = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block)
+            graph = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline)
         } catch {
             throw .engine(error.diagnostics.map(\.description).joined(separator: "; "))
         }

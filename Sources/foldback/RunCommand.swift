@@ -2,6 +2,7 @@
 import ArgumentParser
 import CFoldback
 import Foundation
+import FoldbackEngine
 import FoldbackJACK
 import FoldbackPresets
 
@@ -14,25 +15,61 @@ struct RunCommand: ParsableCommand {
             Loads the preset (see 'foldback check'), opens a JACK client, registers one input port per \
             strip channel (<strip>_in, or <strip>_in_L/_R) and one output port per bus channel (<bus>, \
             or <bus>_L/_R), connects the ports the preset lists, and mixes until Ctrl-C (SIGINT) or \
-            SIGTERM, which deactivate and close the client and exit 0. If the JACK server goes away, \
-            Foldback says so and exits 1.
+            SIGTERM, which deactivate and close the client and exit 0.
 
-            While running, a one-line status shows DSP load, xruns and the peak level of each bus.
+            If the JACK server goes away, Foldback says so, shows "waiting for JACK" and tries again every \
+            250 ms; when a server of the same name is back it rejoins with the same client name and ports \
+            and restores every connection its ports had, including ones made in a patchbay after start \
+            (a connection whose other port is not back yet is made as soon as that port appears). Period \
+            changes ('jack_bufsize') need no rebuild; a new sample rate re-prepares the units. Each output \
+            port reports its own latency to JACK (strip units plus bus limiter lookahead; see 'jack_lsp -l').
+
+            While running, a one-line status shows DSP load, xruns and the peak level of each bus; \
+            '--meters' shows a full meter view instead.
+
+            Live control: '--osc-port N' takes OSC commands on 127.0.0.1:N (docs/osc.md): faders, pans, \
+            mutes, sends, unit parameters, preset loads, setlist moves, meter subscriptions. '--setlist FILE' \
+            runs a show's presets in order (docs/setlists.md). SIGHUP reloads the current preset file; \
+            '--watch' reloads it whenever it is saved. Every switch crossfades (equal power, 30 ms); ports \
+            that persist keep their connections; a broken preset is reported and the old one keeps playing.
+
+            A JACK MIDI input port, midi_in, takes a controller: the preset's [midi] section maps its \
+            controllers to faders, sends, unit parameters, mutes and bypasses (see docs/presets.md).
+
+            Started by a session manager (NSM_URL set: nsmd, RaySession, Carla…), Foldback speaks the NSM \
+            protocol: the session keeps its own copy of the preset (<session path>.toml, first copied from \
+            the preset given here), the JACK client takes the session's client id as its name, and a session \
+            save writes the current levels, parameters and connections into that copy.
 
             With no JACK server running, start one (for example 'jackd -d alsa') or let Foldback \
             start a private one with the dummy driver: '--start-server dummy' (no sound card needed; \
-            it is stopped on exit).
+            it is stopped on exit). Foldback does not restart that private server if it dies: it waits, \
+            like for any other server.
+
+            RECORDING: --record DIR writes one file per recorded bus (and per --record-strips strip, \
+            post-fader) per take; 'kill -USR1 <pid>' stops the take, the next SIGUSR1 starts a new one. \
+            WAV and W64 files stay readable even if Foldback is killed (docs/recording.md).
+
+            FILE SOURCES: a strip with 'source = { file = "backing.wav", loop = true }' plays the file \
+            (no input port); 'kill -USR2 <pid>' stops the file players, the next SIGUSR2 restarts them \
+            from the top (docs/presets.md).
 
             EXAMPLES
               foldback run presets/vocal-monitor.toml
+              foldback run show.toml --record ~/gigs/2026-11-22 --record-strips vox
+              foldback run show.toml --record takes --record-buses main --record-format flac --record-paused
               foldback run show.toml --name monitors --no-connect
               foldback run presets/vocal-monitor.toml --start-server dummy --server rehearsal
               JACK_DEFAULT_SERVER=stage foldback run show.toml --quiet
+              foldback run show.toml --osc-port 9000 --watch
+              foldback run --setlist friday.toml --osc-port 9000 --meters
+              oscsend localhost 9000 /foldback/strip/vox/gain_db f -3.5
+              NSM_URL=osc.udp://localhost:12345/ foldback run show.toml   (as a session manager starts it)
             """
     )
 
-    @Argument(help: "The preset file (TOML).")
-    var preset: String
+    @Argument(help: "The preset file (TOML); omit it with --setlist.")
+    var preset: String?
 
     @Option(name: .long, help: "JACK client name; if taken, JACK picks a unique one and Foldback says which.")
     var name = "foldback"
@@ -55,19 +92,31 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "No live status line.")
     var quiet = false
 
+    @OptionGroup(title: "Recording")
+    var recording: RecordOptions
+
+    @OptionGroup(title: "Live control")
+    var control: ControlOptions
+
     /// Drivers `--start-server` can use.
     enum ServerDriver: String, ExpressibleByArgument, CaseIterable {
         case dummy
     }
 
     func run() throws {
+        let setlist = try control.loadSetlist()
+        let preset = try ControlOptions.startingPreset(argument: preset, setlist: setlist)
         let loaded = try PresetLoading.load(preset)
+        let prototype: EngineGraph
         do {
-            _ = try PresetGraphBuilder.graph(for: loaded, sampleRate: Double(rate), maxFrames: period)
+            prototype = try PresetGraphBuilder.graph(for: loaded, sampleRate: Double(rate), maxFrames: period)
         } catch {
             PresetLoading.report(error, path: preset)
             throw ExitCode(2)
         }
+        let recorder = try recording.makeRecorder(preset: loaded, graph: prototype)
+        let players = try FilePlayers(preset: loaded)
+        defer { players.close() }
         fb_install_stop_signals()
         var launcher: JACKServerLauncher?
         let serverName = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
@@ -82,9 +131,21 @@ struct RunCommand: ParsableCommand {
             StandardError.writeLine("foldback: started a private JACK server '\(privateName)' (dummy driver, \(rate) Hz, \(period) frames)")
         }
         defer { launcher?.stop() }
+        if let managerURL = NSMSession.sessionManagerURL {
+            let status = try NSMSession(
+                managerURL: managerURL, templatePath: preset, serverName: launcher?.serverName ?? serverName, makesConnections: !noConnect
+            ).run()
+            if status != 0 { throw ExitCode(status) }
+            return
+        }
         let session: LiveSession
         do {
-            session = try LiveSession(preset: loaded, clientName: name, serverName: launcher?.serverName ?? serverName)
+            session = try LiveSession(
+                preset: loaded, clientName: name, serverName: launcher?.serverName ?? serverName,
+                prepare: { graph in
+                    try recorder?.attach(to: graph)
+                    try players.attach(to: graph)
+                })
         } catch {
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)
@@ -95,9 +156,28 @@ struct RunCommand: ParsableCommand {
         if !noConnect {
             for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
         }
+        session.state.makesConnections = !noConnect
+        let midi = session.startMIDIOrWarn()
+        let liveControl: LiveControl
+        do {
+            liveControl = try LiveControl(session: session, options: control, setlist: setlist, midi: midi?.controller)
+        } catch {
+            session.close()
+            StandardError.writeLine("foldback: \(error)")
+            throw ExitCode(1)
+        }
+        if let recorder { session.record(with: recorder, paused: recording.paused) }
+        session.play(with: players)
         StandardError.writeLine(session.summary)
-        let exitStatus = session.runUntilStopped(showStatus: !quiet)
+        let exitStatus = session.runUntilStopped(showStatus: !quiet && !control.meters)
+        liveControl.stop()
+        midi?.stop()
+        if let recorder {
+            LiveSession.finishTake(recorder)
+            recorder.close()
+        }
         session.close()
+        if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
         if exitStatus != 0 { throw ExitCode(exitStatus) }
     }
 }

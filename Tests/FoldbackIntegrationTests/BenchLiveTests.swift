@@ -10,7 +10,7 @@ final class BenchLiveTests: XCTestCase {
         let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-live-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: outputFile) }
         _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        let run = try FoldbackRun(["bench", "--live", "--seconds", "0.5"], testBundle: Bundle(for: Self.self), standardOutput: outputFile)
+        let run = try FoldbackRun(["bench", "--live", "--seconds", "0.5"], testBundle: Bundle(for: Self.self), standardOutput: try FileHandle(forWritingTo: outputFile))
         let deadline = Date().addingTimeInterval(300)
         while run.process.isRunning, Date() < deadline { usleep(50_000) }
         guard !run.process.isRunning else {

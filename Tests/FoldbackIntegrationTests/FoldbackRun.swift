@@ -6,19 +6,22 @@ final class FoldbackRun {
     let process = Process()
     private let errorFile: URL
 
-    /// Starts `foldback arguments…` from the products directory next to the test bundle; standard
-    /// output goes to `standardOutput` when given (an existing file), else it is inherited.
-    init(_ arguments: [String], testBundle: Bundle, standardOutput: URL? = nil) throws {
-        var products = testBundle.bundleURL
-        while products.pathExtension == "xctest" { products.deleteLastPathComponent() }
+    /// Starts `foldback arguments…` from the products directory next to the test bundle
+    /// (standard output to `standardOutput` if given, else inherited).
+    /// `environment` entries are added to (or replace) the test's own environment.
+    init(_ arguments: [String], testBundle: Bundle, environment: [String: String] = [:], standardOutput: FileHandle? = nil) throws {
+        let products = Self.productsDirectory(testBundle: testBundle)
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-run-\(getpid())-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
             throw Failure("cannot create \(errorFile.path)")
         }
         process.executableURL = products.appendingPathComponent("foldback")
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.standardError = try FileHandle(forWritingTo: errorFile)
-        if let standardOutput { process.standardOutput = try FileHandle(forWritingTo: standardOutput) }
+        if let standardOutput { process.standardOutput = standardOutput }
         try process.run()
     }
 
@@ -38,6 +41,13 @@ final class FoldbackRun {
             guard Date() < deadline else { throw Failure("foldback did not start within \(timeout) s:\n\(standardError)") }
             usleep(20_000)
         }
+    }
+
+    /// The products directory (where `foldback` and `libFoldbackAllocCounter.so` are built).
+    static func productsDirectory(testBundle: Bundle) -> URL {
+        var products = testBundle.bundleURL
+        while products.pathExtension == "xctest" { products.deleteLastPathComponent() }
+        return products
     }
 
     /// Stops it with SIGINT (as Ctrl-C) and waits.

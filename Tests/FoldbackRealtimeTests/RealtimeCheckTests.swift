@@ -15,11 +15,12 @@ final class RealtimeCheckTests: XCTestCase {
         XCTAssertEqual(status, 0, text)
         XCTAssertTrue(text.contains("audio-path allocations 0, frees 0"), text)
         XCTAssertTrue(text.contains("10000 cycles"), text)
+        XCTAssertTrue(text.contains("200 graph swaps"), "repeated crossfaded swaps, as 200 preset switches make: \(text)")
     }
 
     /// The check itself must catch an allocation on the audio path, or its zero means nothing.
     func testAnInjectedAudioPathAllocationIsCaught() throws {
-        let (status, text) = try runChecker(["--cycles", "10000", "--frames", "64", "--pace", "0", "--inject-fault"])
+        let (status, text) = try runChecker(["--cycles", "10000", "--frames", "64", "--pace", "0", "--swaps", "1", "--inject-fault"])
         XCTAssertEqual(status, 1, text)
         XCTAssertTrue(text.contains("audio-path allocations 1, frees 1"), text)
     }

@@ -1,0 +1,48 @@
+// OSC commands for MIDI learn: arm a parameter, cancel, save the learned mappings into a preset. Non-realtime.
+import FoldbackPresets
+
+extension ControlRouter {
+    /// `/foldback/midi/learn s TARGET` arms learning (`strip.vox.gain_db`, `bus.main.mute`…: the `target`
+    /// syntax of `[[midi.cc]]`); `/foldback/midi/learn/cancel` disarms; `/foldback/midi/save [s PATH]` writes
+    /// the preset with its learned mappings (to its own file without a path).
+    func midiCommand(_ message: OSCMessage, command: String, midi: MIDIController?) throws(ControlError) -> [OSCMessage] {
+        guard let midi else { throw .failed("MIDI control is not running (no midi_in port)") }
+        switch command {
+        case "learn":
+            guard message.arguments.count == 1, let text = message.arguments[0].text else {
+                throw .malformed("/foldback/midi/learn takes one string, the target (e.g. strip.vox.gain_db); got '\(message.typeTags)'")
+            }
+            guard let target = MIDITarget(parsing: text) else {
+                throw .malformed("'\(text)' is not a MIDI target: strip.NAME.gain_db|pan|mute|solo, strip.NAME.send.BUS.gain_db, strip.NAME.unit.ID.PARAM|bypass, bus.NAME.gain_db|mute")
+            }
+            let log = log
+            do {
+                try midi.arm(target) { spec in
+                    log("MIDI learn: channel \(spec.channel) CC \(spec.controller) → \(text)")
+                }
+            } catch {
+                throw .malformed("\(error)")
+            }
+            log("\(message.path): waiting for a controller to move for \(text)")
+            return [OSCMessage(Self.root + "/midi/learn/armed", [.string(text)])]
+        case "learn/cancel":
+            try expectNoArguments(message)
+            midi.disarm()
+            return [OSCMessage(Self.root + "/midi/learn/cancelled")]
+        case "save":
+            guard message.arguments.count <= 1, message.arguments.allSatisfy({ $0.text != nil }) else {
+                throw .malformed("/foldback/midi/save takes an optional string, the file to write; got '\(message.typeTags)'")
+            }
+            let path = message.arguments.first?.text ?? midi.preset.path
+            do {
+                try midi.savePreset(to: path)
+            } catch {
+                throw .failed("cannot save the MIDI mappings: \(error)")
+            }
+            log("\(message.path): wrote \(path)")
+            return [OSCMessage(Self.root + "/midi/saved", [.string(path)])]
+        default:
+            throw .unknownAddress("MIDI commands: learn s, learn/cancel, save [s]")
+        }
+    }
+}

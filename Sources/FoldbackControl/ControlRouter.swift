@@ -1,0 +1,179 @@
+// Turns OSC requests into engine changes, queries, preset and setlist moves and meter subscriptions. Non-realtime.
+import FoldbackEngine
+public import FoldbackPresets
+
+/// The OSC address space of `docs/osc.md`: one request in, its replies out. Nothing changes on error.
+///
+/// Runs on the OSC server's thread; everything it touches is thread-safe (the engine's control side,
+/// the target's preset switching, the setlist's position, the meter feed).
+public final class ControlRouter: Sendable {
+    /// Every address starts with this.
+    public static let root = "/foldback"
+
+    private let target: any LiveControlTarget
+    private let setlist: SetlistController?
+    private let meters: MeterFeed?
+    private let midi: MIDIController?
+    let log: @Sendable (String) -> Void
+
+    /// A router for `target`, with its setlist (if running one), a meter feed (if subscriptions are offered)
+    /// and the MIDI controller (for MIDI learn). `log` hears every preset switch, setlist move and MIDI
+    /// learn (and why one was refused), for the engineer's console.
+    public init(
+        target: any LiveControlTarget, setlist: SetlistController? = nil, meters: MeterFeed? = nil,
+        midi: MIDIController? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+    ) {
+        self.target = target
+        self.setlist = setlist
+        self.meters = meters
+        self.midi = midi
+        self.log = log
+    }
+
+    /// The replies to `message` from `sender`: a query's answer, an acknowledgement, or one error reply.
+    public func handle(_ message: OSCMessage, from sender: OSCPeer) -> [OSCMessage] {
+        do {
+            return try route(message, from: sender)
+        } catch {
+            return [OSCServer.errorReply(path: message.path, error)]
+        }
+    }
+
+    private func route(_ message: OSCMessage, from sender: OSCPeer) throws(ControlError) -> [OSCMessage] {
+        guard message.path.hasPrefix(Self.root + "/") else {
+            throw .unknownAddress("Foldback's addresses start with \(Self.root)/ (see docs/osc.md)")
+        }
+        var parts = message.path.dropFirst(Self.root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+        guard !parts.contains(where: \.isEmpty) else { throw .malformed("empty part in the address") }
+        switch parts.first {
+        case "ping":
+            try expect(message, "")
+            return [OSCMessage(Self.root + "/pong")]
+        case "preset", "setlist":
+            do {
+                let command = parts.dropFirst().joined(separator: "/")
+                return try parts.first == "preset" ? preset(message, command: command) : setlistCommand(message, command: command)
+            } catch {
+                log("\(message.path) refused: \(error)")
+                throw error
+            }
+        case "meters":
+            return try meterCommand(message, command: parts.dropFirst().joined(separator: "/"), sender: sender)
+        case "midi":
+            do {
+                return try midiCommand(message, command: parts.dropFirst().joined(separator: "/"), midi: midi)
+            } catch {
+                log("\(message.path) refused: \(error)")
+                throw error
+            }
+        case "strip", "bus":
+            let isQuery = parts.last == "get"
+            if isQuery { parts.removeLast() }
+            guard let graph = target.engine.graph else { throw .failed("no graph is running yet") }
+            let parameter = try ParameterPath.resolve(parts, graph: graph, preset: target.currentPreset)
+            let valuePath = Self.root + "/" + parts.joined(separator: "/")
+            if isQuery {
+                try expect(message, "")
+                let value = target.engine.value(at: parameter.address) ?? parameter.presetValue
+                return [OSCMessage(valuePath, [parameter.isSwitch ? .int(value == 0 ? 0 : 1) : .float(value)])]
+            }
+            try set(parameter, from: message)
+            return []
+        default:
+            throw .unknownAddress("unknown address; see docs/osc.md for Foldback's address space")
+        }
+    }
+
+    private func set(_ parameter: ResolvedParameter, from message: OSCMessage) throws(ControlError) {
+        guard message.arguments.count == 1, let value = message.arguments[0].number else {
+            throw .malformed("\(parameter.name) takes one number (\(parameter.isSwitch ? "i 0 or 1" : "f")); got '\(message.typeTags)'")
+        }
+        guard !value.isNaN, parameter.range.contains(value), !parameter.isSwitch || value == 0 || value == 1 else {
+            throw .outOfRange(parameter: parameter.name, value: value, range: parameter.range)
+        }
+        do {
+            try target.engine.set(parameter.address, to: value)
+        } catch {
+            if case let .valueOutOfRange(_, _, range) = error { throw .outOfRange(parameter: parameter.name, value: value, range: range) }
+            throw .failed("\(parameter.name): \(error)")
+        }
+    }
+
+    private func preset(_ message: OSCMessage, command: String) throws(ControlError) -> [OSCMessage] {
+        switch command {
+        case "load":
+            guard message.arguments.count == 1, let path = message.arguments[0].text else {
+                throw .malformed("/foldback/preset/load takes one string, the preset file; got '\(message.typeTags)'")
+            }
+            let report = try target.switchPreset(toPath: path)
+            log("\(message.path): \(report)")
+            return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
+        case "reload":
+            try expect(message, "")
+            let path = target.currentPreset.path
+            let report = try target.switchPreset(toPath: path)
+            log("\(message.path): \(report)")
+            return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
+        case "get":
+            try expect(message, "")
+            let preset = target.currentPreset
+            return [OSCMessage(Self.root + "/preset", [.string(preset.name ?? ""), .string(preset.path)])]
+        default:
+            throw .unknownAddress("preset commands: load s, reload, get")
+        }
+    }
+
+    private func setlistCommand(_ message: OSCMessage, command: String) throws(ControlError) -> [OSCMessage] {
+        guard let setlist else { throw .setlist("no setlist is running (start with --setlist FILE)") }
+        switch command {
+        case "next":
+            try expect(message, "")
+            log("\(message.path): \(try setlist.next()) (\(setlist.positionText))")
+        case "prev":
+            try expect(message, "")
+            log("\(message.path): \(try setlist.previous()) (\(setlist.positionText))")
+        case "select":
+            guard message.arguments.count == 1, let number = message.arguments[0].number, number == number.rounded() else {
+                throw .malformed("/foldback/setlist/select takes one integer, the song number from 1; got '\(message.typeTags)'")
+            }
+            log("\(message.path): \(try setlist.select(index: Int(number) - 1)) (\(setlist.positionText))")
+        case "get":
+            try expect(message, "")
+        default:
+            throw .unknownAddress("setlist commands: next, prev, select i, get")
+        }
+        return [position(setlist)]
+    }
+
+    private func position(_ setlist: SetlistController) -> OSCMessage {
+        OSCMessage(Self.root + "/setlist", [
+            .int(Int32(setlist.index + 1)), .int(Int32(setlist.setlist.entries.count)), .string(setlist.current.name),
+        ])
+    }
+
+    private func meterCommand(_ message: OSCMessage, command: String, sender: OSCPeer) throws(ControlError) -> [OSCMessage] {
+        guard let meters else { throw .failed("meter subscriptions are not available") }
+        switch command {
+        case "subscribe":
+            guard message.arguments.count <= 1, let rate = message.arguments.first.map(\.number) ?? MeterFeed.defaultRate else {
+                throw .malformed("/foldback/meters/subscribe takes an optional rate in Hz (f or i); got '\(message.typeTags)'")
+            }
+            try meters.subscribe(sender, rate: rate)
+            return [OSCMessage(Self.root + "/meters/subscribed", [.float(rate)])]
+        case "unsubscribe":
+            try expect(message, "")
+            meters.unsubscribe(sender)
+            return [OSCMessage(Self.root + "/meters/unsubscribed")]
+        default:
+            throw .unknownAddress("meter commands: subscribe [rate], unsubscribe")
+        }
+    }
+
+    func expectNoArguments(_ message: OSCMessage) throws(ControlError) { try expect(message, "") }
+
+    private func expect(_ message: OSCMessage, _ tags: String) throws(ControlError) {
+        guard message.typeTags == tags else {
+            throw .malformed("\(message.path) takes \(tags.isEmpty ? "no arguments" : "'\(tags)'"); got '\(message.typeTags)'")
+        }
+    }
+}

@@ -1,0 +1,17 @@
+// What live control drives: the running engine and preset, and switching presets. Non-realtime.
+public import FoldbackEngine
+public import FoldbackPresets
+
+/// A running Foldback instance as control surfaces see it (the CLI's live session implements it).
+///
+/// Implementations must be safe to call from any non-realtime thread (OSC, signal polling, MIDI).
+public protocol LiveControlTarget: AnyObject, Sendable {
+    /// The engine playing the current preset.
+    var engine: Engine { get }
+    /// The preset playing now.
+    var currentPreset: Preset { get }
+    /// Loads the preset at `path`, builds its graph off the audio thread and crossfades to it.
+    /// - Returns: a one-line report of what changed (ports added, removed).
+    /// - Throws: ``ControlError/presetRejected(_:)`` with every diagnostic; the old preset keeps playing.
+    func switchPreset(toPath path: String) throws(ControlError) -> String
+}

@@ -1,0 +1,121 @@
+// Meter subscriptions: sends each subscriber peak/RMS/gain-reduction messages at its chosen rate, on its own thread. Non-realtime.
+public import FoldbackEngine
+import Foundation
+import FoldbackDSP
+import Synchronization
+
+/// Sends meter readings to OSC subscribers, each at its own rate (1…60 Hz).
+///
+/// Per tick a subscriber receives, for each strip and bus, `/foldback/meters/strip/<name> ff` and
+/// `/foldback/meters/bus/<name> ff` (peak and RMS in dBFS, floored at ``floorDB``), and for each unit that
+/// publishes readings `/foldback/meters/unit/<strip>/<id>/<key> f` (e.g. `gain_reduction_db`).
+public final class MeterFeed: @unchecked Sendable {
+    /// Rates a subscriber may ask for, Hz.
+    public static let rateRange: ClosedRange<Float> = 1...60
+    /// The rate when a subscription gives none, Hz.
+    public static let defaultRate: Float = 10
+    /// The most subscribers at once (the oldest is dropped beyond).
+    public static let maximumSubscribers = 16
+    /// Silence is reported as this level, dBFS.
+    public static let floorDB: Float = -120
+
+    public typealias Sender = @Sendable (_ message: OSCMessage, _ peer: OSCPeer) -> Void
+
+    private struct Subscriber {
+        var peer: OSCPeer
+        var interval: Duration
+        var due: ContinuousClock.Instant
+    }
+
+    private let engine: Engine
+    private let send: Sender
+    private let subscribers = Mutex<[Subscriber]>([])
+    private let isStarted = Atomic<Bool>(false)
+    private let isStopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// A feed of `engine`'s meters, sending through `send`.
+    public init(engine: Engine, send: @escaping Sender) {
+        self.engine = engine
+        self.send = send
+    }
+
+    deinit { stop() }
+
+    /// Subscribes `peer` (or changes its rate) to `rate` Hz.
+    /// - Throws: ``ControlError/outOfRange(parameter:value:range:)`` for a rate outside ``rateRange``.
+    public func subscribe(_ peer: OSCPeer, rate: Float) throws(ControlError) {
+        guard Self.rateRange.contains(rate) else { throw .outOfRange(parameter: "meter rate (Hz)", value: rate, range: Self.rateRange) }
+        let interval = Duration.nanoseconds(Int64((1e9 / Double(rate)).rounded()))
+        subscribers.withLock { list in
+            list.removeAll { $0.peer == peer }
+            if list.count >= Self.maximumSubscribers { list.removeFirst() }
+            list.append(Subscriber(peer: peer, interval: interval, due: .now))
+        }
+        start()
+    }
+
+    /// Ends `peer`'s subscription; returns whether it had one.
+    @discardableResult
+    public func unsubscribe(_ peer: OSCPeer) -> Bool {
+        subscribers.withLock { list in
+            let before = list.count
+            list.removeAll { $0.peer == peer }
+            return list.count != before
+        }
+    }
+
+    /// How many peers are subscribed.
+    public var subscriberCount: Int { subscribers.withLock { $0.count } }
+
+    /// The messages of one meter tick.
+    public static func messages(for snapshot: MeterSnapshot) -> [OSCMessage] {
+        func level(_ linear: Float) -> OSCArgument {
+            let decibels = Decibels.decibels(fromLinearGain: linear)
+            return .float(decibels.isFinite ? max(decibels, floorDB) : floorDB)
+        }
+        var messages = snapshot.strips.map { OSCMessage("/foldback/meters/strip/\($0.name)", [level($0.reading.peak), level($0.reading.rms)]) }
+        messages += snapshot.buses.map { OSCMessage("/foldback/meters/bus/\($0.name)", [level($0.reading.peak), level($0.reading.rms)]) }
+        for unit in snapshot.units {
+            for reading in unit.readings {
+                messages.append(OSCMessage("/foldback/meters/unit/\(unit.strip)/\(unit.unit)/\(reading.key)", [.float(reading.value)]))
+            }
+        }
+        return messages
+    }
+
+    /// Stops the sending thread. Safe to call twice.
+    public func stop() {
+        guard isStarted.load(ordering: .acquiring), !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+    }
+
+    private func start() {
+        guard !isStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "foldback-meters"
+        thread.start()
+    }
+
+    private func run() {
+        while !isStopping.load(ordering: .acquiring) {
+            let now = ContinuousClock.now
+            let due: [OSCPeer] = subscribers.withLock { list in
+                var peers: [OSCPeer] = []
+                for index in list.indices where list[index].due <= now {
+                    peers.append(list[index].peer)
+                    // Keep the schedule (no drift), but never try to catch up on missed ticks.
+                    let next = list[index].due + list[index].interval
+                    list[index].due = next > now ? next : now + list[index].interval
+                }
+                return peers
+            }
+            if !due.isEmpty {
+                let messages = Self.messages(for: engine.meters())
+                for peer in due { for message in messages { send(message, peer) } }
+            }
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        finished.signal()
+    }
+}

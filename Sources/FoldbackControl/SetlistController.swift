@@ -1,0 +1,60 @@
+// Moves through a setlist: selects entry N (OSC, MIDI program change), next, previous. Non-realtime.
+public import FoldbackPresets
+import Synchronization
+
+/// The running position in a ``Setlist``; each move switches the live preset through a ``LiveControlTarget``.
+///
+/// Thread-safe: OSC, MIDI and the main loop may call it concurrently; moves are serialised. A preset that
+/// fails to load leaves both the playing preset and the position unchanged.
+public final class SetlistController: @unchecked Sendable {
+    /// The setlist.
+    public let setlist: Setlist
+    private let target: any LiveControlTarget
+    private let position = Mutex<Int>(0)
+
+    /// A controller standing at entry 0 of `setlist` (the caller loads that entry's preset first).
+    public init(setlist: Setlist, target: any LiveControlTarget) {
+        self.setlist = setlist
+        self.target = target
+    }
+
+    /// The current entry's index (0-based).
+    public var index: Int { position.withLock { $0 } }
+
+    /// The current entry.
+    public var current: Setlist.Entry { setlist.entries[index] }
+
+    /// "song 2/5 'Ballad'", for status lines and replies.
+    public var positionText: String { "song \(index + 1)/\(setlist.entries.count) '\(current.name)'" }
+
+    /// Switches to entry `index` (0-based; a MIDI program change maps here directly).
+    /// - Returns: the switch report.
+    /// - Throws: ``ControlError/setlist(_:)`` for an index outside the list, or the preset's rejection.
+    @discardableResult
+    public func select(index: Int) throws(ControlError) -> String {
+        try position.withLock { (position: inout Int) throws(ControlError) -> String in
+            guard setlist.entries.indices.contains(index) else {
+                throw .setlist("the setlist has songs 1 to \(setlist.entries.count); there is no song \(index + 1)")
+            }
+            let report = try target.switchPreset(toPath: setlist.entries[index].presetPath)
+            position = index
+            return report
+        }
+    }
+
+    /// Switches to the next entry (stays at the last one with an error).
+    @discardableResult
+    public func next() throws(ControlError) -> String {
+        let now = index
+        guard now + 1 < setlist.entries.count else { throw .setlist("already at the last song (\(setlist.entries.count))") }
+        return try select(index: now + 1)
+    }
+
+    /// Switches to the previous entry (stays at the first one with an error).
+    @discardableResult
+    public func previous() throws(ControlError) -> String {
+        let now = index
+        guard now > 0 else { throw .setlist("already at the first song") }
+        return try select(index: now - 1)
+    }
+}

@@ -1,0 +1,102 @@
+// A bound IPv4 UDP socket: receive with a timeout, reply to any sender. Non-realtime.
+import Glibc
+
+/// Where a datagram came from (and where replies go): an IPv4 address and port.
+public struct OSCPeer: Sendable, Hashable, CustomStringConvertible {
+    /// The address in network byte order.
+    var address: UInt32
+    /// The port in host byte order.
+    public var port: UInt16
+
+    /// The IPv4 peer `host` (dotted quad) at `port`, or nil if `host` is not an IPv4 address.
+    public init?(host: String, port: UInt16) {
+        var parsed = in_addr()
+        guard inet_pton(AF_INET, host, &parsed) == 1 else { return nil }
+        address = parsed.s_addr
+        self.port = port
+    }
+
+    init(_ socketAddress: sockaddr_in) {
+        address = socketAddress.sin_addr.s_addr
+        port = UInt16(bigEndian: socketAddress.sin_port)
+    }
+
+    var socketAddress: sockaddr_in {
+        var result = sockaddr_in()
+        result.sin_family = sa_family_t(AF_INET)
+        result.sin_port = port.bigEndian
+        result.sin_addr.s_addr = address
+        return result
+    }
+
+    public var description: String {
+        let bytes = withUnsafeBytes(of: address) { Array($0) }
+        return bytes.map(String.init).joined(separator: ".") + ":\(port)"
+    }
+}
+
+/// A UDP socket bound to one IPv4 address and port. liblo 0.31 always binds every interface, so Foldback
+/// owns the socket and uses liblo only to encode and decode (``OSCCodec``).
+public final class UDPSocket: @unchecked Sendable {
+    private let descriptor: Int32
+    /// The address and port bound (the port the kernel picked when 0 was asked).
+    public let local: OSCPeer
+
+    /// Binds `host:port` (`port` 0 picks a free one).
+    /// - Throws: ``ControlError/failed(_:)`` naming the address and the system's reason.
+    public init(host: String, port: UInt16) throws(ControlError) {
+        guard let wanted = OSCPeer(host: host, port: port) else {
+            throw .failed("'\(host)' is not an IPv4 address (e.g. 127.0.0.1 or 0.0.0.0)")
+        }
+        let descriptor = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard descriptor >= 0 else { throw .failed("cannot open a UDP socket: \(String(cString: strerror(errno)))") }
+        var address = wanted.socketAddress
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            let reason = String(cString: strerror(errno))
+            Glibc.close(descriptor)
+            throw .failed("cannot listen for OSC on \(wanted): \(reason)")
+        }
+        var actual = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &actual) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        self.descriptor = descriptor
+        local = OSCPeer(actual)
+    }
+
+    deinit { Glibc.close(descriptor) }
+
+    /// The next datagram and its sender, or nil if none arrives within `timeout` seconds.
+    public func receive(timeout: Double) -> (packet: [UInt8], sender: OSCPeer)? {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, Int32(max(0, timeout * 1000))) > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        var sender = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let count = buffer.withUnsafeMutableBytes { bytes in
+            withUnsafeMutablePointer(to: &sender) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(descriptor, bytes.baseAddress, bytes.count, 0, $0, &length) }
+            }
+        }
+        guard count >= 0 else { return nil }
+        return (Array(buffer[0..<count]), OSCPeer(sender))
+    }
+
+    /// Sends `packet` to `peer`; returns false if the system refused.
+    @discardableResult
+    public func send(_ packet: [UInt8], to peer: OSCPeer) -> Bool {
+        var address = peer.socketAddress
+        let sent = packet.withUnsafeBytes { bytes in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, bytes.baseAddress, bytes.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        return sent == packet.count
+    }
+}

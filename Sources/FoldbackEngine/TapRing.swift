@@ -1,0 +1,161 @@
+// A lock-free SPSC ring of interleaved float frames between the audio thread and a disk thread. Realtime on the producer side.
+import Atomics
+
+/// The ring's realtime memory: plain storage and atomics, allocated once by ``TapRing``.
+struct TapRingState {
+    let storage: UnsafeMutablePointer<Float>
+    let channels: Int
+    /// Capacity in frames (a power of two) minus one.
+    let mask: Int
+    /// Frames written (producer) and read (consumer) so far; their difference is the fill.
+    let head: UnsafeAtomic<Int>
+    let tail: UnsafeAtomic<Int>
+    /// Producer-side statistics, readable from any thread.
+    let framesOffered: UnsafeAtomic<Int>
+    let framesDropped: UnsafeAtomic<Int>
+    let overruns: UnsafeAtomic<Int>
+    let underruns: UnsafeAtomic<Int>
+    /// Producer-set position the consumer skips to: frames queued before it are discarded (a player's stop or restart).
+    let skipTo: UnsafeAtomic<Int>
+
+    /// Producer: appends `frames` frames of `count` channels scaled by `gain` (or `frameGains[frame]` when
+    /// given), all or nothing; a missing channel repeats the last one, `count == 0` writes silence.
+    /// A full ring drops the whole block and counts an overrun: the audio thread never waits.
+    @inline(__always)
+    func write(
+        _ sources: UnsafePointer<UnsafePointer<Float>>, count: Int, frames: Int, gain: Float, frameGains: UnsafePointer<Float>?
+    ) {
+        framesOffered.wrappingIncrement(by: frames, ordering: .relaxed)
+        let start = head.load(ordering: .relaxed)
+        if start + frames - tail.load(ordering: .acquiring) > mask + 1 {
+            framesDropped.wrappingIncrement(by: frames, ordering: .relaxed)
+            overruns.wrappingIncrement(ordering: .relaxed)
+            return
+        }
+        for channel in 0..<channels {
+            if count == 0 {
+                for frame in 0..<frames { storage[((start + frame) & mask) * channels + channel] = 0 }
+                continue
+            }
+            let source = sources[min(channel, count - 1)]
+            if let frameGains {
+                for frame in 0..<frames { storage[((start + frame) & mask) * channels + channel] = source[frame] * frameGains[frame] }
+            } else {
+                for frame in 0..<frames { storage[((start + frame) & mask) * channels + channel] = source[frame] * gain }
+            }
+        }
+        head.store(start + frames, ordering: .releasing)
+    }
+
+    /// Consumer: copies up to `frames` frames into `destination` (planar, one pointer per channel, from
+    /// `offset`); the rest is zero-filled and counted as an underrun. Returns the frames copied.
+    @inline(__always)
+    func read(into destination: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int, frames: Int) -> Int {
+        var start = tail.load(ordering: .relaxed)
+        let skip = skipTo.load(ordering: .acquiring)
+        if skip > start { start = skip }
+        let available = min(frames, head.load(ordering: .acquiring) - start)
+        for channel in 0..<channels {
+            let output = destination[channel] + offset
+            for frame in 0..<available { output[frame] = storage[((start + frame) & mask) * channels + channel] }
+            for frame in available..<frames { output[frame] = 0 }
+        }
+        tail.store(start + available, ordering: .releasing)
+        if available < frames {
+            framesDropped.wrappingIncrement(by: frames - available, ordering: .relaxed)
+            underruns.wrappingIncrement(ordering: .relaxed)
+        }
+        return available
+    }
+}
+
+/// A fixed-size ring of interleaved float frames from exactly one producer thread to one consumer thread.
+///
+/// Recording: the audio thread writes tapped signal (``EngineGraph/attachTap(_:to:)``), a disk thread
+/// drains it with ``drain(into:maxFrames:)``. File playback: a disk thread fills it with
+/// ``fill(from:frames:)`` and the audio thread reads a strip's input from it. Neither side ever waits
+/// or allocates; a full ring drops a block (an overrun), an empty one plays silence (an underrun), both counted.
+public final class TapRing: @unchecked Sendable {
+    let state: UnsafeMutablePointer<TapRingState>
+
+    /// A ring holding at least `frames` frames of `channels` channels (rounded up to a power of two).
+    public init(channels: Int, frames: Int) {
+        var size = 1
+        while size < max(frames, 2) { size <<= 1 }
+        let channels = max(1, channels)
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: size * channels)
+        storage.initialize(repeating: 0, count: size * channels)
+        state = .allocate(capacity: 1)
+        state.initialize(to: TapRingState(
+            storage: storage, channels: channels, mask: size - 1, head: .create(0), tail: .create(0),
+            framesOffered: .create(0), framesDropped: .create(0), overruns: .create(0), underruns: .create(0), skipTo: .create(0)))
+    }
+
+    deinit {
+        let ring = state.pointee
+        ring.storage.deallocate()
+        for atomic in [ring.head, ring.tail, ring.framesOffered, ring.framesDropped, ring.overruns, ring.underruns, ring.skipTo] { atomic.destroy() }
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// Channels per frame.
+    public var channels: Int { state.pointee.channels }
+    /// Frames the ring holds when full.
+    public var capacity: Int { state.pointee.mask + 1 }
+    /// Frames waiting to be read.
+    public var availableFrames: Int { state.pointee.head.load(ordering: .acquiring) - state.pointee.tail.load(ordering: .relaxed) }
+    /// Frames that can be written now (producer side).
+    public var freeFrames: Int { capacity - (state.pointee.head.load(ordering: .relaxed) - state.pointee.tail.load(ordering: .acquiring)) }
+    /// Frames the audio thread offered (recording) so far.
+    public var framesOffered: Int { state.pointee.framesOffered.load(ordering: .relaxed) }
+    /// Frames lost: dropped on overruns (recording) or played as silence on underruns (playback).
+    public var framesDropped: Int { state.pointee.framesDropped.load(ordering: .relaxed) }
+    /// Blocks dropped because the ring was full.
+    public var overrunCount: Int { state.pointee.overruns.load(ordering: .relaxed) }
+    /// Reads that found too few frames.
+    public var underrunCount: Int { state.pointee.underruns.load(ordering: .relaxed) }
+
+    /// Consumer (non-realtime): moves up to `maxFrames` interleaved frames into `buffer`; returns the frames moved.
+    public func drain(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
+        let ring = state.pointee
+        let start = ring.tail.load(ordering: .relaxed)
+        let frames = min(maxFrames, ring.head.load(ordering: .acquiring) - start)
+        for frame in 0..<frames {
+            let slot = ((start + frame) & ring.mask) * ring.channels
+            for channel in 0..<ring.channels { buffer[frame * ring.channels + channel] = ring.storage[slot + channel] }
+        }
+        ring.tail.store(start + frames, ordering: .releasing)
+        return frames
+    }
+
+    /// Producer (non-realtime): appends `frames` interleaved frames from `buffer`; returns false, writing
+    /// nothing, when they do not fit (check ``freeFrames`` first).
+    public func fill(from buffer: UnsafePointer<Float>, frames: Int) -> Bool {
+        let ring = state.pointee
+        let start = ring.head.load(ordering: .relaxed)
+        guard start + frames - ring.tail.load(ordering: .acquiring) <= ring.mask + 1 else { return false }
+        for frame in 0..<frames {
+            let slot = ((start + frame) & ring.mask) * ring.channels
+            for channel in 0..<ring.channels { ring.storage[slot + channel] = buffer[frame * ring.channels + channel] }
+        }
+        ring.head.store(start + frames, ordering: .releasing)
+        return true
+    }
+
+    /// Producer: the position the next written frame will have (pass it to ``discard(before:)``).
+    public var writePosition: Int { state.pointee.head.load(ordering: .relaxed) }
+
+    /// Producer: makes the consumer skip every frame written before `position` that it has not read yet,
+    /// so frames written after it play next (a player's stop or restart takes effect at the next cycle).
+    public func discard(before position: Int) {
+        state.pointee.skipTo.store(position, ordering: .releasing)
+    }
+
+    /// Consumer (non-realtime, tests): reads planar frames as the audio thread does.
+    public func read(into channels: [UnsafeMutablePointer<Float>], frames: Int) -> Int {
+        channels.withUnsafeBufferPointer { table in
+            state.pointee.read(into: table.baseAddress!, offset: 0, frames: frames)
+        }
+    }
+}

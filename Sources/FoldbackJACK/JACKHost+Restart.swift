@@ -1,0 +1,64 @@
+// JACKHost surviving a server restart: reopen the same client and ports, restore tracked connections. Non-realtime.
+import CJack
+import Foundation
+
+extension JACKHost {
+    /// Every connection this client's ports had at the last ``maintainConnections()`` (or still to be restored).
+    public var trackedConnections: Set<JACKConnection> { connectionTracker.connections }
+
+    /// Connections waiting for their other end to appear on the restarted server.
+    public var pendingConnections: Set<JACKConnection> { connectionTracker.pendingConnections }
+
+    /// Call every 100 ms or so from the owner's loop, never the audio thread: makes the pending
+    /// connections whose other end now exists, then records what the server holds for this client's
+    /// ports, including connections others made in a patchbay. Does nothing while the server is gone.
+    /// - Returns: the connections restored by this call.
+    @discardableResult
+    public func maintainConnections() -> [JACKConnection] {
+        let client = client
+        guard shutdown == nil, !client.isClosed else { return [] }
+        let (inputs, outputs) = lock.withLock { (inputPorts, outputPorts) }
+        var ports = inputs.merging(outputs) { first, _ in first }
+        if let midi = midiInputPort { ports[Self.midiInputPortName] = midi }
+        let made = connectionTracker.pendingConnections.isEmpty ? [] : connectionTracker.restore(client: client, ports: ports)
+        connectionTracker.snapshot(client: client, ports: Array(ports.values))
+        return made
+    }
+
+    /// After a server shutdown (``shutdown`` set): closes the dead client, opens a new one with the
+    /// same name on the same server, registers the same ports, activates, and restores every tracked
+    /// connection whose other end exists (the rest stay pending for ``maintainConnections()``).
+    /// The engine keeps its graph; a different sample rate reaches `onFormatChange` as usual.
+    /// - Returns: the connections restored at once.
+    /// - Throws: ``JACKError/serverNotRunning(serverName:)`` while the server is still away (try again
+    ///   later), or another ``JACKError`` when the new client cannot be set up (the host stays closed).
+    @discardableResult
+    public func reopen() throws(JACKError) -> [JACKConnection] {
+        let old = client
+        old.close()
+        notifications.clientClosed()
+        let fresh = try JACKClient(name: old.actualName, serverName: old.serverName)
+        let hadMIDIInput = midiInputPort != nil
+        midiInputPort = nil
+        process.pointee.midi.port.store(nil, at: 0)
+        lock.withLock {
+            openClient = fresh
+            inputPorts = [:]
+            outputPorts = [:]
+            isActive = false
+        }
+        events.rearm()
+        connectionTracker.beginRestore()
+        do {
+            try installCallbacks()
+            try updatePorts(for: layout)
+            if hadMIDIInput { _ = try registerMIDIInput() }
+            try activate()
+        } catch {
+            fresh.close()
+            notifications.clientClosed()
+            throw error
+        }
+        return maintainConnections()
+    }
+}

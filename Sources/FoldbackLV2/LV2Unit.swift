@@ -1,0 +1,176 @@
+// An LV2 plugin occurrence in a strip, on the engine's unit interface. Setup non-realtime; render functions (LV2UnitRender) realtime.
+internal import CLilv
+public import FoldbackEngine
+import Logging
+
+/// One LV2 plugin in a strip: one instance, or two (dual mono) when a mono plugin sits on a stereo strip.
+///
+/// Live parameters are the plugin's control inputs, keyed by port symbol, in port order; a change is
+/// written to the control port at the start of the next cycle (plugins smooth their own controls).
+/// Control outputs (a compressor's gain reduction, levels) are published by ``meterReadings()``, keyed
+/// by symbol (`symbol_2` for the second instance). The latency port sets the render slot's latency.
+public final class LV2Unit: EngineUnit, @unchecked Sendable {
+    /// The plugin URI.
+    public let typeName: String
+    /// The plugin's description.
+    public let info: LV2PluginInfo
+    public let parameters: [ParameterDescriptor]
+    private let world: LV2World
+    private let hosting: PluginHosting
+    private let controls: [String: Float]
+    private let presetURI: String?
+    private let stateFile: String?
+    private let inputSymbols: [String]?
+    private let outputSymbols: [String]?
+    private var instances: [LV2Instance] = []
+    private var render: UnsafeMutablePointer<LV2UnitRender>?
+    private static let logger = Logger(label: "foldback.lv2")
+
+    /// The plugin `uri`. Its state is restored in this order when it is prepared: the plugin's default
+    /// state, the LV2 `preset` (label or URI), the saved `stateFile` (from ``saveState(to:)``), then
+    /// the control inputs in `controls` (by symbol). `inputs`/`outputs` choose audio ports by symbol
+    /// when the plugin's layout is ambiguous. Throws for an unknown URI, preset or control symbol, an
+    /// out-of-range value or an unsupported required feature.
+    public init(
+        uri: String, controls: [String: Float] = [:], preset: String? = nil, stateFile: String? = nil,
+        inputs: [String]? = nil, outputs: [String]? = nil, hosting: PluginHosting = .live, world: LV2World = .shared
+    ) throws(LV2Error) {
+        let info = try world.plugin(uri: uri)
+        if let preset, info.preset(named: preset) == nil {
+            throw .unknownPreset(plugin: uri, preset: preset, available: info.presets.map(\.label))
+        }
+        presetURI = preset.flatMap { info.preset(named: $0)?.uri }
+        self.stateFile = stateFile
+        if let missing = LV2HostFeatures.firstUnsupported(info.requiredFeatures) {
+            throw .unsupportedFeature(plugin: uri, feature: missing)
+        }
+        for (symbol, value) in controls {
+            guard let port = info.controlInputs.first(where: { $0.symbol == symbol }) else {
+                throw .unknownControl(plugin: uri, symbol: symbol, available: info.controlInputs.map(\.symbol))
+            }
+            if let range = port.range, !range.contains(value) {
+                throw .controlOutOfRange(plugin: uri, symbol: symbol, value: value, range: range)
+            }
+        }
+        if !info.isHardRTCapable {
+            Self.logger.warning("LV2 plugin \(uri) does not declare lv2:hardRTCapable; it may not be safe for live use")
+        }
+        self.typeName = uri
+        self.info = info
+        self.world = world
+        self.hosting = hosting
+        self.controls = controls
+        self.inputSymbols = inputs
+        self.outputSymbols = outputs
+        parameters = info.controlInputs.map { port in
+            let range = port.range ?? -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude
+            let value = port.defaultValue ?? range.lowerBound
+            return ParameterDescriptor(key: port.symbol, range: range, defaultValue: range.contains(value) ? value : range.lowerBound)
+        }
+    }
+
+    deinit {
+        guard let render else { return }
+        render.pointee.instances.deallocate()
+        render.pointee.silence.deallocate()
+        render.pointee.scratch.deallocate()
+        render.pointee.parameterPorts.deallocate()
+        render.deallocate()
+    }
+
+    public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
+        guard render == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        do {
+            let layout = try LV2ChannelLayout.plan(info, channels: channels, inputSymbols: inputSymbols, outputSymbols: outputSymbols)
+            for index in layout.inputs.indices {
+                let instance = try LV2Instance(
+                    world: world, info: info, sampleRate: sampleRate, maxFrames: maxFrames, hosting: hosting,
+                    inputs: layout.inputs[index].map { ($0.port, $0.channel) }, outputs: layout.outputs[index].map { ($0.port, $0.channel) })
+                try instance.restore(.pluginDefault)
+                if let presetURI { try instance.restore(.preset(uri: presetURI)) }
+                if let stateFile { try instance.restore(.file(path: stateFile)) }
+                for (symbol, value) in controls { instance.setControl(symbol, to: value) }
+                instances.append(instance)
+            }
+            let state = makeRender(maxFrames: maxFrames)
+            render = state
+            let latency = measureLatency(state, maxFrames: maxFrames)
+            return UnitRenderSlot(
+                functions: LV2UnitRender.functions, state: UnsafeMutableRawPointer(state),
+                inputChannels: layout.slotInputs, outputChannels: layout.slotOutputs, latencyFrames: latency)
+        } catch {
+            throw .unitSetupFailed(unit: typeName, reason: error.description)
+        }
+    }
+
+    public func meterReadings() -> [UnitMeterReading] {
+        var readings: [UnitMeterReading] = []
+        for (offset, instance) in instances.enumerated() {
+            for port in info.controlOutputs where port.index != info.latencyPortIndex {
+                guard let value = instance.publishedValue(ofPort: port.index) else { continue }
+                readings.append(UnitMeterReading(key: offset == 0 ? port.symbol : "\(port.symbol)_\(offset + 1)", value: value))
+            }
+        }
+        return readings
+    }
+
+    /// Saves the plugin's current state (control inputs and its own state) as a lilv state bundle in
+    /// `directory` (created if needed) and returns the `.ttl` path a preset's `state = "…"` restores
+    /// from. With two instances (dual mono) the first one's state is saved. Off the audio thread; the
+    /// unit must be prepared.
+    public func saveState(to directory: String) throws(LV2Error) -> String {
+        guard let instance = instances.first else {
+            throw .stateFailed(plugin: typeName, path: directory, reason: "the plugin is not instantiated yet")
+        }
+        return try instance.save(to: directory)
+    }
+
+    private func makeRender(maxFrames: Int) -> UnsafeMutablePointer<LV2UnitRender> {
+        let records = UnsafeMutablePointer<LV2InstanceRender>.allocate(capacity: instances.count)
+        for (offset, instance) in instances.enumerated() { (records + offset).initialize(to: instance.render) }
+        let silence = UnsafeMutablePointer<Float>.allocate(capacity: maxFrames)
+        silence.initialize(repeating: 0, count: maxFrames)
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: maxFrames)
+        scratch.initialize(repeating: 0, count: maxFrames)
+        let ports = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, info.controlInputs.count))
+        for (offset, port) in info.controlInputs.enumerated() { (ports + offset).initialize(to: UInt32(port.index)) }
+        let state = UnsafeMutablePointer<LV2UnitRender>.allocate(capacity: 1)
+        state.initialize(to: LV2UnitRender(
+            instances: records, instanceCount: instances.count, silence: silence, scratch: scratch,
+            parameterPorts: ports, parameterCount: info.controlInputs.count))
+        return state
+    }
+
+    /// Runs each instance once on silence (the latency port is only valid after a run), reads the
+    /// latency, then restarts the instances so the warm-up leaves no trace.
+    private func measureLatency(_ state: UnsafeMutablePointer<LV2UnitRender>, maxFrames: Int) -> Int {
+        guard let port = info.latencyPortIndex else { return 0 }
+        let frames = min(maxFrames, 256)
+        let inputs = [UnsafePointer<Float>](repeating: UnsafePointer(state.pointee.silence), count: 2)
+        let outputs = [UnsafeMutablePointer<Float>](repeating: state.pointee.scratch, count: 2)
+        var latency: Float = 0
+        for index in 0..<state.pointee.instanceCount {
+            state.pointee.instances[index].process(
+                inputs: inputs, outputs: outputs, silence: state.pointee.silence, scratch: state.pointee.scratch, frames: Int32(frames))
+            latency = max(latency, state.pointee.instances[index].controls[port])
+            instances[index].restart()
+        }
+        return latency.isFinite ? max(0, Int(latency.rounded())) : 0
+    }
+}
+
+extension LV2Unit {
+    /// Whether Foldback can satisfy a plugin's required `feature` URI.
+    public static func isSupported(feature: String) -> Bool {
+        LV2HostFeatures.firstUnsupported([feature]) == nil
+    }
+}
+
+extension LV2Unit {
+    /// The current value of control input `symbol` in the (first) instance, for reports and tests.
+    /// Read without synchronisation: a value the audio thread is writing may read as the old one.
+    public func controlValue(_ symbol: String) -> Float? {
+        guard let port = info.controlInputs.first(where: { $0.symbol == symbol }), let instance = instances.first else { return nil }
+        return instance.render.controls[port.index]
+    }
+}

@@ -1,0 +1,36 @@
+// The realtime record and C entry points of an LV2 unit: runs each instance, forwards parameter changes to control ports. Realtime.
+internal import CLilv
+internal import FoldbackEngine
+
+/// The state the audio thread reads for one ``LV2Unit``: its instances and shared buffers.
+struct LV2UnitRender {
+    var instances: UnsafeMutablePointer<LV2InstanceRender>
+    var instanceCount: Int
+    /// `maxFrames` zeros, read by unconnected inputs.
+    var silence: UnsafeMutablePointer<Float>
+    /// `maxFrames` floats written by discarded outputs.
+    var scratch: UnsafeMutablePointer<Float>
+    /// Parameter index → control input port index.
+    var parameterPorts: UnsafeMutablePointer<UInt32>
+    var parameterCount: Int
+
+    /// The render functions every LV2 unit shares.
+    static let functions = UnitRenderFunctions(
+        process: { state, inputs, outputs, frames in
+            let unit = state.assumingMemoryBound(to: LV2UnitRender.self)
+            for index in 0..<unit.pointee.instanceCount {
+                unit.pointee.instances[index].process(
+                    inputs: inputs, outputs: outputs, silence: unit.pointee.silence, scratch: unit.pointee.scratch, frames: frames)
+            }
+        },
+        setParameter: { state, index, value in
+            let unit = state.assumingMemoryBound(to: LV2UnitRender.self)
+            guard index >= 0, Int(index) < unit.pointee.parameterCount else { return }
+            let port = Int(unit.pointee.parameterPorts[Int(index)])
+            for instance in 0..<unit.pointee.instanceCount { unit.pointee.instances[instance].controls[port] = value }
+        },
+        // A plugin's state can only be cleared by deactivating it, which is not realtime-safe; the
+        // engine's NaN guard silences the strip for the chunk either way.
+        reset: { _ in }
+    )
+}

@@ -1,0 +1,68 @@
+// The one background thread that runs every live plugin's scheduled work, polling the request rings. Non-realtime.
+import Glibc
+import Synchronization
+
+/// Runs live plugins' worker requests off the audio thread.
+///
+/// The audio thread never wakes this thread (a semaphore post is a syscall): it only pushes into a
+/// lock-free ring, and this thread polls every registered worker each millisecond, so work starts at
+/// most about 1 ms after it is scheduled. The lock here guards the registry, never the audio thread.
+final class LV2WorkerThread: @unchecked Sendable {
+    static let shared = LV2WorkerThread()
+    /// How long the thread sleeps when no worker had anything to do, in microseconds.
+    static let pollInterval: useconds_t = 1000
+    /// The registered workers' states (raw pointers, owned by their ``LV2Worker``s).
+    private struct Registry: @unchecked Sendable {
+        var workers: [UnsafeMutablePointer<LV2WorkerState>] = []
+        var logs: [ObjectIdentifier: LV2Log] = [:]
+    }
+    private let registry = Mutex(Registry())
+    private let started = Mutex(false)
+
+    /// Serves `worker` from now on (starting the thread on first use).
+    func register(_ worker: UnsafeMutablePointer<LV2WorkerState>) {
+        registry.withLock { $0.workers.append(worker) }
+        startIfNeeded()
+    }
+
+    /// Drains `log` from now on (starting the thread on first use).
+    func register(log: LV2Log) {
+        registry.withLock { $0.logs[ObjectIdentifier(log)] = log }
+        startIfNeeded()
+    }
+
+    /// Stops draining `log`.
+    func unregister(log: LV2Log) {
+        _ = registry.withLock { $0.logs.removeValue(forKey: ObjectIdentifier(log)) }
+    }
+
+    private func startIfNeeded() {
+        started.withLock { isStarted in
+            guard !isStarted else { return }
+            isStarted = true
+            var thread = pthread_t()
+            pthread_create(&thread, nil, { _ in
+                LV2WorkerThread.shared.loop()
+                return nil
+            }, nil)
+            pthread_detach(thread)
+        }
+    }
+
+    /// Stops serving `worker`; when this returns the thread no longer touches it.
+    func unregister(_ worker: UnsafeMutablePointer<LV2WorkerState>) {
+        registry.withLock { $0.workers.removeAll { $0 == worker } }
+    }
+
+    private func loop() {
+        while true {
+            let didWork = registry.withLock { registry in
+                var any = false
+                for worker in registry.workers where worker.pointee.performRequests(worker) { any = true }
+                for log in registry.logs.values where log.drain() { any = true }
+                return any
+            }
+            if !didWork { usleep(Self.pollInterval) }
+        }
+    }
+}

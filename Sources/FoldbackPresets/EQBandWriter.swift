@@ -1,0 +1,20 @@
+// Writes an `eq` unit's curve and its own bands for PresetWriter. Non-realtime.
+import FoldbackDSP
+
+/// An `eq` unit's `curve` and the bands that differ from it (overrides by `index`, then added bands).
+enum EQBandWriter {
+    static func write(_ unit: UnitSpec, into text: inout TOMLText) {
+        text.key("curve", string: unit.curve)
+        for (offset, spec) in unit.bands.enumerated() where spec.origin != .curve {
+            text.table("[[strip.unit.band]]")
+            if spec.origin == .overridden { text.key("index", offset + 1) }
+            let band = spec.band
+            text.key("type", string: band.type.rawValue)
+            text.key("freq_hz", Float(band.frequency))
+            if band.type.usesGain { text.key("gain_db", Float(band.gainDB)) }
+            if band.type.hasSlope { text.key("slope_db_oct", band.slopeDBPerOctave) }
+            if band.sectionCount == 1 { text.key("q", Float(band.q)) }
+            if !band.isEnabled { text.key("enabled", false) }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+// Validates a strip's `source` table into a FileSourceSpec: keys, types, ranges, and that the file exists. Non-realtime.
+import Foundation
+
+/// Reads and checks `source = { file = "…", loop = …, gain_db = … }`.
+enum FileSourceDecoder {
+    /// The keys a `source` table accepts.
+    static let keys = ["file", "loop", "gain_db"]
+
+    /// The strip's file source, or nil if it has none or it is invalid (reported).
+    static func decode(_ strip: TableReader, hasConnections: Bool) -> FileSourceSpec? {
+        guard let reader = strip.subtable("source", label: "the strip's source") else { return nil }
+        reader.checkKeys(allowed: keys)
+        let file = reader.requiredString("file")
+        let loops = reader.bool("loop", default: false)
+        let gainDB = reader.number("gain_db", in: BusDecoder.levelRange, default: 0)
+        if hasConnections {
+            strip.log.error("a strip with a file source has no input port: remove 'connect'", at: strip.keyLocation("connect"))
+        }
+        guard let file else { return nil }
+        let spec = FileSourceSpec(
+            file: file, presetPath: reader.location.file, loops: loops, gainDB: gainDB, location: reader.valueLocation("file"))
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: spec.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            reader.log.error("source file '\(file)' not found (looked for \(spec.path))", at: spec.location)
+            return nil
+        }
+        guard FileManager.default.isReadableFile(atPath: spec.path) else {
+            reader.log.error("source file '\(file)' is not readable", at: spec.location)
+            return nil
+        }
+        return spec
+    }
+}

@@ -1,0 +1,95 @@
+// Reads and checks an `lv2` unit table against the installed plugin: URI, controls, preset, state file, port mapping. Non-realtime.
+import FoldbackLV2
+import Glibc
+
+/// Checks an `[[strip.unit]]` table of type `lv2` against the plugin lilv finds for its URI.
+enum LV2UnitDecoder {
+    /// The keys an `lv2` unit takes besides the common ones.
+    static let unitKeys = ["uri", "controls", "preset", "state", "inputs", "outputs"]
+
+    /// The plugin's part of the spec and its control values by symbol; nil when the URI is missing or unknown (reported).
+    static func decode(_ reader: TableReader, world: LV2World = .shared) -> (LV2UnitSpec, [String: Float])? {
+        guard let uri = reader.requiredString("uri") else { return nil }
+        let info: LV2PluginInfo
+        do {
+            info = try world.plugin(uri: uri)
+        } catch {
+            reader.log.error(error.description, at: reader.valueLocation("uri"))
+            return nil
+        }
+        var spec = LV2UnitSpec(uri: uri)
+        if let missing = info.requiredFeatures.first(where: { !LV2Unit.isSupported(feature: $0) }) {
+            reader.log.error(LV2Error.unsupportedFeature(plugin: uri, feature: missing).description, at: reader.valueLocation("uri"))
+        }
+        if let preset = reader.string("preset") {
+            if info.preset(named: preset) == nil {
+                let error = LV2Error.unknownPreset(plugin: uri, preset: preset, available: info.presets.map(\.label))
+                reader.log.error(error.description, at: reader.valueLocation("preset"))
+            } else {
+                spec.preset = preset
+            }
+        }
+        if let state = reader.string("state") {
+            let path = resolve(state, against: reader.location.file)
+            if access(path, R_OK) == 0 {
+                spec.stateFile = path
+            } else {
+                reader.log.error("state file '\(state)' cannot be read (looked for \(path))", at: reader.valueLocation("state"))
+            }
+        }
+        spec.inputs = symbols(reader, "inputs", among: info.audioInputs)
+        spec.outputs = symbols(reader, "outputs", among: info.audioOutputs)
+        return (spec, controls(reader, info: info))
+    }
+
+    /// `controls = { symbol = value }`, each checked against the plugin's control inputs and ranges.
+    private static func controls(_ reader: TableReader, info: LV2PluginInfo) -> [String: Float] {
+        guard let table = reader.subtable("controls", label: "controls of \(info.uri)") else { return [:] }
+        let symbols = info.controlInputs.map(\.symbol)
+        var values: [String: Float] = [:]
+        for symbol in table.table.keys.sorted() {
+            guard let port = info.controlInputs.first(where: { $0.symbol == symbol }) else {
+                let hint = Suggestion.closest(to: symbol, in: symbols).map { "did you mean '\($0)'? " } ?? ""
+                reader.log.error("\(info.name) has no control input '\(symbol)'; \(hint)its controls: \(symbols.joined(separator: ", "))",
+                                 at: table.keyLocation(symbol))
+                continue
+            }
+            let range = port.range ?? -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude
+            let value = table.number(symbol, in: range, default: .nan)
+            if !value.isNaN { values[symbol] = value }
+        }
+        return values
+    }
+
+    /// `inputs = ["in_l", "in_r"]`: audio port symbols, each checked against the plugin's.
+    private static func symbols(_ reader: TableReader, _ key: String, among ports: [LV2PortInfo]) -> [String]? {
+        guard let value = reader.table[key] else { return nil }
+        let valid = ports.map(\.symbol)
+        guard let array = value.array, (0..<array.count).allSatisfy({ array[$0].string != nil }) else {
+            reader.reportType(key, expected: "an array of port symbols (\(valid.joined(separator: ", ")))", found: value)
+            return nil
+        }
+        let chosen = (0..<array.count).compactMap { array[$0].string }
+        for symbol in chosen where !valid.contains(symbol) {
+            reader.log.error("'\(key)': '\(symbol)' is not an audio \(key == "inputs" ? "input" : "output") of the plugin; "
+                + "its audio \(key): \(valid.joined(separator: ", "))", at: reader.valueLocation(key))
+        }
+        return chosen
+    }
+
+    /// `uri=<…> preset="…"` and the other plugin keys, for `foldback check`.
+    static func reportFields(_ plugin: LV2UnitSpec) -> [String] {
+        var fields = ["uri=<\(plugin.uri)>"]
+        if let preset = plugin.preset { fields.append("preset=\"\(preset)\"") }
+        if let state = plugin.stateFile { fields.append("state=\"\(state)\"") }
+        if let inputs = plugin.inputs { fields.append("inputs=\(inputs.joined(separator: ","))") }
+        if let outputs = plugin.outputs { fields.append("outputs=\(outputs.joined(separator: ","))") }
+        return fields
+    }
+
+    /// `path` as written, or relative to the directory of `presetFile`.
+    private static func resolve(_ path: String, against presetFile: String) -> String {
+        guard !path.hasPrefix("/"), let slash = presetFile.lastIndex(of: "/") else { return path }
+        return String(presetFile[...slash]) + path
+    }
+}

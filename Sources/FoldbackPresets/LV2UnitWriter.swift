@@ -1,0 +1,31 @@
+// Writes an `lv2` unit's plugin, preset, state file, port mapping and control values for PresetWriter. Non-realtime.
+
+/// An `lv2` unit's keys: `uri`, then `preset`, `state`, `inputs`/`outputs` when set, then every control
+/// value the preset holds as `controls = { symbol = value, … }` (symbols in order, so output is stable).
+enum LV2UnitWriter {
+    static func write(_ unit: UnitSpec, into text: inout TOMLText) {
+        guard let plugin = unit.lv2 else { return }
+        text.key("uri", string: plugin.uri)
+        text.key("preset", string: plugin.preset)
+        text.key("state", string: plugin.stateFile)
+        if let inputs = plugin.inputs { text.raw("inputs", list(inputs)) }
+        if let outputs = plugin.outputs { text.raw("outputs", list(outputs)) }
+        guard !unit.parameters.isEmpty else { return }
+        let entries = unit.parameters.keys.sorted().map { symbol in
+            "\(bareKey(symbol)) = \(NumberFormatting.plain(unit.parameters[symbol] ?? 0))"
+        }
+        text.raw("controls", "{ " + entries.joined(separator: ", ") + " }")
+    }
+
+    private static func list(_ symbols: [String]) -> String {
+        "[" + symbols.map(TOMLText.quoted).joined(separator: ", ") + "]"
+    }
+
+    /// An LV2 symbol is a C identifier, so always a TOML bare key; anything else is quoted.
+    private static func bareKey(_ symbol: String) -> String {
+        let isBare = !symbol.isEmpty && symbol.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        }
+        return isBare ? symbol : TOMLText.quoted(symbol)
+    }
+}

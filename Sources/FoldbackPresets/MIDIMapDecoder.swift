@@ -1,0 +1,93 @@
+// Validates the `[midi]` table and its `[[midi.cc]]` tables against the preset's strips and buses. Non-realtime.
+
+/// Reads and checks a preset's `[midi]` section.
+enum MIDIMapDecoder {
+    /// The keys of `[midi]`.
+    static let keys = ["channel", "program_change", "program_channel", "cc"]
+    /// The keys of a `[[midi.cc]]` table.
+    static let controlKeys = ["channel", "cc", "target", "min", "max", "curve", "mode"]
+
+    /// The map (defaults when `reader` is nil); problems go to the reader's log. `preset` holds the
+    /// strips and buses decoded so far, which targets must name.
+    static func decode(_ reader: TableReader?, preset: Preset) -> MIDIMap {
+        guard let reader else { return MIDIMap() }
+        reader.checkKeys(allowed: keys)
+        let defaultChannel = channel(reader, "channel") ?? 1
+        var map = MIDIMap(
+            respondsToProgramChange: reader.bool("program_change", default: true),
+            programChannel: channel(reader, "program_channel"))
+        var seen = NameRegistry(what: "mapping of")
+        for controlReader in reader.tables("cc", label: "[[midi.cc]]") ?? [] {
+            guard let control = decodeControl(controlReader, defaultChannel: defaultChannel, preset: preset) else { continue }
+            let key = "channel \(control.channel) CC \(control.controller)"
+            guard seen.register(key, at: controlReader.valueLocation("cc"), log: reader.log) else { continue }
+            map.controls.append(control)
+        }
+        return map
+    }
+
+    /// A MIDI channel 1…16 under `key`, or nil if absent or invalid (reported).
+    private static func channel(_ reader: TableReader, _ key: String) -> Int? {
+        guard reader.table[key] != nil else { return nil }
+        return wholeNumber(reader, key, in: 1...16)
+    }
+
+    /// A whole number within `range`, or nil (reported when present but wrong).
+    private static func wholeNumber(_ reader: TableReader, _ key: String, in range: ClosedRange<Float>) -> Int? {
+        let value = reader.number(key, in: range, default: .nan)
+        guard !value.isNaN else { return nil }
+        guard value == value.rounded() else {
+            reader.log.error("'\(key)' must be a whole number, found \(NumberFormatting.plain(value))", at: reader.valueLocation(key))
+            return nil
+        }
+        return Int(value)
+    }
+
+    private static func decodeControl(_ reader: TableReader, defaultChannel: Int, preset: Preset) -> MIDIControlSpec? {
+        reader.checkKeys(allowed: controlKeys)
+        let channel = reader.table["channel"] == nil ? defaultChannel : channel(reader, "channel")
+        let controller = reader.table["cc"] == nil ? nil : wholeNumber(reader, "cc", in: 0...127)
+        if reader.table["cc"] == nil { reader.log.error("[[midi.cc]] is missing required key 'cc'", at: reader.location) }
+        let curve = reader.string("curve").flatMap { enumValue(MIDICurve.self, $0, key: "curve", in: reader) }
+        let mode = reader.string("mode").flatMap { enumValue(MIDISwitchMode.self, $0, key: "mode", in: reader) } ?? .level
+        guard let targetText = reader.requiredString("target") else { return nil }
+        guard let target = MIDITarget(parsing: targetText) else {
+            reader.log.error("target \"\(targetText)\" is not a parameter path; write strip.<name>.gain_db|pan|mute|solo, "
+                             + "strip.<name>.send.<bus>.gain_db, strip.<name>.unit.<id>.<key>|bypass or bus.<name>.gain_db|mute",
+                             at: reader.valueLocation("target"))
+            return nil
+        }
+        let info: MIDITargetInfo
+        switch target.info(in: preset) {
+        case .success(let found): info = found
+        case .failure(let problem):
+            reader.log.error(problem.message, at: reader.valueLocation("target"))
+            return nil
+        }
+        let range = info.range
+        let minimum = reader.number("min", in: range, default: info.isSwitch ? 0 : info.defaultRange.lowerBound)
+        let maximum = reader.number("max", in: range, default: info.isSwitch ? 1 : info.defaultRange.upperBound)
+        let resolvedCurve = curve ?? info.defaultCurve
+        if resolvedCurve == .log, !(minimum > 0 && maximum > 0) {
+            reader.log.error("curve \"log\" needs 'min' and 'max' above 0, found \(NumberFormatting.plain(minimum)) "
+                             + "and \(NumberFormatting.plain(maximum))", at: reader.valueLocation(reader.table["curve"] == nil ? "target" : "curve"))
+        }
+        guard let channel, let controller else { return nil }
+        return MIDIControlSpec(
+            channel: channel, controller: controller, target: target, minimum: minimum, maximum: maximum,
+            curve: resolvedCurve, mode: mode)
+    }
+
+    /// A case of a string enum named by `text`, or nil after reporting the valid spellings.
+    private static func enumValue<Value: RawRepresentable & CaseIterable>(
+        _ type: Value.Type, _ text: String, key: String, in reader: TableReader
+    ) -> Value? where Value.RawValue == String {
+        if let value = Value(rawValue: text) { return value }
+        let names = Value.allCases.map(\.rawValue)
+        let quoted = names.map { "\"\($0)\"" }.joined(separator: " or ")
+        var message = "'\(key)' = \"\(text)\" is not one of \(quoted)"
+        if let suggestion = Suggestion.closest(to: text, in: names) { message += "; did you mean \"\(suggestion)\"?" }
+        reader.log.error(message, at: reader.valueLocation(key))
+        return nil
+    }
+}

@@ -1,0 +1,21 @@
+// Writes a preset's `[midi]` section for PresetWriter. Non-realtime.
+
+/// The `[midi]` table and its `[[midi.cc]]` entries; nothing when the map is the default.
+enum MIDIMapWriter {
+    static func write(_ map: MIDIMap, into text: inout TOMLText) {
+        guard !map.isDefault else { return }
+        text.table("[midi]")
+        text.key("program_change", map.respondsToProgramChange)
+        if let channel = map.programChannel { text.key("program_channel", channel) }
+        for control in map.controls {
+            text.table("[[midi.cc]]")
+            text.key("channel", control.channel)
+            text.key("cc", control.controller)
+            text.key("target", string: control.target.description)
+            text.key("min", control.minimum)
+            text.key("max", control.maximum)
+            text.key("curve", string: control.curve.rawValue)
+            text.key("mode", string: control.mode.rawValue)
+        }
+    }
+}

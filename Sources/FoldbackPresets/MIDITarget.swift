@@ -1,0 +1,141 @@
+// What a MIDI controller moves, named as in presets (`strip.vox.gain_db`), checked against a preset. Non-realtime.
+
+/// A parameter a controller can move, by name: the dotted path written as `target = "…"` in `[[midi.cc]]`.
+///
+/// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo`
+/// - `strip.<strip>.send.<bus>.gain_db`
+/// - `strip.<strip>.unit.<unit id>.<parameter key>` and `strip.<strip>.unit.<unit id>.bypass`
+/// - `bus.<bus>.gain_db` | `mute`
+public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
+    /// A strip's fader, pan, mute or solo (`key` is `gain_db`, `pan`, `mute` or `solo`).
+    case strip(String, key: String)
+    /// The level of a strip's send to a bus.
+    case send(strip: String, bus: String)
+    /// A unit parameter by its preset key, or `bypass`.
+    case unit(strip: String, unit: String, key: String)
+    /// A bus's gain or mute (`key` is `gain_db` or `mute`).
+    case bus(String, key: String)
+
+    /// The keys a strip target takes.
+    public static let stripKeys = ["gain_db", "pan", "mute", "solo"]
+    /// The keys a bus target takes.
+    public static let busKeys = ["gain_db", "mute"]
+    /// The key that bypasses a unit.
+    public static let bypassKey = "bypass"
+
+    /// Parses the dotted form; nil if it has none of the shapes above (names are checked by ``info(in:)``).
+    public init?(parsing text: String) {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.contains(where: \.isEmpty) else { return nil }
+        switch (parts.first, parts.count) {
+        case ("strip", 3): self = .strip(parts[1], key: parts[2])
+        case ("strip", 5) where parts[2] == "send" && parts[4] == "gain_db": self = .send(strip: parts[1], bus: parts[3])
+        case ("strip", 5) where parts[2] == "unit": self = .unit(strip: parts[1], unit: parts[3], key: parts[4])
+        case ("bus", 3): self = .bus(parts[1], key: parts[2])
+        default: return nil
+        }
+    }
+
+    /// The dotted form, as written in presets.
+    public var description: String {
+        switch self {
+        case let .strip(strip, key): return "strip.\(strip).\(key)"
+        case let .send(strip, bus): return "strip.\(strip).send.\(bus).gain_db"
+        case let .unit(strip, unit, key): return "strip.\(strip).unit.\(unit).\(key)"
+        case let .bus(bus, key): return "bus.\(bus).\(key)"
+        }
+    }
+
+    /// What the target is in `preset`, or a message saying why it names nothing there.
+    public func info(in preset: Preset) -> Result<MIDITargetInfo, MIDITargetProblem> {
+        let levels = MIDITargetInfo.level
+        switch self {
+        case let .strip(name, key):
+            guard preset.strip(named: name) != nil else { return .failure(unknown("strip", name, preset.strips.map(\.name))) }
+            switch key {
+            case "gain_db": return .success(levels)
+            case "pan": return .success(MIDITargetInfo(range: -1...1))
+            case "mute", "solo": return .success(.onOff)
+            default: return .failure(unknown("strip key", key, Self.stripKeys))
+            }
+        case let .send(stripName, bus):
+            guard let strip = preset.strip(named: stripName) else { return .failure(unknown("strip", stripName, preset.strips.map(\.name))) }
+            guard strip.sends.contains(where: { $0.busName == bus }) else {
+                return .failure(unknown("send from strip '\(stripName)' to bus", bus, strip.sends.map(\.busName)))
+            }
+            return .success(levels)
+        case let .unit(stripName, unitID, key):
+            guard let strip = preset.strip(named: stripName) else { return .failure(unknown("strip", stripName, preset.strips.map(\.name))) }
+            guard let unit = strip.units.first(where: { $0.id == unitID }) else {
+                return .failure(unknown("unit in strip '\(stripName)'", unitID, strip.units.map(\.id)))
+            }
+            if key == Self.bypassKey { return .success(.onOff) }
+            guard let schema = UnitSchema.named(unit.type), let parameter = schema.parameter(key) else {
+                let keys = (UnitSchema.named(unit.type)?.parameters.map(\.key) ?? []) + [Self.bypassKey]
+                return .failure(unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys))
+            }
+            switch parameter.kind {
+            case .number(let range):
+                guard key != "gain_db" else {
+                    // A level: the fader's default travel, within what the unit accepts.
+                    let level = MIDITargetInfo.level.defaultRange
+                    let low = max(level.lowerBound, range.lowerBound), high = min(level.upperBound, range.upperBound)
+                    return .success(MIDITargetInfo(range: range, defaultRange: low...max(low, high), defaultCurve: .db))
+                }
+                return .success(MIDITargetInfo(range: range, defaultCurve: key.hasSuffix("_hz") ? .log : .linear))
+            case .bool: return .success(.onOff)
+            case .choice: return .failure(MIDITargetProblem(message: "'\(key)' is a choice, which a controller cannot move"))
+            }
+        case let .bus(name, key):
+            guard preset.bus(named: name) != nil else { return .failure(unknown("bus", name, preset.buses.map(\.name))) }
+            switch key {
+            case "gain_db": return .success(levels)
+            case "mute": return .success(.onOff)
+            default: return .failure(unknown("bus key", key, Self.busKeys))
+            }
+        }
+    }
+
+    private func unknown(_ what: String, _ name: String, _ known: [String]) -> MIDITargetProblem {
+        let hint = Suggestion.hint(for: name, in: known, fallbackLabel: "valid here")
+        return MIDITargetProblem(message: "target '\(self)': no \(what) '\(name)'\(hint)")
+    }
+}
+
+/// Why a ``MIDITarget`` names nothing in a preset.
+public struct MIDITargetProblem: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, with a suggestion where one is close.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+}
+
+/// What kind of value a target takes, and the mapping a controller gets by default.
+public struct MIDITargetInfo: Sendable, Hashable {
+    /// Whether the target is on/off (mute, solo, bypass, boolean parameters).
+    public var isSwitch: Bool
+    /// The values the target accepts (0…1 for switches).
+    public var range: ClosedRange<Float>
+    /// The range a new mapping covers.
+    public var defaultRange: ClosedRange<Float>
+    /// The curve a new mapping uses.
+    public var defaultCurve: MIDICurve
+
+    /// A continuous target.
+    public init(range: ClosedRange<Float>, defaultRange: ClosedRange<Float>? = nil, defaultCurve: MIDICurve = .linear) {
+        isSwitch = false
+        self.range = range
+        self.defaultRange = defaultRange ?? range
+        self.defaultCurve = defaultCurve
+    }
+
+    /// An on/off target.
+    public static let onOff: MIDITargetInfo = {
+        var info = MIDITargetInfo(range: 0...1)
+        info.isSwitch = true
+        return info
+    }()
+
+    /// A fader or send level: −144…+24 dB accepted, −60…+6 dB on the dB curve by default.
+    public static let level = MIDITargetInfo(range: -144...24, defaultRange: -60...6, defaultCurve: .db)
+}

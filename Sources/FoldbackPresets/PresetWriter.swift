@@ -1,0 +1,133 @@
+// Writes a Preset model as TOML text that PresetLoader reads back to the same preset. Non-realtime.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns a ``Preset`` into preset-file text: `[preset]`, every `[[bus]]`, every `[[strip]]` with its units and
+/// sends, then `[midi]`. Every value is written explicitly, so loading the text gives back an equal preset
+/// (comments and the original layout are not kept).
+///
+/// Unit types write their own keys: ``unitWriters`` maps a type to the lines after `type`, `id` and `bypass`;
+/// types without an entry write their schema's parameters. A new unit type with state beyond its
+/// parameters (an EQ's bands, a plugin's state) adds an entry.
+public enum PresetWriter {
+    /// Writes the body of one `[[strip.unit]]` table (after `type`, `id` and `bypass`) into `text`.
+    public typealias UnitWriter = @Sendable (_ unit: UnitSpec, _ text: inout TOMLText) -> Void
+
+    /// Per unit type, how its table is written; see ``writeSchemaParameters(of:into:)`` for the default.
+    public static let unitWriters: [String: UnitWriter] = [
+        UnitSchema.eq.type: { unit, text in
+            writeSchemaParameters(of: unit, into: &text)
+            EQBandWriter.write(unit, into: &text)
+        },
+        UnitSchema.lv2.type: { unit, text in LV2UnitWriter.write(unit, into: &text) },
+    ]
+
+    /// The preset as TOML text.
+    public static func text(for preset: Preset) -> String {
+        var text = TOMLText()
+        if preset.name != nil || preset.description != nil {
+            text.table("[preset]")
+            text.key("name", string: preset.name)
+            text.key("description", string: preset.description)
+        }
+        for bus in preset.buses { write(bus, into: &text) }
+        for strip in preset.strips { write(strip, into: &text) }
+        MIDIMapWriter.write(preset.midi, into: &text)
+        return text.output
+    }
+
+    /// Writes `preset` to `path` (through a temporary file renamed over it, so a crash never leaves half a preset).
+    /// - Throws: ``PresetError`` naming the path and the system's reason.
+    public static func write(_ preset: Preset, to path: String) throws(PresetError) {
+        let temporary = path + ".tmp-\(getpid())"
+        let bytes = Array(text(for: preset).utf8)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { throw failure(path, errno) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                close(descriptor)
+                unlink(temporary)
+                throw failure(path, code)
+            }
+            offset += written
+        }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        guard synced, rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw failure(path, code)
+        }
+    }
+
+    private static func failure(_ path: String, _ code: Int32) -> PresetError {
+        let reason = String(cString: strerror(code))
+        return PresetError(diagnostics: [PresetDiagnostic(
+            location: SourceLocation(file: path, line: 0, column: 0), message: "cannot write preset '\(path)': \(reason)")])
+    }
+
+    private static func write(_ bus: BusSpec, into text: inout TOMLText) {
+        text.table("[[bus]]")
+        text.key("name", string: bus.name)
+        text.key("channels", bus.channels)
+        text.key("gain_db", bus.gainDB)
+        text.key("mute", bus.isMuted)
+        text.key("connect", connections: bus.connections)
+        if let limiter = bus.limiter {
+            text.key("limiter", true)
+            text.key("limiter_ceiling_db", limiter.ceilingDB)
+            text.key("limiter_release_ms", limiter.releaseMs)
+        } else {
+            text.key("limiter", false)
+        }
+    }
+
+    private static func write(_ strip: StripSpec, into text: inout TOMLText) {
+        text.table("[[strip]]")
+        text.key("name", string: strip.name)
+        text.key("channels", strip.channels)
+        text.key("gain_db", strip.gainDB)
+        text.key("pan", strip.pan)
+        text.key("mute", strip.isMuted)
+        text.key("solo", strip.isSoloed)
+        text.key("enabled", strip.isEnabled)
+        text.key("connect", connections: strip.connections)
+        for unit in strip.units {
+            text.table("[[strip.unit]]")
+            text.key("type", string: unit.type)
+            text.key("id", string: unit.id)
+            text.key("bypass", unit.isBypassed)
+            if let writer = unitWriters[unit.type] {
+                writer(unit, &text)
+            } else {
+                writeSchemaParameters(of: unit, into: &text)
+            }
+        }
+        for send in strip.sends {
+            text.table("[[strip.send]]")
+            text.key("bus", string: send.busName)
+            text.key("gain_db", send.gainDB)
+            text.key("pre_fader", send.isPreFader)
+        }
+    }
+
+    /// Writes each parameter of the unit's schema in its preset spelling (numbers, `true`/`false`, choice names).
+    public static func writeSchemaParameters(of unit: UnitSpec, into text: inout TOMLText) {
+        guard let schema = UnitSchema.named(unit.type) else { return }
+        for parameter in schema.parameters {
+            guard let value = unit.parameters[parameter.key] else { continue }
+            switch parameter.kind {
+            case .number: text.key(parameter.key, value)
+            case .bool: text.key(parameter.key, value != 0)
+            case .choice: text.key(parameter.key, string: parameter.displayValue(value))
+            }
+        }
+    }
+}

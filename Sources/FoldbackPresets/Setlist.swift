@@ -1,0 +1,35 @@
+// The setlist model: an ordered list of songs, each naming the preset it plays. Non-realtime.
+
+/// An ordered list of presets for a show, one per song (`foldback run --setlist FILE`).
+public struct Setlist: Sendable, Equatable {
+    /// One song: a name for displays and the preset file it plays.
+    public struct Entry: Sendable, Equatable {
+        /// The song's name (the preset's file name when the setlist gives none).
+        public var name: String
+        /// The preset file, resolved against the setlist's folder.
+        public var presetPath: String
+        /// Where the entry is written in the setlist.
+        public var location: SourceLocation
+
+        /// An entry.
+        public init(name: String, presetPath: String, location: SourceLocation) {
+            self.name = name
+            self.presetPath = presetPath
+            self.location = location
+        }
+    }
+
+    /// The setlist's name, if it gives one.
+    public var name: String?
+    /// The songs, in running order (at least one).
+    public var entries: [Entry]
+    /// The setlist file.
+    public var path: String
+
+    /// A setlist.
+    public init(name: String? = nil, entries: [Entry], path: String) {
+        self.name = name
+        self.entries = entries
+        self.path = path
+    }
+}

@@ -1,0 +1,189 @@
+// Streams an audio file from disk into a strip's source ring: read-ahead, channel mapping, gain, resampling, loops. Non-realtime.
+public import FoldbackEngine
+public import Foundation
+import Synchronization
+
+/// Plays an audio file into a strip (the AudioFilePlayer heir).
+///
+/// A disk thread reads the file in blocks (never whole), maps its channels to the strip's (a mono file
+/// feeds both sides of a stereo strip; a stereo file into a mono strip is summed at −6 dB; extra
+/// channels are dropped), applies the gain, converts the rate with libsamplerate when it differs from
+/// the engine's, and keeps the strip's ring topped up to ``queuedFrames`` with up to a second read ahead
+/// beyond it. Loops are sample-exact: the last frame is followed by the first. The audio thread reads the
+/// ring; if it ever runs dry it plays silence and counts an underrun (``underrunCount``).
+public final class FilePlayerStream: @unchecked Sendable {
+    /// The file played.
+    public let url: URL
+    /// The strip's channels.
+    public let channels: Int
+    /// Whether the file starts over at its end.
+    public let loops: Bool
+    /// Linear gain applied to the file.
+    public let gain: Float
+    /// The file's sample rate, Hz.
+    public let fileRate: Int
+    /// Frames the ring is kept filled to (about 340 ms at 48 kHz): what a stop or restart skips.
+    public let queuedFrames = 16_384
+    let ring: TapRing
+    private let stream: Mutex<Stream>
+    private let isClosed = Atomic<Bool>(false)
+    private var thread: Thread?
+    private let onMessage: @Sendable (String) -> Void
+
+    /// The disk side, guarded by the lock.
+    private struct Stream {
+        let reader: AudioFileReader
+        var converter: SampleRateConverter?
+        var outputRate: Double = 0
+        var isPlaying: Bool
+        var isAtEnd = false
+        /// Converted frames (strip channels, interleaved) not yet in the ring, from `pendingStart` on.
+        var pending: [Float] = []
+        var pendingStart = 0
+        var failed = false
+    }
+
+    /// Opens `url` (its format errors come back here) for a strip of `channels` channels; plays at once unless `isPlaying` is false.
+    public init(
+        url: URL, channels: Int, loops: Bool, gainDB: Float, isPlaying: Bool = true,
+        onMessage: @escaping @Sendable (String) -> Void = { _ in }
+    ) throws(AudioFileError) {
+        let reader = try AudioFileReader(url: url)
+        guard reader.channelCount > 0, reader.sampleRate > 0 else { throw .cannotOpen(path: url.path, reason: "no audio channels") }
+        self.url = url
+        self.channels = channels
+        self.loops = loops
+        self.onMessage = onMessage
+        gain = powf(10, gainDB / 20)
+        fileRate = reader.sampleRate
+        ring = TapRing(channels: channels, frames: 65_536)
+        stream = Mutex(Stream(reader: reader, isPlaying: isPlaying))
+        let thread = Thread { [self] in self.diskLoop() }   // holds self until close() ends the loop
+        thread.name = "foldback-player"
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit { close() }
+
+    /// Makes strip `strip` of `graph` play this stream, converting to the graph's rate. Call before installing it.
+    public func attach(to graph: EngineGraph, strip: String) throws(EngineError) {
+        try graph.attachSource(ring, toStrip: strip)
+        setOutputRate(graph.sampleRate)
+    }
+
+    /// Converts to `rate` from now on (a new converter when it changes) and fills the ring at once.
+    public func setOutputRate(_ rate: Double) {
+        stream.withLock { stream in
+            guard stream.outputRate != rate else { return }
+            stream.outputRate = rate
+            stream.converter = Int(rate) == fileRate ? nil : try? SampleRateConverter(
+                channels: channels, inputRate: Double(fileRate), outputRate: rate, quality: .medium)
+            refill(&stream)
+        }
+    }
+
+    /// Whether the file is playing (false when stopped or, without a loop, played to its end).
+    public var isPlaying: Bool { stream.withLock { $0.isPlaying && !$0.isAtEnd } }
+
+    /// Plays from the start; takes effect at the next audio cycle.
+    public func start() { restart(playing: true) }
+
+    /// Stops (silence); takes effect at the next audio cycle.
+    public func stop() { restart(playing: false) }
+
+    /// Frames queued for the audio thread.
+    public var bufferedFrames: Int { ring.availableFrames }
+
+    /// Times the audio thread found the ring empty (each a block of silence).
+    public var underrunCount: Int { ring.underrunCount }
+
+    /// Ends the disk thread, which holds the stream until then: call it when done.
+    public func close() { isClosed.store(true, ordering: .releasing) }
+
+    private func restart(playing: Bool) {
+        stream.withLock { stream in
+            let mark = ring.writePosition
+            stream.isPlaying = playing
+            stream.isAtEnd = false
+            stream.pending = []
+            stream.pendingStart = 0
+            stream.converter?.reset()
+            do throws(AudioFileError) { try stream.reader.seek(toFrame: 0) } catch { report(error, &stream) }
+            refill(&stream, after: mark)
+            ring.discard(before: mark)
+        }
+    }
+
+    private func diskLoop() {
+        while !isClosed.load(ordering: .acquiring) {
+            stream.withLock { refill(&$0) }
+            usleep(5_000)
+        }
+    }
+
+    /// Tops the ring up to ``queuedFrames`` with file audio (or silence when stopped or ended), counting
+    /// only frames written from ring position `mark` on when given (what a restart keeps).
+    private func refill(_ stream: inout Stream, after mark: Int? = nil) {
+        guard stream.outputRate > 0 else { return }
+        func queued() -> Int { mark.map { ring.writePosition - $0 } ?? ring.capacity - ring.freeFrames }
+        while queued() < queuedFrames {
+            let wanted = min(queuedFrames - queued(), ring.freeFrames)
+            if wanted == 0 { return }
+            if stream.pendingStart >= stream.pending.count {
+                stream.pending.removeAll(keepingCapacity: true)
+                stream.pendingStart = 0
+                if !stream.isPlaying || stream.isAtEnd || stream.failed {
+                    stream.pending = [Float](repeating: 0, count: min(wanted, 4_096) * channels)
+                } else {
+                    produce(&stream)
+                    continue
+                }
+            }
+            let available = (stream.pending.count - stream.pendingStart) / channels
+            let frames = min(available, wanted)
+            let written = stream.pending.withUnsafeBufferPointer { ring.fill(from: $0.baseAddress! + stream.pendingStart, frames: frames) }
+            guard written else { return }
+            stream.pendingStart += frames * channels
+        }
+    }
+
+    /// Reads, maps, scales and converts the next block of the file into `pending` (looping or ending at its end).
+    private func produce(_ stream: inout Stream) {
+        let fileChannels = stream.reader.channelCount
+        let block = 4_096
+        var raw = [Float](repeating: 0, count: block * fileChannels)
+        var frames = 0
+        do {
+            frames = try raw.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in try stream.reader.read(interleavedInto: buffer) }
+            if frames == 0, loops, stream.reader.frameCount > 0 {
+                try stream.reader.seek(toFrame: 0)
+                return   // the next call reads from the start: the loop is seamless
+            }
+        } catch {
+            return report(error, &stream)
+        }
+        var mapped = [Float](repeating: 0, count: frames * channels)
+        for frame in 0..<frames {
+            for channel in 0..<channels {
+                let sample = channels == 1 && fileChannels > 1
+                    ? (raw[frame * fileChannels] + raw[frame * fileChannels + 1]) * 0.5
+                    : raw[frame * fileChannels + min(channel, fileChannels - 1)]
+                mapped[frame * channels + channel] = sample * gain
+            }
+        }
+        let isLast = frames == 0
+        if isLast { stream.isAtEnd = true }
+        guard let converter = stream.converter else { return stream.pending = mapped }
+        do {
+            try converter.convert(mapped, isLastPiece: isLast, into: &stream.pending)
+        } catch {
+            report(error, &stream)
+        }
+    }
+
+    private func report(_ error: AudioFileError, _ stream: inout Stream) {
+        stream.failed = true
+        onMessage("file player: \(error) The strip plays silence.")
+    }
+}

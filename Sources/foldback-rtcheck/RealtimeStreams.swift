@@ -1,0 +1,56 @@
+// The scenario's record taps and file-player source, serviced by the control thread as a disk thread would. Non-realtime.
+import Foundation
+import FoldbackEngine
+
+/// Two record taps (a stereo bus and a strip, post-fader) and a file source feeding a stereo strip:
+/// the audio thread writes and reads their rings; the control loop drains and refills them and
+/// stops and restarts the recording, so every tap and source path runs under the allocation count.
+final class RealtimeStreams {
+    let control = TapSwitch()
+    let busTap = TapRing(channels: 2, frames: 1 << 16)
+    let stripTap = TapRing(channels: 2, frames: 1 << 16)
+    let source = TapRing(channels: 2, frames: 1 << 14)
+    private var drained = 0
+    private var toggles = 0
+    private var phase = 0
+    private let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * (1 << 16))
+
+    init() { control.request(on: true) }
+
+    deinit { scratch.deallocate() }
+
+    /// Attaches the taps (bus `main`, strip `strip0` after its mono → stereo reverb) and the source (strip `strip5`).
+    func attach(to graph: EngineGraph) throws(EngineError) {
+        try graph.attachTap(busTap, to: .bus("main"), control: control)
+        try graph.attachTap(stripTap, to: .strip("strip0"), control: control)
+        try graph.attachSource(source, toStrip: "strip5")
+    }
+
+    /// Drains the taps, tops the source up with a sine, and toggles recording at a third and two thirds of the run.
+    func service(cyclesDone: Int, cycles: Int) {
+        for ring in [busTap, stripTap] { drained += ring.drain(into: scratch, maxFrames: 1 << 16) }
+        let want = cyclesDone < cycles / 3 || cyclesDone >= 2 * cycles / 3
+        if want != control.isOn {
+            control.request(on: want)
+            toggles += 1
+        }
+        let frames = min(source.freeFrames, 1 << 14)
+        for frame in 0..<frames {
+            let sample = Float(sin(Double(phase + frame) * 0.05)) * 0.25
+            scratch[2 * frame] = sample
+            scratch[2 * frame + 1] = -sample
+        }
+        if frames > 0, source.fill(from: scratch, frames: frames) { phase += frames }
+    }
+
+    var failures: [String] {
+        var failures: [String] = []
+        if drained == 0 { failures.append("the record taps delivered nothing") }
+        if busTap.overrunCount + stripTap.overrunCount > 0 { failures.append("record taps overran") }
+        if toggles < 2 { failures.append("the recording was not stopped and restarted") }
+        if phase == 0 { failures.append("the file source was never filled") }
+        return failures
+    }
+
+    var summary: String { "\(drained) tapped frames, \(phase) source frames (\(source.underrunCount) underruns)" }
+}

@@ -1,0 +1,50 @@
+// `foldback run` options for live control: OSC, setlists, reloading, the meter view. Non-realtime.
+import ArgumentParser
+import FoldbackControl
+import FoldbackPresets
+
+/// The live-control options of `foldback run` (an option group, so `RunCommand` stays small).
+struct ControlOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Listen for OSC on this UDP port (0 picks a free one and says which). Off by default; see docs/osc.md.", valueName: "port"))
+    var oscPort: UInt16?
+
+    @Option(name: .long, help: ArgumentHelp("The address OSC listens on (0.0.0.0 for every interface).", valueName: "address"))
+    var oscBind = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("Run a setlist (TOML, one preset per song; see docs/setlists.md) instead of one preset; starts at its first song.", valueName: "file"))
+    var setlist: String?
+
+    @Flag(name: .long, help: "Reload the current preset whenever its file changes (SIGHUP always reloads it).")
+    var watch = false
+
+    @Flag(name: .long, help: "Show the live meter view (per strip and bus peak/RMS with peak hold, gain reduction, DSP load, xruns) instead of the status line.")
+    var meters = false
+
+    func validate() throws {
+        if oscPort == nil && oscBind != "127.0.0.1" { throw ValidationError("--osc-bind needs --osc-port") }
+        if OSCPeer(host: oscBind, port: 0) == nil {
+            throw ValidationError("--osc-bind '\(oscBind)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)")
+        }
+    }
+
+    /// The setlist, or nil without `--setlist`; exit status 2 after printing its problems.
+    func loadSetlist() throws -> Setlist? {
+        guard let setlist else { return nil }
+        do {
+            return try SetlistLoader.load(path: setlist)
+        } catch {
+            PresetLoading.report(error, path: setlist)
+            throw ExitCode(2)
+        }
+    }
+
+    /// The preset to start with: the argument, or the setlist's first song (one of the two, not both).
+    static func startingPreset(argument: String?, setlist: Setlist?) throws -> String {
+        switch (argument, setlist) {
+        case let (path?, nil): return path
+        case let (nil, list?): return list.entries[0].presetPath
+        case (nil, nil): throw ValidationError("give a preset file, or --setlist FILE")
+        case (_?, _?): throw ValidationError("give either a preset file or --setlist, not both")
+        }
+    }
+}

@@ -1,0 +1,112 @@
+// The live-control side of `foldback run`: OSC server, meter feed, setlist, SIGHUP and --watch reloads, meter view. Non-realtime.
+import CFoldback
+import FoldbackControl
+import FoldbackPresets
+import Foundation
+import Synchronization
+
+/// Everything that changes a running session from outside, on threads of its own (never the audio thread).
+final class LiveControl: @unchecked Sendable {
+    private let session: LiveSession
+    let setlist: SetlistController?
+    private let osc: OSCServer?
+    private let feed: MeterFeed?
+    private let watch: Bool
+    private let view: MeterView?
+    private let isStopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    /// The current preset file's modification time, as last seen by `--watch`.
+    private var watchedStamp: (path: String, time: timespec?)
+
+    /// Starts OSC (if a port was given), the reload poller and the meter view for `session`.
+    /// With `midi`, program changes select setlist entries and OSC can arm MIDI learn.
+    init(session: LiveSession, options: ControlOptions, setlist: Setlist?, midi: MIDIController? = nil) throws {
+        self.session = session
+        let setlistController = setlist.map { SetlistController(setlist: $0, target: session) }
+        self.setlist = setlistController
+        if let setlistController, let midi {
+            midi.onProgramChange = { program in
+                do {
+                    StandardError.writeLine("foldback: MIDI program \(program): \(try setlistController.select(index: program)) (\(setlistController.positionText))")
+                } catch {
+                    StandardError.writeLine("foldback: MIDI program \(program) refused: \(error)")
+                }
+            }
+        }
+        watch = options.watch
+        watchedStamp = (session.preset.path, Self.modificationTime(session.preset.path))
+        if let port = options.oscPort {
+            let box = RouterBox()
+            let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender) ?? [] }
+            let feed = MeterFeed(engine: session.engine) { message, peer in server.send(message, to: peer) }
+            box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed, midi: midi) { StandardError.writeLine("foldback: OSC \($0)") }
+            osc = server
+            self.feed = feed
+            server.start()
+            StandardError.writeLine("foldback: OSC on \(server.local) (see docs/osc.md)")
+        } else {
+            osc = nil
+            feed = nil
+        }
+        view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
+        fb_install_reload_signal()
+        let thread = Thread { [self] in run() }
+        thread.name = "foldback-control"
+        thread.start()
+    }
+
+    /// Stops every control thread and restores the terminal.
+    func stop() {
+        guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+        osc?.stop()
+        feed?.stop()
+        view?.finish()
+    }
+
+    /// 20 Hz: SIGHUP and `--watch` reloads, the meter view.
+    private func run() {
+        while !isStopping.load(ordering: .acquiring) {
+            if fb_take_reload_request() != 0 {
+                reload(because: "SIGHUP")
+            } else if watch, hasPresetFileChanged() {
+                reload(because: "the file changed")
+            }
+            view?.draw(session: session, position: setlist?.positionText)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        finished.signal()
+    }
+
+    private func reload(because reason: String) {
+        let path = session.preset.path
+        do {
+            let report = try session.switchPreset(toPath: path)
+            StandardError.writeLine("foldback: reloaded \(path) (\(reason)): \(report)")
+        } catch {
+            StandardError.writeLine("foldback: not reloading \(path) (\(reason)):\n\(error)")
+        }
+        watchedStamp = (path, Self.modificationTime(path))
+    }
+
+    /// Whether the playing preset's file has a new modification time (a new path counts as seen).
+    private func hasPresetFileChanged() -> Bool {
+        let path = session.preset.path
+        let time = Self.modificationTime(path)
+        defer { watchedStamp = (path, time) }
+        guard watchedStamp.path == path, let time else { return false }
+        guard let seen = watchedStamp.time else { return true }
+        return seen.tv_sec != time.tv_sec || seen.tv_nsec != time.tv_nsec
+    }
+
+    private static func modificationTime(_ path: String) -> timespec? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mtim
+    }
+}
+
+/// Lets the OSC handler reach the router built after the server (the router needs the server's meter feed).
+private final class RouterBox: @unchecked Sendable {
+    var router: ControlRouter?
+}

@@ -1,0 +1,28 @@
+// The preset a live session plays now, shared by preset switching and format-change rebuilds. Non-realtime.
+import FoldbackPresets
+import Foundation
+import Synchronization
+
+/// The running preset (replaced by preset switches) and the lock that serialises switches.
+final class LivePresetState: Sendable {
+    private let current: Mutex<Preset>
+    /// Held for a whole switch, so two switches never interleave their installs and port updates.
+    let switching = NSLock()
+    private let connects = Mutex(true)
+
+    init(_ preset: Preset) {
+        current = Mutex(preset)
+    }
+
+    /// Whether switches connect new ports as their preset lists (false with `--no-connect`).
+    var makesConnections: Bool {
+        get { connects.withLock { $0 } }
+        set { connects.withLock { $0 = newValue } }
+    }
+
+    /// The preset playing now.
+    var preset: Preset {
+        get { current.withLock { $0 } }
+        set { current.withLock { $0 = newValue } }
+    }
+}

@@ -1,0 +1,71 @@
+// File-player strips in a live session: opening the preset's source files, SIGUSR2 start/stop, underrun warnings. Non-realtime.
+import ArgumentParser
+import CFoldback
+import Foundation
+import FoldbackEngine
+import FoldbackPresets
+import FoldbackRender
+
+/// The file players of a preset's `source` strips.
+struct FilePlayers: Sendable {
+    let players: [(strip: String, stream: FilePlayerStream)]
+
+    /// Opens every strip's source file; a file libsndfile cannot read exits 2 naming the preset line.
+    init(preset: Preset) throws {
+        var players: [(strip: String, stream: FilePlayerStream)] = []
+        for strip in preset.strips {
+            guard let source = strip.source else { continue }
+            do {
+                let stream = try FilePlayerStream(
+                    url: URL(fileURLWithPath: source.path), channels: strip.channels, loops: source.loops, gainDB: source.gainDB,
+                    onMessage: { StandardError.writeLine("foldback: \(strip.name): \($0)") })
+                players.append((strip.name, stream))
+            } catch {
+                StandardError.writeLine("\(source.location): error: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        self.players = players
+    }
+
+    /// Makes every source strip of `graph` play its file.
+    func attach(to graph: EngineGraph) throws {
+        for player in players { try player.stream.attach(to: graph, strip: player.strip) }
+    }
+
+    /// Stops every player if any is playing, else starts them all from the top.
+    func toggle() {
+        let anyPlaying = players.contains { $0.stream.isPlaying }
+        for player in players {
+            if anyPlaying { player.stream.stop() } else { player.stream.start() }
+            StandardError.writeLine("foldback: \(player.strip): file player \(anyPlaying ? "stopped" : "started from the top")")
+        }
+    }
+
+    func close() { players.forEach { $0.stream.close() } }
+}
+
+extension LiveSession {
+    /// Toggles the file players on SIGUSR2 and warns when one runs dry.
+    func play(with players: FilePlayers) {
+        guard !players.players.isEmpty else { return }
+        fb_install_control_signals()
+        var seen = fb_control_signal_count(2)
+        var underruns = players.players.map { _ in 0 }
+        statusParts.append {
+            let dry = players.players.filter { $0.stream.underrunCount > 0 }
+            return dry.isEmpty ? nil : "underruns " + dry.map { "\($0.strip) \($0.stream.underrunCount)" }.joined(separator: ", ")
+        }
+        tickHandlers.append {
+            let count = fb_control_signal_count(2)
+            if count != seen {
+                seen = count
+                players.toggle()
+            }
+            for (index, player) in players.players.enumerated() where player.stream.underrunCount > underruns[index] {
+                underruns[index] = player.stream.underrunCount
+                StandardError.writeLine("foldback: warning: \(player.strip): the file player could not keep up (\(underruns[index]) underruns; silence played)")
+            }
+        }
+    }
+}

@@ -1,0 +1,48 @@
+// LiveSession surviving a JACK server restart: "waiting for JACK", polling without spinning, reopening. Non-realtime.
+import CFoldback
+import Foundation
+import FoldbackJACK
+
+extension LiveSession {
+    /// How often a vanished server is tried again, in seconds.
+    static let reconnectInterval = 0.25
+
+    /// After the server went away: reports it, then tries every ``reconnectInterval`` to reopen the
+    /// same client, ports and connections on a server of the same name. The engine keeps running its
+    /// graph meanwhile (nothing calls it); a server back at another sample rate rebuilds the graph.
+    /// - Returns: false when a stop signal arrived while waiting.
+    func waitForServerAndReopen(after shutdown: JACKShutdown, status: LiveStatus, showStatus: Bool) -> Bool {
+        status.finish()
+        let server = serverName ?? "default"
+        let connections = host.trackedConnections.count
+        StandardError.writeLine("foldback: \(shutdown)")
+        StandardError.writeLine(
+            "foldback: waiting for JACK server '\(server)' to come back; \(connections) connection(s) to restore (Ctrl-C quits)")
+        if showStatus { status.showWaiting(server: server) }
+        var lastFailure = ""
+        while fb_stop_signal() == 0 {
+            engine.collectGarbage()
+            do {
+                let restored = try host.reopen()
+                StandardError.writeLine(
+                    "foldback: JACK server '\(server)' is back: reopened '\(host.actualName)' (\(Int(host.sampleRate)) Hz, "
+                        + "\(host.bufferSize) frames), \(restored.count) of \(connections) connection(s) restored"
+                        + (host.pendingConnections.isEmpty ? "" : ", the rest once their ports appear"))
+                return true
+            } catch {
+                if case .serverNotRunning = error {} else if "\(error)" != lastFailure {
+                    lastFailure = "\(error)"
+                    StandardError.writeLine("foldback: cannot rejoin JACK yet: \(error)")
+                }
+            }
+            Self.pause(seconds: Self.reconnectInterval)
+        }
+        return false
+    }
+
+    /// Sleeps in short steps, returning early on a stop signal.
+    private static func pause(seconds: Double) {
+        let steps = max(1, Int((seconds / 0.05).rounded()))
+        for _ in 0..<steps where fb_stop_signal() == 0 { usleep(50_000) }
+    }
+}

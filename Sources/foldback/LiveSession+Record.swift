@@ -1,0 +1,43 @@
+// Run-time recording in a live session: first take, SIGUSR1 toggles, reports when a take ends. Non-realtime.
+import CFoldback
+import Foundation
+import FoldbackRender
+
+extension LiveSession {
+    /// Starts `recorder`'s first take (unless `paused`) and toggles takes on every SIGUSR1.
+    func record(with recorder: Recorder, paused: Bool) {
+        fb_install_control_signals()
+        if !paused { Self.startTake(recorder, sampleRate: Int(host.sampleRate)) } else {
+            StandardError.writeLine("foldback: recorder armed; send SIGUSR1 (kill -USR1 \(getpid())) to start a take")
+        }
+        var seen = fb_control_signal_count(1)
+        statusParts.append { [host] in
+            let overruns = recorder.overrunCount
+            let tail = overruns > 0 ? " overruns \(overruns)" : ""
+            guard recorder.isRecording else { return "rec off" + tail }
+            let seconds = recorder.framesWritten / max(1, Int(host.sampleRate))
+            return String(format: "REC %d:%02d", seconds / 60, seconds % 60) + tail
+        }
+        tickHandlers.append { [host] in
+            let count = fb_control_signal_count(1)
+            guard count != seen else { return }
+            seen = count
+            if recorder.isRecording { Self.finishTake(recorder) } else { Self.startTake(recorder, sampleRate: Int(host.sampleRate)) }
+        }
+    }
+
+    /// Opens a take's files and prints where they are.
+    static func startTake(_ recorder: Recorder, sampleRate: Int) {
+        do {
+            let urls = try recorder.start(sampleRate: sampleRate)
+            StandardError.writeLine("foldback: recording started: " + urls.map(\.path).joined(separator: " "))
+        } catch {
+            StandardError.writeLine("foldback: recording did not start: \(error)")
+        }
+    }
+
+    /// Stops the take and prints, per file, the frames written and processed (and any lost).
+    static func finishTake(_ recorder: Recorder) {
+        for report in recorder.stop() { StandardError.writeLine("foldback: recording stopped: \(report)") }
+    }
+}

@@ -1,0 +1,9 @@
+// The live status line while the JACK server is away. Non-realtime.
+import Foundation
+
+extension LiveStatus {
+    /// Shows "waiting for JACK" in place of the meters.
+    func showWaiting(server: String) {
+        draw("waiting for JACK server '\(server)'…")
+    }
+}

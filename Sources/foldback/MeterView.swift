@@ -1,0 +1,119 @@
+// The `--meters` terminal view: peak/RMS bars with peak hold, gain reduction, DSP load, xruns, preset and song. Non-realtime.
+import FoldbackDSP
+import FoldbackEngine
+import Foundation
+
+/// Draws the meter view in place about 20 times a second: cursor home, every line rewritten and
+/// cleared to its end, the rest of the screen cleared once at the bottom, so nothing flickers.
+final class MeterView: @unchecked Sendable {
+    /// Bars span this many dBFS up to 0.
+    static let rangeDB: Float = 60
+    /// Characters per bar.
+    static let barWidth = 40
+    /// How long a peak-hold mark stays before it falls, seconds.
+    static let holdSeconds = 1.5
+
+    private let isTerminal: Bool
+    private var holds: [String: (level: Float, time: Date)] = [:]
+    private var hasDrawn = false
+
+    /// A view writing to standard output; on a non-terminal it prints one frame every few seconds instead.
+    init(isTerminal: Bool) {
+        self.isTerminal = isTerminal
+    }
+
+    private var frameCount = 0
+
+    /// Draws one frame for `session` (`position` is the setlist position, if any).
+    func draw(session: LiveSession, position: String?) {
+        frameCount += 1
+        guard isTerminal || frameCount % 100 == 1 else { return }
+        let preset = session.preset
+        let header = "Foldback  \(preset.name ?? preset.path)" + (position.map { "  ·  \($0)" } ?? "")
+        let status = String(format: "DSP %5.1f%%   xruns %d", session.host.cpuLoad, session.host.xrunCount)
+        let lines = [header, status, ""] + meterLines(session.engine.meters(), now: Date())
+        if isTerminal {
+            // Hide the cursor and clear once; afterwards only home + overwrite.
+            let start = hasDrawn ? "\u{1B}[H" : "\u{1B}[?25l\u{1B}[2J\u{1B}[H"
+            hasDrawn = true
+            print(start + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J", terminator: "")
+        } else {
+            print(lines.joined(separator: "\n") + "\n")
+        }
+        fflush(nil)
+    }
+
+    /// One meter's linear levels, by name.
+    struct Level {
+        var name: String
+        var peak: Float
+        var rms: Float
+    }
+
+    /// The bar lines of one snapshot: strips, buses, then gain reduction per compressor.
+    func meterLines(_ meters: MeterSnapshot, now: Date) -> [String] {
+        let reductions = meters.units.flatMap { unit in
+            unit.readings.filter { $0.key == "gain_reduction_db" }.map { ("\(unit.strip)/\(unit.unit)", $0.value) }
+        }
+        return meterLines(
+            strips: meters.strips.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
+            buses: meters.buses.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
+            reductions: reductions, now: now)
+    }
+
+    /// The bar lines: strips, buses, then gain reduction (`strip/unit`, dB) per compressor.
+    func meterLines(strips: [Level], buses: [Level], reductions: [(String, Float)], now: Date) -> [String] {
+        let width = max(8, ((strips + buses).map(\.name) + reductions.map(\.0)).map(\.count).max() ?? 0)
+        var lines = ["strips (pre-fader)"]
+        lines += strips.map { levelLine("strip/" + $0.name, level: $0, width: width, now: now) }
+        lines.append("buses")
+        lines += buses.map { levelLine("bus/" + $0.name, level: $0, width: width, now: now) }
+        if !reductions.isEmpty {
+            lines.append("gain reduction")
+            for (name, decibels) in reductions {
+                let filled = Int((min(max(decibels, 0), 24) / 24 * Float(Self.barWidth)).rounded())
+                let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: Self.barWidth - filled)
+                lines.append(pad(name, width) + " " + bar + String(format: " %5.1f dB", decibels))
+            }
+        }
+        return lines
+    }
+
+    /// `name  ████▒▒▒···|···  -12.3 / -18.0 dBFS`: RMS solid, peak shaded, hold as `|`.
+    private func levelLine(_ key: String, level: Level, width: Int, now: Date) -> String {
+        let peak = Self.decibels(level.peak), rms = Self.decibels(level.rms)
+        var hold = holds[key] ?? (peak, now)
+        if peak >= hold.level || now.timeIntervalSince(hold.time) > Self.holdSeconds { hold = (peak, now) }
+        holds[key] = hold
+        let rmsCells = Self.cells(rms), peakCells = Self.cells(peak), holdCell = Self.cells(hold.level)
+        var bar = (0..<Self.barWidth).map { $0 < rmsCells ? "█" : $0 < peakCells ? "▒" : "·" }
+        if holdCell > 0 { bar[min(holdCell, Self.barWidth) - 1] = "|" }
+        return pad(level.name, width) + " " + bar.joined() + " " + Self.text(peak) + " / " + Self.text(rms) + " dBFS"
+    }
+
+    private func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+    }
+
+    private static func decibels(_ linear: Float) -> Float {
+        let value = Decibels.decibels(fromLinearGain: linear)
+        return value.isFinite ? max(value, -rangeDB - 1) : -rangeDB - 1
+    }
+
+    private static func cells(_ decibels: Float) -> Int {
+        Int(((decibels + rangeDB) / rangeDB * Float(barWidth)).rounded()).clamped(to: 0...barWidth)
+    }
+
+    private static func text(_ decibels: Float) -> String {
+        decibels < -rangeDB ? "  -inf" : String(format: "%6.1f", decibels)
+    }
+
+    /// Shows the cursor again and moves below the view.
+    func finish() {
+        if isTerminal && hasDrawn { print("\u{1B}[?25h") }
+    }
+}
+
+extension Int {
+    fileprivate func clamped(to range: ClosedRange<Int>) -> Int { Swift.min(Swift.max(self, range.lowerBound), range.upperBound) }
+}

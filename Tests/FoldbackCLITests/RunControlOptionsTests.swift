@@ -1,0 +1,36 @@
+// `foldback run`'s live-control options: help, bad combinations, broken setlists (no JACK needed). Non-realtime.
+import XCTest
+
+final class RunControlOptionsTests: XCTestCase {
+    func testHelpTeachesOSCSetlistsWatchAndMeters() throws {
+        let run = try FoldbackProcess.run(["run", "--help"])
+        XCTAssertEqual(run.status, 0)
+        for expected in ["--osc-port", "--osc-bind", "--setlist", "--watch", "--meters", "SIGHUP", "oscsend localhost 9000", "docs/osc.md"] {
+            XCTAssertTrue(run.standardOutput.contains(expected), "help mentions \(expected)")
+        }
+    }
+
+    func testAPresetOrASetlistIsNeededButNotBoth() throws {
+        let neither = try FoldbackProcess.run(["run"])
+        XCTAssertNotEqual(neither.status, 0)
+        XCTAssertTrue(neither.standardError.contains("give a preset file, or --setlist FILE"), neither.standardError)
+        let passthrough = FoldbackProcess.repositoryRoot.appendingPathComponent("presets/passthrough.toml").path
+        let setlist = try FoldbackProcess.temporaryPreset("[[song]]\npreset = \"\(passthrough)\"\n", name: "show.toml")
+        let both = try FoldbackProcess.run(["run", "presets/passthrough.toml", "--setlist", setlist])
+        XCTAssertNotEqual(both.status, 0)
+        XCTAssertTrue(both.standardError.contains("give either a preset file or --setlist, not both"), both.standardError)
+    }
+
+    func testABrokenSetlistExitsTwoNamingLineAndColumn() throws {
+        let setlist = try FoldbackProcess.temporaryPreset("[[song]]\nname = \"One\"\npreset = \"nowhere.toml\"\n", name: "show.toml")
+        let run = try FoldbackProcess.run(["run", "--setlist", setlist])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertTrue(run.standardError.contains("\(setlist):3:10: error: preset 'nowhere.toml' cannot be read"), run.standardError)
+    }
+
+    func testABadBindAddressIsRefused() throws {
+        let run = try FoldbackProcess.run(["run", "presets/passthrough.toml", "--osc-port", "9000", "--osc-bind", "stage.local"])
+        XCTAssertNotEqual(run.status, 0)
+        XCTAssertTrue(run.standardError.contains("'stage.local' is not an IPv4 address"), run.standardError)
+    }
+}

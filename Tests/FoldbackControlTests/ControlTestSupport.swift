@@ -1,0 +1,77 @@
+// A LiveControlTarget over an offline engine, and the preset text the control tests use. Non-realtime.
+import FoldbackControl
+import FoldbackEngine
+import FoldbackPresets
+import Foundation
+import Synchronization
+
+/// An offline engine playing a preset, switching presets the way the live session does (minus JACK).
+final class OfflineTarget: LiveControlTarget, @unchecked Sendable {
+    let engine = Engine(configuration: EngineConfiguration(maxFrames: 256))
+    private let preset: Mutex<Preset>
+    /// Paths switched to, in order.
+    let switches = Mutex<[String]>([])
+
+    init(text: String = ControlFixtures.preset, path: String = "/tmp/control-test.toml") throws {
+        let loaded = try PresetLoader.parse(text, path: path)
+        preset = Mutex(loaded)
+        try engine.install(PresetGraphBuilder.graph(for: loaded, sampleRate: 48000, maxFrames: 256), crossfade: .none)
+    }
+
+    var currentPreset: Preset { preset.withLock { $0 } }
+
+    func switchPreset(toPath path: String) throws(ControlError) -> String {
+        do {
+            let loaded = try PresetLoader.load(path: path)
+            let graph = try PresetGraphBuilder.graph(for: loaded, sampleRate: 48000, maxFrames: 256)
+            engine.renderCycle(frames: 16)   // lets the previous swap be taken
+            engine.collectGarbage()
+            try engine.install(graph, crossfade: .none)
+            preset.withLock { $0 = loaded }
+            switches.withLock { $0.append(path) }
+            return "switched to \(path)"
+        } catch let error as PresetError {
+            throw .presetRejected(error.description)
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+}
+
+enum ControlFixtures {
+    /// A vocal strip with a trim and a compressor, sending to two buses.
+    static let preset = """
+        [[bus]]
+        name = "main"
+        [[bus]]
+        name = "iem"
+        gain_db = -3.0
+
+        [[strip]]
+        name = "vox"
+        gain_db = -2.0
+        pan = 0.25
+          [[strip.unit]]
+          type = "gain"
+          id = "trim"
+          gain_db = 6.0
+          [[strip.unit]]
+          type = "compressor"
+          id = "comp"
+          threshold_db = -20.0
+          [[strip.send]]
+          bus = "main"
+          [[strip.send]]
+          bus = "iem"
+          gain_db = 3.0
+        """
+
+    /// Writes `text` to a fresh temporary file named `name` and returns its path.
+    static func write(_ text: String, name: String) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-control-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+}

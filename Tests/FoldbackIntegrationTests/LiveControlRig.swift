@@ -1,0 +1,112 @@
+// `foldback run` with OSC on, a test client wired to a vox strip and a main bus, and an OSC client. Non-realtime.
+import FoldbackControl
+import FoldbackJACK
+import Foundation
+import XCTest
+
+/// A running `foldback run --osc-port 0` (plus any extra options), its OSC port, a JACK test client
+/// playing into `vox_in` and recording `main`, and an OSC client talking to it.
+final class LiveControlRig {
+    let run: FoldbackRun
+    let client: JACKTestClient
+    let lister: JACKClient
+    let osc: OSCClient
+    let oscPort: UInt16
+    let clientName: String
+
+    /// Starts foldback on `server` with `arguments` (a preset or `--setlist FILE`, and options) and wires it.
+    init(server: String, arguments: [String], signal: TestSignal = .noise(seed: 3, level: -20), capacity: Int = 48_000, testCase: XCTestCase) throws {
+        clientName = "fb-ctl-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
+        run = try FoldbackRun(
+            ["run"] + arguments + ["--server", server, "--no-connect", "--quiet", "--name", clientName, "--osc-port", "0"],
+            testBundle: Bundle(for: type(of: testCase)))
+        try run.waitUntilRunning()
+        let text = run.standardError
+        guard let range = text.range(of: #"OSC on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = UInt16(text[range].split(separator: ":").last ?? "") else {
+            throw FoldbackRun.Failure("foldback did not say its OSC port:\n\(text)")
+        }
+        oscPort = port
+        osc = try OSCClient(serverPort: port)
+        lister = try JACKClient(name: "\(clientName)-lister", serverName: server)
+        client = try JACKTestClient(serverName: server, signals: [signal], recordChannels: 1, capacity: capacity, namePrefix: "\(clientName)-t")
+        XCTAssertEqual(client.connectPlayer(to: ["\(clientName):vox_in"]), [])
+        XCTAssertEqual(client.connectRecorder(from: ["\(clientName):main"]), [])
+    }
+
+    deinit { close() }
+
+    func close() {
+        client.close()
+        lister.close()
+        run.stop()
+    }
+
+    /// The gain from the played signal to `main` (least squares, no latency: presets here have no limiter),
+    /// measured on a take without xruns after `settleFrames`.
+    func measuredGain(frames: Int = 8_192, settleFrames: Int = 4_800) throws -> Double {
+        let recording = try client.record(frames: frames, settleFrames: settleFrames, attempts: 5)
+        var product = 0.0, energy = 0.0
+        for (index, sample) in recording.channels[0].enumerated() {
+            let played = Double(client.expectedSample(channel: 0, frameTime: recording.frameTime(ofSample: index)))
+            product += Double(sample) * played
+            energy += played * played
+        }
+        return energy > 0 ? product / energy : 0
+    }
+
+    /// Sends `path arguments…` and returns the first reply (nil after `timeout` seconds).
+    func request(_ path: String, _ arguments: [OSCArgument] = [], timeout: Double = 10) throws -> OSCMessage? {
+        try osc.request(OSCMessage(path, arguments), timeout: timeout) { reply in
+            !["strip", "bus", "unit"].contains { reply.path.hasPrefix("/foldback/meters/\($0)/") }
+        }
+    }
+
+    /// Sends one message with liblo's `oscsend` tool (`oscsend localhost PORT PATH TYPES VALUES…`).
+    func oscsend(_ path: String, _ types: String, _ values: String...) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["oscsend", "127.0.0.1", String(oscPort), path, types] + values
+        try process.run()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "oscsend (Debian liblo-tools) ran")
+    }
+
+    /// Waits until foldback's standard error contains `text`.
+    func waitForLog(_ text: String, timeout: Double = 20) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !run.standardError.contains(text) {
+            guard Date() < deadline else { throw FoldbackRun.Failure("no '\(text)' in foldback's log within \(timeout) s:\n\(run.standardError)") }
+            usleep(20_000)
+        }
+    }
+
+    /// A preset with a mono strip `vox` (fader `voxGainDB`) into a mono bus `main` without limiter,
+    /// plus `extra` TOML (more strips, say), written to `path`.
+    static func writePreset(to path: String, voxGainDB: Double, extra: String = "") throws {
+        try """
+            [preset]
+            name = "vox \(voxGainDB) dB"
+            [[bus]]
+            name = "main"
+            channels = 1
+            limiter = false
+            [[strip]]
+            name = "vox"
+            gain_db = \(voxGainDB)
+              [[strip.send]]
+              bus = "main"
+            \(extra)
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+
+    /// A fresh temporary folder for a test's presets.
+    static func temporaryFolder() throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-live-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
+    }
+}
+
+/// Decibels of a linear gain ratio.
+func decibels(_ ratio: Double) -> Double { 20 * log10(ratio) }
