@@ -1,5 +1,6 @@
 // `foldback render`: renders audio files offline through a preset with the live engine, one or many input sets in parallel. Non-realtime.
 import ArgumentParser
+import CFoldback
 import Foundation
 import FoldbackEngine
 import FoldbackLV2
@@ -27,7 +28,8 @@ struct RenderCommand: ParsableCommand {
             --tail auto (the default) keeps rendering after the inputs end until every bus has stayed \
             below −90 dBFS for 0.1 s, at most 30 s (the report says if the cap cut it); --tail 0 stops \
             with the longest input. Outputs are written under a temporary name and renamed when \
-            complete, so a failed or interrupted render never leaves half a file.
+            complete, so a failed or interrupted render never leaves half a file: Ctrl-C (SIGINT) or \
+            SIGTERM stops every job, deletes the temporary files and exits 1.
 
             BATCHES: put '{}' in the paths and list the names with --each NAME (repeatable) or \
             --each-from FILE (one name per line); each name is one input set, with '{}' replaced by \
@@ -46,7 +48,8 @@ struct RenderCommand: ParsableCommand {
               Every take in a folder, four at a time:
                 foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' \\
                   --each-from takes.txt --jobs 4
-                foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' --each verse --each chorus
+                foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' \\
+                  --each verse --each chorus
             """
     )
 
@@ -102,6 +105,7 @@ struct RenderCommand: ParsableCommand {
             StandardError.writeLine("foldback: render: \(error)")
             throw ExitCode(error.isBadInput ? 2 : 1)
         }
+        fb_install_stop_signals()
         let results = RenderJobs(renderers: renderers, jobs: jobs).run()
         var failed = false
         for (renderer, result) in zip(renderers, results) {
