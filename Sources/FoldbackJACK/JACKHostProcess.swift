@@ -18,9 +18,12 @@ struct JACKHostProcess {
     var midi: JACKMIDICapture
 
     /// The JACK process callback: the whole cycle runs inside fb_realtime_cycle, so RealtimeSanitizer
-    /// and the allocation counter see the port lookups as well as the engine.
+    /// and the allocation counter see the port lookups as well as the engine. When callback timing is
+    /// on (`foldback bench --live`), the cycle is timed with the monotonic clock into a static histogram.
     static let process: @convention(c) (jack_nframes_t, UnsafeMutableRawPointer?) -> Int32 = { frames, arg in
+        let start = fb_callback_timing_start()
         fb_realtime_cycle(cycle, arg, frames)
+        fb_callback_timing_stop(start)
         return 0
     }
 

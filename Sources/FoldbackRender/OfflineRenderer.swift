@@ -106,11 +106,22 @@ public final class OfflineRenderer {
     public var estimatedFrames: Int { streams.map(\.stream.estimatedFrames).max() ?? 0 }
 
     /// Renders everything and renames the outputs into place. `progress` is called now and then with
-    /// the frames rendered so far. On failure no output is left under its final name.
+    /// the frames rendered so far, and `isCancelled` as often: when it returns true the render stops
+    /// with ``RenderError/cancelled``. On failure or cancellation no output is left under its final
+    /// name and the temporary files are deleted.
     ///
     /// Like the live audio thread, sets flush-to-zero/denormals-are-zero on the calling thread and runs
     /// each cycle through `fb_realtime_cycle` (so the allocation counter and RealtimeSanitizer see it).
-    public func run(progress: ((Int) -> Void)? = nil) throws(RenderError) -> RenderSummary {
+    public func run(progress: ((Int) -> Void)? = nil, isCancelled: () -> Bool = { false }) throws(RenderError) -> RenderSummary {
+        do {
+            return try render(progress: progress, isCancelled: isCancelled)
+        } catch {
+            writers.forEach { $0.writer.cancel() }
+            throw error
+        }
+    }
+
+    private func render(progress: ((Int) -> Void)?, isCancelled: () -> Bool) throws(RenderError) -> RenderSummary {
         fb_realtime_enable_ftz_daz()
         let clock = RenderClock()
         let block = graph.maxFrames
@@ -142,13 +153,13 @@ public final class OfflineRenderer {
             if rendered - lastProgress >= 8192 {
                 progress?(rendered)
                 lastProgress = rendered
+                if isCancelled() { throw .cancelled }
             }
             if span.isLast { break }
         }
         do {
             for (_, writer) in writers { try writer.finish() }
         } catch {
-            writers.forEach { $0.writer.cancel() }
             throw .writeFailed(error)
         }
         return RenderSummary(

@@ -40,9 +40,16 @@ final class RenderBuffers {
         guard !frames.isEmpty else { return }
         let count = channels.count
         if interleaved.count < block * count { interleaved = [Float](repeating: 0, count: block * count) }
-        for (index, channel) in channels.enumerated() {
-            let source = outputs[channel]
-            for (position, frame) in frames.enumerated() { interleaved[position * count + index] = source[frame] }
+        interleaved.withUnsafeMutableBufferPointer { destination in
+            guard let base = destination.baseAddress else { return }
+            for (index, channel) in channels.enumerated() {
+                let source = outputs[channel] + frames.lowerBound
+                var target = base + index
+                for frame in 0..<frames.count {
+                    target.pointee = source[frame]
+                    target += count
+                }
+            }
         }
         do {
             try interleaved.withUnsafeBufferPointer { buffer throws(AudioFileError) in

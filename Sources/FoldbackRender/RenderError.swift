@@ -20,11 +20,13 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
     case engine(String)
     /// Writing an output failed while rendering.
     case writeFailed(AudioFileError)
+    /// Stopped on request (a stop signal) before the end; nothing was written.
+    case cancelled
 
     /// True for mistakes in what the user asked (exit status 2).
     public var isBadInput: Bool {
         switch self {
-        case .engine, .writeFailed: false
+        case .engine, .writeFailed, .cancelled: false
         default: true
         }
     }
@@ -44,6 +46,7 @@ public enum RenderError: Error, Sendable, CustomStringConvertible {
         case .nothingToRender(let what): what
         case .engine(let message): "engine: \(message)"
         case .writeFailed(let error): "\(error)"
+        case .cancelled: "interrupted; no output was written"
         }
     }
 }

@@ -35,6 +35,15 @@ enum BenchCases {
         """
     }
 
+    /// `strips` mono strips of the reference vocal chain (`vox1`…), all sent to one limited stereo bus.
+    static func vocalChains(strips: Int) -> String {
+        let chain = tenBandEQ + compressor + reverb
+        let stripTables = (1...max(1, strips)).map { index in
+            "\n[[strip]]\nname = \"vox\(index)\"\nchannels = 1\n\(chain)\n  [[strip.send]]\n  bus = \"main\"\n"
+        }
+        return "[[bus]]\nname = \"main\"\nchannels = 2\nlimiter = true\n" + stripTables.joined()
+    }
+
     private static func unit(_ type: String, _ body: String) -> String {
         "\n  [[strip.unit]]\n  type = \"\(type)\"\n  \(body)\n"
     }

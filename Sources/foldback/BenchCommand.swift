@@ -1,6 +1,5 @@
 // `foldback bench`: single-threaded speed of every built-in unit and of the reference vocal chain. Non-realtime driver.
 import ArgumentParser
-import CFoldback
 import Foundation
 import FoldbackEngine
 import FoldbackPresets
@@ -22,11 +21,22 @@ struct BenchCommand: ParsableCommand {
             Benchmarks/bench.sh does) and a column shows audio-path mallocs + frees per cycle, which \
             must be 0; the command then exits 1 if any case allocates.
 
+            --live starts a private dummy jackd at 48000 Hz / 64 frames, runs N mono strips of the \
+            reference vocal chain into one limited stereo bus, feeds each strip noise from a JACK test \
+            player, and times Foldback's own process callback inside the callback (monotonic clock, \
+            1 µs histogram) for --seconds per trial (default 3 here). N doubles until the callback time \
+            exceeds 50 % of the period (667 µs), then is bisected; reported: the largest N that fits, \
+            with its max and p99. --by p99 (default) judges by the 99th percentile, since on a shared \
+            machine one preemption of the audio thread can set the max; --by max judges by the longest \
+            callback (use it on a quiet machine with a realtime kernel).
+
             EXAMPLES
               foldback bench
               foldback bench --block 256 --seconds 30
               foldback bench --only vocal_chain
               LD_PRELOAD=.build/release/libFoldbackAllocCounter.so .build/release/foldback bench
+              foldback bench --live
+              foldback bench --live --by max --seconds 5
             """
     )
 
@@ -34,20 +44,24 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Frames per block.") var block = 64
     @Option(help: "Seconds of audio rendered per case.") var seconds = 10.0
     @Option(help: "Run only the case with this name.") var only: String?
+    @Flag(help: "Find how many reference-chain strips a dummy jackd at 48 kHz / 64 frames carries.") var live = false
+    @Option(help: ArgumentHelp("With --live: judge the callback time by its max or p99.", valueName: "max|p99")) var by = "p99"
 
     func validate() throws {
+        guard by == "max" || by == "p99" else { throw ValidationError("--by must be max or p99, got '\(by)'") }
         guard rate >= 8000, rate <= 384_000 else { throw ValidationError("--rate must be 8000…384000 Hz") }
         guard (1...EngineGraph.maxFramesLimit).contains(block) else { throw ValidationError("--block must be 1…\(EngineGraph.maxFramesLimit)") }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
     }
 
     func run() throws {
+        if live { return try runLive() }
         let cases = BenchCases.all.filter { only == nil || $0.name == only }
         guard !cases.isEmpty else {
             throw ValidationError("no case named '\(only ?? "")'; the cases are: \(BenchCases.all.map(\.name).joined(separator: ", "))")
         }
         print("foldback bench: \(Int(rate)) Hz, \(block)-frame blocks, \(seconds) s of noise per case, one thread")
-        let counting = fb_alloc_probe_available() != 0
+        let counting = BenchRunner.audioAllocationCalls() != nil
         print("case".padding(toLength: 14, withPad: " ", startingAt: 0) + "   ns/sample   × realtime" + (counting ? "   mallocs/cycle" : "") + "   chain")
         var allocating: [String] = []
         for benchCase in cases {
@@ -68,6 +82,22 @@ struct BenchCommand: ParsableCommand {
             print("(audio-path mallocs not counted: run under LD_PRELOAD=…/libFoldbackAllocCounter.so)")
         } else if !allocating.isEmpty {
             StandardError.writeLine("foldback bench: the audio path allocated in: \(allocating.joined(separator: ", "))")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `--live`: the strip-count search on a private dummy jackd.
+    private func runLive() throws {
+        do {
+            let seconds = CommandLine.arguments.contains("--seconds") ? self.seconds : 3
+            guard let best = try BenchLive(seconds: seconds, byP99: by == "p99").run() else {
+                print("not even one strip fits in \(Int(BenchLive.budgetMicroseconds)) µs by \(by)")
+                return
+            }
+            print(String(format: "largest fit: %d strips of the reference vocal chain (max %.1f µs, p99 %.1f µs of a %.0f µs budget)",
+                         best.strips, best.maxMicroseconds, best.p99Microseconds, BenchLive.budgetMicroseconds))
+        } catch {
+            StandardError.writeLine("foldback bench --live: \(error)")
             throw ExitCode(1)
         }
     }

@@ -45,13 +45,20 @@ struct BenchRunner {
         let context = engine.cycleContext
         for _ in 0..<warmUp { fb_realtime_cycle(Engine.cycleFunction, context, UInt32(block)) }
         let blocks = max(1, frames / block)
-        fb_alloc_probe_reset()
+        let before = Self.audioAllocationCalls()
         let start = RenderClock.threadCPUNanoseconds()
         for _ in 0..<blocks { fb_realtime_cycle(Engine.cycleFunction, context, UInt32(block)) }
         let elapsed = RenderClock.threadCPUNanoseconds() - start
-        let calls = fb_alloc_probe_audio_calls()
+        let after = Self.audioAllocationCalls()
         return Measurement(
             nanosecondsPerSample: Double(elapsed) / Double(blocks * block),
-            allocationsPerCycle: calls < 0 ? nil : Double(calls) / Double(blocks))
+            allocationsPerCycle: before.flatMap { before in after.map { Double($0 - before) / Double(blocks) } })
+    }
+
+    /// Audio-path mallocs + frees counted so far, or nil when the allocation counter is not preloaded.
+    static func audioAllocationCalls() -> Int64? {
+        var allocations: Int64 = 0, frees: Int64 = 0
+        guard fb_audio_allocation_counts(&allocations, &frees) != 0 else { return nil }
+        return allocations + frees
     }
 }

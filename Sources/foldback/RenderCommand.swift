@@ -1,7 +1,9 @@
 // `foldback render`: renders audio files offline through a preset with the live engine, one or many input sets in parallel. Non-realtime.
 import ArgumentParser
+import CFoldback
 import Foundation
 import FoldbackEngine
+import FoldbackLV2
 import FoldbackPresets
 import FoldbackRender
 import Synchronization
@@ -14,7 +16,8 @@ struct RenderCommand: ParsableCommand {
         discussion: """
             Plays each input file into a strip and writes each named bus to a file, with the same engine, \
             units and parameter smoothing as 'foldback run', in cycles of --block frames. No JACK server \
-            is needed. Outputs are shifted by the chain's latency so they line up with the inputs.
+            is needed. LV2 plugins run as live, except that their background work (LV2 worker) runs \
+            synchronously in the cycle that asks for it, so renders are deterministic. Outputs are shifted by the chain's latency so they line up with the inputs.
 
             Inputs may be any format libsndfile reads (WAV, FLAC, AIFF, Ogg…). A mono file feeding a \
             stereo strip plays into both channels; a stereo file feeding a mono strip is mixed as \
@@ -25,7 +28,8 @@ struct RenderCommand: ParsableCommand {
             --tail auto (the default) keeps rendering after the inputs end until every bus has stayed \
             below −90 dBFS for 0.1 s, at most 30 s (the report says if the cap cut it); --tail 0 stops \
             with the longest input. Outputs are written under a temporary name and renamed when \
-            complete, so a failed or interrupted render never leaves half a file.
+            complete, so a failed or interrupted render never leaves half a file: Ctrl-C (SIGINT) or \
+            SIGTERM stops every job, deletes the temporary files and exits 1.
 
             BATCHES: put '{}' in the paths and list the names with --each NAME (repeatable) or \
             --each-from FILE (one name per line); each name is one input set, with '{}' replaced by \
@@ -44,7 +48,8 @@ struct RenderCommand: ParsableCommand {
               Every take in a folder, four at a time:
                 foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' \\
                   --each-from takes.txt --jobs 4
-                foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' --each verse --each chorus
+                foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' \\
+                  --each verse --each chorus
             """
     )
 
@@ -100,6 +105,7 @@ struct RenderCommand: ParsableCommand {
             StandardError.writeLine("foldback: render: \(error)")
             throw ExitCode(error.isBadInput ? 2 : 1)
         }
+        fb_install_stop_signals()
         let results = RenderJobs(renderers: renderers, jobs: jobs).run()
         var failed = false
         for (renderer, result) in zip(renderers, results) {
@@ -124,7 +130,7 @@ struct RenderCommand: ParsableCommand {
         }
         let graph: EngineGraph
         do {
-            graph = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block)
+            graph = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline)
         } catch {
             throw .engine(error.diagnostics.map(\.description).joined(separator: "; "))
         }

@@ -1,4 +1,5 @@
 // Runs `foldback render`'s input sets on up to N threads, with one shared progress bar. Non-realtime.
+import CFoldback
 import Foundation
 import FoldbackRender
 import Synchronization
@@ -17,7 +18,8 @@ struct RenderJobs {
             Thread {
                 while let index = shared.next() {
                     let result = Result { () throws(RenderError) in
-                        try shared.renderer(index).run { progress.update(job: index, frames: $0) }
+                        try shared.renderer(index).run(
+                            progress: { progress.update(job: index, frames: $0) }, isCancelled: { fb_stop_signal() != 0 })
                     }
                     shared.store(result, at: index)
                 }

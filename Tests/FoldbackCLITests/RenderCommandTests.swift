@@ -146,4 +146,47 @@ final class RenderCommandTests: XCTestCase {
         let expected = zip(left, right).map { 0.5 * ($0 + $1) }
         XCTAssertLessThanOrEqual(RenderFixtures.maxDifference(try files.read("mono.wav").channels, [expected]), 1e-7)
     }
+
+    /// An LV2 plugin (swh plate, mono in → stereo out) renders through the synchronous worker:
+    /// stereo, a reverb tail past the input, bit-identical on a rerun and at another block size.
+    func testLV2PluginRendersDeterministically() throws {
+        let preset = try files.preset("plate.toml", RenderFixtures.chain(
+            units: "\n  [[strip.unit]]\n  type = \"lv2\"\n  uri = \"http://plugin.org.uk/swh-plugins/plate\"\n", busChannels: 2))
+        guard try FoldbackProcess.run(["check", preset]).status == 0 else { throw XCTSkip("swh-lv2's plate is not installed") }
+        let take = try files.write("burst.wav", [RenderFixtures.noise(9_600)])
+        for (name, block) in [("a.wav", "256"), ("b.wav", "256"), ("c.wav", "61")] {
+            let run = try render([preset, "-i", take, "-o", files.path(name), "--tail", "1", "--block", block])
+            XCTAssertEqual(run.status, 0, run.standardError)
+        }
+        let first = try files.read("a.wav").channels
+        XCTAssertEqual(first.count, 2)
+        XCTAssertEqual(first[0].count, 9_600 + 48_000)
+        XCTAssertEqual(first, try files.read("b.wav").channels, "bit-identical rerun")
+        XCTAssertLessThanOrEqual(RenderFixtures.maxDifference(first, try files.read("c.wav").channels), 1e-6, "block 61 = block 256")
+        XCTAssertGreaterThan(first[1][(9_600 + 4_800)..<(9_600 + 9_600)].map(abs).max() ?? 0, 1e-3, "the plate rings after the input")
+    }
+
+    /// Ctrl-C mid-render: exit 1, "interrupted", and neither the output nor its temporary file is left.
+    func testInterruptedRenderLeavesNoFile() throws {
+        let take = try files.write("long.wav", [RenderFixtures.noise(48_000 * 120)])
+        let preset = try files.preset("vocal.toml", RenderFixtures.chain(units: RenderFixtures.vocalUnits, busChannels: 2, limiter: true))
+        let before = files.contents
+        let process = Process()
+        process.executableURL = try FoldbackProcess.executable()
+        process.arguments = ["render", preset, "-i", take, "-o", files.path("out.wav"), "--block", "1"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while files.contents == before, process.isRunning, Date() < deadline { usleep(10_000) }
+        XCTAssertTrue(process.isRunning, "still rendering when interrupted")
+        XCTAssertTrue(files.contents.contains { $0.hasPrefix(".out.wav.partial") }, "the temporary file exists while rendering")
+        process.interrupt()
+        process.waitUntilExit()
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(process.terminationStatus, 1, message)
+        XCTAssertTrue(message.contains("interrupted; no output was written"), message)
+        XCTAssertEqual(files.contents, before, "no output and no temporary file left")
+    }
 }

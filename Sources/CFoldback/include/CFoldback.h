@@ -40,15 +40,20 @@ void fb_install_stop_signals(void);
 /// The last stop signal received (SIGINT or SIGTERM), or 0.
 int fb_stop_signal(void);
 
-/// 1 when the LD_PRELOAD allocation counter (libFoldbackAllocCounter.so) is loaded.
-int fb_alloc_probe_available(void);
-
-/// Audio-path allocations plus frees counted so far, or -1 without the counter.
-int64_t fb_alloc_probe_audio_calls(void);
-
-/// Resets the counter (no-op without it).
-void fb_alloc_probe_reset(void);
-
+/// Callback timing (realtime-safe, static storage): a monotonic timestamp when timing is enabled, else 0.
+uint64_t fb_callback_timing_start(void);
+/// Records the time since `start` in a 1 µs histogram and the maximum (nothing when `start` is 0).
+void fb_callback_timing_stop(uint64_t start);
+/// Turns timing on (1) or off (0); off by default, when start/stop cost one atomic load.
+void fb_callback_timing_enable(int enabled);
+/// Clears the histogram, count and maximum.
+void fb_callback_timing_reset(void);
+/// Callbacks timed since the last reset.
+uint64_t fb_callback_timing_count(void);
+/// The longest callback since the last reset, ns.
+uint64_t fb_callback_timing_max_ns(void);
+/// The `fraction` quantile (0.99 = p99) of callback time since the last reset, ns (1 µs resolution).
+uint64_t fb_callback_timing_percentile_ns(double fraction);
 /// The preloaded allocation counter's audio-path totals (libFoldbackAllocCounter.so, see
 /// fb_realtime_cycle): returns 1 and fills both when it is loaded and wired to the cycle, else 0.
 int fb_audio_allocation_counts(int64_t *allocations, int64_t *frees);

@@ -1,0 +1,98 @@
+// `foldback bench --live`: the most reference-chain strips a private dummy jackd at 48 kHz / 64 frames carries. Non-realtime driver.
+import CFoldback
+import Foundation
+import FoldbackJACK
+import FoldbackPresets
+
+/// Runs N strips of the reference vocal chain live, each fed noise by a test player, and times
+/// Foldback's own process callback inside the callback (monotonic clock, 1 µs histogram). Finds the
+/// largest N whose callback time (max, or p99 with `byP99`) stays under half the period.
+struct BenchLive {
+    let seconds: Double
+    let byP99: Bool
+    static let sampleRate = 48_000
+    static let period = 64
+    static let strips = 1...512
+
+    /// One measured strip count.
+    struct Trial {
+        var strips: Int
+        var maxMicroseconds: Double
+        var p99Microseconds: Double
+        var cycles: Int
+        /// Under half the period by the chosen statistic.
+        var fits: Bool
+    }
+
+    /// The budget: half of one period, in microseconds.
+    static var budgetMicroseconds: Double { 0.5 * Double(period) / Double(sampleRate) * 1e6 }
+
+    /// Doubles the strip count until a trial misses the budget, then bisects; prints each trial.
+    func run() throws -> Trial? {
+        print(String(format: "foldback bench --live: private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial",
+                     Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds))
+        print("strips      max µs      p99 µs   cycles")
+        var best: Trial?
+        var failed: Int?
+        var strips = 1
+        while failed == nil, strips <= Self.strips.upperBound {
+            let trial = try measure(strips: strips)
+            if trial.fits { best = trial; strips *= 2 } else { failed = strips }
+        }
+        var low = best?.strips ?? 0
+        var high = failed ?? low
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            let trial = try measure(strips: middle)
+            if trial.fits { best = trial; low = middle } else { high = middle }
+        }
+        return best
+    }
+
+    /// Runs `strips` strips live for ``seconds`` of cycles on a fresh private server and reads the
+    /// callback histogram. The server is stopped before the clients close: on a loaded machine a
+    /// 64-frame dummy jackd can stop answering `jack_client_close`, and a dead server never blocks it.
+    private func measure(strips: Int) throws -> Trial {
+        let preset = try PresetLoader.parse(BenchCases.vocalChains(strips: strips), path: "<bench --live \(strips) strips>")
+        let launcher = try JACKServerLauncher(
+            serverName: JACKServerLauncher.uniqueServerName(prefix: "fbbench"), sampleRate: Self.sampleRate,
+            period: Self.period, timeout: 20)
+        defer { launcher.stop() }
+        let server = launcher.serverName
+        let session = try LiveSession(preset: preset, clientName: "fb-bench", serverName: server)
+        let player = try JACKTestPlayer(
+            name: "fb-bench-noise", serverName: server,
+            signals: (0..<strips).map { .noise(seed: UInt32($0 + 1), level: -12) })
+        defer {
+            launcher.stop()
+            player.close()
+            session.close()
+        }
+        for (channel, port) in session.host.layout.inputPorts.enumerated() {
+            if let warning = player.connect(channel: channel, to: "\(session.host.actualName):\(port.name)") { throw BenchLiveError(warning.description) }
+        }
+        let cycles = Int(seconds * Double(Self.sampleRate) / Double(Self.period))
+        fb_callback_timing_reset()
+        fb_callback_timing_enable(1)
+        defer { fb_callback_timing_enable(0) }
+        let deadline = Date().addingTimeInterval(seconds * 4 + 10)
+        while fb_callback_timing_count() < UInt64(cycles) {
+            guard Date() < deadline else { throw BenchLiveError("only \(fb_callback_timing_count()) of \(cycles) cycles ran in time") }
+            usleep(10_000)
+            session.engine.collectGarbage()
+        }
+        fb_callback_timing_enable(0)
+        let maximum = Double(fb_callback_timing_max_ns()) / 1000
+        let p99 = Double(fb_callback_timing_percentile_ns(0.99)) / 1000
+        let trial = Trial(strips: strips, maxMicroseconds: maximum, p99Microseconds: p99, cycles: Int(fb_callback_timing_count()),
+                          fits: (byP99 ? p99 : maximum) < Self.budgetMicroseconds)
+        print(String(format: "%6d %11.1f %11.1f %8d   %@", strips, maximum, p99, trial.cycles, trial.fits ? "fits" : "over budget"))
+        return trial
+    }
+}
+
+/// A live benchmark that could not run.
+struct BenchLiveError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
