@@ -26,14 +26,17 @@ final class LV2HostFeatures: @unchecked Sendable {
     private static let featureCount = 7
     private static let optionCount = 5
 
+    /// The `bufsz:nominalBlockLength` option as given to the plugin.
+    var nominalBlockLength: Int { Int(values[2]) }
+
     /// The first feature in `required` that Foldback does not provide, if any.
     static func firstUnsupported(_ required: [String]) -> String? {
         required.first { !provided.contains($0) && !descriptive.contains($0) }
     }
 
-    init(urids: LV2URIDMap, worker: LV2Worker, log: LV2Log, sampleRate rate: Double, maxFrames: Int, sequenceSize: Int) {
+    init(urids: LV2URIDMap, worker: LV2Worker, log: LV2Log, sampleRate rate: Double, maxFrames: Int, nominalFrames: Int, sequenceSize: Int) {
         values = .allocate(capacity: 4)
-        values.initialize(from: [1, Int32(maxFrames), Int32(maxFrames), Int32(sequenceSize)], count: 4)
+        values.initialize(from: [1, Int32(maxFrames), Int32(max(1, nominalFrames)), Int32(sequenceSize)], count: 4)
         sampleRate = .allocate(capacity: 1)
         sampleRate.initialize(to: Float(rate))
         options = .allocate(capacity: Self.optionCount + 1)

@@ -33,7 +33,9 @@ final class LV2Instance: @unchecked Sendable {
         worker = LV2Worker(hosting: hosting)
         log = LV2Log(plugin: info.uri, urids: world.urids)
         let atomSize = info.ports.filter { $0.kind == .atom }.compactMap(\.minimumSize).reduce(Self.atomBufferSize, max)
-        features = LV2HostFeatures(urids: world.urids, worker: worker, log: log, sampleRate: sampleRate, maxFrames: maxFrames, sequenceSize: atomSize)
+        features = LV2HostFeatures(
+            urids: world.urids, worker: worker, log: log, sampleRate: sampleRate, maxFrames: maxFrames,
+            nominalFrames: min(hosting.nominalBlockLength ?? maxFrames, maxFrames), sequenceSize: atomSize)
         let features = features
         let instantiated: Result<UnsafeMutablePointer<LilvInstance>, LV2Error> = world.withWorld { lilvWorld in
             guard let plugin = LV2World.find(info.uri, in: lilvWorld) else {

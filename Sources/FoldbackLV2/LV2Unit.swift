@@ -104,6 +104,9 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         }
     }
 
+    /// The nominal block length each instance was given (tests and diagnostics).
+    var nominalBlockLengths: [Int] { instances.map(\.features.nominalBlockLength) }
+
     public func meterReadings() -> [UnitMeterReading] {
         var readings: [UnitMeterReading] = []
         for (offset, instance) in instances.enumerated() {

@@ -49,7 +49,7 @@ final class LV2Worker: @unchecked Sendable {
         state = .allocate(capacity: 1)
         state.initialize(to: LV2WorkerState(
             requests: LV2MessageRing(capacity: Self.capacity), responses: LV2MessageRing(capacity: Self.capacity),
-            interface: nil, pluginHandle: nil, isSynchronous: hosting == .offline,
+            interface: nil, pluginHandle: nil, isSynchronous: hosting.isSynchronous,
             responseBuffer: .allocate(byteCount: Self.capacity, alignment: 16),
             requestBuffer: .allocate(byteCount: Self.capacity, alignment: 16), bufferSize: Self.capacity))
         schedule = .allocate(capacity: 1)

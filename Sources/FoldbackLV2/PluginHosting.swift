@@ -1,11 +1,27 @@
-// How plugins are hosted: live on the audio thread, or offline faster than realtime. Non-realtime.
+// How plugins are hosted: live on the audio thread, or offline faster than realtime, and at which block length. Non-realtime.
 
 /// The hosting mode a graph's plugins are prepared for.
-public enum PluginHosting: Sendable, Equatable {
+public struct PluginHosting: Sendable, Equatable {
+    /// Whether background work runs synchronously inside the cycle that asks for it (offline).
+    public var isSynchronous: Bool
+    /// The block length plugins are told to expect most of the time (`bufsz:nominalBlockLength`: the JACK
+    /// period live, the render block offline); nil means the graph's largest block.
+    public var nominalBlockLength: Int?
+
     /// Live on JACK: plugin background work (`worker:schedule`) runs on a worker thread, fed through
     /// lock-free rings, and its responses reach the plugin on a later cycle.
-    case live
+    public static let live = PluginHosting(isSynchronous: false, nominalBlockLength: nil)
     /// Offline rendering: background work runs synchronously inside the cycle that asks for it, so
     /// renders are deterministic and never wait for a thread.
-    case offline
+    public static let offline = PluginHosting(isSynchronous: true, nominalBlockLength: nil)
+
+    /// Live hosting for a JACK period of `frames`.
+    public static func live(period frames: Int) -> PluginHosting {
+        PluginHosting(isSynchronous: false, nominalBlockLength: frames)
+    }
+
+    /// Offline hosting for render blocks of `frames`.
+    public static func offline(block frames: Int) -> PluginHosting {
+        PluginHosting(isSynchronous: true, nominalBlockLength: frames)
+    }
 }

@@ -9,6 +9,7 @@ final class LivePresetState: Sendable {
     /// Held for a whole switch, so two switches never interleave their installs and port updates.
     let switching = NSLock()
     private let connects = Mutex(true)
+    private let builtPeriod = Mutex(0)
 
     init(_ preset: Preset) {
         current = Mutex(preset)
@@ -18,6 +19,18 @@ final class LivePresetState: Sendable {
     var makesConnections: Bool {
         get { connects.withLock { $0 } }
         set { connects.withLock { $0 = newValue } }
+    }
+
+    /// The JACK period the running graph's plugins were told (`bufsz:nominalBlockLength`).
+    var period: Int {
+        get { builtPeriod.withLock { $0 } }
+        set { builtPeriod.withLock { $0 = newValue } }
+    }
+
+    /// Whether the running preset hosts LV2 plugins, which are told the period and so are re-prepared
+    /// when it changes (built-in units need no rebuild for a new period).
+    var dependsOnPeriod: Bool {
+        preset.strips.contains { strip in strip.units.contains { $0.lv2 != nil } }
     }
 
     /// The preset playing now.

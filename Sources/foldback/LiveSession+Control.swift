@@ -21,7 +21,7 @@ extension LiveSession: LiveControlTarget {
         let graph: EngineGraph
         do {
             preset = try PresetLoader.load(path: path)
-            graph = try Self.graph(for: preset, sampleRate: host.sampleRate)
+            graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize)
         } catch {
             let count = error.errors.count
             throw .presetRejected(error.description + "\n\(path) has \(count) \(count == 1 ? "error" : "errors"); the current preset keeps playing")
@@ -38,6 +38,7 @@ extension LiveSession: LiveControlTarget {
             throw .presetRejected("\(path): \(error); the current preset keeps playing")
         }
         state.preset = preset
+        state.period = host.bufferSize
         do {
             try host.updatePorts(for: graph.layout)
         } catch {

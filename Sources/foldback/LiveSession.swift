@@ -39,12 +39,16 @@ final class LiveSession: @unchecked Sendable {
         host = try JACKHost(
             engine: engine, layout: try PresetGraphBuilder.layout(for: preset), clientName: clientName, serverName: serverName,
             onFormatChange: { sampleRate, bufferSize in
-                // JACK's notification thread. A new period needs nothing: graphs are prepared for the engine's
-                // chunk and the engine splits longer cycles. A new rate re-prepares the units off the audio thread.
-                guard sampleRate != engine.graph?.sampleRate else { return }
+                // JACK's notification thread. A new period needs no rebuild for built-in units: graphs are
+                // prepared for the engine's chunk and the engine splits longer cycles. A new rate, or a new
+                // period when LV2 plugins (told the period as their nominal block length) are hosted,
+                // re-prepares the units off the audio thread and crossfades to them.
+                let periodChanged = state.dependsOnPeriod && bufferSize != state.period
+                guard sampleRate != engine.graph?.sampleRate || periodChanged else { return }
                 do {
                     try state.switching.withLock {   // never interleaved with a preset switch
-                        let graph = try Self.graph(for: state.preset, sampleRate: sampleRate)
+                        let graph = try Self.graph(for: state.preset, sampleRate: sampleRate, period: bufferSize)
+                        state.period = bufferSize
                         try prepare(graph)
                         let liveValues = engine.changedValues   // set over OSC/MIDI: carried to the new graph
                         try engine.install(graph)
@@ -54,7 +58,8 @@ final class LiveSession: @unchecked Sendable {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
             })
-        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate)
+        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize)
+        state.period = host.bufferSize
         try prepare(graph)
         try engine.install(graph, crossfade: .none)
         try host.updatePorts(for: graph.layout)
@@ -62,9 +67,11 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// The preset's graph prepared for the server's rate and the engine's chunk, so any JACK period
-    /// (32 to 4096 and beyond: longer periods are split) runs it without a rebuild.
-    static func graph(for preset: Preset, sampleRate: Double) throws(PresetError) -> EngineGraph {
-        try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames)
+    /// (32 to 4096 and beyond: longer periods are split) runs it; LV2 plugins are told `period` as
+    /// their nominal block length.
+    static func graph(for preset: Preset, sampleRate: Double, period: Int) throws(PresetError) -> EngineGraph {
+        try PresetGraphBuilder.graph(
+            for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames, hosting: .live(period: period))
     }
 
     /// Makes the connections the preset lists; returns a warning for each one not made.

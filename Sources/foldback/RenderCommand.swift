@@ -130,7 +130,7 @@ struct RenderCommand: ParsableCommand {
         }
         let graph: EngineGraph
         do {
-            graph = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline)
+            graph = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline(block: block))
         } catch {
             throw .engine(error.diagnostics.map(\.description).joined(separator: "; "))
         }

@@ -1,6 +1,6 @@
 // Host features with Debian plugins: control outputs (darc), a reverb tail and mono→stereo (mda Ambience), LV2 presets, state save/restore. Non-realtime (test thread).
 import FoldbackEngine
-import FoldbackLV2
+@testable import FoldbackLV2
 import Foundation
 import XCTest
 
@@ -78,5 +78,19 @@ final class LV2HostingTests: XCTestCase {
         let driver = try UnitDriver(restored, channels: 1)
         let output = driver.run([[Float](repeating: 1, count: 16)], block: 7)
         XCTAssertEqual(output[0][15], Float(pow(10, -12.0 / 20)), accuracy: 1e-6)
+    }
+}
+
+/// The block-length options plugins get: the JACK period (or render block) as nominal, the chunk as maximum.
+final class LV2BlockLengthOptionTests: XCTestCase {
+    func testNominalBlockLengthIsThePeriodAndNeverAboveTheMaximum() throws {
+        for (hosting, maxFrames, expected) in [
+            (PluginHosting.live(period: 256), 4096, 256), (.offline(block: 64), 4096, 64),
+            (.live, 1024, 1024), (.live(period: 8192), 4096, 4096),
+        ] {
+            let unit = try LV2Unit(uri: "http://plugin.org.uk/swh-plugins/amp", hosting: hosting)
+            _ = try unit.prepare(channels: 2, sampleRate: 48000, maxFrames: maxFrames)
+            XCTAssertEqual(unit.nominalBlockLengths, [expected, expected], "\(hosting), max \(maxFrames): both dual-mono instances")
+        }
     }
 }
