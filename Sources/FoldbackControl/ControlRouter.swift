@@ -114,12 +114,20 @@ public final class ControlRouter: Sendable {
             let report = try target.switchPreset(toPath: path)
             log("\(message.path): \(report)")
             return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
+        case "save":
+            guard message.arguments.count <= 1, message.arguments.allSatisfy({ $0.text != nil }) else {
+                throw .malformed("/foldback/preset/save takes an optional string, the file to write; got '\(message.typeTags)'")
+            }
+            let path = message.arguments.first?.text ?? target.currentPreset.path
+            let report = try target.saveChain(toPath: path)
+            log("\(message.path): \(report)")
+            return [OSCMessage(Self.root + "/preset/saved", [.string(path), .string(report)])]
         case "get":
             try expect(message, "")
             let preset = target.currentPreset
             return [OSCMessage(Self.root + "/preset", [.string(preset.name ?? ""), .string(preset.path)])]
         default:
-            throw .unknownAddress("preset commands: load s, reload, get")
+            throw .unknownAddress("preset commands: load s, reload, save [s], get")
         }
     }
 

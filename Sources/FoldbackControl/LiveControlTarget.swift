@@ -14,4 +14,15 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     /// - Returns: a one-line report of what changed (ports added, removed).
     /// - Throws: ``ControlError/presetRejected(_:)`` with every diagnostic; the old preset keeps playing.
     func switchPreset(toPath path: String) throws(ControlError) -> String
+    /// Writes the running chain to a preset file at `path`: the current preset with every value set live,
+    /// the ports' current connections and each plugin's saved state.
+    /// - Returns: a one-line report (what was written, anything left out).
+    func saveChain(toPath path: String) throws(ControlError) -> String
+}
+
+extension LiveControlTarget {
+    /// Targets that cannot write their running chain refuse.
+    public func saveChain(toPath path: String) throws(ControlError) -> String {
+        throw .failed("this instance cannot write its chain to a preset")
+    }
 }

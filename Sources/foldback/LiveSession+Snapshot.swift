@@ -1,5 +1,6 @@
 // The running session as a preset: parameter values set live and the connections its ports have now. Non-realtime.
 import FoldbackEngine
+import FoldbackControl
 import FoldbackPresets
 
 extension LiveSession {
@@ -26,5 +27,24 @@ extension LiveSession {
             guard let fullName = host.fullName(ofPort: port) else { return [] }
             return host.client.connections(ofPort: fullName).sorted()
         }
+    }
+}
+
+extension LiveSession {
+    /// Writes the running chain to `path` (OSC `/foldback/preset/save`): ``snapshot(base:)`` of the preset
+    /// playing now, with each LV2 plugin's state saved in `<path without .toml>.plugin-state/`.
+    func saveChain(toPath path: String) throws(ControlError) -> String {
+        var (preset, skipped) = snapshot(base: state.preset)
+        let directory = (path.hasSuffix(".toml") ? String(path.dropLast(5)) : path) + ".plugin-state"
+        let warnings = engine.graph.map { PluginStateCapture.saveStates(of: $0, into: &preset, directory: directory) } ?? []
+        do {
+            try PresetWriter.write(preset, to: path)
+        } catch {
+            throw .failed("cannot write \(path): \(error)")
+        }
+        var report = "wrote the running chain to \(path)"
+        if !skipped.isEmpty { report += "; \(skipped.count) changed value(s) have no preset key and were left out" }
+        if !warnings.isEmpty { report += "; plugin state not saved: " + warnings.joined(separator: ", ") }
+        return report
     }
 }

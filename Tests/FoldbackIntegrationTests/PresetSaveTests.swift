@@ -1,0 +1,37 @@
+// OSC /foldback/preset/save writes the running chain: values set live and each LV2 plugin's state. Non-realtime.
+import FoldbackControl
+@testable import FoldbackLV2
+import FoldbackPresets
+import Foundation
+import XCTest
+
+final class PresetSaveTests: JACKServerTestCase {
+    func testSaveWritesLiveValuesAndPluginStateThatReloadAsTheyPlayed() throws {
+        let folder = try LiveControlRig.temporaryFolder()
+        try LiveControlRig.writePreset(to: folder + "/show.toml", voxGainDB: 0, extra: """
+              [[strip.unit]]
+              type = "lv2"
+              id = "amp"
+              uri = "http://plugin.org.uk/swh-plugins/amp"
+              controls = { gain = 0 }
+            """)
+        let rig = try LiveControlRig(server: serverName, arguments: [folder + "/show.toml"], testCase: self)
+        defer { rig.close() }
+        try rig.oscsend("/foldback/strip/vox/unit/amp/gain", "f", "-6")
+        try rig.oscsend("/foldback/strip/vox/gain_db", "f", "-3")
+        XCTAssertEqual(decibels(try rig.measuredGain()), -9, accuracy: 0.1, "fader −3 dB and the plugin's −6 dB")
+
+        let saved = folder + "/saved.toml"
+        let reply = try XCTUnwrap(try rig.request("/foldback/preset/save", [.string(saved)]))
+        XCTAssertEqual(reply.path, "/foldback/preset/saved", "\(reply)")
+        let preset = try PresetLoader.load(path: saved)
+        XCTAssertEqual(preset.strips[0].gainDB, -3, accuracy: 1e-6)
+        let unit = try XCTUnwrap(preset.strips[0].units.first)
+        XCTAssertEqual(unit.parameters["gain"] ?? .nan, -6, accuracy: 1e-6, "the live control value")
+        let stateFile = try XCTUnwrap(unit.lv2?.stateFile)
+        XCTAssertTrue(stateFile.hasPrefix(folder + "/saved.plugin-state/"), stateFile)
+        let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 256)
+        let amp = try XCTUnwrap(graph.description.strips[0].units.first as? LV2Unit)
+        XCTAssertEqual(try XCTUnwrap(amp.controlValue("gain")), -6, accuracy: 1e-6, "the saved preset plays as it was playing")
+    }
+}
