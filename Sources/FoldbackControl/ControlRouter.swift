@@ -57,6 +57,14 @@ public final class ControlRouter: Sendable {
                 log("\(message.path) refused: \(error)")
                 throw error
             }
+        case "record", "player":
+            guard parts.count == 2, parts[1] == "start" || parts[1] == "stop" else {
+                throw .unknownAddress("\(parts[0]) commands: start, stop")
+            }
+            try expect(message, "")
+            let report = try target.setTransport(recorder: parts[0] == "record", on: parts[1] == "start")
+            log("\(message.path): \(report)")
+            return [OSCMessage(Self.root + "/" + parts[0], [.string(report)])]
         case "meters":
             return try meterCommand(message, command: parts.dropFirst().joined(separator: "/"), sender: sender)
         case "midi":

@@ -18,11 +18,19 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     /// the ports' current connections and each plugin's saved state.
     /// - Returns: a one-line report (what was written, anything left out).
     func saveChain(toPath path: String) throws(ControlError) -> String
+    /// Starts (`true`) or stops the record tap (`recorder`) or the file players (`false`).
+    /// - Returns: what was done. - Throws: ``ControlError/failed(_:)`` when there is none to switch.
+    func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String
 }
 
 extension LiveControlTarget {
     /// Targets that cannot write their running chain refuse.
     public func saveChain(toPath path: String) throws(ControlError) -> String {
         throw .failed("this instance cannot write its chain to a preset")
+    }
+
+    /// Targets without a recorder or file players refuse.
+    public func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {
+        throw .failed(recorder ? "not recording: start foldback run with --record DIR" : "no strip plays a file")
     }
 }

@@ -66,3 +66,14 @@ extension LiveSession: LiveControlTarget {
         }
     }
 }
+
+extension LiveSession {
+    /// OSC's `/foldback/record/start|stop` and `/foldback/player/start|stop`.
+    func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {
+        let report = recorder ? transport.record(on) : transport.play(on)
+        guard let report else {
+            throw .failed(recorder ? "not recording: start foldback run with --record DIR" : "no strip plays a file")
+        }
+        return report
+    }
+}

@@ -33,13 +33,16 @@ struct FilePlayers: Sendable {
         for player in players { try player.stream.attach(to: graph, strip: player.strip) }
     }
 
-    /// Stops every player if any is playing, else starts them all from the top.
-    func toggle() {
-        let anyPlaying = players.contains { $0.stream.isPlaying }
+    /// Starts every player from the top (`true`) or stops them all; `nil` stops them if any is playing,
+    /// else starts them. Returns what was done.
+    @discardableResult
+    func set(playing: Bool?) -> String {
+        let start = playing ?? !players.contains { $0.stream.isPlaying }
         for player in players {
-            if anyPlaying { player.stream.stop() } else { player.stream.start() }
-            StandardError.writeLine("foldback: \(player.strip): file player \(anyPlaying ? "stopped" : "started from the top")")
+            if start { player.stream.start() } else { player.stream.stop() }
+            StandardError.writeLine("foldback: \(player.strip): file player \(start ? "started from the top" : "stopped")")
         }
+        return start ? "file players started from the top" : "file players stopped"
     }
 
     func close() { players.forEach { $0.stream.close() } }
@@ -56,11 +59,12 @@ extension LiveSession {
             let dry = players.players.filter { $0.stream.underrunCount > 0 }
             return dry.isEmpty ? nil : "underruns " + dry.map { "\($0.strip) \($0.stream.underrunCount)" }.joined(separator: ", ")
         }
-        tickHandlers.append {
+        transport.setPlayers { on in players.set(playing: on) }
+        tickHandlers.append { [transport] in
             let count = fb_control_signal_count(2)
             if count != seen {
                 seen = count
-                players.toggle()
+                _ = transport.play(nil)
             }
             for (index, player) in players.players.enumerated() where player.stream.underrunCount > underruns[index] {
                 underruns[index] = player.stream.underrunCount

@@ -18,11 +18,17 @@ extension LiveSession {
             let seconds = recorder.framesWritten / max(1, Int(host.sampleRate))
             return String(format: "REC %d:%02d", seconds / 60, seconds % 60) + tail
         }
-        tickHandlers.append { [host] in
+        transport.setRecorder { [host] on in
+            let start = on ?? !recorder.isRecording
+            if start == recorder.isRecording { return recorder.isRecording ? "already recording" : "not recording" }
+            if start { Self.startTake(recorder, sampleRate: Int(host.sampleRate)) } else { Self.finishTake(recorder) }
+            return recorder.isRecording ? "recording" : "recording stopped"
+        }
+        tickHandlers.append { [transport] in
             let count = fb_control_signal_count(1)
             guard count != seen else { return }
             seen = count
-            if recorder.isRecording { Self.finishTake(recorder) } else { Self.startTake(recorder, sampleRate: Int(host.sampleRate)) }
+            _ = transport.record(nil)
         }
     }
 

@@ -17,6 +17,8 @@ final class LiveSession: @unchecked Sendable {
     var tickHandlers: [() -> Void] = []
     /// Extra status-line parts (recording, file players); nil for nothing to show.
     var statusParts: [() -> String?] = []
+    /// Start/stop of the record tap and file players (signals and OSC).
+    let transport = LiveTransport()
     /// Attaches record taps and file sources to a graph before it is installed.
     let prepareGraph: @Sendable (EngineGraph) throws -> Void
 
