@@ -1,8 +1,12 @@
 // Validates one `[[strip]]` table and its `[[strip.send]]` tables into a StripSpec. Non-realtime.
+import FoldbackEngine
 
 /// Reads and checks a `[[strip]]` table.
 enum StripDecoder {
     /// The keys a `[[strip]]` table accepts.
+    /// The JACK MIDI input `foldback run` registers; no strip's input port may take its name.
+    static let reservedMIDIPort = "midi_in"
+
     static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send", "source"]
     /// The keys a `[[strip.send]]` table accepts.
     static let sendKeys = ["bus", "gain_db", "pre_fader"]
@@ -31,6 +35,12 @@ enum StripDecoder {
         let sends = decodeSends(reader.tables("send", label: "[[strip.send]]") ?? [], buses: buses, owner: owner)
         let source = FileSourceDecoder.decode(reader, hasConnections: reader.table["connect"] != nil)
         guard let name else { return nil }
+        if channels == 1, source == nil, PortNaming.inputPortNames(strip: name, channels: 1) == [reservedMIDIPort] {
+            reader.log.error(
+                "strip name '\(name)' would make the input port '\(reservedMIDIPort)', which is Foldback's MIDI input; pick another name",
+                at: reader.valueLocation("name"))
+            return nil
+        }
         var strip = StripSpec(
             name: name, channels: channels, gainDB: gainDB, pan: pan, isMuted: isMuted, isSoloed: isSoloed,
             isEnabled: isEnabled, connections: connections, units: units, sends: sends, location: reader.location

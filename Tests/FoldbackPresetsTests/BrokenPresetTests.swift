@@ -10,6 +10,15 @@ final class BrokenPresetTests: XCTestCase {
         )
     }
 
+    func testAMonoStripNamedMidiWouldTakeTheMIDIInputPortsName() throws {
+        assertSingleError(
+            presetText(stripName: "midi"),
+            line: 4, column: 8, contains: ["strip name 'midi'", "input port 'midi_in'", "MIDI input"]
+        )
+        XCTAssertNoThrow(try PresetLoader.parse(presetText(stripName: "midi", stripLines: "channels = 2\n"), path: "stereo.toml"),
+                         "a stereo strip named midi has ports midi_in_L/_R, which is fine")
+    }
+
     func testUnknownKeyWithNothingCloseListsTheValidKeys() {
         assertSingleError(
             "[preset]\ncolour = \"red\"\n" + minimalBusAndStrip,
