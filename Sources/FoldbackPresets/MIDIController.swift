@@ -28,6 +28,17 @@ public final class MIDIController: Sendable {
         state = Mutex(State(preset: preset))
     }
 
+    /// Switches to `preset` (its `[midi]` map, its strips and buses) after the engine switched to it.
+    /// Learning in progress is cancelled; toggle states start afresh.
+    public func adopt(_ preset: Preset) {
+        state.withLock {
+            $0.preset = preset
+            $0.learnTarget = nil
+            $0.learnHandler = nil
+            $0.wasHigh = [:]
+        }
+    }
+
     /// The map in force: the preset's plus whatever MIDI learn bound.
     public var map: MIDIMap { state.withLock { $0.preset.midi } }
 

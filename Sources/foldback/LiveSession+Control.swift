@@ -39,6 +39,7 @@ extension LiveSession: LiveControlTarget {
         }
         state.preset = preset
         state.period = host.bufferSize
+        for observer in onPresetSwitched { observer(preset) }
         do {
             try host.updatePorts(for: graph.layout)
         } catch {

@@ -17,6 +17,8 @@ final class LiveSession: @unchecked Sendable {
     var tickHandlers: [() -> Void] = []
     /// Extra status-line parts (recording, file players); nil for nothing to show.
     var statusParts: [() -> String?] = []
+    /// Called with the new preset after each preset switch (e.g. the MIDI controller adopts its map).
+    var onPresetSwitched: [@Sendable (Preset) -> Void] = []
     /// Start/stop of the record tap and file players (signals and OSC).
     let transport = LiveTransport()
     /// Attaches record taps and file sources to a graph before it is installed.

@@ -158,6 +158,7 @@ struct RunCommand: ParsableCommand {
         }
         session.state.makesConnections = !noConnect
         let midi = session.startMIDIOrWarn()
+        if let controller = midi?.controller { session.onPresetSwitched.append { controller.adopt($0) } }
         let liveControl: LiveControl
         do {
             liveControl = try LiveControl(session: session, options: control, setlist: setlist, midi: midi?.controller)
