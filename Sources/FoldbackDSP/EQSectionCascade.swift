@@ -1,4 +1,4 @@
-// A cascade of EQ biquad sections run interleaved, up to four per pass over the block. Realtime: runs on the audio thread.
+// A cascade of EQ biquad sections run interleaved, up to five per pass over the block. Realtime: runs on the audio thread.
 
 /// One second-order section gathered for a block: coefficients, TDF-II state, and the band and section it
 /// came from (`band · 2 + section`).
@@ -19,12 +19,13 @@ struct EQSection {
     }
 }
 
-/// Runs a cascade of sections over a block, several sections per pass.
+/// Runs a cascade of sections over a block, up to five sections per pass.
 ///
 /// One section alone is latency-bound: each frame's output waits for the previous frame's state
 /// (about 16 cycles of dependent multiply–adds). Sections in series only wait for the same frame of the
-/// section before, so running up to four of them in one loop lets the CPU overlap their dependency
-/// chains; each section still computes exactly what it would alone.
+/// section before, so running up to five of them in one loop lets the CPU overlap their dependency
+/// chains (five per pass measured fastest on the 10-band chain; a run of 8 goes as 4 + 4); each section
+/// still computes exactly what it would alone.
 enum EQSectionCascade {
     /// Runs `sections[0..<count]` in order over `frames` frames of `buffer`, in place, updating their state.
     @_noLocks
@@ -39,9 +40,12 @@ enum EQSectionCascade {
             case 2, 3:
                 runTwo(sections + next, buffer, frames)
                 next += 2
-            default:
+            case 4, 8:
                 runFour(sections + next, buffer, frames)
                 next += 4
+            default:
+                runFive(sections + next, buffer, frames)
+                next += 5
             }
         }
     }
@@ -69,5 +73,16 @@ enum EQSectionCascade {
         sections[1] = b
         sections[2] = c
         sections[3] = d
+    }
+
+    @_noLocks @inline(__always)
+    static func runFive(_ sections: UnsafeMutablePointer<EQSection>, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+        var a = sections[0], b = sections[1], c = sections[2], d = sections[3], e = sections[4]
+        for frame in 0..<frames { buffer[frame] = e.tick(d.tick(c.tick(b.tick(a.tick(buffer[frame]))))) }
+        sections[0] = a
+        sections[1] = b
+        sections[2] = c
+        sections[3] = d
+        sections[4] = e
     }
 }
