@@ -33,9 +33,11 @@ public struct CompressorKernel: @unchecked Sendable {
     public static let expanderHoldTime: Double = 0.020
     /// Levels are floored at this mean square (−200 dBFS), which also keeps the detector free of denormals.
     static let powerFloor: Float = 1e-20
+    /// Frames processed per pass of the staged loop (see ``process(inputs:outputs:channels:frames:)``).
+    static let chunkFrames = 64
 
     /// The current settings.
-    public private(set) var settings: CompressorSettings
+    public internal(set) var settings: CompressorSettings
     /// Channels processed.
     public let channels: Int
     /// Frames by which the audio is delayed (the lookahead).
@@ -55,73 +57,19 @@ public struct CompressorKernel: @unchecked Sendable {
     let holdFrames: Int
     /// One per channel.
     let channelStates: UnsafeMutablePointer<ChannelState>
+    /// ``chunkFrames`` floats per channel (the detector levels of a chunk, then its gains in dB), then the
+    /// chunk's loudest levels and its makeup in dB.
+    let levels: UnsafeMutablePointer<Float>
     /// The lookahead: the audio waits `latencyFrames` frames while the gain looks ahead.
     var delay: LookaheadDelay
     var blockReductionDB: Float = 0
 
-    /// A kernel for `channels` channels at `sampleRate`, allocating its state and lookahead line.
-    public init(settings: CompressorSettings, channels: Int, sampleRate: Double) {
-        self.settings = settings
-        self.channels = max(1, channels)
-        self.sampleRate = sampleRate
-        let lookahead = settings.lookaheadMs.isNaN ? 0 : min(max(settings.lookaheadMs, 0), Self.maximumLookaheadMs)
-        let lookaheadFrames = Int((Double(lookahead) * sampleRate / 1000).rounded())
-        delay = LookaheadDelay(channels: self.channels, frames: lookaheadFrames)
-        rmsCoefficient = Self.onePole(seconds: Self.rmsWindowTime, sampleRate: sampleRate)
-        makeupCoefficient = Self.onePole(seconds: Self.makeupSmoothingTime, sampleRate: sampleRate)
-        curve = Curve(settings)
-        holdFrames = max(1, Int((Self.expanderHoldTime * sampleRate).rounded()))
-        channelStates = .allocate(capacity: self.channels)
-        channelStates.initialize(repeating: ChannelState(), count: self.channels)
-        update(settings)
-        reset()
-    }
-
-    /// Frees the state. Call once, after the last use of any copy.
-    public func deallocate() {
-        channelStates.deallocate()
-        delay.deallocate()
-    }
-
-    /// Applies new settings (all but the lookahead). Realtime-safe (libm only, no allocation): the static
-    /// curve changes at once and the gain follows it with the attack and release times; makeup changes are
-    /// followed with ``makeupSmoothingTime``.
-    public mutating func update(_ newSettings: CompressorSettings) {
-        settings = newSettings
-        curve = Curve(newSettings)
-        attackCoefficient = Self.onePole(seconds: Double(newSettings.attackMs) / 1000, sampleRate: sampleRate)
-        releaseCoefficient = Self.onePole(seconds: Double(newSettings.releaseMs) / 1000, sampleRate: sampleRate)
-        isRMS = newSettings.detection == .rms
-        link = newSettings.stereoLink.isNaN ? 1 : min(max(newSettings.stereoLink, 0), 1)
-        let makeup = newSettings.makeupDB.isFinite ? newSettings.makeupDB : 0
-        makeupTargetDB = makeup + (newSettings.isAutoMakeupEnabled ? curve.compression(atLevel: 0) : 0)
-    }
-
-    /// Clears the envelopes and the lookahead line, and jumps the makeup to its target.
-    public mutating func reset() {
-        channelStates.update(repeating: ChannelState(holdRemaining: holdFrames), count: channels)
-        delay.reset()
-        makeupDB = makeupTargetDB
-        blockReductionDB = 0
-    }
-
-    /// The automatic makeup in dB: the static compression of a 0 dBFS level, `−G(0)` (knee included;
-    /// the expander does not count). A full-scale signal therefore leaves at full scale.
-    public static func autoMakeupDB(for settings: CompressorSettings) -> Float {
-        Curve(settings).compression(atLevel: 0)
-    }
-
-    /// The largest gain reduction (compression plus expansion, makeup excluded) of any channel during
-    /// the last processed block, in dB (≥ 0).
-    public var gainReductionDB: Float { blockReductionDB }
-
-    /// The one-pole coefficient `exp(−1/(τ·fs))` of time constant `seconds`; 0 (instant) for τ ≤ 0.
-    static func onePole(seconds: Double, sampleRate: Double) -> Float {
-        guard seconds > 0, sampleRate > 0 else { return 0 }
-        return Float(exp(-1 / (seconds * sampleRate)))
-    }
-
     /// Processes `channels` channels (at most the kernel's) of `frames` frames; input and output may alias.
+    ///
+    /// Runs in chunks of ``chunkFrames`` frames, each in four passes (detector levels per channel; link and
+    /// makeup per frame; envelopes per channel; gain and lookahead per frame), so that no pass chains the whole
+    /// detector → curve → envelope → gain path within a frame: each frame computes exactly what it would in
+    /// one pass, but the CPU can overlap frames.
     @_noLocks
     public mutating func process(
         inputs: UnsafePointer<UnsafePointer<Float>>,
@@ -131,43 +79,70 @@ public struct CompressorKernel: @unchecked Sendable {
     ) {
         let count = min(requested, channels)
         var reduction: Float = 0
-        for frame in 0..<frames {
-            var loudest = -Float.infinity
-            for channel in 0..<count {
-                let level = detect(inputs[channel][frame], channel: channel)
-                channelStates[channel].level = level
-                if level > loudest { loudest = level }
+        var done = 0
+        while done < frames {
+            let length = min(frames - done, Self.chunkFrames)
+            for channel in 0..<count { detect(inputs[channel] + done, into: levels + channel * Self.chunkFrames, length, channel: channel) }
+            let loudest = levels + channels * Self.chunkFrames, makeup = loudest + Self.chunkFrames
+            for frame in 0..<length {
+                var level = -Float.infinity
+                for channel in 0..<count where levels[channel * Self.chunkFrames + frame] > level {
+                    level = levels[channel * Self.chunkFrames + frame]
+                }
+                loudest[frame] = level
             }
-            makeupDB += (makeupTargetDB - makeupDB) * (1 - makeupCoefficient)
-            if abs(makeupTargetDB - makeupDB) < 1e-5 { makeupDB = makeupTargetDB }
-            for channel in 0..<count {
-                let own = channelStates[channel].level
-                let reductionDB = smoothReduction(level: own + link * (loudest - own), state: &channelStates[channel])
-                if reductionDB > reduction { reduction = reductionDB }
-                let gainDB = makeupDB - reductionDB
-                let gain: Float = gainDB == 0 ? 1 : Self.exp2Approx(gainDB * Self.log2OfTenOver20)
-                let sample = delay.exchange(inputs[channel][frame], channel: channel)
-                outputs[channel][frame] = sample * gain
+            if makeupDB == makeupTargetDB {   // settled: the glide below would leave it where it is
+                for frame in 0..<length { makeup[frame] = makeupDB }
+            } else {
+                for frame in 0..<length {
+                    makeupDB += (makeupTargetDB - makeupDB) * (1 - makeupCoefficient)
+                    if abs(makeupTargetDB - makeupDB) < 1e-5 { makeupDB = makeupTargetDB }
+                    makeup[frame] = makeupDB
+                }
             }
-            delay.advance()
+            for channel in 0..<count {
+                let row = levels + channel * Self.chunkFrames
+                var state = channelStates[channel]
+                for frame in 0..<length {
+                    let own = row[frame]
+                    let reductionDB = smoothReduction(level: own + link * (loudest[frame] - own), state: &state)
+                    if reductionDB > reduction { reduction = reductionDB }
+                    row[frame] = makeup[frame] - reductionDB
+                }
+                channelStates[channel] = state
+            }
+            for frame in 0..<length {
+                for channel in 0..<count {
+                    let gainDB = levels[channel * Self.chunkFrames + frame]
+                    let gain: Float = gainDB == 0 ? 1 : Self.exp2Approx(gainDB * Self.log2OfTenOver20)
+                    let sample = delay.exchange(inputs[channel][done + frame], channel: channel)
+                    outputs[channel][done + frame] = sample * gain
+                }
+                delay.advance()
+            }
+            done += length
         }
         blockReductionDB = reduction
     }
 
-    /// The detector level of one sample in dBFS (floored at −200 dB; NaN reads as the floor).
+    /// The detector levels of `count` samples of one channel in dBFS (floored at −200 dB; NaN reads as the floor).
     @inline(__always) @_noLocks
-    func detect(_ sample: Float, channel: Int) -> Float {
-        var power = sample * sample
-        // The mean square runs in peak mode too, so switching to RMS starts from the current level.
-        var average = power + (channelStates[channel].meanSquare - power) * rmsCoefficient
-        if !(average >= Self.powerFloor) { average = Self.powerFloor }
-        channelStates[channel].meanSquare = average
-        if isRMS {
-            power = average
-        } else if !(power >= Self.powerFloor) {
-            power = Self.powerFloor
+    func detect(_ input: UnsafePointer<Float>, into levels: UnsafeMutablePointer<Float>, _ count: Int, channel: Int) {
+        var meanSquare = channelStates[channel].meanSquare
+        for frame in 0..<count {
+            var power = input[frame] * input[frame]
+            // The mean square runs in peak mode too, so switching to RMS starts from the current level.
+            var average = power + (meanSquare - power) * rmsCoefficient
+            if !(average >= Self.powerFloor) { average = Self.powerFloor }
+            meanSquare = average
+            if isRMS {
+                power = average
+            } else if !(power >= Self.powerFloor) {
+                power = Self.powerFloor
+            }
+            levels[frame] = Self.log2Approx(power) * Self.tenLog10Of2
         }
-        return Self.log2Approx(power) * Self.tenLog10Of2
+        channelStates[channel].meanSquare = meanSquare
     }
 
     /// Advances a channel's two branching one-poles toward the static curve at `level` (the expander's at
@@ -238,21 +213,6 @@ public struct CompressorKernel: @unchecked Sendable {
 }
 
 extension CompressorKernel {
-    /// One channel's detector and envelope state.
-    struct ChannelState {
-        /// Smoothed compression and expansion in dB (≥ 0).
-        var compression: Float = 0
-        var expansion: Float = 0
-        /// The detector's mean square (RMS mode), floored at ``CompressorKernel/powerFloor``.
-        var meanSquare: Float = CompressorKernel.powerFloor
-        /// This frame's level before linking (scratch).
-        var level: Float = 0
-        /// The expander's held level, the maximum of the current hold window, and frames left in it.
-        var heldLevel: Float = -Float.infinity
-        var windowMaximum: Float = -Float.infinity
-        var holdRemaining = 1
-    }
-
     /// The static gain computer: reductions in dB (≥ 0) as functions of the detector level in dBFS.
     struct Curve: Sendable {
         let threshold: Float

@@ -33,6 +33,8 @@ public struct EQKernel: ~Copyable {
 
     let bands: UnsafeMutablePointer<EQBandRuntime>
     let scratch: UnsafeMutablePointer<SIMD2<Double>>
+    /// The sections of the bands being filtered, gathered for ``EQSectionCascade`` (two per band at most).
+    let sections: UnsafeMutablePointer<EQSection>
     /// The number of bands, fixed at setup.
     public let bandCount: Int
     /// 1 or 2.
@@ -58,6 +60,7 @@ public struct EQKernel: ~Copyable {
         self.bands = .allocate(capacity: Self.maximumBands)
         scratch = .allocate(capacity: Self.blockFrames)
         scratch.initialize(repeating: .zero, count: Self.blockFrames)
+        sections = .allocate(capacity: 2 * Self.maximumBands)
         bandCount = bands.count
         self.channels = channels
         self.sampleRate = sampleRate
@@ -75,6 +78,7 @@ public struct EQKernel: ~Copyable {
         bands.deallocate()
         scratch.deinitialize(count: Self.blockFrames)
         scratch.deallocate()
+        sections.deallocate()
     }
 
     /// Filters `frames` frames of ``channels`` channels from `inputs` to `outputs`; they may alias.
@@ -90,7 +94,7 @@ public struct EQKernel: ~Copyable {
             if chunkPhase == 0 && glidingBands > 0 { stepGlides() }
             let count = min(frames - done, glidingBands > 0 ? Self.chunkFrames - chunkPhase : Self.blockFrames)
             Self.load(scratch, left: left + done, right: right + done, isStereo: channels == 2, count: count)
-            for index in 0..<bandCount { Self.filter(&bands[index], scratch, count) }
+            filterBands(count)
             storeOutput(outputs, offset: done, count: count)
             chunkPhase = (chunkPhase + count) % Self.chunkFrames
             done += count
@@ -128,34 +132,47 @@ public struct EQKernel: ~Copyable {
         }
     }
 
-    /// Runs one band over `count` frames of `buffer`, in place.
-    @_noLocks
-    static func filter(_ band: inout EQBandRuntime, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ count: Int) {
-        if band.fadeFrames > 0 {
-            crossfade(&band, buffer, count)
-            return
+    /// Runs every band over `count` frames of the scratch buffer, in place: the sections of consecutive
+    /// steady bands go through ``EQSectionCascade`` together; a fading band runs on its own, in order;
+    /// a fully disabled band is skipped.
+    private func filterBands(_ count: Int) {
+        var gathered = 0
+        for index in 0..<bandCount {
+            let band = bands + index
+            if band.pointee.fadeFrames > 0 {
+                runGathered(gathered, count)
+                gathered = 0
+                Self.crossfade(&band.pointee, scratch, count)
+                continue
+            }
+            if band.pointee.mix == 0 { continue }
+            sections[gathered] = EQSection(coefficients: band.pointee.first, s1: band.pointee.state.0,
+                                           s2: band.pointee.state.1, owner: 2 * index)
+            gathered += 1
+            if band.pointee.sectionCount == 2 {
+                sections[gathered] = EQSection(coefficients: band.pointee.second, s1: band.pointee.state.2,
+                                               s2: band.pointee.state.3, owner: 2 * index + 1)
+                gathered += 1
+            }
         }
-        if band.mix == 0 { return }
-        run(band.first, &band.state.0, &band.state.1, buffer, count)
-        if band.sectionCount == 2 { run(band.second, &band.state.2, &band.state.3, buffer, count) }
+        runGathered(gathered, count)
     }
 
-    /// One section in transposed direct form II over `count` frames, in place.
-    @_noLocks @inline(__always)
-    static func run(_ c: BiquadCoefficients, _ s1: inout SIMD2<Double>, _ s2: inout SIMD2<Double>,
-                    _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ count: Int) {
-        let b0 = SIMD2(repeating: c.b0), b1 = SIMD2(repeating: c.b1), b2 = SIMD2(repeating: c.b2)
-        let a1 = SIMD2(repeating: c.a1), a2 = SIMD2(repeating: c.a2)
-        var z1 = s1, z2 = s2
-        for frame in 0..<count {
-            let x = buffer[frame]
-            let y = b0 * x + z1
-            z1 = b1 * x - a1 * y + z2
-            z2 = b2 * x - a2 * y
-            buffer[frame] = y
+    /// Runs the first `gathered` gathered sections over the scratch buffer and stores their state back.
+    private func runGathered(_ gathered: Int, _ count: Int) {
+        if gathered == 0 { return }
+        EQSectionCascade.run(sections, count: gathered, scratch, frames: count)
+        for index in 0..<gathered {
+            let section = sections[index]
+            let band = bands + section.owner / 2
+            if section.owner % 2 == 0 {
+                band.pointee.state.0 = section.s1
+                band.pointee.state.1 = section.s2
+            } else {
+                band.pointee.state.2 = section.s1
+                band.pointee.state.3 = section.s2
+            }
         }
-        s1 = z1
-        s2 = z2
     }
 
     /// A band fading in or out: output = input + mix · (filtered − input), mix ramping linearly per frame.
