@@ -31,20 +31,35 @@ extension LiveSession {
 }
 
 extension LiveSession {
-    /// Writes the running chain to `path` (OSC `/foldback/preset/save`): ``snapshot(base:)`` of the preset
-    /// playing now, with each LV2 plugin's state saved in `<path without .toml>.plugin-state/`.
-    func saveChain(toPath path: String) throws(ControlError) -> String {
-        var (preset, skipped) = snapshot(base: state.preset)
+    /// What ``writeChain(to:base:)`` could not put in the file.
+    struct ChainOmissions {
+        /// Changed values the preset has no key for (EQ band parameters).
+        var skipped: [ParameterAddress]
+        /// Plugins whose state could not be saved, with why.
+        var pluginWarnings: [String]
+    }
+
+    /// Writes the running chain to `path`: ``snapshot(base:)`` of `base`, with each LV2 plugin's state
+    /// saved in `<path without .toml>.plugin-state/`. Used by OSC's preset save and by NSM's save.
+    func writeChain(to path: String, base: Preset) throws(PresetError) -> ChainOmissions {
+        var (preset, skipped) = snapshot(base: base)
         let directory = (path.hasSuffix(".toml") ? String(path.dropLast(5)) : path) + ".plugin-state"
         let warnings = engine.graph.map { PluginStateCapture.saveStates(of: $0, into: &preset, directory: directory) } ?? []
+        try PresetWriter.write(preset, to: path)
+        return ChainOmissions(skipped: skipped, pluginWarnings: warnings)
+    }
+
+    /// OSC `/foldback/preset/save`: ``writeChain(to:base:)`` of the preset playing now, with a report.
+    func saveChain(toPath path: String) throws(ControlError) -> String {
+        let omissions: ChainOmissions
         do {
-            try PresetWriter.write(preset, to: path)
+            omissions = try writeChain(to: path, base: state.preset)
         } catch {
             throw .failed("cannot write \(path): \(error)")
         }
         var report = "wrote the running chain to \(path)"
-        if !skipped.isEmpty { report += "; \(skipped.count) changed value(s) have no preset key and were left out" }
-        if !warnings.isEmpty { report += "; plugin state not saved: " + warnings.joined(separator: ", ") }
+        if !omissions.skipped.isEmpty { report += "; \(omissions.skipped.count) changed value(s) have no preset key and were left out" }
+        if !omissions.pluginWarnings.isEmpty { report += "; plugin state not saved: " + omissions.pluginWarnings.joined(separator: ", ") }
         return report
     }
 }

@@ -135,19 +135,17 @@ final class NSMSession {
             return reply(error: .noSessionOpen, to: "/nsm/client/save", "no session is open")
         }
         let changeCount = session.engine.parameterChangeCount
-        var (preset, skipped) = session.snapshot(base: midi?.controller.preset ?? session.preset)
-        let stateDirectory = (file.hasSuffix(".toml") ? String(file.dropLast(5)) : file) + ".plugin-state"
-        let warnings = session.engine.graph.map { PluginStateCapture.saveStates(of: $0, into: &preset, directory: stateDirectory) } ?? []
-        for warning in warnings {
-            StandardError.writeLine("foldback: warning: plugin state not saved: \(warning)")
-        }
+        let omissions: LiveSession.ChainOmissions
         do {
-            try PresetWriter.write(preset, to: file)
+            omissions = try session.writeChain(to: file, base: midi?.controller.preset ?? session.preset)
         } catch {
             return reply(error: .general, to: "/nsm/client/save", error.description)
         }
-        if !skipped.isEmpty {
-            StandardError.writeLine("foldback: warning: \(skipped.count) changed value(s) have no preset key and were not saved: \(skipped)")
+        for warning in omissions.pluginWarnings {
+            StandardError.writeLine("foldback: warning: plugin state not saved: \(warning)")
+        }
+        if !omissions.skipped.isEmpty {
+            StandardError.writeLine("foldback: warning: \(omissions.skipped.count) changed value(s) have no preset key and were not saved: \(omissions.skipped)")
         }
         savedChangeCount = changeCount
         transport.send(to: managerURL, "/reply", [.string("/nsm/client/save"), .string("saved \(file)")])
