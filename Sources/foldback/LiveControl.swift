@@ -49,8 +49,8 @@ final class LiveControl: @unchecked Sendable {
             feed = nil
         }
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
-        fb_install_reload_signal()
-        let thread = Thread { [self] in run() }
+        let hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
+        let thread = Thread { [self] in run(hangup) }
         thread.name = "foldback-control"
         thread.start()
     }
@@ -65,9 +65,10 @@ final class LiveControl: @unchecked Sendable {
     }
 
     /// 20 Hz: SIGHUP and `--watch` reloads, the meter view.
-    private func run() {
+    private func run(_ hangup: SignalCounter) {
+        var hangup = hangup
         while !isStopping.load(ordering: .acquiring) {
-            if fb_take_reload_request() != 0 {
+            if hangup.hasArrived() {
                 reload(because: "SIGHUP")
             } else if watch, hasPresetFileChanged() {
                 reload(because: "the file changed")

@@ -52,8 +52,7 @@ extension LiveSession {
     /// Toggles the file players on SIGUSR2 and warns when one runs dry.
     func play(with players: FilePlayers) {
         guard !players.players.isEmpty else { return }
-        fb_install_control_signals()
-        var seen = fb_control_signal_count(2)
+        var usr2 = SignalCounter(SIGUSR2)
         var underruns = players.players.map { _ in 0 }
         statusParts.append {
             let dry = players.players.filter { $0.stream.underrunCount > 0 }
@@ -61,11 +60,7 @@ extension LiveSession {
         }
         transport.setPlayers { on in players.set(playing: on) }
         tickHandlers.append { [transport] in
-            let count = fb_control_signal_count(2)
-            if count != seen {
-                seen = count
-                _ = transport.play(nil)
-            }
+            if usr2.hasArrived() { _ = transport.play(nil) }
             for (index, player) in players.players.enumerated() where player.stream.underrunCount > underruns[index] {
                 underruns[index] = player.stream.underrunCount
                 StandardError.writeLine("foldback: warning: \(player.strip): the file player could not keep up (\(underruns[index]) underruns; silence played)")

@@ -6,11 +6,10 @@ import FoldbackRender
 extension LiveSession {
     /// Starts `recorder`'s first take (unless `paused`) and toggles takes on every SIGUSR1.
     func record(with recorder: Recorder, paused: Bool) {
-        fb_install_control_signals()
+        var usr1 = SignalCounter(SIGUSR1)
         if !paused { Self.startTake(recorder, sampleRate: Int(host.sampleRate)) } else {
             StandardError.writeLine("foldback: recorder armed; send SIGUSR1 (kill -USR1 \(getpid())) to start a take")
         }
-        var seen = fb_control_signal_count(1)
         statusParts.append { [host] in
             let overruns = recorder.overrunCount
             let tail = overruns > 0 ? " overruns \(overruns)" : ""
@@ -25,10 +24,7 @@ extension LiveSession {
             return recorder.isRecording ? "recording" : "recording stopped"
         }
         tickHandlers.append { [transport] in
-            let count = fb_control_signal_count(1)
-            guard count != seen else { return }
-            seen = count
-            _ = transport.record(nil)
+            if usr1.hasArrived() { _ = transport.record(nil) }
         }
     }
 

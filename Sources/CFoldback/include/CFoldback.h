@@ -58,17 +58,11 @@ uint64_t fb_callback_timing_percentile_ns(double fraction);
 /// fb_realtime_cycle): returns 1 and fills both when it is loaded and wired to the cycle, else 0.
 int fb_audio_allocation_counts(int64_t *allocations, int64_t *frees);
 
-/// Installs SIGUSR1/SIGUSR2 handlers that only count the signals (record and player toggles).
-void fb_install_control_signals(void);
+/// Installs a handler that only counts `signo` (SIGHUP, SIGUSR1, SIGUSR2: run-time requests).
+void fb_count_signal(int signo);
 
-/// How many SIGUSR1 (`which` = 1) or SIGUSR2 (`which` = 2) signals have arrived.
-int fb_control_signal_count(int which);
-
-/// Installs a SIGHUP handler that only records a reload request.
-void fb_install_reload_signal(void);
-
-/// 1 if SIGHUP arrived since the last call (and clears the request), else 0.
-int fb_take_reload_request(void);
+/// How many `signo` signals have arrived since ``fb_count_signal`` was called for it.
+int fb_signal_count(int signo);
 
 #ifdef __cplusplus
 }
