@@ -16,14 +16,15 @@ enum BenchCases {
         BenchCase(name: "compressor", summary: "compressor, RMS, soft knee", preset: preset(units: compressor, limiter: false)),
         BenchCase(name: "reverb", summary: "FDN reverb, mono in → stereo out", preset: preset(units: reverb, limiter: false)),
         BenchCase(name: "limiter", summary: "bus brickwall limiter (stereo)", preset: preset(units: "", limiter: true)),
-        BenchCase(name: "vocal_chain", summary: "10-band EQ → compressor → reverb → limiter", preset: preset(units: tenBandEQ + compressor + reverb, limiter: true)),
+        BenchCase(name: "vocal_chain", summary: "10-band EQ → compressor → reverb → limiter", preset: preset(units: referenceChain, limiter: true)),
     ]
 
-    private static func preset(units: String, limiter: Bool) -> String {
+    /// One mono strip `vox` with `units` (TOML) sent to one bus `main` of `busChannels` channels.
+    static func preset(units: String, busChannels: Int = 2, limiter: Bool) -> String {
         """
         [[bus]]
         name = "main"
-        channels = 2
+        channels = \(busChannels)
         limiter = \(limiter)
 
         [[strip]]
@@ -37,7 +38,7 @@ enum BenchCases {
 
     /// `strips` mono strips of the reference vocal chain (`vox1`…), all sent to one limited stereo bus.
     static func vocalChains(strips: Int) -> String {
-        let chain = tenBandEQ + compressor + reverb
+        let chain = referenceChain
         let stripTables = (1...max(1, strips)).map { index in
             "\n[[strip]]\nname = \"vox\(index)\"\nchannels = 1\n\(chain)\n  [[strip.send]]\n  bus = \"main\"\n"
         }
@@ -55,6 +56,9 @@ enum BenchCases {
         }
         return unit("eq", "gain_db = 0.0") + bands.joined()
     }()
+
+    /// The reference vocal chain's units (TOML): 10-band EQ → compressor → reverb (mono in, stereo out).
+    static let referenceChain = tenBandEQ + compressor + reverb
 
     private static let compressor = unit("compressor", "threshold_db = -24.0\n  ratio = 4.0\n  knee_db = 6.0\n  detection = \"rms\"")
     private static let reverb = unit("reverb", "decay_s = 1.8\n  mix = 0.25")

@@ -1,4 +1,5 @@
 // Input files, presets and output checks shared by the `foldback render` tests. Non-realtime.
+@testable import foldback
 import FoldbackRender
 import Foundation
 import XCTest
@@ -54,32 +55,14 @@ struct RenderFixtures {
         (0..<frames).map { amplitude * Float(sin(2 * Double.pi * frequency * Double($0) / rate)) }
     }
 
-    /// One mono strip `vox` into one bus `main` of `busChannels`, with `units` (TOML) and optionally the limiter.
+    /// One mono strip `vox` into one bus `main` of `busChannels`, with `units` (TOML) and optionally the
+    /// limiter: the shape `foldback bench` measures.
     static func chain(units: String = "", busChannels: Int = 1, limiter: Bool = false) -> String {
-        """
-        [[bus]]
-        name = "main"
-        channels = \(busChannels)
-        limiter = \(limiter)
-
-        [[strip]]
-        name = "vox"
-        channels = 1
-        \(units)
-          [[strip.send]]
-          bus = "main"
-        """
+        BenchCases.preset(units: units, busChannels: busChannels, limiter: limiter)
     }
 
-    /// The reference vocal chain's units: 10-band EQ → compressor → reverb (stereo out).
-    static let vocalUnits: String = {
-        let bands = [31.0, 63, 125, 250, 500, 1000, 2000, 4000, 8000, 16000].enumerated().map { index, frequency in
-            "\n    [[strip.unit.band]]\n    type = \"peak\"\n    freq_hz = \(frequency)\n    gain_db = \(index % 2 == 0 ? 3.0 : -2.0)\n    q = 1.4\n"
-        }
-        return "\n  [[strip.unit]]\n  type = \"eq\"\n" + bands.joined()
-            + "\n  [[strip.unit]]\n  type = \"compressor\"\n  threshold_db = -24.0\n  ratio = 4.0\n"
-            + "\n  [[strip.unit]]\n  type = \"reverb\"\n  decay_s = 1.0\n  mix = 0.3\n"
-    }()
+    /// The reference vocal chain's units, as `foldback bench` runs them.
+    static let vocalUnits = BenchCases.referenceChain
 
     /// The largest absolute difference of two equally shaped signals (infinity if shapes differ).
     static func maxDifference(_ a: [[Float]], _ b: [[Float]]) -> Float {
