@@ -12,20 +12,12 @@ enum LV2UnitWriter {
         if let outputs = plugin.outputs { text.raw("outputs", list(outputs)) }
         guard !unit.parameters.isEmpty else { return }
         let entries = unit.parameters.keys.sorted().map { symbol in
-            "\(bareKey(symbol)) = \(NumberFormatting.plain(unit.parameters[symbol] ?? 0))"
+            "\(TOMLPath.isBare(symbol) ? symbol : TOMLText.quoted(symbol)) = \(NumberFormatting.plain(unit.parameters[symbol] ?? 0))"
         }
         text.raw("controls", "{ " + entries.joined(separator: ", ") + " }")
     }
 
     private static func list(_ symbols: [String]) -> String {
         "[" + symbols.map(TOMLText.quoted).joined(separator: ", ") + "]"
-    }
-
-    /// An LV2 symbol is a C identifier, so always a TOML bare key; anything else is quoted.
-    private static func bareKey(_ symbol: String) -> String {
-        let isBare = !symbol.isEmpty && symbol.unicodeScalars.allSatisfy {
-            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
-        }
-        return isBare ? symbol : TOMLText.quoted(symbol)
     }
 }

@@ -29,9 +29,6 @@ public enum PluginStateCapture {
 
     /// `name` with anything but letters, digits, `-` and `_` replaced by `_`.
     private static func fileSafe(_ name: String) -> String {
-        String(name.unicodeScalars.map { scalar in
-            ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == "_"
-                ? Character(scalar) : "_"
-        })
+        String(name.unicodeScalars.map { TOMLPath.isBareKeyScalar($0) ? Character($0) : "_" })
     }
 }
