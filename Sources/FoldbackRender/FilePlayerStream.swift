@@ -163,15 +163,7 @@ public final class FilePlayerStream: @unchecked Sendable {
         } catch {
             return report(error, &stream)
         }
-        var mapped = [Float](repeating: 0, count: frames * channels)
-        for frame in 0..<frames {
-            for channel in 0..<channels {
-                let sample = channels == 1 && fileChannels > 1
-                    ? (raw[frame * fileChannels] + raw[frame * fileChannels + 1]) * 0.5
-                    : raw[frame * fileChannels + min(channel, fileChannels - 1)]
-                mapped[frame * channels + channel] = sample * gain
-            }
-        }
+        let mapped = ChannelAdaptation.adapt(raw, frames: frames, from: fileChannels, to: channels, gain: gain)
         let isLast = frames == 0
         if isLast { stream.isAtEnd = true }
         guard let converter = stream.converter else { return stream.pending = mapped }

@@ -127,19 +127,12 @@ final class RenderInputStream {
         }
     }
 
-    /// Appends interleaved file frames to `pending`, adapted to the strip's channels.
+    /// Appends interleaved file frames to `pending`, adapted to the strip's channels as live use does.
     private func append(interleaved samples: [Float], frames: Int) {
-        switch (fileChannels, stripChannels) {
-        case (1, _):
-            for channel in 0..<stripChannels { pending[channel].append(contentsOf: samples[0..<frames]) }
-        case (2, 1):
-            pending[0].reserveCapacity(pending[0].count + frames)
-            for frame in 0..<frames { pending[0].append(0.5 * (samples[2 * frame] + samples[2 * frame + 1])) }
-        default:
-            for channel in 0..<stripChannels {
-                pending[channel].reserveCapacity(pending[channel].count + frames)
-                for frame in 0..<frames { pending[channel].append(samples[frame * fileChannels + channel]) }
-            }
+        let adapted = ChannelAdaptation.adapt(samples, frames: frames, from: fileChannels, to: stripChannels)
+        for channel in 0..<stripChannels {
+            pending[channel].reserveCapacity(pending[channel].count + frames)
+            for frame in 0..<frames { pending[channel].append(adapted[frame * stripChannels + channel]) }
         }
     }
 }
