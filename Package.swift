@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "foldback", targets: ["foldback"]),
         .executable(name: "foldback-probe", targets: ["foldback-probe"]),
         .executable(name: "foldback-rtcheck", targets: ["foldback-rtcheck"]),
+        .executable(name: "foldback-fuzz", targets: ["foldback-fuzz"]),
         // LD_PRELOAD hook that counts malloc/free calls made on the audio thread.
         .library(name: "FoldbackAllocCounter", type: .dynamic, targets: ["CFoldbackAllocCounter"]),
     ],
@@ -37,6 +38,7 @@ let package = Package(
         .target(name: "CFoldback", dependencies: ["CJack"]),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CFoldbackLV2"),
+        .target(name: "CFoldbackFuzz"),
 
         // MARK: Realtime core
         .target(name: "FoldbackDSP", swiftSettings: realtimeSwift),
@@ -101,6 +103,12 @@ let package = Package(
                 "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            swiftSettings: strictSwift
+        ),
+
+        .executableTarget(
+            name: "foldback-fuzz",
+            dependencies: ["FoldbackPresets", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift
         ),
 

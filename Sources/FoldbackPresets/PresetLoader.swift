@@ -41,6 +41,12 @@ public enum PresetLoader {
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
         }
+        return try text(of: bytes, path: path)
+    }
+
+    /// A file's bytes as text; bytes that are not UTF-8 become a diagnostic naming `path`.
+    /// - Throws: ``PresetError`` when the bytes are not valid UTF-8.
+    public static func text(of bytes: [UInt8], path: String) throws(PresetError) -> String {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             let location = SourceLocation(file: path, line: 0, column: 0)
             throw PresetError(diagnostics: [PresetDiagnostic(location: location, message: "preset file is not valid UTF-8 text")])

@@ -56,6 +56,9 @@ private struct Scan {
     var entries: [String: SourceLocator.Entry] = [:]
     /// How many `[[…]]` headers each resolved array path has seen so far.
     var arrayTableCounts: [String: Int] = [:]
+    /// Keys nested deeper are not located (their nearest located ancestor stands in): no Foldback file
+    /// nests past a handful of levels, and a 10,000-deep dotted key would otherwise cost quadratic time.
+    static let maximumDepth = 32
     /// The table that `key = value` lines belong to.
     var table = TOMLPath.root
 
@@ -67,6 +70,7 @@ private struct Scan {
     var here: SourceLocation { SourceLocation(file: file, line: cursor.line, column: cursor.column) }
 
     mutating func record(_ path: TOMLPath, key: SourceLocation, value: SourceLocation? = nil) {
+        guard path.components.count <= Self.maximumDepth else { return }
         let name = path.description
         if var entry = entries[name] {
             if entry.value == nil, let value {
@@ -105,10 +109,10 @@ private struct Scan {
         guard !keys.isEmpty, cursor.hasPrefix(isArray ? "]]" : "]") else { return }
         cursor.advance(isArray ? 2 : 1)
         var path = TOMLPath.root
-        for (offset, (key, location)) in keys.enumerated() {
+        for (offset, (key, location)) in keys.prefix(Self.maximumDepth).enumerated() {
             path = path.appending(key)
             record(path, key: location)
-            let isLast = offset == keys.count - 1
+            let isLast = offset == min(keys.count, Self.maximumDepth) - 1
             if isLast, isArray {
                 let count = arrayTableCounts[path.description, default: 0]
                 arrayTableCounts[path.description] = count + 1
@@ -149,7 +153,7 @@ private struct Scan {
         cursor.advance()
         cursor.skipSpaces()
         var path = table
-        for (key, location) in keys {
+        for (key, location) in keys.prefix(Self.maximumDepth) {
             path = path.appending(key)
             record(path, key: location)
         }

@@ -1,0 +1,84 @@
+// The fuzz runner's seed files: the shipped presets and curves, plus a setlist and a MIDI map written here. Non-realtime.
+import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Seed inputs for mutation.
+enum SeedCorpus {
+    /// Kinds of file the shipped folders lack: a setlist, and a preset with a `[midi]` map and a file source.
+    static let builtIn: [(name: String, bytes: [UInt8])] = [
+        ("setlist", Array("""
+            [setlist]
+            name = "Friday"
+
+            [[song]]
+            name = "Opener"
+            preset = "vocal-monitor.toml"
+
+            [[song]]
+            preset = "passthrough.toml"
+
+            """.utf8)),
+        ("midi map", Array("""
+            [preset]
+            name = "MIDI"
+
+            [[bus]]
+            name = "main"
+            channels = 2
+
+            [[strip]]
+            name = "vox"
+            source = { file = "take.wav", loop = true, gain_db = -6.0 }
+              [[strip.unit]]
+              type = "compressor"
+              threshold_db = -20.0
+              [[strip.send]]
+              bus = "main"
+
+            [midi]
+            channel = 1
+            program_change = true
+
+            [[midi.cc]]
+            cc = 7
+            target = "strip.vox.gain_db"
+            curve = "db"
+
+            [[midi.cc]]
+            cc = 64
+            target = "strip.vox.mute"
+            mode = "toggle"
+
+            """.utf8)),
+    ]
+
+    /// Every `.toml` file directly in `folder`.
+    static func files(in folder: String) throws -> [(name: String, bytes: [UInt8])] {
+        guard let directory = opendir(folder) else {
+            throw ValidationError("cannot open the corpus folder '\(folder)' (run from the repository root, or pass --corpus)")
+        }
+        defer { closedir(directory) }
+        var files: [(name: String, bytes: [UInt8])] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name.hasSuffix(".toml") else { continue }
+            files.append((name: name, bytes: try read(folder + "/" + name)))
+        }
+        return files.sorted { $0.name < $1.name }
+    }
+
+    private static func read(_ path: String) throws -> [UInt8] {
+        guard let file = fopen(path, "rb") else { throw ValidationError("cannot read the seed '\(path)'") }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+}
