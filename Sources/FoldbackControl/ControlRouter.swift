@@ -74,6 +74,9 @@ public final class ControlRouter: Sendable {
                 log("\(message.path) refused: \(error)")
                 throw error
             }
+        case "bus" where parts.count == 4 && parts[2] == "latency" && parts[3] == "get":
+            try expect(message, "")
+            return [try latencyReply(bus: String(parts[1]))]
         case "strip", "bus":
             let isQuery = parts.last == "get"
             if isQuery { parts.removeLast() }
@@ -90,6 +93,18 @@ public final class ControlRouter: Sendable {
         default:
             throw .unknownAddress("unknown address; see docs/osc.md for Foldback's address space")
         }
+    }
+
+    /// `/foldback/bus/<bus>/latency f added_ms f round_trip_ms i added_frames i round_trip_frames` (−1 while unknown).
+    private func latencyReply(bus: String) throws(ControlError) -> OSCMessage {
+        guard let figures = target.busLatency(named: bus) else {
+            let buses = target.currentPreset.buses.map(\.name).joined(separator: ", ")
+            throw .unknownAddress("no bus named '\(bus)'; buses: \(buses)")
+        }
+        return OSCMessage("\(Self.root)/bus/\(bus)/latency", [
+            .float(Float(figures.addedMs)), .float(Float(figures.roundTripMs ?? -1)),
+            .int(Int32(clamping: figures.addedFrames)), .int(Int32(clamping: figures.roundTripFrames ?? -1)),
+        ])
     }
 
     private func set(_ parameter: ResolvedParameter, from message: OSCMessage) throws(ControlError) {

@@ -21,6 +21,8 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     /// Starts (`true`) or stops the record tap (`recorder`) or the file players (`false`).
     /// - Returns: what was done. - Throws: ``ControlError/failed(_:)`` when there is none to switch.
     func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String
+    /// The latency figures of bus `name` (what Foldback adds, the round trip JACK reports), or nil for no such bus.
+    func busLatency(named name: String) -> BusLatencyFigures?
 }
 
 extension LiveControlTarget {
@@ -28,6 +30,9 @@ extension LiveControlTarget {
     public func saveChain(toPath path: String) throws(ControlError) -> String {
         throw .failed("this instance cannot write its chain to a preset")
     }
+
+    /// Targets that know no latency answer nil.
+    public func busLatency(named name: String) -> BusLatencyFigures? { nil }
 
     /// Targets without a recorder or file players refuse.
     public func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {

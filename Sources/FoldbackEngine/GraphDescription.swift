@@ -101,19 +101,48 @@ public struct BusDescription: Sendable {
     }
 }
 
+/// How a bus limiter trades latency for transparency on transients.
+public enum LimiterMode: String, Sendable, Hashable, CaseIterable {
+    /// Looks ahead (1.5 ms by default) and ramps the gain down before a peak arrives: clean transients,
+    /// the lookahead is the bus's latency.
+    case lookahead
+    /// No lookahead, no latency: the gain drops on the first sample over the ceiling (the rising edge up to
+    /// the peak is held at the ceiling) and then releases as usual. The ceiling holds all the same.
+    case zeroLatency = "zero_latency"
+
+    /// The preset spelling, `lookahead` or `zero_latency`.
+    public var name: String { rawValue }
+}
+
 /// A bus limiter's settings: no output sample exceeds the ceiling; the lookahead is the bus's latency.
 public struct LimiterSettings: Sendable, Hashable {
+    /// The default lookahead of ``LimiterMode/lookahead``, milliseconds.
+    public static let defaultLookaheadMs: Float = 1.5
+
     /// Ceiling, dBFS.
     public var ceilingDB: Float
     /// Release time, milliseconds.
     public var releaseMs: Float
-    /// Lookahead, milliseconds (at most 2).
+    /// Lookahead, milliseconds (at most 2); 0 is ``LimiterMode/zeroLatency``.
     public var lookaheadMs: Float
 
     /// Limiter settings; the defaults are Foldback's: −1 dBFS, 50 ms release, 1.5 ms lookahead.
-    public init(ceilingDB: Float = -1, releaseMs: Float = 50, lookaheadMs: Float = 1.5) {
+    public init(ceilingDB: Float = -1, releaseMs: Float = 50, lookaheadMs: Float = defaultLookaheadMs) {
         self.ceilingDB = ceilingDB
         self.releaseMs = releaseMs
         self.lookaheadMs = min(max(lookaheadMs, 0), 2)
+    }
+
+    /// Limiter settings in `mode`: the default lookahead, or none.
+    public init(ceilingDB: Float = -1, releaseMs: Float = 50, mode: LimiterMode) {
+        self.init(ceilingDB: ceilingDB, releaseMs: releaseMs, lookaheadMs: mode == .zeroLatency ? 0 : Self.defaultLookaheadMs)
+    }
+
+    /// ``LimiterMode/zeroLatency`` without lookahead, else ``LimiterMode/lookahead``.
+    public var mode: LimiterMode { lookaheadMs > 0 ? .lookahead : .zeroLatency }
+
+    /// The latency the limiter adds at `sampleRate`, in frames (its lookahead, as the kernel rounds it).
+    public func latencyFrames(sampleRate: Double) -> Int {
+        Int((Double(lookaheadMs) * sampleRate / 1000).rounded())
     }
 }

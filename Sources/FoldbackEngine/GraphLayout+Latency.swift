@@ -17,6 +17,24 @@ public struct LatencyPath: Sendable, Hashable {
     }
 }
 
+/// The latency a graph adds on the way to one bus: its fastest and slowest strip path, and its limiter's part.
+public struct BusLatency: Sendable, Hashable {
+    /// The bus name.
+    public var bus: String
+    /// The shortest and longest path from a strip's input port to this bus's outputs, in frames (strip
+    /// units plus the limiter's lookahead); the limiter's part alone when no strip feeds the bus.
+    public var frames: ClosedRange<Int>
+    /// The bus limiter's lookahead, in frames (0 without a limiter or in zero-latency mode).
+    public var limiterFrames: Int
+
+    /// A bus's latency figures.
+    public init(bus: String, frames: ClosedRange<Int>, limiterFrames: Int) {
+        self.bus = bus
+        self.frames = frames
+        self.limiterFrames = limiterFrames
+    }
+}
+
 extension GraphLayout {
     /// The ports of `description` with each path's latency: strip `i` reaches every bus it sends to,
     /// `stripLatencies[i] + busLatencies[bus]` frames late (every strip channel to every bus channel,
@@ -42,5 +60,11 @@ extension GraphLayout {
             }
         }
         latencyPaths = paths
+        self.busLatencies = description.buses.enumerated().map { busIndex, bus in
+            let limiter = busIndex < busLatencies.count ? busLatencies[busIndex] : 0
+            let feeding = description.strips.indices.filter { description.strips[$0].sends.contains { $0.bus == busIndex } }
+            let frames = feeding.map { ($0 < stripLatencies.count ? stripLatencies[$0] : 0) + limiter }
+            return BusLatency(bus: bus.name, frames: (frames.min() ?? limiter)...(frames.max() ?? limiter), limiterFrames: limiter)
+        }
     }
 }

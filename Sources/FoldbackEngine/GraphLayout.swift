@@ -21,6 +21,8 @@ public struct GraphLayout: Sendable, Hashable {
     /// Each input-to-output path and its own latency (strip units, then the bus limiter), for
     /// per-port latency reporting; empty when unknown (see ``init(description:stripLatencies:busLatencies:)``).
     public var latencyPaths: [LatencyPath] = []
+    /// What each bus adds, bus by bus; empty when unknown, like ``latencyPaths``.
+    public var busLatencies: [BusLatency] = []
 
     /// The ports `description` needs; `latencyFrames` is known only once units are prepared (see ``EngineGraph/layout``).
     public init(description: GraphDescription, latencyFrames: Int = 0) {

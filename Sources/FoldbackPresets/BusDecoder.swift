@@ -4,7 +4,11 @@ import FoldbackEngine
 /// Reads and checks a `[[bus]]` table.
 enum BusDecoder {
     /// The keys a `[[bus]]` table accepts.
-    static let keys = ["name", "channels", "gain_db", "mute", "connect", "limiter", "limiter_ceiling_db", "limiter_release_ms"]
+    static let keys = [
+        "name", "channels", "gain_db", "mute", "connect", "in_ear", "limiter", "limiter_mode", "limiter_ceiling_db", "limiter_release_ms",
+    ]
+    /// `limiter_mode` values, as choices.
+    static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
     /// The range of bus and strip levels, in dB.
     static let levelRange: ClosedRange<Float> = -144...24
 
@@ -18,15 +22,19 @@ enum BusDecoder {
         let isMuted = reader.bool("mute", default: false)
         let owner = name.map { "bus '\($0)'" } ?? "this bus"
         let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
+        let isInEar = reader.bool("in_ear", default: false)
         let isLimited = reader.bool("limiter", default: true)
         let defaults = LimiterSettings()
+        let defaultMode: LimiterMode = isInEar ? .zeroLatency : .lookahead
+        let modeIndex = reader.choice("limiter_mode", among: limiterModes, default: Float(LimiterMode.allCases.firstIndex(of: defaultMode) ?? 0))
         let limiter = LimiterSettings(
             ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: defaults.ceilingDB),
-            releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: defaults.releaseMs))
+            releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: defaults.releaseMs),
+            mode: LimiterMode.allCases[Int(modeIndex)])
         guard let name else { return nil }
         return BusSpec(
             name: name, channels: channels, gainDB: gainDB, isMuted: isMuted,
-            connections: connections, limiter: isLimited ? limiter : nil, location: reader.location
+            connections: connections, limiter: isLimited ? limiter : nil, isInEar: isInEar, location: reader.location
         )
     }
 }

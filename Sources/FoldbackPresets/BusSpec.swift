@@ -17,15 +17,20 @@ public struct BusSpec: Sendable {
     /// The output safety limiter (on by default, since an in-ear mix must never exceed its ceiling);
     /// nil when the preset turns it off (`limiter = false`).
     public var limiter: LimiterSettings?
+    /// An in-ear monitor mix (`in_ear = true`): its limiter defaults to zero latency, and `foldback run`
+    /// warns when its round trip passes ``BusSpec/inEarRoundTripBudgetMs``.
+    public var isInEar: Bool
     /// Where the bus's `[[bus]]` table starts.
     public var location: SourceLocation
 
     /// Creates a bus description.
     public init(
         name: String, channels: Int = 2, gainDB: Float = 0, isMuted: Bool = false,
-        connections: [[String]] = [], limiter: LimiterSettings? = LimiterSettings(), location: SourceLocation
+        connections: [[String]] = [], limiter: LimiterSettings? = LimiterSettings(), isInEar: Bool = false,
+        location: SourceLocation
     ) {
         self.limiter = limiter
+        self.isInEar = isInEar
         self.name = name
         self.channels = channels
         self.gainDB = gainDB
@@ -35,3 +40,8 @@ public struct BusSpec: Sendable {
     }
 }
 
+extension BusSpec {
+    /// The end-to-end delay a singer tolerates in in-ears, ms: listening tests put vocalists under about 3 ms
+    /// and drummers under 6; Foldback warns past 5 ms of JACK round trip on an in-ear bus.
+    public static let inEarRoundTripBudgetMs = 5.0
+}

@@ -18,6 +18,13 @@ public enum NumberFormatting {
         return "\(value)"
     }
 
+    /// `frames` at `sampleRate` in milliseconds with two decimals: `1.50`, `0.00`.
+    public static func milliseconds(frames: Int, sampleRate: Double) -> String {
+        let hundredths = sampleRate > 0 ? Int((Double(frames) * 100_000 / sampleRate).rounded()) : 0
+        let fraction = abs(hundredths % 100)
+        return "\(hundredths < 0 ? "-" : "")\(abs(hundredths) / 100).\(fraction < 10 ? "0" : "")\(fraction)"
+    }
+
     /// A level with sign and one decimal: `+6.0 dB`, `-3.5 dB`, `0.0 dB`; `-inf dB` at the floor.
     /// Right-aligned to `width` characters so columns of levels line up.
     static func decibels(_ value: Float, width: Int = 8) -> String {

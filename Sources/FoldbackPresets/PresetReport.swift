@@ -54,12 +54,13 @@ public enum PresetReport {
     }
 
     private static func busLines(_ bus: BusSpec, number: Int, clientName: String) -> [String] {
-        var lines = ["Bus \(number)  \(bus.name)  (\(layout(bus.channels)))"]
+        var lines = ["Bus \(number)  \(bus.name)  (\(layout(bus.channels))\(bus.isInEar ? ", in-ear" : ""))"]
         let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels).map { "\(clientName):\($0)" }
         lines += block("outputs", portLines(ports, connections: bus.connections, arrow: "->"))
         lines.append(row("  gain", "\(NumberFormatting.decibels(bus.gainDB))   mute \(onOff(bus.isMuted))"))
         if let limiter = bus.limiter {
-            lines.append(row("  limiter", "ceiling \(NumberFormatting.decibels(limiter.ceilingDB, width: 0))FS   release \(NumberFormatting.plain(limiter.releaseMs)) ms   lookahead \(NumberFormatting.plain(limiter.lookaheadMs)) ms"))
+            let mode = limiter.mode == .zeroLatency ? "zero latency" : "lookahead \(NumberFormatting.plain(limiter.lookaheadMs)) ms"
+            lines.append(row("  limiter", "ceiling \(NumberFormatting.decibels(limiter.ceilingDB, width: 0))FS   release \(NumberFormatting.plain(limiter.releaseMs)) ms   \(mode)"))
         } else {
             lines.append(row("  limiter", "off"))
         }

@@ -80,8 +80,10 @@ public enum PresetWriter {
         text.key("gain_db", bus.gainDB)
         text.key("mute", bus.isMuted)
         text.key("connect", connections: bus.connections)
+        text.key("in_ear", bus.isInEar)
         if let limiter = bus.limiter {
             text.key("limiter", true)
+            text.key("limiter_mode", string: limiter.mode.name)
             text.key("limiter_ceiling_db", limiter.ceilingDB)
             text.key("limiter_release_ms", limiter.releaseMs)
         } else {

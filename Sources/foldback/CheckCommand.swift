@@ -11,7 +11,9 @@ struct CheckCommand: ParsableCommand {
             Reads the preset, checks every key, and prints what 'foldback run' would build: for each \
             strip its JACK input ports and connections, its units in order with every parameter \
             (defaults included), fader, pan, mute, solo and sends; for each bus its output ports, \
-            connections, gain and mute. JACK is not contacted.
+            connections, gain, mute and limiter; last, the latency Foldback adds on the way to each bus \
+            at 48 kHz (strip units and limiter lookahead; LV2 plugins are instantiated to ask them). JACK \
+            is not contacted: 'foldback run' prints the whole round trip with JACK's periods.
 
             Problems are printed to standard error as file:line:column: error: message, all of them \
             at once, and the exit status is 2. Warnings (a strip with no sends, a bus nothing feeds) \
@@ -54,6 +56,19 @@ struct CheckCommand: ParsableCommand {
         if eqSVG.count == 2 { try plotEQ(of: eqSVG[0], in: loaded, to: eqSVG[1]) }
         guard !quiet else { return }
         print(PresetReport.render(loaded, clientName: clientName), terminator: "")
+        print(try latencyReport(loaded), terminator: "")
+    }
+
+    /// The latency block: the graph prepared at 48 kHz (LV2 plugins instantiated), as `foldback run` builds it.
+    private func latencyReport(_ preset: Preset) throws -> String {
+        let sampleRate = 48_000.0
+        do {
+            let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: 256)
+            return "\n" + LatencyReport.render(graph.layout, preset: preset, sampleRate: sampleRate)
+        } catch {
+            PresetLoading.report(error, path: preset.path)
+            throw ExitCode(2)
+        }
     }
 
     /// Writes the response of the strip's first eq unit; an unknown strip or a strip without one exits 2.

@@ -1,6 +1,8 @@
-// The `--meters` terminal view: peak/RMS bars with peak hold, gain reduction, DSP load, xruns, preset and song. Non-realtime.
+// The `--meters` terminal view: peak/RMS bars with peak hold, gain reduction, DSP load, xruns, latency per bus, preset and song. Non-realtime.
+import FoldbackControl
 import FoldbackDSP
 import FoldbackEngine
+import FoldbackPresets
 import Foundation
 
 /// Draws the meter view in place about 20 times a second: cursor home, every line rewritten and
@@ -31,7 +33,8 @@ final class MeterView: @unchecked Sendable {
         let preset = session.preset
         let header = "Foldback  \(preset.name ?? preset.path)" + (position.map { "  ·  \($0)" } ?? "")
         let status = String(format: "DSP %5.1f%%   xruns %d", session.host.cpuLoad, session.host.xrunCount)
-        let lines = [header, status, ""] + meterLines(session.engine.meters(), now: Date())
+        let latencies = session.preset.buses.compactMap { session.busLatency(named: $0.name) }
+        let lines = [header, status, Self.latencyLine(latencies), ""] + meterLines(session.engine.meters(), now: Date())
         if isTerminal {
             // Hide the cursor and clear once; afterwards only home + overwrite.
             let start = hasDrawn ? "\u{1B}[H" : "\u{1B}[?25l\u{1B}[2J\u{1B}[H"
@@ -41,6 +44,16 @@ final class MeterView: @unchecked Sendable {
             print(lines.joined(separator: "\n") + "\n")
         }
         fflush(nil)
+    }
+
+    /// `latency  main +1.50 ms, rt 17.50 ms   iem_vox* +0.00 ms, rt 5.33 ms!`: what Foldback adds and the
+    /// round trip per bus (* in-ear, ! over the in-ear budget).
+    static func latencyLine(_ figures: [BusLatencyFigures]) -> String {
+        "latency  " + figures.map { bus in
+            let added = NumberFormatting.milliseconds(frames: bus.addedFrames, sampleRate: bus.sampleRate)
+            let trip = bus.roundTripFrames.map { NumberFormatting.milliseconds(frames: $0, sampleRate: bus.sampleRate) } ?? "?"
+            return "\(bus.bus)\(bus.isInEar ? "*" : "") +\(added) ms, rt \(trip) ms\(bus.exceedsInEarBudget ? "!" : "")"
+        }.joined(separator: "   ")
     }
 
     /// One meter's linear levels, by name.

@@ -170,6 +170,7 @@ struct RunCommand: ParsableCommand {
         if let recorder { session.record(with: recorder, paused: recording.paused) }
         session.play(with: players)
         StandardError.writeLine(session.summary)
+        for line in session.latencyReport() { StandardError.writeLine(line) }
         let exitStatus = session.runUntilStopped(showStatus: !quiet && !control.meters)
         liveControl.stop()
         midi?.stop()

@@ -1,5 +1,6 @@
 // The --meters view's bars: RMS and peak lengths in dB, peak hold and its fall, gain reduction. Non-realtime.
 @testable import foldback
+import FoldbackControl
 import FoldbackEngine
 import Foundation
 import XCTest
@@ -11,6 +12,22 @@ final class MeterViewTests: XCTestCase {
         let rms = bar.filter { $0 == "█" }.count
         let peak = rms + bar.filter { $0 == "▒" }.count
         return (rms, peak, bar.firstIndex(of: "|").map { $0 + 1 })
+    }
+
+    /// What Foldback adds and the round trip per bus, in-ear buses starred and flagged past 5 ms.
+    func testTheLatencyLineShowsAddedAndRoundTripPerBusAndFlagsInEarBusesOverBudget() {
+        let figures = [
+            BusLatencyFigures(bus: "main", isInEar: false, sampleRate: 48000, addedFrames: 72, roundTripFrames: 840, reachesPlayback: true),
+            BusLatencyFigures(bus: "iem", isInEar: true, sampleRate: 48000, addedFrames: 0, roundTripFrames: 256, reachesPlayback: true),
+            BusLatencyFigures(bus: "iem2", isInEar: true, sampleRate: 48000, addedFrames: 0, roundTripFrames: 128, reachesPlayback: true),
+            BusLatencyFigures(bus: "away", isInEar: false, sampleRate: 48000, addedFrames: 0, roundTripFrames: nil, reachesPlayback: false),
+        ]
+        XCTAssertEqual(
+            MeterView.latencyLine(figures),
+            "latency  main +1.50 ms, rt 17.50 ms   iem* +0.00 ms, rt 5.33 ms!   iem2* +0.00 ms, rt 2.67 ms   away +0.00 ms, rt ? ms")
+        XCTAssertNil(figures[0].budgetWarning, "only in-ear buses have a budget")
+        XCTAssertEqual(figures[1].budgetWarning, "in-ear bus 'iem' has a round trip of 5.33 ms, over the 5 ms a singer tolerates (Foldback adds 0.00 ms of it): use a smaller JACK period")
+        XCTAssertNil(figures[2].budgetWarning)
     }
 
     func testBarsShowRMSAndPeakInDecibelsAndThePeakHoldFallsAfterItsTime() {

@@ -1,4 +1,5 @@
 // `foldback run` with an LV2 plugin that has a latency port: JACK's own `jack_lsp -l` shows the plugin's latency on Foldback's ports. Non-realtime.
+import FoldbackJACK
 import FoldbackLV2
 import Foundation
 import XCTest
@@ -20,6 +21,22 @@ final class LV2LatencyEndToEndTests: JACKServerTestCase {
         let listing = try JACKTools.run("jack_lsp", "-l", clientName, server: serverName)
         XCTAssertEqual(Self.latency(in: listing, port: "\(clientName):out", kind: "capture"), [expected, expected], listing)
         XCTAssertEqual(Self.latency(in: listing, port: "\(clientName):vox_in", kind: "playback"), [expected, expected], listing)
+        XCTAssertTrue(run.standardError.contains("out: Foldback adds"), run.standardError)
+        XCTAssertTrue(run.standardError.contains("(\(expected) frames); round trip"), "foldback run prints the plugin's latency: \(run.standardError)")
+
+        // Measured: noise 17 dB under the plugin's −3 dB threshold passes unchanged, exactly `expected` frames late.
+        let client = try JACKTestClient(serverName: serverName, signals: [.noise(seed: 9, level: -20)], recordChannels: 1,
+                                        capacity: 8192, namePrefix: "\(clientName)-t")
+        defer { client.close() }
+        XCTAssertEqual(client.connectPlayer(to: ["\(clientName):vox_in"]), [])
+        XCTAssertEqual(client.connectRecorder(from: ["\(clientName):out"]), [])
+        let recording = try client.record(frames: 4096, settleFrames: 4096)
+        let errors = (0...1024).map { delay in
+            SignalCheck.maxError(recording, channel: 0) { client.expectedSample(channel: 0, frameTime: $0 &- UInt32(delay)) }
+        }
+        let measured = errors.indices.min { errors[$0] < errors[$1] } ?? -1
+        XCTAssertEqual(measured, expected, "the measured delay is the reported latency")
+        XCTAssertLessThan(errors[max(measured, 0)], 1e-4, "aligned, the output is the input")
     }
 
     /// The `[ min max ]` numbers of `port capture latency = [ 0 0 ] frames` under `port` in `jack_lsp -l` output.

@@ -39,7 +39,7 @@ final class MeterViewEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(Double(frames), 40, accuracy: 14, "cursor-home redraws in about 2 s (20 Hz)")
         XCTAssertEqual(text.components(separatedBy: "\u{1B}[2J").count - 1, 1, "the screen is cleared once, never per frame")
         XCTAssertTrue(text.contains("\u{1B}[K"), "each line is cleared to its end as it is rewritten")
-        for expected in ["DSP", "xruns", "strips (pre-fader)", "vox", "buses", "main", "dBFS"] {
+        for expected in ["DSP", "xruns", "latency  main +0.00 ms, rt 0.00 ms", "strips (pre-fader)", "vox", "buses", "main", "dBFS"] {
             XCTAssertTrue(text.contains(expected), "the view shows '\(expected)'")
         }
         run.stop()

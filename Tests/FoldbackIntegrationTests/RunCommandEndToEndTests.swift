@@ -14,45 +14,71 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     }
 
     func testAMonitorMixPresetMixesAsItStatesDelayedOnlyByTheReportedLimiterLatency() throws {
-        let clientName = "fb-e2e-\(getpid())"
+        try assertMixLaw(preset: fixturePath("monitor-mix.toml"), clientName: "fb-e2e-\(getpid())", inEarLimiterMs: 1.5)
+    }
+
+    /// The same preset with `in_ear = true` on iem_vox: its limiter runs in zero-latency mode, so iem_vox is
+    /// sample-aligned with the inputs (0 frames, JACK frame time, every sample to 1e-6) while main keeps its
+    /// lookahead; both figures are what JACK reports and what `foldback run` prints.
+    func testAnInEarBusHasAZeroLatencyLimiterAndPassesSignalWithNoDelay() throws {
+        let fixture = try String(contentsOfFile: fixturePath("monitor-mix.toml"), encoding: .utf8)
+        let inEar = FileManager.default.temporaryDirectory.appendingPathComponent("in-ear-\(getpid()).toml").path
+        try fixture.replacingOccurrences(of: "name = \"iem_vox\"\n", with: "name = \"iem_vox\"\nin_ear = true\n")
+            .write(toFile: inEar, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: inEar) }
+        let report = try assertMixLaw(preset: inEar, clientName: "fb-iem-\(getpid())", inEarLimiterMs: 0)
+        XCTAssertTrue(report.contains("iem_vox (in-ear): Foldback adds 0.00 ms (0 frames); round trip 0.00 ms (0 frames)"), report)
+        XCTAssertTrue(report.contains("main: Foldback adds 1.50 ms (72 frames); round trip 1.50 ms (72 frames)"), report)
+    }
+
+    /// Plays noise through `preset` (Fixtures/monitor-mix.toml or a variant) and checks every recorded sample
+    /// of the four outputs against the mix law, delayed by main's 1.5 ms limiter lookahead and by
+    /// `inEarLimiterMs` on iem_vox, and that JACK reports exactly those latencies. Returns foldback's log.
+    @discardableResult
+    private func assertMixLaw(preset: String, clientName: String, inEarLimiterMs: Double) throws -> String {
         let rig = try wiredMonitorRig(
-            preset: fixturePath("monitor-mix.toml"), clientName: clientName,
+            preset: preset, clientName: clientName,
             signals: (0..<3).map { TestSignal.noise(seed: UInt32(11 + $0), level: -12) }, capacity: 8192)
         defer { rig.close() }   // keeps foldback and the clients alive to the end of the test
         let (foldback, probe, client) = (rig.run.process, rig.probe, rig.client)
         XCTAssertEqual(Set(probe.portNames(matching: "^\(clientName):")), Set(
             ["vox_in", "backing_in_L", "backing_in_R", "main_L", "main_R", "iem_vox_L", "iem_vox_R", "midi_in"].map { "\(clientName):\($0)" }))
         let recording = try client.record(frames: 4096, settleFrames: 2048)
-        // The only latency is the bus limiters' 1.5 ms lookahead, and JACK knows it (what `jack_lsp -l` shows).
-        let latency = try XCTUnwrap(probe.latencyRange(ofPort: "\(clientName):main_L", mode: .capture))
-        let expectedLatency = Int((0.0015 * recording.sampleRate).rounded())
-        XCTAssertEqual(latency, expectedLatency...expectedLatency, "capture latency of foldback:main_L")
-        let delay = UInt32(expectedLatency)
+        // The only latency is the bus limiters' lookahead, and JACK knows it (what `jack_lsp -l` shows).
+        let delays = [1.5, 1.5, inEarLimiterMs, inEarLimiterMs].map { UInt32((0.001 * $0 * recording.sampleRate).rounded()) }
+        for (port, delay) in zip(["main_L", "iem_vox_L"], [delays[0], delays[2]]) {
+            let latency = try XCTUnwrap(probe.latencyRange(ofPort: "\(clientName):\(port)", mode: .capture))
+            XCTAssertEqual(latency, Int(delay)...Int(delay), "capture latency of foldback:\(port)")
+        }
 
         // Fixtures/monitor-mix.toml: vox trim +6 dB, centre pan (constant power), fader 0 dB;
         // backing fader −4 dB; main gets post-fader sends at 0 dB; iem_vox (bus −3 dB) gets vox pre-fader +3 dB
         // and backing pre-fader −10 dB.
         func gain(_ decibels: Double) -> Double { pow(10, decibels / 20) }
         let centre = 0.5.squareRoot()
-        func played(_ channel: Int, _ time: UInt32) -> Double { Double(client.expectedSample(channel: channel, frameTime: time &- delay)) }
-        let expectations: [(String, (UInt32) -> Double)] = [
-            ("main_L", { played(0, $0) * gain(6) * centre + played(1, $0) * gain(-4) }),
-            ("main_R", { played(0, $0) * gain(6) * centre + played(2, $0) * gain(-4) }),
-            ("iem_vox_L", { played(0, $0) * gain(6 + 3 - 3) * centre + played(1, $0) * gain(-10 - 3) }),
-            ("iem_vox_R", { played(0, $0) * gain(6 + 3 - 3) * centre + played(2, $0) * gain(-10 - 3) }),
+        func played(_ channel: Int, _ time: UInt32, _ delay: UInt32) -> Double {
+            Double(client.expectedSample(channel: channel, frameTime: time &- delay))
+        }
+        let expectations: [(String, (UInt32, UInt32) -> Double)] = [
+            ("main_L", { played(0, $0, $1) * gain(6) * centre + played(1, $0, $1) * gain(-4) }),
+            ("main_R", { played(0, $0, $1) * gain(6) * centre + played(2, $0, $1) * gain(-4) }),
+            ("iem_vox_L", { played(0, $0, $1) * gain(6 + 3 - 3) * centre + played(1, $0, $1) * gain(-10 - 3) }),
+            ("iem_vox_R", { played(0, $0, $1) * gain(6 + 3 - 3) * centre + played(2, $0, $1) * gain(-10 - 3) }),
         ]
         for (channel, (port, expected)) in expectations.enumerated() {
-            let error = SignalCheck.maxError(recording, channel: channel, expected: expected)
+            let delay = delays[channel]
+            let error = SignalCheck.maxError(recording, channel: channel) { expected($0, delay) }
             XCTAssertLessThan(error, 1e-6, "\(port): recorded vs expected, \(delay) frames earlier in JACK frame time")
             XCTAssertGreaterThan(SignalCheck.peak(recording, channel: channel), 0.05, "\(port) carries signal")
+            let late = SignalCheck.maxError(recording, channel: channel) { expected($0, delay &+ 1) }
+            XCTAssertGreaterThan(late, 1e-3, "\(port): a one-frame-off delay must not match: the check really measures latency")
         }
-        let late = SignalCheck.maxError(recording, channel: 0) { expectations[0].1($0 &- 1) }
-        XCTAssertGreaterThan(late, 1e-3, "a one-frame-off delay must not match: the check really measures latency")
 
         foldback.interrupt()
         foldback.waitUntilExit()
         XCTAssertEqual(foldback.terminationStatus, 0, "SIGINT deactivates, closes and exits 0")
         try waitUntil("foldback's ports disappear", timeout: 10) { probe.portNames(matching: "^\(clientName):").isEmpty }
+        return rig.run.standardError
     }
 
     func testTheShippedVocalMonitorSoundsOnEveryBusAndNeverPassesTheLimiterCeiling() throws {

@@ -1,0 +1,33 @@
+// The latency block of `foldback check`: what each bus adds at a sample rate, path by path. Non-realtime.
+public import FoldbackEngine
+
+/// Renders the latency a prepared graph adds on the way to each bus: the strips' units (lookahead
+/// compressors, LV2 plugins that report latency) and the bus limiter (its lookahead; none in zero-latency
+/// mode). JACK's own periods come on top; `foldback run` prints the whole round trip.
+public enum LatencyReport {
+    /// One block: a heading, then a line per bus, e.g.
+    /// `  main      1.50 ms (72 frames)  = strips 0 … 0 + limiter lookahead 72`.
+    public static func render(_ layout: GraphLayout, preset: Preset, sampleRate: Double) -> String {
+        let width = (preset.buses.map(\.name.count).max() ?? 0) + 2
+        var lines = ["Latency added by Foldback at \(NumberFormatting.plain(sampleRate)) Hz (JACK's periods come on top; foldback run prints the round trip)"]
+        for bus in layout.busLatencies {
+            let spec = preset.bus(named: bus.bus)
+            let strips = bus.frames.lowerBound - bus.limiterFrames == bus.frames.upperBound - bus.limiterFrames
+                ? "\(bus.frames.upperBound - bus.limiterFrames)"
+                : "\(bus.frames.lowerBound - bus.limiterFrames) … \(bus.frames.upperBound - bus.limiterFrames)"
+            let limiter = switch spec?.limiter?.mode {
+            case .none: "no limiter"
+            case .zeroLatency: "zero-latency limiter 0"
+            case .lookahead: "limiter lookahead \(bus.limiterFrames)"
+            }
+            let name = (bus.bus + (spec?.isInEar == true ? "*" : "")).padding(to: width)
+            lines.append("  \(name)\(NumberFormatting.milliseconds(frames: bus.frames.upperBound, sampleRate: sampleRate)) ms (\(bus.frames.upperBound) frames)  = strips \(strips) + \(limiter)")
+        }
+        if preset.buses.contains(where: \.isInEar) { lines.append("  (* in-ear: foldback run warns past \(NumberFormatting.plain(BusSpec.inEarRoundTripBudgetMs)) ms round trip)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+private extension String {
+    func padding(to width: Int) -> String { count >= width ? self + " " : self + String(repeating: " ", count: width - count) }
+}
