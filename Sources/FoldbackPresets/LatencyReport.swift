@@ -8,7 +8,7 @@ public enum LatencyReport {
     /// One block: a heading, then a line per bus, e.g.
     /// `  main      1.50 ms (72 frames)  = strips 0 … 0 + limiter lookahead 72`.
     public static func render(_ layout: GraphLayout, preset: Preset, sampleRate: Double) -> String {
-        let width = (preset.buses.map(\.name.count).max() ?? 0) + 2
+        let width = (preset.buses.map { $0.name.count + ($0.isInEar ? 1 : 0) }.max() ?? 0) + 2
         var lines = ["Latency added by Foldback at \(NumberFormatting.plain(sampleRate)) Hz (JACK's periods come on top; foldback run prints the round trip)"]
         for bus in layout.busLatencies {
             let spec = preset.bus(named: bus.bus)

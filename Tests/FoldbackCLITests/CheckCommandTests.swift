@@ -14,6 +14,11 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(run.standardOutput.contains("curve=\"Vocal Presence\""), run.standardOutput)
         XCTAssertTrue(run.standardOutput.contains("limiter   ceiling -1.0 dBFS"), run.standardOutput)
         XCTAssertTrue(run.standardOutput.contains("foldback:vox_in  <- system:capture_1"))
+        // The latency block: 1.5 ms of lookahead on front of house (72 frames at 48 kHz), none on the in-ear mix.
+        XCTAssertTrue(run.standardOutput.contains("Bus 2  iem_vox  (stereo, in-ear)"), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("Latency added by Foldback at 48000 Hz"), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("  main      1.50 ms (72 frames)  = strips 0 + limiter lookahead 72"), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("  iem_vox*  0.00 ms (0 frames)  = strips 0 + zero-latency limiter 0"), run.standardOutput)
     }
 
     func testClientNameOptionRenamesThePorts() throws {

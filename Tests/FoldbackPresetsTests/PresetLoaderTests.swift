@@ -169,7 +169,9 @@ final class PresetLoaderTests: XCTestCase {
         XCTAssertEqual(vox.units[1].curve, "Vocal Presence")
         XCTAssertEqual(vox.units[2].parameters["threshold_db"], -18)
         XCTAssertEqual(vox.units[3].parameters["decay_s"], 1.4)
-        XCTAssertTrue(preset.buses.allSatisfy { $0.limiter == LimiterSettings() }, "every bus keeps its default safety limiter")
+        XCTAssertEqual(preset.buses.map(\.limiter), [LimiterSettings(), LimiterSettings(mode: .zeroLatency)],
+                       "front of house keeps the default lookahead limiter; the in-ear bus has the zero-latency one")
+        XCTAssertEqual(preset.buses.map(\.isInEar), [false, true])
         let voxToIEM = try XCTUnwrap(vox.sends.first { $0.busName == "iem_vox" })
         let backingToIEM = try XCTUnwrap(preset.strips[1].sends.first { $0.busName == "iem_vox" })
         XCTAssertTrue(voxToIEM.isPreFader)
