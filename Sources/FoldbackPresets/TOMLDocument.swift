@@ -4,9 +4,9 @@ import TOMLKit
 /// TOML parsing shared by the file kinds Foldback reads: presets and factory curves.
 enum TOMLDocument {
     /// The document's root table; a syntax error becomes a ``PresetError`` at the parser's position in `path`.
-    /// Text the bundled parser would abort on is refused first (``TOMLHeaderGuard``), so no input ends the process.
+    /// Text the bundled parser would abort on is refused first (``TOMLInputGuard``), so no input ends the process.
     static func parse(_ text: String, path: String) throws(PresetError) -> TOMLTable {
-        if let unsafe = TOMLHeaderGuard.firstUnsafeHeader(in: text, path: path) {
+        if let unsafe = TOMLInputGuard.firstUnsafePlace(in: text, path: path) {
             throw PresetError(diagnostics: [unsafe])
         }
         do {

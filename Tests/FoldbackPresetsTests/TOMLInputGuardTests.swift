@@ -3,7 +3,7 @@ import TOMLKit
 import XCTest
 @testable import FoldbackPresets
 
-final class TOMLHeaderGuardTests: XCTestCase {
+final class TOMLInputGuardTests: XCTestCase {
     /// Each of these aborted the process inside toml++ (SIGABRT) before the guard existed.
     func testHeadersWithoutANameAreLocatedErrors() {
         let cases: [(text: String, line: Int, column: Int, found: String)] = [
@@ -18,9 +18,29 @@ final class TOMLHeaderGuardTests: XCTestCase {
             ("a = 1\r\n[\r\n", 2, 2, "the end of the line"),
         ]
         for (text, line, column, found) in cases {
-            let error = TOMLHeaderGuard.firstUnsafeHeader(in: text, path: "test.toml")
+            let error = TOMLInputGuard.firstUnsafePlace(in: text, path: "test.toml")
             XCTAssertEqual(error?.location, SourceLocation(file: "test.toml", line: line, column: column), text.debugDescription)
             XCTAssertTrue(error?.message.contains("found \(found)") == true, "\(text.debugDescription): \(String(describing: error))")
+        }
+    }
+
+    /// A '}' where an array wants a value aborted toml++ too, also after line breaks and comments.
+    func testABraceWhereAnArrayWantsAValueIsALocatedError() {
+        let cases: [(text: String, line: Int, column: Int)] = [
+            ("a = [ }\n", 1, 7),
+            ("a = [1, }\n", 1, 9),
+            ("a = [\n  # comment\n }\n", 3, 2),
+            ("controls = { x = [ } }\n", 1, 20),
+            ("a = [[1], [ }]]\n", 1, 13),
+        ]
+        for (text, line, column) in cases {
+            let error = TOMLInputGuard.firstUnsafePlace(in: text, path: "test.toml")
+            XCTAssertEqual(error?.location, SourceLocation(file: "test.toml", line: line, column: column), text.debugDescription)
+            XCTAssertTrue(error?.message.contains("'}' where the array expects a value") == true, "\(text.debugDescription): \(String(describing: error))")
+        }
+        for valid in ["a = [ {}, { b = [1, 2] } ]\n", "a = { b = [] }\n", "a = [ \"}\", '}' ] # }\n"] {
+            XCTAssertNil(TOMLInputGuard.firstUnsafePlace(in: valid, path: "t.toml"), valid)
+            XCTAssertNoThrow(try TOMLTable(string: valid), valid)
         }
     }
 
@@ -64,13 +84,13 @@ final class TOMLHeaderGuardTests: XCTestCase {
             k = 1
 
             """
-        XCTAssertNil(TOMLHeaderGuard.firstUnsafeHeader(in: valid, path: "valid.toml"))
+        XCTAssertNil(TOMLInputGuard.firstUnsafePlace(in: valid, path: "valid.toml"))
         XCTAssertNoThrow(try TOMLTable(string: valid))
     }
 
     /// "[ [x]]" is an error toml++ reports itself (the brackets of an array header must touch).
     func testSpacedArrayHeaderIsLeftToTheParser() {
-        XCTAssertNil(TOMLHeaderGuard.firstUnsafeHeader(in: "[ [x]]\n", path: "t.toml"))
+        XCTAssertNil(TOMLInputGuard.firstUnsafePlace(in: "[ [x]]\n", path: "t.toml"))
         XCTAssertThrowsError(try TOMLDocument.parse("[ [x]]\n", path: "t.toml"))
     }
 }
