@@ -57,21 +57,21 @@ public struct FilePathPolicy: Sendable, Equatable {
         let presetFolder = Self.folder(of: presetPath)
         let full = path.hasPrefix("/") ? path : presetFolder + "/" + path
         let name = Self.name(of: full)
-        guard Self.isTOMLName(name) else { throw .fileRefused("'\(path)' is not a \(Self.fileExtension) file") }
+        guard Self.isTOMLName(name) else { throw .fileRefused("\(Self.quoted(path)) is not a \(Self.fileExtension) file") }
         guard let parent = Self.realPath(Self.folder(of: full)) else {
-            throw .fileRefused("'\(path)': its folder does not exist")
+            throw .fileRefused("\(Self.quoted(path)): its folder does not exist")
         }
         var file = (parent == "/" ? "" : parent) + "/" + name
         if Self.exists(file) {
-            guard let real = Self.realPath(file) else { throw .fileRefused("'\(path)' is a symlink to nothing") }
+            guard let real = Self.realPath(file) else { throw .fileRefused("\(Self.quoted(path)) is a symlink to nothing") }
             guard Self.isTOMLName(Self.name(of: real)), Self.isRegularFile(real) else {
-                throw .fileRefused("'\(path)' leads to '\(real)', not a \(Self.fileExtension) file")
+                throw .fileRefused("\(Self.quoted(path)) leads to \(Self.quoted(real)), not a \(Self.fileExtension) file")
             }
             file = real
         }
         let allowed = (Self.realPath(presetFolder).map { [$0] } ?? []) + folders
         guard allowed.contains(Self.folder(of: file)) else {
-            throw .fileRefused("'\(path)' is outside the folders control requests may use (\(allowed.joined(separator: ", "))); "
+            throw .fileRefused("\(Self.quoted(path)) is outside the folders control requests may use (\(allowed.joined(separator: ", "))); "
                 + "only \(Self.fileExtension) files directly in the preset's folder, the setlist's folder or a "
                 + "'foldback run --allow-dir' folder")
         }
@@ -82,6 +82,15 @@ public struct FilePathPolicy: Sendable, Equatable {
     static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// `path` in quotes for replies and the log, control characters escaped (a request must not be able
+    /// to drive the console's terminal).
+    static func quoted(_ path: String) -> String {
+        let escaped = path.unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? "\\u{\(String(scalar.value, radix: 16, uppercase: true))}" : String(scalar)
+        }
+        return "'" + escaped.joined() + "'"
     }
 
     private static func name(of path: String) -> String {

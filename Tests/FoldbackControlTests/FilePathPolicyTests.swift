@@ -93,6 +93,7 @@ final class FilePathPolicyTests: XCTestCase {
         assertRefused(long, "longer than 1024 bytes")
         assertRefused(show + "/x\u{0}.toml", "NUL byte")
         assertRefused(show + "/new.toml\u{0}/etc/passwd", "NUL byte")
+        assertRefused("/tmp/\u{1B}[2Jx.txt", "'/tmp/\\u{1B}[2Jx.txt' is not a .toml file")   // no terminal control from the network
     }
 
     func testAFileInAMissingFolderIsRefused() throws {
