@@ -1,4 +1,4 @@
-// Typed errors of live control: bad OSC, unknown addresses, values out of range, rejected presets. Non-realtime.
+// Typed errors of live control: bad OSC, unknown addresses, values out of range, rejected presets, refused file paths. Non-realtime.
 
 /// Why a control request was refused; its description is what the error reply and the log say.
 public enum ControlError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -12,12 +12,15 @@ public enum ControlError: Error, Sendable, Equatable, CustomStringConvertible {
     case presetRejected(String)
     /// A setlist request that cannot be served (no setlist, or no such entry).
     case setlist(String)
+    /// A file path a request may not use (see ``FilePathPolicy``); nothing was read or written.
+    case fileRefused(String)
     /// The engine or the socket refused (queue full, bind failure…).
     case failed(String)
 
     public var description: String {
         switch self {
-        case let .malformed(text), let .unknownAddress(text), let .presetRejected(text), let .setlist(text), let .failed(text):
+        case let .malformed(text), let .unknownAddress(text), let .presetRejected(text), let .setlist(text), let .fileRefused(text),
+             let .failed(text):
             return text
         case let .outOfRange(parameter, value, range):
             return "\(parameter) = \(Self.format(value)) is out of range; allowed: \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))"

@@ -4,7 +4,8 @@ import FoldbackPresets
 extension ControlRouter {
     /// `/foldback/midi/learn s TARGET` arms learning (`strip.vox.gain_db`, `bus.main.mute`…: the `target`
     /// syntax of `[[midi.cc]]`); `/foldback/midi/learn/cancel` disarms; `/foldback/midi/save [s PATH]` writes
-    /// the preset with its learned mappings (to its own file without a path).
+    /// the preset with its learned mappings (to its own file without a path; a given path must pass
+    /// ``FilePathPolicy``).
     func midiCommand(_ message: OSCMessage, command: String, midi: MIDIController?) throws(ControlError) -> [OSCMessage] {
         guard let midi else { throw .failed("MIDI control is not running (no midi_in port)") }
         switch command {
@@ -30,10 +31,7 @@ extension ControlRouter {
             midi.disarm()
             return [OSCMessage(Self.root + "/midi/learn/cancelled")]
         case "save":
-            guard message.arguments.count <= 1, message.arguments.allSatisfy({ $0.text != nil }) else {
-                throw .malformed("/foldback/midi/save takes an optional string, the file to write; got '\(message.typeTags)'")
-            }
-            let path = message.arguments.first?.text ?? midi.preset.path
+            let path = try saveTarget(message, defaultPath: midi.preset.path)
             do {
                 try midi.savePreset(to: path)
             } catch {

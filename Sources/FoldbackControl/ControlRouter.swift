@@ -14,20 +14,37 @@ public final class ControlRouter: Sendable {
     private let setlist: SetlistController?
     private let meters: MeterFeed?
     private let midi: MIDIController?
+    private let files: FilePathPolicy
     let log: @Sendable (String) -> Void
 
     /// A router for `target`, with its setlist (if running one), a meter feed (if subscriptions are offered)
-    /// and the MIDI controller (for MIDI learn). `log` hears every preset switch, setlist move and MIDI
-    /// learn (and why one was refused), for the engineer's console.
+    /// and the MIDI controller (for MIDI learn). Files named in requests must pass `files` (the running
+    /// preset's folder, the setlist's folder and the policy's own folders). `log` hears every preset switch,
+    /// setlist move, save and MIDI learn (and why one was refused), for the engineer's console.
     public init(
         target: any LiveControlTarget, setlist: SetlistController? = nil, meters: MeterFeed? = nil,
-        midi: MIDIController? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
+        midi: MIDIController? = nil, files: FilePathPolicy = FilePathPolicy(), log: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.target = target
         self.setlist = setlist
         self.meters = meters
         self.midi = midi
+        self.files = setlist.map { files.including(folderOf: $0.setlist.path) } ?? files
         self.log = log
+    }
+
+    /// The real path of a file named in a request, if ``FilePathPolicy`` allows it, else the refusal.
+    func allowedFile(_ path: String) throws(ControlError) -> String {
+        try files.resolve(path, presetPath: target.currentPreset.path)
+    }
+
+    /// The file a save request names (checked by ``allowedFile(_:)``), or `defaultPath` without one.
+    func saveTarget(_ message: OSCMessage, defaultPath: String) throws(ControlError) -> String {
+        guard message.arguments.count <= 1, message.arguments.allSatisfy({ $0.text != nil }) else {
+            throw .malformed("\(message.path) takes an optional string, the file to write; got '\(message.typeTags)'")
+        }
+        guard let path = message.arguments.first?.text else { return defaultPath }
+        return try allowedFile(path)
     }
 
     /// The replies to `message` from `sender`: a query's answer, an acknowledgement, or one error reply.
@@ -125,9 +142,10 @@ public final class ControlRouter: Sendable {
     private func preset(_ message: OSCMessage, command: String) throws(ControlError) -> [OSCMessage] {
         switch command {
         case "load":
-            guard message.arguments.count == 1, let path = message.arguments[0].text else {
+            guard message.arguments.count == 1, let text = message.arguments[0].text else {
                 throw .malformed("/foldback/preset/load takes one string, the preset file; got '\(message.typeTags)'")
             }
+            let path = try allowedFile(text)
             let report = try target.switchPreset(toPath: path)
             log("\(message.path): \(report)")
             return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
@@ -138,10 +156,7 @@ public final class ControlRouter: Sendable {
             log("\(message.path): \(report)")
             return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
         case "save":
-            guard message.arguments.count <= 1, message.arguments.allSatisfy({ $0.text != nil }) else {
-                throw .malformed("/foldback/preset/save takes an optional string, the file to write; got '\(message.typeTags)'")
-            }
-            let path = message.arguments.first?.text ?? target.currentPreset.path
+            let path = try saveTarget(message, defaultPath: target.currentPreset.path)
             let report = try target.saveChain(toPath: path)
             log("\(message.path): \(report)")
             return [OSCMessage(Self.root + "/preset/saved", [.string(path), .string(report)])]

@@ -1,4 +1,4 @@
-// `foldback run` options for live control: OSC, setlists, reloading, the meter view. Non-realtime.
+// `foldback run` options for live control: OSC, the folders it may use, setlists, reloading, the meter view. Non-realtime.
 import ArgumentParser
 import FoldbackControl
 import FoldbackPresets
@@ -10,6 +10,9 @@ struct ControlOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("The address OSC listens on (0.0.0.0 for every interface).", valueName: "address"))
     var oscBind = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("Let OSC preset loads and saves use .toml files in this folder too (repeatable; the preset's and the setlist's folders are always allowed).", valueName: "dir"))
+    var allowDir: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Run a setlist (TOML, one preset per song; see docs/setlists.md) instead of one preset; starts at its first song.", valueName: "file"))
     var setlist: String?
@@ -25,6 +28,17 @@ struct ControlOptions: ParsableArguments {
         if OSCPeer(host: oscBind, port: 0) == nil {
             throw ValidationError("--osc-bind '\(oscBind)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)")
         }
+        do {
+            _ = try filePolicy()
+        } catch {
+            throw ValidationError("--allow-dir: \(error)")
+        }
+    }
+
+    /// The files control requests may read and write: `.toml` files in the running preset's folder, the
+    /// setlist's (added by the router) and each `--allow-dir` folder.
+    func filePolicy() throws(ControlError) -> FilePathPolicy {
+        try FilePathPolicy(folders: allowDir)
     }
 
     /// The setlist, or nil without `--setlist`; exit status 2 after printing its problems.

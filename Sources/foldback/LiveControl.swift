@@ -36,10 +36,11 @@ final class LiveControl: @unchecked Sendable {
         watch = options.watch
         watchedStamp = (session.preset.path, Self.modificationTime(session.preset.path))
         if let port = options.oscPort {
+            let files = try options.filePolicy()
             let box = RouterBox()
             let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender) ?? [] }
             let feed = MeterFeed(engine: session.engine) { message, peer in server.send(message, to: peer) }
-            box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed, midi: midi) { StandardError.writeLine("foldback: OSC \($0)") }
+            box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed, midi: midi, files: files) { StandardError.writeLine("foldback: OSC \($0)") }
             osc = server
             self.feed = feed
             server.start()

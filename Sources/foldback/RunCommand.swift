@@ -33,6 +33,12 @@ struct RunCommand: ParsableCommand {
             '--watch' reloads it whenever it is saved. Every switch crossfades (equal power, 30 ms); ports \
             that persist keep their connections; a broken preset is reported and the old one keeps playing.
 
+            Files over OSC: preset loads and saves and MIDI saves may only use .toml files directly in the \
+            running preset's folder, the setlist's folder, or a folder given with '--allow-dir DIR' \
+            (repeatable). A relative path is taken from the preset's folder. Any other path (another folder, \
+            '..' or a symlink leading out, another file type) gets an error reply, is logged, and nothing \
+            is read or written.
+
             A JACK MIDI input port, midi_in, takes a controller: the preset's [midi] section maps its \
             controllers to faders, sends, unit parameters, mutes and bypasses (see docs/presets.md).
 
@@ -63,6 +69,8 @@ struct RunCommand: ParsableCommand {
               JACK_DEFAULT_SERVER=stage foldback run show.toml --quiet
               foldback run show.toml --osc-port 9000 --watch
               foldback run --setlist friday.toml --osc-port 9000 --meters
+              foldback run show.toml --osc-port 9000 --osc-bind 0.0.0.0 --allow-dir ~/saves
+              oscsend localhost 9000 /foldback/preset/save s ~/saves/soundcheck.toml
               oscsend localhost 9000 /foldback/strip/vox/gain_db f -3.5
               NSM_URL=osc.udp://localhost:12345/ foldback run show.toml   (as a session manager starts it)
             """

@@ -5,7 +5,10 @@ final class RunControlOptionsTests: XCTestCase {
     func testHelpTeachesOSCSetlistsWatchAndMeters() throws {
         let run = try FoldbackProcess.run(["run", "--help"])
         XCTAssertEqual(run.status, 0)
-        for expected in ["--osc-port", "--osc-bind", "--setlist", "--watch", "--meters", "SIGHUP", "oscsend localhost 9000", "docs/osc.md"] {
+        for expected in [
+            "--osc-port", "--osc-bind", "--allow-dir", "--setlist", "--watch", "--meters", "SIGHUP", "oscsend localhost 9000", "docs/osc.md",
+            "--allow-dir ~/saves", "/foldback/preset/save s ~/saves/soundcheck.toml",
+        ] {
             XCTAssertTrue(run.standardOutput.contains(expected), "help mentions \(expected)")
         }
     }
@@ -32,5 +35,14 @@ final class RunControlOptionsTests: XCTestCase {
         let run = try FoldbackProcess.run(["run", "presets/passthrough.toml", "--osc-port", "9000", "--osc-bind", "stage.local"])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.standardError.contains("'stage.local' is not an IPv4 address"), run.standardError)
+    }
+
+    func testAnAllowDirThatIsNotAFolderIsRefused() throws {
+        let preset = FoldbackProcess.repositoryRoot.appendingPathComponent("presets/passthrough.toml").path
+        for bad in ["/nonexistent-foldback-folder", preset] {
+            let run = try FoldbackProcess.run(["run", "presets/passthrough.toml", "--osc-port", "9000", "--allow-dir", bad])
+            XCTAssertNotEqual(run.status, 0)
+            XCTAssertTrue(run.standardError.contains("--allow-dir: '\(bad)' is not an existing folder"), run.standardError)
+        }
     }
 }

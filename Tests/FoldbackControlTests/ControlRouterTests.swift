@@ -2,6 +2,8 @@
 @testable import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets
+import Foundation
+import Synchronization
 import XCTest
 
 final class ControlRouterTests: XCTestCase {
@@ -84,16 +86,41 @@ final class ControlRouterTests: XCTestCase {
 
     func testPresetLoadSwitchesAndABrokenOneKeepsTheOldPlaying() throws {
         let target = try OfflineTarget()
-        let router = ControlRouter(target: target)
         let good = try ControlFixtures.write(ControlFixtures.preset.replacingOccurrences(of: "gain_db = -2.0", with: "gain_db = -9.0"), name: "good.toml")
+        let broken = try ControlFixtures.write("[[bus]]\nname = \"main\"\n[[strip]]\nname = \"vox\"\npan = 3.0\n", name: "broken.toml")
+        let folders = [good, broken].map { URL(fileURLWithPath: $0).deletingLastPathComponent().path }
+        let router = ControlRouter(target: target, files: try FilePathPolicy(folders: folders))
         let replies = reply(router, "/foldback/preset/load", [.string(good)])
         XCTAssertEqual(replies.first?.path, "/foldback/preset/loaded", "\(replies)")
         XCTAssertEqual(reply(router, "/foldback/strip/vox/gain_db/get"), [OSCMessage("/foldback/strip/vox/gain_db", [.float(-9)])])
 
-        let broken = try ControlFixtures.write("[[bus]]\nname = \"main\"\n[[strip]]\nname = \"vox\"\npan = 3.0\n", name: "broken.toml")
         assertError(reply(router, "/foldback/preset/load", [.string(broken)]), "broken.toml:5:")
         XCTAssertEqual(target.currentPreset.path, good, "the old preset keeps playing")
         XCTAssertEqual(target.switches.withLock { $0 }, [good])
         assertError(reply(router, "/foldback/preset/load", [.int(3)]), "takes one string")
+    }
+
+    func testFileRequestsOutsideTheAllowedFoldersAreRefusedLoggedAndTouchNothing() throws {
+        let show = URL(fileURLWithPath: try ControlFixtures.write("", name: "show.toml")).deletingLastPathComponent().path
+        let outsider = try ControlFixtures.write(ControlFixtures.preset, name: "outsider.toml")
+        let elsewhere = FileManager.default.temporaryDirectory.appendingPathComponent("elsewhere-\(UUID().uuidString).toml").path
+        let target = try OfflineTarget(path: show + "/show.toml")
+        let midi = MIDIController(preset: target.currentPreset, engine: target.engine)
+        let log = Mutex<[String]>([])
+        let router = ControlRouter(target: target, midi: midi) { line in log.withLock { $0.append(line) } }
+
+        assertError(reply(router, "/foldback/preset/load", [.string(outsider)]), "is outside the folders control requests may use (\(show))")
+        assertError(reply(router, "/foldback/preset/save", [.string(elsewhere)]), "outside the folders")
+        assertError(reply(router, "/foldback/midi/save", [.string(elsewhere)]), "outside the folders")
+        assertError(reply(router, "/foldback/midi/save", [.string("../escape.toml")]), "outside the folders")
+        assertError(reply(router, "/foldback/midi/save", [.string(show + "/notes.txt")]), "is not a .toml file")
+        XCTAssertEqual(target.switches.withLock { $0 }, [], "nothing was loaded")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: elsewhere), "nothing was written")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: show + "/notes.txt"))
+        XCTAssertEqual(log.withLock { $0.filter { $0.contains(" refused: ") }.count }, 5, "\(log.withLock { $0 })")
+
+        XCTAssertEqual(reply(router, "/foldback/midi/save", [.string("saved.toml")]), [OSCMessage("/foldback/midi/saved", [.string(show + "/saved.toml")])],
+                       "a relative path is taken from the preset's folder")
+        XCTAssertEqual(try PresetLoader.load(path: show + "/saved.toml").strips.map(\.name), ["vox"])
     }
 }

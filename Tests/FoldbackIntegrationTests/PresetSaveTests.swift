@@ -34,4 +34,44 @@ final class PresetSaveTests: JACKServerTestCase {
         let amp = try XCTUnwrap(graph.description.strips[0].units.first as? LV2Unit)
         XCTAssertEqual(try XCTUnwrap(amp.controlValue("gain")), -6, accuracy: 1e-6, "the saved preset plays as it was playing")
     }
+
+    func testFileRequestsAreRefusedOutsideThePresetsFolderAndAllowDirFolders() throws {
+        let folder = try LiveControlRig.temporaryFolder()
+        let allowed = try LiveControlRig.temporaryFolder()
+        try LiveControlRig.writePreset(to: folder + "/show.toml", voxGainDB: 0)
+        let rig = try LiveControlRig(server: serverName, arguments: [folder + "/show.toml", "--allow-dir", allowed], testCase: self)
+        defer { rig.close() }
+        try rig.oscsend("/foldback/strip/vox/gain_db", "f", "-4")
+
+        let elsewhere = "/tmp/elsewhere-\(UUID().uuidString).toml"
+        let outsider = try LiveControlRig.temporaryFolder() + "/outsider.toml"
+        try LiveControlRig.writePreset(to: outsider, voxGainDB: -20)
+        for (address, path, reason) in [
+            ("/foldback/preset/save", elsewhere, "is outside the folders control requests may use (\(folder), \(allowed))"),
+            ("/foldback/preset/save", "../escape.toml", "is outside the folders"),
+            ("/foldback/preset/save", folder + "/notes.txt", "is not a .toml file"),
+            ("/foldback/midi/save", elsewhere, "is outside the folders"),
+            ("/foldback/preset/load", outsider, "is outside the folders"),
+        ] {
+            let reply = try XCTUnwrap(try rig.request(address, [.string(path)]))
+            XCTAssertEqual(reply.path, OSCServer.errorPath, "\(address) \(path): \(reply)")
+            XCTAssertEqual(reply.arguments.first?.text, address)
+            XCTAssertTrue(reply.arguments.last?.text?.contains(reason) == true, "\(reply) should say \(reason)")
+            try rig.waitForLog("foldback: OSC \(address) refused: '\(path)'")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: elsewhere), "nothing written outside")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/../escape.toml"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/notes.txt"))
+        XCTAssertEqual(try rig.request("/foldback/preset/get"), OSCMessage("/foldback/preset", [.string("vox 0.0 dB"), .string(folder + "/show.toml")]),
+                       "the outside preset was not loaded")
+
+        for (path, written) in [("saved.toml", folder + "/saved.toml"), (allowed + "/extra.toml", allowed + "/extra.toml")] {
+            let reply = try XCTUnwrap(try rig.request("/foldback/preset/save", [.string(path)]))
+            XCTAssertEqual(reply.path, "/foldback/preset/saved", "\(reply)")
+            XCTAssertEqual(reply.arguments.first?.text, written, "a relative path is taken from the preset's folder")
+            XCTAssertEqual(try PresetLoader.load(path: written).strips[0].gainDB, -4, accuracy: 1e-6, "the live fader in \(written)")
+        }
+        let loaded = try XCTUnwrap(try rig.request("/foldback/preset/load", [.string(allowed + "/extra.toml")]))
+        XCTAssertEqual(loaded.path, "/foldback/preset/loaded", "a preset in an --allow-dir folder loads: \(loaded)")
+    }
 }
