@@ -9,6 +9,8 @@ import Logging
 /// written to the control port at the start of the next cycle (plugins smooth their own controls).
 /// Control outputs (a compressor's gain reduction, levels) are published by ``meterReadings()``, keyed
 /// by symbol (`symbol_2` for the second instance). The latency port sets the render slot's latency.
+/// The engine's NaN/Inf guard resets the unit by restarting its plugins off the audio thread and fading
+/// them back in (see LV2UnitRestart.swift).
 public final class LV2Unit: EngineUnit, @unchecked Sendable {
     /// The plugin URI.
     public let typeName: String
@@ -71,6 +73,8 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
 
     deinit {
         guard let render else { return }
+        if !hosting.isSynchronous { LV2WorkerThread.shared.unregister(restartsOf: render) }
+        render.pointee.restartState.destroy()
         render.pointee.instances.deallocate()
         render.pointee.silence.deallocate()
         render.pointee.scratch.deallocate()
@@ -92,9 +96,10 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
                 for (symbol, value) in controls { instance.setControl(symbol, to: value) }
                 instances.append(instance)
             }
-            let state = makeRender(maxFrames: maxFrames)
+            let state = makeRender(maxFrames: maxFrames, outputChannels: layout.slotOutputs, sampleRate: sampleRate)
             render = state
             let latency = measureLatency(state, maxFrames: maxFrames)
+            if !hosting.isSynchronous { LV2WorkerThread.shared.register(restartsOf: state) }
             return UnitRenderSlot(
                 functions: LV2UnitRender.functions, state: UnsafeMutableRawPointer(state),
                 inputChannels: layout.slotInputs, outputChannels: layout.slotOutputs, latencyFrames: latency,
@@ -103,6 +108,9 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
             throw .unitSetupFailed(unit: typeName, reason: error.description)
         }
     }
+
+    /// Whether a restart the NaN guard asked for is still waiting for the worker thread (tests and diagnostics).
+    var isRestartPending: Bool { render?.pointee.isRestartPending ?? false }
 
     /// The nominal block length each instance was given (tests and diagnostics).
     var nominalBlockLengths: [Int] { instances.map(\.features.nominalBlockLength) }
@@ -129,7 +137,7 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         return try instance.save(to: directory)
     }
 
-    private func makeRender(maxFrames: Int) -> UnsafeMutablePointer<LV2UnitRender> {
+    private func makeRender(maxFrames: Int, outputChannels: Int, sampleRate: Double) -> UnsafeMutablePointer<LV2UnitRender> {
         let records = UnsafeMutablePointer<LV2InstanceRender>.allocate(capacity: instances.count)
         for (offset, instance) in instances.enumerated() { (records + offset).initialize(to: instance.render) }
         let silence = UnsafeMutablePointer<Float>.allocate(capacity: maxFrames)
@@ -138,10 +146,13 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         scratch.initialize(repeating: 0, count: maxFrames)
         let ports = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, info.controlInputs.count))
         for (offset, port) in info.controlInputs.enumerated() { (ports + offset).initialize(to: UInt32(port.index)) }
+        let fadeFrames = max(1, Int((LV2UnitRender.fadeTime * sampleRate).rounded()))
         let state = UnsafeMutablePointer<LV2UnitRender>.allocate(capacity: 1)
         state.initialize(to: LV2UnitRender(
             instances: records, instanceCount: instances.count, silence: silence, scratch: scratch,
-            parameterPorts: ports, parameterCount: info.controlInputs.count))
+            parameterPorts: ports, parameterCount: info.controlInputs.count, outputChannelCount: outputChannels,
+            restartState: .create(LV2UnitRender.RestartState.running.rawValue), isSynchronous: hosting.isSynchronous,
+            fadeFrames: fadeFrames, fadePosition: fadeFrames))
         return state
     }
 
