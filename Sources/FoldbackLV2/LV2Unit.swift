@@ -22,19 +22,22 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     private let controls: [String: Float]
     private let presetURI: String?
     private let stateFile: String?
+    private let rightStateFile: String?
     private let inputSymbols: [String]?
     private let outputSymbols: [String]?
-    private var instances: [LV2Instance] = []
+    /// One instance, or two (left, right) for a dual-mono pair.
+    private(set) var instances: [LV2Instance] = []
     private var render: UnsafeMutablePointer<LV2UnitRender>?
     private static let logger = Logger(label: "foldback.lv2")
 
     /// The plugin `uri`. Its state is restored in this order when it is prepared: the plugin's default
-    /// state, the LV2 `preset` (label or URI), the saved `stateFile` (from ``saveState(to:)``), then
-    /// the control inputs in `controls` (by symbol). `inputs`/`outputs` choose audio ports by symbol
+    /// state, the LV2 `preset` (label or URI), the saved `stateFile` (from ``saveState(to:)``; for the
+    /// right instance of a dual-mono pair `rightStateFile` when given), then the control inputs in
+    /// `controls` (by symbol). `inputs`/`outputs` choose audio ports by symbol
     /// when the plugin's layout is ambiguous. Throws for an unknown URI, preset or control symbol, an
     /// out-of-range value or an unsupported required feature.
     public init(
-        uri: String, controls: [String: Float] = [:], preset: String? = nil, stateFile: String? = nil,
+        uri: String, controls: [String: Float] = [:], preset: String? = nil, stateFile: String? = nil, rightStateFile: String? = nil,
         inputs: [String]? = nil, outputs: [String]? = nil, hosting: PluginHosting = .live, world: LV2World = .shared
     ) throws(LV2Error) {
         let info = try world.plugin(uri: uri)
@@ -43,6 +46,7 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         }
         presetURI = preset.flatMap { info.preset(named: $0)?.uri }
         self.stateFile = stateFile
+        self.rightStateFile = rightStateFile
         if let missing = LV2HostFeatures.firstUnsupported(info.requiredFeatures) {
             throw .unsupportedFeature(plugin: uri, feature: missing)
         }
@@ -92,9 +96,12 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
                     inputs: layout.inputs[index].map { ($0.port, $0.channel) }, outputs: layout.outputs[index].map { ($0.port, $0.channel) })
                 try instance.restore(.pluginDefault)
                 if let presetURI { try instance.restore(.preset(uri: presetURI)) }
-                if let stateFile { try instance.restore(.file(path: stateFile)) }
+                if let file = index == 1 ? rightStateFile ?? stateFile : stateFile { try instance.restore(.file(path: file)) }
                 for (symbol, value) in controls { instance.setControl(symbol, to: value) }
                 instances.append(instance)
+            }
+            if let rightStateFile, instances.count < 2 {
+                Self.logger.warning("\(typeName) runs as one instance here: its state_right \(rightStateFile) is ignored")
             }
             let state = makeRender(maxFrames: maxFrames, outputChannels: layout.slotOutputs, sampleRate: sampleRate)
             render = state
@@ -124,17 +131,6 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
             }
         }
         return readings
-    }
-
-    /// Saves the plugin's current state (control inputs and its own state) as a lilv state bundle in
-    /// `directory` (created if needed) and returns the `.ttl` path a preset's `state = "…"` restores
-    /// from. With two instances (dual mono) the first one's state is saved. Off the audio thread; the
-    /// unit must be prepared.
-    public func saveState(to directory: String) throws(LV2Error) -> String {
-        guard let instance = instances.first else {
-            throw .stateFailed(plugin: typeName, path: directory, reason: "the plugin is not instantiated yet")
-        }
-        return try instance.save(to: directory)
     }
 
     private func makeRender(maxFrames: Int, outputChannels: Int, sampleRate: Double) -> UnsafeMutablePointer<LV2UnitRender> {
@@ -182,10 +178,11 @@ extension LV2Unit {
 }
 
 extension LV2Unit {
-    /// The current value of control input `symbol` in the (first) instance, for reports and tests.
-    /// Read without synchronisation: a value the audio thread is writing may read as the old one.
-    public func controlValue(_ symbol: String) -> Float? {
-        guard let port = info.controlInputs.first(where: { $0.symbol == symbol }), let instance = instances.first else { return nil }
-        return instance.render.controls[port.index]
+    /// The current value of control input `symbol` in instance `instance` (0, or 1 for the right one of a
+    /// dual-mono pair), for reports and tests. Read without synchronisation: a value the audio thread is
+    /// writing may read as the old one.
+    public func controlValue(_ symbol: String, instance: Int = 0) -> Float? {
+        guard let port = info.controlInputs.first(where: { $0.symbol == symbol }), instances.indices.contains(instance) else { return nil }
+        return instances[instance].render.controls[port.index]
     }
 }
