@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// Per tick a subscriber receives, for each strip and bus, `/foldback/meters/strip/<name> ff` and
 /// `/foldback/meters/bus/<name> ff` (peak and RMS in dBFS, floored at ``floorDB``), and for each unit that
-/// publishes readings `/foldback/meters/unit/<strip>/<id>/<key> f` (e.g. `gain_reduction_db`).
+/// publishes readings `/foldback/meters/unit/<strip>/<id>/<key> f` (e.g. `gain_reduction_db`, `expansion_db`).
 public final class MeterFeed: @unchecked Sendable {
     /// Rates a subscriber may ask for, Hz.
     public static let rateRange: ClosedRange<Float> = 1...60

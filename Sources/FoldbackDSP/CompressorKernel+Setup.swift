@@ -52,7 +52,8 @@ extension CompressorKernel {
         channelStates.update(repeating: ChannelState(holdRemaining: holdFrames), count: channels)
         delay.reset()
         makeupDB = makeupTargetDB
-        blockReductionDB = 0
+        blockCompressionDB = 0
+        blockExpansionDB = 0
     }
 
     /// The automatic makeup in dB: the static compression of a 0 dBFS level, `−G(0)` (knee included;
@@ -61,9 +62,13 @@ extension CompressorKernel {
         Curve(settings).compression(atLevel: 0)
     }
 
-    /// The largest gain reduction (compression plus expansion, makeup excluded) of any channel during
+    /// The largest compression (the reduction above the threshold, makeup excluded) of any channel during
     /// the last processed block, in dB (≥ 0).
-    public var gainReductionDB: Float { blockReductionDB }
+    public var compressionDB: Float { blockCompressionDB }
+
+    /// The largest downward expansion (the reduction below the expander threshold) of any channel during
+    /// the last processed block, in dB (0 … ``expansionRangeDB``; the full range is a closed gate).
+    public var expansionDB: Float { blockExpansionDB }
 
     /// The one-pole coefficient `exp(−1/(τ·fs))` of time constant `seconds`; 0 (instant) for τ ≤ 0.
     static func onePole(seconds: Double, sampleRate: Double) -> Float {

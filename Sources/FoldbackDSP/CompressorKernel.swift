@@ -62,7 +62,9 @@ public struct CompressorKernel: @unchecked Sendable {
     let levels: UnsafeMutablePointer<Float>
     /// The lookahead: the audio waits `latencyFrames` frames while the gain looks ahead.
     var delay: LookaheadDelay
-    var blockReductionDB: Float = 0
+    /// The largest compression and the largest expansion of any channel during the last block, in dB (≥ 0).
+    var blockCompressionDB: Float = 0
+    var blockExpansionDB: Float = 0
 
     /// Processes `channels` channels (at most the kernel's) of `frames` frames; input and output may alias.
     ///
@@ -78,7 +80,8 @@ public struct CompressorKernel: @unchecked Sendable {
         frames: Int
     ) {
         let count = min(requested, channels)
-        var reduction: Float = 0
+        var mostCompression: Float = 0
+        var mostExpansion: Float = 0
         var done = 0
         while done < frames {
             let length = min(frames - done, Self.chunkFrames)
@@ -105,9 +108,10 @@ public struct CompressorKernel: @unchecked Sendable {
                 var state = channelStates[channel]
                 for frame in 0..<length {
                     let own = row[frame]
-                    let reductionDB = smoothReduction(level: own + link * (loudest[frame] - own), state: &state)
-                    if reductionDB > reduction { reduction = reductionDB }
-                    row[frame] = makeup[frame] - reductionDB
+                    let reduction = smoothReduction(level: own + link * (loudest[frame] - own), state: &state)
+                    if reduction.compression > mostCompression { mostCompression = reduction.compression }
+                    if reduction.expansion > mostExpansion { mostExpansion = reduction.expansion }
+                    row[frame] = makeup[frame] - (reduction.compression + reduction.expansion)
                 }
                 channelStates[channel] = state
             }
@@ -122,7 +126,8 @@ public struct CompressorKernel: @unchecked Sendable {
             }
             done += length
         }
-        blockReductionDB = reduction
+        blockCompressionDB = mostCompression
+        blockExpansionDB = mostExpansion
     }
 
     /// The detector levels of `count` samples of one channel in dBFS (floored at −200 dB; NaN reads as the floor).
@@ -146,9 +151,9 @@ public struct CompressorKernel: @unchecked Sendable {
     }
 
     /// Advances a channel's two branching one-poles toward the static curve at `level` (the expander's at
-    /// the held level) and returns their sum in dB.
+    /// the held level) and returns both reductions in dB (≥ 0; the gain applied is their sum).
     @inline(__always) @_noLocks
-    func smoothReduction(level: Float, state: inout ChannelState) -> Float {
+    func smoothReduction(level: Float, state: inout ChannelState) -> (compression: Float, expansion: Float) {
         let compressionTarget = curve.compression(atLevel: level)
         var compressed = state.compression
         let compressionPole = compressionTarget > compressed ? attackCoefficient : releaseCoefficient
@@ -172,7 +177,7 @@ public struct CompressorKernel: @unchecked Sendable {
         expanded = expansionTarget + (expanded - expansionTarget) * expansionPole
         if expanded < 1e-9 { expanded = 0 }
         state.expansion = expanded
-        return compressed + expanded
+        return (compressed, expanded)
     }
 
     // MARK: Fast log₂ / exp₂ (no libm on the audio path; both far below 0.001 dB of error)

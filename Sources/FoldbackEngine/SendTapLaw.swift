@@ -2,7 +2,9 @@
 import FoldbackDSP
 
 /// The taps of a send from a strip of `stripChannels` into a bus of `busChannels`:
-/// mono→mono 1; mono→stereo constant-power pan; stereo→stereo balance; stereo→mono 0.5·(L+R).
+/// mono→mono 1; mono→stereo constant-power pan; stereo→stereo balance; stereo→mono 0.5·(bL·L + bR·R), the
+/// balance gains applied before the sum (balance hard left: only L reaches the bus, at the level a centred
+/// L-only signal has, −6 dB).
 enum SendTapLaw {
     /// (source channel, bus channel) pairs, in tap order.
     static func routes(stripChannels: Int, busChannels: Int) -> [(source: Int, bus: Int)] {
@@ -21,7 +23,9 @@ enum SendTapLaw {
         case (1, _):
             let gains = PanLaw.constantPower(pan: pan)
             return tap == 0 ? gains.left : gains.right
-        case (_, 1): return 0.5
+        case (_, 1):
+            let gains = PanLaw.balance(pan: pan)
+            return 0.5 * (tap == 0 ? gains.left : gains.right)
         default:
             let gains = PanLaw.balance(pan: pan)
             return tap == 0 ? gains.left : gains.right

@@ -60,6 +60,7 @@ final class LV2Instance: @unchecked Sendable {
         let urids = world.urids
         render = LV2InstanceRender(
             handle: handle, connect: connect, run: run, endRun: nil,
+            activate: descriptor.pointee.activate, deactivate: descriptor.pointee.deactivate,
             inputPorts: .allocate(capacity: 1), inputChannels: .allocate(capacity: 1), inputCount: 0,
             outputPorts: .allocate(capacity: 1), outputChannels: .allocate(capacity: 1), outputCount: 0,
             atomInputs: .allocate(capacity: 1), atomInputCount: 0,
@@ -163,8 +164,6 @@ extension LV2Instance {
 
     /// Deactivates and reactivates the plugin, clearing its internal state. Off the audio thread only.
     func restart() {
-        let descriptor = instance.pointee.lv2_descriptor!
-        descriptor.pointee.deactivate?(instance.pointee.lv2_handle)
-        descriptor.pointee.activate?(instance.pointee.lv2_handle)
+        render.restart()
     }
 }

@@ -10,6 +10,9 @@ struct LV2InstanceRender {
     var connect: @convention(c) (LV2_Handle?, UInt32, UnsafeMutableRawPointer?) -> Void
     var run: @convention(c) (LV2_Handle?, UInt32) -> Void
     var endRun: (@convention(c) (LV2_Handle?) -> LV2_Worker_Status)?
+    /// The descriptor's `activate` and `deactivate` (never called on the audio thread; see ``restart()``).
+    var activate: (@convention(c) (LV2_Handle?) -> Void)?
+    var deactivate: (@convention(c) (LV2_Handle?) -> Void)?
     var inputPorts: UnsafeMutablePointer<UInt32>
     var inputChannels: UnsafeMutablePointer<Int32>
     var inputCount: Int
@@ -65,5 +68,12 @@ struct LV2InstanceRender {
         }
         worker.pointee.deliverResponses()
         if let endRun { _ = endRun(handle) }
+    }
+
+    /// Deactivates and reactivates the plugin, clearing its internal state (delay lines, filters). Not
+    /// realtime-safe: off the audio thread, or on it only while offline, and never while `run` can be called.
+    func restart() {
+        deactivate?(handle)
+        activate?(handle)
     }
 }

@@ -9,6 +9,8 @@ import Logging
 /// written to the control port at the start of the next cycle (plugins smooth their own controls).
 /// Control outputs (a compressor's gain reduction, levels) are published by ``meterReadings()``, keyed
 /// by symbol (`symbol_2` for the second instance). The latency port sets the render slot's latency.
+/// The engine's NaN/Inf guard resets the unit by restarting its plugins off the audio thread and fading
+/// them back in (see LV2UnitRestart.swift).
 public final class LV2Unit: EngineUnit, @unchecked Sendable {
     /// The plugin URI.
     public let typeName: String
@@ -20,19 +22,22 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     private let controls: [String: Float]
     private let presetURI: String?
     private let stateFile: String?
+    private let rightStateFile: String?
     private let inputSymbols: [String]?
     private let outputSymbols: [String]?
-    private var instances: [LV2Instance] = []
+    /// One instance, or two (left, right) for a dual-mono pair.
+    private(set) var instances: [LV2Instance] = []
     private var render: UnsafeMutablePointer<LV2UnitRender>?
     private static let logger = Logger(label: "foldback.lv2")
 
     /// The plugin `uri`. Its state is restored in this order when it is prepared: the plugin's default
-    /// state, the LV2 `preset` (label or URI), the saved `stateFile` (from ``saveState(to:)``), then
-    /// the control inputs in `controls` (by symbol). `inputs`/`outputs` choose audio ports by symbol
+    /// state, the LV2 `preset` (label or URI), the saved `stateFile` (from ``saveState(to:)``; for the
+    /// right instance of a dual-mono pair `rightStateFile` when given), then the control inputs in
+    /// `controls` (by symbol). `inputs`/`outputs` choose audio ports by symbol
     /// when the plugin's layout is ambiguous. Throws for an unknown URI, preset or control symbol, an
     /// out-of-range value or an unsupported required feature.
     public init(
-        uri: String, controls: [String: Float] = [:], preset: String? = nil, stateFile: String? = nil,
+        uri: String, controls: [String: Float] = [:], preset: String? = nil, stateFile: String? = nil, rightStateFile: String? = nil,
         inputs: [String]? = nil, outputs: [String]? = nil, hosting: PluginHosting = .live, world: LV2World = .shared
     ) throws(LV2Error) {
         let info = try world.plugin(uri: uri)
@@ -41,6 +46,7 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         }
         presetURI = preset.flatMap { info.preset(named: $0)?.uri }
         self.stateFile = stateFile
+        self.rightStateFile = rightStateFile
         if let missing = LV2HostFeatures.firstUnsupported(info.requiredFeatures) {
             throw .unsupportedFeature(plugin: uri, feature: missing)
         }
@@ -71,6 +77,8 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
 
     deinit {
         guard let render else { return }
+        if !hosting.isSynchronous { LV2WorkerThread.shared.unregister(restartsOf: render) }
+        render.pointee.restartState.destroy()
         render.pointee.instances.deallocate()
         render.pointee.silence.deallocate()
         render.pointee.scratch.deallocate()
@@ -88,13 +96,17 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
                     inputs: layout.inputs[index].map { ($0.port, $0.channel) }, outputs: layout.outputs[index].map { ($0.port, $0.channel) })
                 try instance.restore(.pluginDefault)
                 if let presetURI { try instance.restore(.preset(uri: presetURI)) }
-                if let stateFile { try instance.restore(.file(path: stateFile)) }
+                if let file = index == 1 ? rightStateFile ?? stateFile : stateFile { try instance.restore(.file(path: file)) }
                 for (symbol, value) in controls { instance.setControl(symbol, to: value) }
                 instances.append(instance)
             }
-            let state = makeRender(maxFrames: maxFrames)
+            if let rightStateFile, instances.count < 2 {
+                Self.logger.warning("\(typeName) runs as one instance here: its state_right \(rightStateFile) is ignored")
+            }
+            let state = makeRender(maxFrames: maxFrames, outputChannels: layout.slotOutputs, sampleRate: sampleRate)
             render = state
             let latency = measureLatency(state, maxFrames: maxFrames)
+            if !hosting.isSynchronous { LV2WorkerThread.shared.register(restartsOf: state) }
             return UnitRenderSlot(
                 functions: LV2UnitRender.functions, state: UnsafeMutableRawPointer(state),
                 inputChannels: layout.slotInputs, outputChannels: layout.slotOutputs, latencyFrames: latency,
@@ -103,6 +115,9 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
             throw .unitSetupFailed(unit: typeName, reason: error.description)
         }
     }
+
+    /// Whether a restart the NaN guard asked for is still waiting for the worker thread (tests and diagnostics).
+    var isRestartPending: Bool { render?.pointee.isRestartPending ?? false }
 
     /// The nominal block length each instance was given (tests and diagnostics).
     var nominalBlockLengths: [Int] { instances.map(\.features.nominalBlockLength) }
@@ -118,18 +133,7 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         return readings
     }
 
-    /// Saves the plugin's current state (control inputs and its own state) as a lilv state bundle in
-    /// `directory` (created if needed) and returns the `.ttl` path a preset's `state = "…"` restores
-    /// from. With two instances (dual mono) the first one's state is saved. Off the audio thread; the
-    /// unit must be prepared.
-    public func saveState(to directory: String) throws(LV2Error) -> String {
-        guard let instance = instances.first else {
-            throw .stateFailed(plugin: typeName, path: directory, reason: "the plugin is not instantiated yet")
-        }
-        return try instance.save(to: directory)
-    }
-
-    private func makeRender(maxFrames: Int) -> UnsafeMutablePointer<LV2UnitRender> {
+    private func makeRender(maxFrames: Int, outputChannels: Int, sampleRate: Double) -> UnsafeMutablePointer<LV2UnitRender> {
         let records = UnsafeMutablePointer<LV2InstanceRender>.allocate(capacity: instances.count)
         for (offset, instance) in instances.enumerated() { (records + offset).initialize(to: instance.render) }
         let silence = UnsafeMutablePointer<Float>.allocate(capacity: maxFrames)
@@ -138,10 +142,13 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         scratch.initialize(repeating: 0, count: maxFrames)
         let ports = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, info.controlInputs.count))
         for (offset, port) in info.controlInputs.enumerated() { (ports + offset).initialize(to: UInt32(port.index)) }
+        let fadeFrames = max(1, Int((LV2UnitRender.fadeTime * sampleRate).rounded()))
         let state = UnsafeMutablePointer<LV2UnitRender>.allocate(capacity: 1)
         state.initialize(to: LV2UnitRender(
             instances: records, instanceCount: instances.count, silence: silence, scratch: scratch,
-            parameterPorts: ports, parameterCount: info.controlInputs.count))
+            parameterPorts: ports, parameterCount: info.controlInputs.count, outputChannelCount: outputChannels,
+            restartState: .create(LV2UnitRender.RestartState.running.rawValue), isSynchronous: hosting.isSynchronous,
+            fadeFrames: fadeFrames, fadePosition: fadeFrames))
         return state
     }
 
@@ -171,10 +178,11 @@ extension LV2Unit {
 }
 
 extension LV2Unit {
-    /// The current value of control input `symbol` in the (first) instance, for reports and tests.
-    /// Read without synchronisation: a value the audio thread is writing may read as the old one.
-    public func controlValue(_ symbol: String) -> Float? {
-        guard let port = info.controlInputs.first(where: { $0.symbol == symbol }), let instance = instances.first else { return nil }
-        return instance.render.controls[port.index]
+    /// The current value of control input `symbol` in instance `instance` (0, or 1 for the right one of a
+    /// dual-mono pair), for reports and tests. Read without synchronisation: a value the audio thread is
+    /// writing may read as the old one.
+    public func controlValue(_ symbol: String, instance: Int = 0) -> Float? {
+        guard let port = info.controlInputs.first(where: { $0.symbol == symbol }), instances.indices.contains(instance) else { return nil }
+        return instances[instance].render.controls[port.index]
     }
 }

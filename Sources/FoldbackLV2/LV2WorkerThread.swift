@@ -1,8 +1,8 @@
-// The one background thread that runs every live plugin's scheduled work, polling the request rings. Non-realtime.
+// The one background thread that runs every live plugin's scheduled work and NaN-guard restarts, polling the request rings and flags. Non-realtime.
 import Glibc
 import Synchronization
 
-/// Runs live plugins' worker requests off the audio thread.
+/// Runs live plugins' worker requests, and the restarts the NaN guard asks for (LV2UnitRestart.swift), off the audio thread.
 ///
 /// The audio thread never wakes this thread (a semaphore post is a syscall): it only pushes into a
 /// lock-free ring, and this thread polls every registered worker each millisecond, so work starts at
@@ -15,6 +15,7 @@ final class LV2WorkerThread: @unchecked Sendable {
     private struct Registry: @unchecked Sendable {
         var workers: [UnsafeMutablePointer<LV2WorkerState>] = []
         var logs: [ObjectIdentifier: LV2Log] = [:]
+        var restartableUnits: [UnsafeMutablePointer<LV2UnitRender>] = []
     }
     private let registry = Mutex(Registry())
     private let started = Mutex(false)
@@ -34,6 +35,17 @@ final class LV2WorkerThread: @unchecked Sendable {
     /// Stops draining `log`.
     func unregister(log: LV2Log) {
         _ = registry.withLock { $0.logs.removeValue(forKey: ObjectIdentifier(log)) }
+    }
+
+    /// Performs `unit`'s restart requests from now on (starting the thread on first use).
+    func register(restartsOf unit: UnsafeMutablePointer<LV2UnitRender>) {
+        registry.withLock { $0.restartableUnits.append(unit) }
+        startIfNeeded()
+    }
+
+    /// Stops serving `unit`'s restart requests; when this returns the thread no longer touches it.
+    func unregister(restartsOf unit: UnsafeMutablePointer<LV2UnitRender>) {
+        registry.withLock { $0.restartableUnits.removeAll { $0 == unit } }
     }
 
     private func startIfNeeded() {
@@ -60,6 +72,7 @@ final class LV2WorkerThread: @unchecked Sendable {
                 var any = false
                 for worker in registry.workers where worker.pointee.performRequests(worker) { any = true }
                 for log in registry.logs.values where log.drain() { any = true }
+                for unit in registry.restartableUnits where LV2UnitRender.performRequestedRestart(unit) { any = true }
                 return any
             }
             if !didWork { usleep(Self.pollInterval) }

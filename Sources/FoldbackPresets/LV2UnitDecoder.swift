@@ -5,7 +5,7 @@ import Glibc
 /// Checks an `[[strip.unit]]` table of type `lv2` against the plugin lilv finds for its URI.
 enum LV2UnitDecoder {
     /// The keys an `lv2` unit takes besides the common ones.
-    static let unitKeys = ["uri", "controls", "preset", "state", "inputs", "outputs"]
+    static let unitKeys = ["uri", "controls", "preset", "state", "state_right", "inputs", "outputs"]
 
     /// The plugin's part of the spec and its control values by symbol; nil when the URI is missing or unknown (reported).
     static func decode(_ reader: TableReader, world: LV2World = .shared) -> (LV2UnitSpec, [String: Float])? {
@@ -29,17 +29,22 @@ enum LV2UnitDecoder {
                 spec.preset = preset
             }
         }
-        if let state = reader.string("state") {
-            let path = resolve(state, against: reader.location.file)
-            if access(path, R_OK) == 0 {
-                spec.stateFile = path
-            } else {
-                reader.log.error("state file '\(state)' cannot be read (looked for \(path))", at: reader.valueLocation("state"))
-            }
-        }
+        spec.stateFile = stateFile(reader, "state")
+        spec.rightStateFile = stateFile(reader, "state_right")
         spec.inputs = symbols(reader, "inputs", among: info.audioInputs)
         spec.outputs = symbols(reader, "outputs", among: info.audioOutputs)
         return (spec, controls(reader, info: info))
+    }
+
+    /// The readable state file `key` names (resolved against the preset's directory), or nil (an unreadable one is reported).
+    private static func stateFile(_ reader: TableReader, _ key: String) -> String? {
+        guard let state = reader.string(key) else { return nil }
+        let path = resolve(state, against: reader.location.file)
+        guard access(path, R_OK) == 0 else {
+            reader.log.error("state file '\(state)' cannot be read (looked for \(path))", at: reader.valueLocation(key))
+            return nil
+        }
+        return path
     }
 
     /// `controls = { symbol = value }`, each checked against the plugin's control inputs and ranges.
@@ -82,6 +87,7 @@ enum LV2UnitDecoder {
         var fields = ["uri=<\(plugin.uri)>"]
         if let preset = plugin.preset { fields.append("preset=\"\(preset)\"") }
         if let state = plugin.stateFile { fields.append("state=\"\(state)\"") }
+        if let state = plugin.rightStateFile { fields.append("state_right=\"\(state)\"") }
         if let inputs = plugin.inputs { fields.append("inputs=\(inputs.joined(separator: ","))") }
         if let outputs = plugin.outputs { fields.append("outputs=\(outputs.joined(separator: ","))") }
         return fields

@@ -1,4 +1,4 @@
-// What a preset says about an `lv2` unit: plugin URI, preset, state file, port mapping. Non-realtime.
+// What a preset says about an `lv2` unit: plugin URI, preset, state files, port mapping. Non-realtime.
 
 /// The `lv2`-only part of a ``UnitSpec``. Its control values are in ``UnitSpec/parameters`` (by symbol).
 public struct LV2UnitSpec: Sendable, Equatable {
@@ -8,16 +8,22 @@ public struct LV2UnitSpec: Sendable, Equatable {
     public var preset: String?
     /// A saved state to restore (absolute, or resolved against the preset file's directory).
     public var stateFile: String?
+    /// For the right instance of a dual-mono pair, its own saved state (`state_right`); else it takes ``stateFile``.
+    public var rightStateFile: String?
     /// Audio input port symbols the strip feeds, when the plugin's layout needs choosing.
     public var inputs: [String]?
     /// Audio output port symbols the strip continues with.
     public var outputs: [String]?
 
     /// An `lv2` unit description.
-    public init(uri: String, preset: String? = nil, stateFile: String? = nil, inputs: [String]? = nil, outputs: [String]? = nil) {
+    public init(
+        uri: String, preset: String? = nil, stateFile: String? = nil, rightStateFile: String? = nil,
+        inputs: [String]? = nil, outputs: [String]? = nil
+    ) {
         self.uri = uri
         self.preset = preset
         self.stateFile = stateFile
+        self.rightStateFile = rightStateFile
         self.inputs = inputs
         self.outputs = outputs
     }

@@ -1,6 +1,6 @@
 // Writes an `lv2` unit's plugin, preset, state file, port mapping and control values for PresetWriter. Non-realtime.
 
-/// An `lv2` unit's keys: `uri`, then `preset`, `state`, `inputs`/`outputs` when set, then every control
+/// An `lv2` unit's keys: `uri`, then `preset`, `state`, `state_right`, `inputs`/`outputs` when set, then every control
 /// value the preset holds as `controls = { symbol = value, … }` (symbols in order, so output is stable).
 enum LV2UnitWriter {
     static func write(_ unit: UnitSpec, into text: inout TOMLText) {
@@ -8,6 +8,7 @@ enum LV2UnitWriter {
         text.key("uri", string: plugin.uri)
         text.key("preset", string: plugin.preset)
         text.key("state", string: plugin.stateFile)
+        text.key("state_right", string: plugin.rightStateFile)
         if let inputs = plugin.inputs { text.raw("inputs", list(inputs)) }
         if let outputs = plugin.outputs { text.raw("outputs", list(outputs)) }
         guard !unit.parameters.isEmpty else { return }

@@ -6,7 +6,8 @@ import FoldbackLV2
 /// `state = "…"` restores. Used when Foldback writes the running chain back to a preset (a session save).
 public enum PluginStateCapture {
     /// Saves the state of every LV2 unit of `graph` into `directory`/`<strip>-<unit id>/` and sets that
-    /// unit's `state` in `preset` to it (units matched by strip name and unit id).
+    /// unit's `state` in `preset` to it (units matched by strip name and unit id); the right instance of a
+    /// dual-mono pair goes into `<strip>-<unit id>-right/`, named by the unit's `state_right`.
     /// - Returns: a warning per plugin whose state could not be saved (its unit is left as it was).
     public static func saveStates(of graph: EngineGraph, into preset: inout Preset, directory: String) -> [String] {
         var warnings: [String] = []
@@ -17,8 +18,9 @@ public enum PluginStateCapture {
                       let unitIndex = preset.strips[stripIndex].units.firstIndex(where: { $0.id == id && $0.lv2 != nil })
                 else { continue }
                 do {
-                    let path = try plugin.saveState(to: directory + "/" + fileSafe("\(strip.name)-\(id)"))
-                    preset.strips[stripIndex].units[unitIndex].lv2?.stateFile = path
+                    let saved = try plugin.saveState(to: directory + "/" + fileSafe("\(strip.name)-\(id)"))
+                    preset.strips[stripIndex].units[unitIndex].lv2?.stateFile = saved.path
+                    preset.strips[stripIndex].units[unitIndex].lv2?.rightStateFile = saved.rightPath
                 } catch {
                     warnings.append("\(strip.name)/\(id): \(error)")
                 }

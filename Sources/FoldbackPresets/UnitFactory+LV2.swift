@@ -11,6 +11,7 @@ extension UnitFactory {
         do {
             return try LV2Unit(
                 uri: plugin.uri, controls: spec.parameters, preset: plugin.preset, stateFile: plugin.stateFile,
+                rightStateFile: plugin.rightStateFile,
                 inputs: plugin.inputs, outputs: plugin.outputs, hosting: hosting)
         } catch {
             throw PresetError(diagnostics: [PresetDiagnostic(location: spec.location, message: error.description)])

@@ -11,7 +11,7 @@ struct LiveStatus {
     /// Main-loop ticks (100 ms) between status lines.
     var ticksPerLine: Int { isTerminal ? 1 : 50 }
 
-    /// One status line: load, xruns, each bus's peak, then gain reduction and NaN/Inf guard trips where any.
+    /// One status line: load, xruns, each bus's peak, then each compressor's compression (and expansion where any) and NaN/Inf guard trips where any.
     static func line(load: Double, xruns: Int, meters: MeterSnapshot) -> String {
         var parts = [String(format: "DSP %5.1f%%  xruns %d", load, xruns)]
         for bus in meters.buses {
@@ -19,10 +19,10 @@ struct LiveStatus {
             let text = decibels.isFinite ? String(format: "%6.1f", max(decibels, -99.9)) : "  -inf"
             parts.append("\(bus.name) \(text) dBFS")
         }
-        for unit in meters.units {
-            for reading in unit.readings where reading.key == "gain_reduction_db" {
-                parts.append("\(unit.strip)/\(unit.unit) GR " + String(format: "%4.1f dB", reading.value))
-            }
+        var previousUnit: String?
+        for readout in DynamicsReadout.readouts(meters) {
+            parts.append(readout.unit == previousUnit ? readout.text : "\(readout.unit) \(readout.text)")
+            previousUnit = readout.unit
         }
         for output in unitOutputs(meters) {
             parts.append("\(output.unit) \(output.key) " + String(format: "%.2f", output.value))
@@ -34,10 +34,10 @@ struct LiveStatus {
         return parts.joined(separator: "  ")
     }
 
-    /// Every unit reading other than gain reduction (an LV2 plugin's control outputs), labelled `strip/unit`.
+    /// Every unit reading other than a compressor's gain reduction (an LV2 plugin's control outputs), labelled `strip/unit`.
     static func unitOutputs(_ meters: MeterSnapshot) -> [(unit: String, key: String, value: Float)] {
         meters.units.flatMap { unit in
-            unit.readings.filter { $0.key != "gain_reduction_db" }.map { ("\(unit.strip)/\(unit.unit)", $0.key, $0.value) }
+            unit.readings.filter { !DynamicsReadout.isDynamicsKey($0.key) }.map { ("\(unit.strip)/\(unit.unit)", $0.key, $0.value) }
         }
     }
 

@@ -63,11 +63,10 @@ final class MeterView: @unchecked Sendable {
         var rms: Float
     }
 
-    /// The bar lines of one snapshot: strips, buses, then gain reduction per compressor.
+    /// The bar lines of one snapshot: strips, buses, then gain reduction per compressor (compression, and
+    /// expansion where any, on rows of their own).
     func meterLines(_ meters: MeterSnapshot, now: Date) -> [String] {
-        let reductions = meters.units.flatMap { unit in
-            unit.readings.filter { $0.key == "gain_reduction_db" }.map { ("\(unit.strip)/\(unit.unit)", $0.value) }
-        }
+        let reductions = DynamicsReadout.readouts(meters)
         var lines = meterLines(
             strips: meters.strips.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
             buses: meters.buses.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
@@ -80,19 +79,21 @@ final class MeterView: @unchecked Sendable {
         return lines
     }
 
-    /// The bar lines: strips, buses, then gain reduction (`strip/unit`, dB) per compressor.
-    func meterLines(strips: [Level], buses: [Level], reductions: [(String, Float)], now: Date) -> [String] {
-        let width = max(8, ((strips + buses).map(\.name) + reductions.map(\.0)).map(\.count).max() ?? 0)
+    /// The bar lines: strips, buses, then gain reduction rows (`strip/unit GR`, `… exp`, `… gate`; bars over 24 dB).
+    func meterLines(strips: [Level], buses: [Level], reductions: [DynamicsReadout], now: Date) -> [String] {
+        let names = reductions.map { "\($0.unit) \($0.kind.rawValue)" }
+        let width = max(8, ((strips + buses).map(\.name) + names).map(\.count).max() ?? 0)
         var lines = ["strips (pre-fader)"]
         lines += strips.map { levelLine("strip/" + $0.name, level: $0, width: width, now: now) }
         lines.append("buses")
         lines += buses.map { levelLine("bus/" + $0.name, level: $0, width: width, now: now) }
         if !reductions.isEmpty {
             lines.append("gain reduction")
-            for (name, decibels) in reductions {
-                let filled = Int((min(max(decibels, 0), 24) / 24 * Float(Self.barWidth)).rounded())
+            for (name, readout) in zip(names, reductions) {
+                let filled = Int((min(max(readout.decibels, 0), 24) / 24 * Float(Self.barWidth)).rounded())
                 let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: Self.barWidth - filled)
-                lines.append(pad(name, width) + " " + bar + String(format: " %5.1f dB", decibels))
+                let value = readout.valueText
+                lines.append(pad(name, width) + " " + bar + " " + String(repeating: " ", count: max(0, 8 - value.count)) + value)
             }
         }
         return lines

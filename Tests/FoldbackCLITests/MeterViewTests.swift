@@ -35,17 +35,20 @@ final class MeterViewTests: XCTestCase {
         let start = Date()
         let loud = view.meterLines(
             strips: [.init(name: "vox", peak: 0.5, rms: 0.25)], buses: [.init(name: "main", peak: 1, rms: 0.1)],
-            reductions: [("vox/comp", 6)], now: start)
+            reductions: [DynamicsReadout(unit: "vox/comp", kind: .compression, decibels: 6),
+                         DynamicsReadout(unit: "vox/comp", kind: .gate, decibels: 80)], now: start)
         XCTAssertEqual(loud[0], "strips (pre-fader)")
         // −6.0 dBFS peak → (60 − 6) / 60 · 40 = 36 cells; −12.0 dBFS RMS → 32 cells; the hold sits on the peak.
-        XCTAssertTrue(loud[1].hasPrefix("vox      "), loud[1])
+        XCTAssertTrue(loud[1].hasPrefix("vox         "), loud[1])
         XCTAssertTrue(loud[1].hasSuffix("  -6.0 /  -12.0 dBFS"), loud[1])
         XCTAssertEqual(cells(loud[1]).rms, 32)
         XCTAssertEqual(cells(loud[1]).hold, 36)
         XCTAssertTrue(loud[3].hasSuffix("   0.0 /  -20.0 dBFS"), loud[3])
         XCTAssertEqual(loud[4], "gain reduction")
-        XCTAssertTrue(loud[5].hasPrefix("vox/comp ██████████·"), "6 of 24 dB = 10 cells: \(loud[5])")
-        XCTAssertTrue(loud[5].hasSuffix("   6.0 dB"), loud[5])
+        XCTAssertTrue(loud[5].hasPrefix("vox/comp GR   ██████████·"), "6 of 24 dB = 10 cells: \(loud[5])")
+        XCTAssertTrue(loud[5].hasSuffix("  -6.0 dB"), loud[5])
+        XCTAssertTrue(loud[6].hasPrefix("vox/comp gate " + String(repeating: "█", count: 40)), "a closed gate fills the bar: \(loud[6])")
+        XCTAssertTrue(loud[6].hasSuffix("  -80 dB"), loud[6])
 
         let quieter = view.meterLines(strips: [.init(name: "vox", peak: 0.125, rms: 0.0625)], buses: [], reductions: [], now: start.addingTimeInterval(1))
         XCTAssertEqual(cells(quieter[1]).peak, 28, "−18 dBFS peak")
@@ -60,7 +63,7 @@ final class MeterViewTests: XCTestCase {
     func testPluginControlOutputsAreShownInTheViewAndTheStatusLine() {
         var meters = MeterSnapshot(strips: [], buses: [])
         meters.units = [
-            ("vox", "comp", [UnitMeterReading(key: "gain_reduction_db", value: 4)]),
+            ("vox", "comp", [UnitMeterReading(key: "gain_reduction_db", value: 4), UnitMeterReading(key: "expansion_db", value: 0)]),
             ("vox", "darc", [UnitMeterReading(key: "gain_min", value: 12.5), UnitMeterReading(key: "gain_max", value: -3.25)]),
         ]
         let lines = MeterView(isTerminal: false).meterLines(meters, now: Date())
@@ -69,7 +72,26 @@ final class MeterViewTests: XCTestCase {
         XCTAssertEqual(lines.count, (start ?? 0) + 3, "two plugin outputs, the compressor's GR stays in its own section")
         XCTAssertTrue(lines[(start ?? 0) + 1].hasPrefix("vox/darc gain_min") && lines[(start ?? 0) + 1].hasSuffix("12.500"), lines[(start ?? 0) + 1])
         let status = LiveStatus.line(load: 10, xruns: 0, meters: meters)
-        XCTAssertTrue(status.contains("vox/comp GR  4.0 dB"), status)
+        XCTAssertTrue(status.contains("vox/comp GR -4.0 dB  vox/darc"), "no expansion shown while the expander is open: \(status)")
         XCTAssertTrue(status.contains("vox/darc gain_min 12.50") && status.contains("vox/darc gain_max -3.25"), status)
+    }
+
+    /// The status line tells compression from expansion: a gated silence reads `gate -80 dB` beside `GR  0.0 dB`,
+    /// partial expansion `exp -12.0 dB`, and compression alone `GR -6.0 dB`.
+    func testStatusLineTellsCompressionFromExpansionAndGate() {
+        func comp(_ compression: Float, _ expansion: Float) -> [UnitMeterReading] {
+            [UnitMeterReading(key: "gain_reduction_db", value: compression), UnitMeterReading(key: "expansion_db", value: expansion)]
+        }
+        var meters = MeterSnapshot(strips: [], buses: [])
+        meters.units = [("vox", "comp", comp(6, 0)), ("kick", "gate", comp(0, 80)), ("gtr", "comp", comp(0, 12)), ("bass", "comp", comp(0, 0.01)),
+                        ("hat", "comp", comp(0, 79.2))]
+        let status = LiveStatus.line(load: 1, xruns: 0, meters: meters)
+        XCTAssertTrue(status.hasSuffix("vox/comp GR -6.0 dB  kick/gate GR  0.0 dB  gate -80 dB  gtr/comp GR  0.0 dB  exp -12.0 dB  bass/comp GR  0.0 dB  hat/comp GR  0.0 dB  gate -80 dB"),
+                      status)
+        XCTAssertFalse(status.contains("expansion_db"), "the expansion reading is not listed as a plugin output: \(status)")
+        let rows = MeterView(isTerminal: false).meterLines(meters, now: Date()).filter { $0.hasPrefix("kick/gate") || $0.hasPrefix("gtr/comp") }
+        XCTAssertEqual(rows.count, 4, "\(rows)")
+        XCTAssertTrue(rows[1].hasPrefix("kick/gate gate") && rows[1].hasSuffix("-80 dB"), rows[1])
+        XCTAssertTrue(rows[3].hasPrefix("gtr/comp exp") && rows[3].hasSuffix("-12.0 dB"), rows[3])
     }
 }

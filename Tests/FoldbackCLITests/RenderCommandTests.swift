@@ -166,6 +166,38 @@ final class RenderCommandTests: XCTestCase {
         XCTAssertGreaterThan(first[1][(9_600 + 4_800)..<(9_600 + 9_600)].map(abs).max() ?? 0, 1e-3, "the plate rings after the input")
     }
 
+    /// A NaN in the input trips the strip's NaN guard, which restarts its LV2 plugins: swh's comb (feedback)
+    /// would otherwise keep the NaN circulating and the guard would silence the strip again every 10 ms. The
+    /// NaN fed in at frame 1000 leaves the comb 480 frames later: that 256-frame block is silenced, the one
+    /// before is the clean render's, every sample is finite, no block is silenced once the fresh comb has
+    /// refilled (from frame 2048), and half a second on the output equals the clean render's (within 1e-5).
+    func testNaNGuardRestartsTheStripsPlugins() throws {
+        let preset = try files.preset("comb.toml", RenderFixtures.chain(units: """
+
+              [[strip.unit]]
+              type = "lv2"
+              uri = "http://plugin.org.uk/swh-plugins/comb_n"
+              controls = { delay_time = 0.01, decay_time = 0.05 }
+            """))
+        guard try FoldbackProcess.run(["check", preset]).status == 0 else { throw XCTSkip("swh-lv2's comb_n is not installed") }
+        let clean = RenderFixtures.sine(48_000, frequency: 440, rate: 48_000)
+        var poisoned = clean
+        poisoned[1_000] = .nan
+        let cleanTake = try files.write("clean.wav", [clean]), poisonedTake = try files.write("nan.wav", [poisoned])
+        for (take, name) in [(cleanTake, "clean-out.wav"), (poisonedTake, "nan-out.wav")] {
+            let run = try render([preset, "-i", take, "-o", files.path(name), "--tail", "0", "--block", "256"])
+            XCTAssertEqual(run.status, 0, run.standardError)
+        }
+        let output = try files.read("nan-out.wav").channels[0], reference = try files.read("clean-out.wav").channels[0]
+        XCTAssertEqual(Array(output[..<1_280]), Array(reference[..<1_280]), "untouched until the NaN leaves the comb")
+        XCTAssertTrue(output[1_280..<1_536].allSatisfy { $0 == 0 }, "the block the NaN leaves the comb in is silenced")
+        XCTAssertTrue(output.allSatisfy(\.isFinite), "no NaN reaches the output")
+        let silencedLater = stride(from: 2_048, to: output.count - 256, by: 256).filter { start in output[start..<start + 256].allSatisfy { $0 == 0 } }
+        XCTAssertEqual(silencedLater, [], "no block is silenced once the restarted comb has refilled")
+        XCTAssertLessThanOrEqual(RenderFixtures.maxDifference([Array(output[24_000...])], [Array(reference[24_000...])]), 1e-5,
+                                 "half a second later the output is the clean render's")
+    }
+
     /// Ctrl-C mid-render: exit 1, "interrupted", and neither the output nor its temporary file is left.
     func testInterruptedRenderLeavesNoFile() throws {
         let take = try files.write("long.wav", [RenderFixtures.noise(48_000 * 120)])

@@ -140,16 +140,44 @@ final class CompressorCurveTests: XCTestCase {
         }
     }
 
-    /// The reduction published for meters: 15 dB (±0.01) for 0 dBFS DC at −20 dB, 4:1, hard knee; exactly 0 after a long silence.
+    /// The reductions published for meters: 15 dB of compression (±0.01) and no expansion for 0 dBFS DC at
+    /// −20 dB, 4:1, hard knee; exactly 0 of both after a long silence (the expander is off).
     func testGainReductionIsPublished() {
         var kernel = CompressorKernel(settings: settings { $0.thresholdDB = -20; $0.ratio = 4; $0.kneeDB = 0 }, channels: 2, sampleRate: 44100)
         defer { kernel.deallocate() }
-        XCTAssertEqual(kernel.gainReductionDB, 0)
+        XCTAssertEqual(kernel.compressionDB, 0)
         let loud = [Float](repeating: 1, count: 22050)
         _ = Dynamics.render(&kernel, [loud, loud.map { -$0 }], blockSize: 1024)
-        XCTAssertEqual(kernel.gainReductionDB, 15, accuracy: 0.01)
+        XCTAssertEqual(kernel.compressionDB, 15, accuracy: 0.01)
+        XCTAssertEqual(kernel.expansionDB, 0)
         let quiet = [Float](repeating: 0, count: 176_400)
         _ = Dynamics.render(&kernel, [quiet, quiet], blockSize: 1024)
-        XCTAssertEqual(kernel.gainReductionDB, 0, "released fully after 4 s of silence (40 release time constants)")
+        XCTAssertEqual(kernel.compressionDB, 0, "released fully after 4 s of silence (40 release time constants)")
+        XCTAssertEqual(kernel.expansionDB, 0)
+    }
+
+    /// Compression and expansion are reported apart: with the compressor at −20 dB 4:1 and the expander at
+    /// −50 dB 3:1 (hard knees), DC at −10 dBFS reads 7.5 dB of compression and no expansion; DC at −60 dBFS
+    /// reads 20 dB of expansion and no compression; silence reads the expander's full 80 dB range (a closed
+    /// gate) and no compression. Within 0.1 dB, at block sizes 1, 7 and 253.
+    func testCompressionAndExpansionAreReportedApart() {
+        let gated = settings {
+            $0.thresholdDB = -20; $0.ratio = 4; $0.kneeDB = 0; $0.attackMs = 1; $0.releaseMs = 20
+            $0.expanderThresholdDB = -50; $0.expanderRatio = 3
+        }
+        let cases: [(level: Float, compression: Float, expansion: Float)] = [
+            (-10, 7.5, 0), (-60, 0, 20), (-.infinity, 0, CompressorKernel.expansionRangeDB),
+        ]
+        for blockSize in [1, 7, 253] {
+            for (level, compression, expansion) in cases {
+                var kernel = CompressorKernel(settings: gated, channels: 1, sampleRate: 48000)
+                defer { kernel.deallocate() }
+                let steady = [Float](repeating: level.isFinite ? powf(10, level / 20) : 0, count: 48000)
+                _ = Dynamics.render(&kernel, [steady], blockSize: blockSize)
+                let label = "DC at \(level) dBFS, block \(blockSize)"
+                XCTAssertEqual(kernel.compressionDB, compression, accuracy: 0.1, "compression, \(label)")
+                XCTAssertEqual(kernel.expansionDB, expansion, accuracy: 0.1, "expansion, \(label)")
+            }
+        }
     }
 }

@@ -24,7 +24,7 @@ final class CompressorUnitTests: XCTestCase {
     }
 
     /// 0 dBFS DC at −20 dB, 4:1, hard knee: the bus carries −15 dBFS (±0.01 dB) and the meters show 15 dB of
-    /// gain reduction (±0.01); setting the ratio to 1 live releases it to 0.
+    /// compression (±0.01) and no expansion; setting the ratio to 1 live releases it to 0.
     func testGainReductionIsPublishedAndLiveChangesApply() throws {
         let unit = CompressorUnit(values: ["threshold_db": -20, "ratio": 4, "knee_db": 0, "release_ms": 20])
         let host = OfflineEngine(maxFrames: 1024, inputs: 1, outputs: 1)
@@ -36,14 +36,26 @@ final class CompressorUnitTests: XCTestCase {
         XCTAssertEqual(units.count, 1)
         XCTAssertEqual(units.first?.strip, "vox")
         XCTAssertEqual(units.first?.unit, "compressor")
-        XCTAssertEqual(units.first?.readings.first?.key, "gain_reduction_db")
+        XCTAssertEqual(units.first?.readings.map(\.key), ["gain_reduction_db", "expansion_db"])
         XCTAssertEqual(units.first?.readings.first?.value ?? 0, 15, accuracy: 0.01)
+        XCTAssertEqual(units.first?.readings.last?.value, 0, "no expansion above the expander threshold")
 
         try host.engine.set(.unitParameter(strip: 0, unit: 0, parameter: 1), to: 1)
         let released = host.render([loud], blockSize: 256)[0]
         XCTAssertEqual(released.last!, 1, "ratio 1: unity gain once released")
         XCTAssertEqual(host.engine.meters().units.first?.readings.first?.value, 0)
         XCTAssertThrowsError(try host.engine.set(.unitParameter(strip: 0, unit: 0, parameter: 1), to: 0.5), "ratio below 1")
+    }
+
+    /// A silent input through a gate (expander 20:1 at −50 dB) publishes its 80 dB as expansion, not compression.
+    func testAGatedSilencePublishesExpansionNotCompression() throws {
+        let unit = CompressorUnit(values: ["threshold_db": -20, "expander_threshold_db": -50, "expander_ratio": 20])
+        let host = OfflineEngine(maxFrames: 1024, inputs: 1, outputs: 1)
+        try host.install(TestGraph.single(units: [unit]), sampleRate: 48000)
+        host.renderSilence(frames: 96000, blockSize: 253)   // 2 s: 20 release time constants
+        let readings = Dictionary(uniqueKeysWithValues: (host.engine.meters().units.first?.readings ?? []).map { ($0.key, $0.value) })
+        XCTAssertEqual(readings["gain_reduction_db"], 0)
+        XCTAssertEqual(readings["expansion_db"] ?? 0, CompressorKernel.expansionRangeDB, accuracy: 0.1)
     }
 }
 

@@ -35,7 +35,7 @@ final class EQUnitTests: XCTestCase {
             try host.install(TestGraph.single(units: [EQUnit(bands: bands, gainDB: 3)]), sampleRate: 96000)
             let input = TestSignal.sine(frames: 96000, frequency: frequency, sampleRate: 96000, amplitude: 0.25)
             let output = host.render([input], blockSize: 253)[0]
-            let measured = rmsDB(output[48000...]) - rmsDB(input[48000...])
+            let measured = TestSignal.rmsDB(output[48000...]) - TestSignal.rmsDB(input[48000...])
             let expected = EQResponse.magnitudeDB(bands: bands, sampleRate: 96000, frequency: frequency) + 3
             XCTAssertEqual(measured, expected, accuracy: 0.05, "\(frequency) Hz")
         }
@@ -48,8 +48,8 @@ final class EQUnitTests: XCTestCase {
         let output = try host.render([input], blockSize: 256) { cycle, _ in
             if cycle == 4 { try host.engine.set(.unitParameter(strip: 0, unit: 0, parameter: 2), to: 6) }   // band1_gain_db
         }[0]
-        XCTAssertEqual(rmsDB(output[0..<1024]) - rmsDB(input[0..<1024]), 0, accuracy: 0.01)
-        XCTAssertEqual(rmsDB(output[4800...]) - rmsDB(input[4800...]), 6, accuracy: 0.02, "+6 dB once the 20 ms glide is over")
+        XCTAssertEqual(TestSignal.rmsDB(output[0..<1024]) - TestSignal.rmsDB(input[0..<1024]), 0, accuracy: 0.01)
+        XCTAssertEqual(TestSignal.rmsDB(output[4800...]) - TestSignal.rmsDB(input[4800...]), 6, accuracy: 0.02, "+6 dB once the 20 ms glide is over")
         XCTAssertLessThan(TestSignal.largestStep(output), TestSignal.largestStep(input) * 2 * 1.1, "never more than the +6 dB copy's step")
     }
 
@@ -64,8 +64,8 @@ final class EQUnitTests: XCTestCase {
             try host.engine.set(.unitParameter(strip: 0, unit: 0, parameter: 0), to: -6)    // gain_db
             try host.engine.set(.unitParameter(strip: 0, unit: 0, parameter: 4), to: 0)     // band1_enabled
         }
-        XCTAssertEqual(rmsDB(output[0][4410...]) - rmsDB(left[4410...]), -6, accuracy: 0.02, "shelf out, output −6 dB")
-        XCTAssertEqual(rmsDB(output[1][4410...]) - rmsDB(right[4410...]), -6, accuracy: 0.02)
+        XCTAssertEqual(TestSignal.rmsDB(output[0][4410...]) - TestSignal.rmsDB(left[4410...]), -6, accuracy: 0.02, "shelf out, output −6 dB")
+        XCTAssertEqual(TestSignal.rmsDB(output[1][4410...]) - TestSignal.rmsDB(right[4410...]), -6, accuracy: 0.02)
     }
 
     func testSetupRejectsBandsAboveTheRateAndTooManyBands() {
@@ -110,9 +110,5 @@ final class EQUnitTests: XCTestCase {
             }
         }
         return output
-    }
-
-    private func rmsDB(_ samples: ArraySlice<Float>) -> Double {
-        10 * log10(samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count))
     }
 }

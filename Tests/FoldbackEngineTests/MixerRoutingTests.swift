@@ -51,17 +51,60 @@ final class MixerRoutingTests: XCTestCase {
         }
     }
 
-    func testStereoStripIntoMonoBusIsHalfTheSum() throws {
+    func testStereoStripIntoMonoBusIsHalfTheSumWhenCentred() throws {
         for sampleRate in sampleRates {
-            // Pan does not apply to a stereo → mono fold-down.
-            for pan: Float in [0, -1, 0.6] {
-                let host = OfflineEngine(maxFrames: 1024, inputs: 2, outputs: 1)
-                try host.install(TestGraph.single(stripChannels: 2, busChannels: 1, pan: pan), sampleRate: sampleRate)
-                let left = TestSignal.sine(frames: 1500, sampleRate: sampleRate)
-                let right = TestSignal.noise(frames: 1500, seed: 11)
-                let output = host.render([left, right], blockSize: 253)
-                assertSignalsEqual(output[0], zip(left, right).map { 0.5 * ($0 + $1) }, tolerance: 1e-6, "pan \(pan), \(sampleRate) Hz")
+            let host = OfflineEngine(maxFrames: 1024, inputs: 2, outputs: 1)
+            try host.install(TestGraph.single(stripChannels: 2, busChannels: 1), sampleRate: sampleRate)
+            let left = TestSignal.sine(frames: 1500, sampleRate: sampleRate)
+            let right = TestSignal.noise(frames: 1500, seed: 11)
+            let output = host.render([left, right], blockSize: 253)
+            assertSignalsEqual(output[0], zip(left, right).map { 0.5 * ($0 + $1) }, tolerance: 1e-6, "\(sampleRate) Hz")
+        }
+    }
+
+    /// The stated law: stereo → mono is 0.5·(bL·L + bR·R) with the balance gains bL, bR of the strip's pan, so an
+    /// L-only signal reaches the bus at 20·log10(0.5·bL) dB (−6.02 dB centred and hard left, silent hard right).
+    func testStereoStripIntoMonoBusAppliesBalanceBeforeTheSum() throws {
+        let cases: [(pan: Float, left: Float, right: Float)] = [(-1, 1, 0), (-0.5, 1, 0.5), (0, 1, 1), (0.5, 0.5, 1), (1, 0, 1)]
+        let sampleRate = 48000.0
+        let tone = TestSignal.sine(frames: 4800, frequency: 1000, sampleRate: sampleRate, amplitude: 0.5)
+        let silence = [Float](repeating: 0, count: tone.count)
+        let toneDB = TestSignal.rmsDB(tone)
+        for blockSize in [1, 7, 253] {
+            for (pan, left, right) in cases {
+                for (side, balance) in [("L", left), ("R", right)] {
+                    let host = OfflineEngine(maxFrames: 1024, inputs: 2, outputs: 1)
+                    try host.install(TestGraph.single(stripChannels: 2, busChannels: 1, pan: pan), sampleRate: sampleRate)
+                    let output = host.render(side == "L" ? [tone, silence] : [silence, tone], blockSize: blockSize)[0]
+                    let label = "\(side)-only at pan \(pan), block \(blockSize)"
+                    assertFullyWritten([output], label)
+                    if balance == 0 {
+                        XCTAssertTrue(output.allSatisfy { $0 == 0 }, "\(label): the far side is exactly silent")
+                    } else {
+                        let expectedDB = 20 * log10(0.5 * Double(balance))
+                        XCTAssertEqual(TestSignal.rmsDB(output) - toneDB, expectedDB, accuracy: 0.01, label)
+                    }
+                }
             }
+        }
+    }
+
+    func testBalanceChangeIntoMonoBusRampsOverTheSmoothingTime() throws {
+        let sampleRate = 48000.0
+        let ramp = TestSignal.frames(seconds: 0.02, sampleRate: sampleRate)
+        for blockSize in [1, 7, 253] {
+            let host = OfflineEngine(maxFrames: 1024, inputs: 2, outputs: 1)
+            try host.install(TestGraph.single(stripChannels: 2, busChannels: 1), sampleRate: sampleRate)
+            let changeAt = blockSize * (blockSize == 1 ? 300 : 2)
+            let frames = changeAt + ramp + 2 * blockSize
+            let output = try host.render([TestSignal.dc(frames: frames), TestSignal.dc(frames: frames, value: 0)], blockSize: blockSize) { _, start in
+                if start == changeAt { try host.engine.set(.stripPan(strip: 0), to: 1) }
+            }[0]
+            let label = "block \(blockSize)"
+            XCTAssertEqual(output[changeAt - 1], 0.5, "\(label): L at −6 dB while centred")
+            XCTAssertTrue(output[(changeAt + ramp - 1)...].allSatisfy { $0 == 0 }, "\(label): L gone once hard right")
+            XCTAssertGreaterThan(output[changeAt + ramp - 2], 0, "\(label): not there before \(ramp) frames")
+            XCTAssertLessThanOrEqual(TestSignal.largestStep(output), TestSignal.clickFreeStep(delta: 0.5, frames: ramp), label)
         }
     }
 

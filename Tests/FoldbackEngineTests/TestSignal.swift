@@ -36,5 +36,10 @@ enum TestSignal {
     /// Round(seconds · sampleRate), as the engine computes ramp and fade lengths.
     static func frames(seconds: Double, sampleRate: Double) -> Int { Int((seconds * sampleRate).rounded()) }
 
+    /// RMS level of `samples` in dB (relative to 1).
+    static func rmsDB<Samples: Collection<Float>>(_ samples: Samples) -> Double {
+        10 * log10(samples.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(samples.count))
+    }
+
     static func linear(_ decibels: Float) -> Float { Decibels.linearGain(fromDecibels: decibels) }
 }

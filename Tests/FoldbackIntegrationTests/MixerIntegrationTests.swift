@@ -52,8 +52,8 @@ final class MixerIntegrationTests: JACKServerTestCase {
         rig.assertOutput(recording, "a_R") { rig.input(1, $0) * 0.5 }
         rig.assertOutput(recording, "b_L") { rig.input(2, $0) * 0.75 }
         rig.assertOutput(recording, "b_R") { rig.input(3, $0) }
-        // Stereo into mono: 0.5·(L + R); balance does not apply to a mono bus.
-        rig.assertOutput(recording, "m") { 0.5 * (rig.input(2, $0) + rig.input(3, $0)) }
+        // Stereo into mono: 0.5·(bL·L + bR·R), the balance (0.75, 1) applied before the sum.
+        rig.assertOutput(recording, "m") { 0.5 * (0.75 * rig.input(2, $0) + rig.input(3, $0)) }
     }
 
     func testPreFaderSendIgnoresTheFaderAndPostFaderFollowsIt() throws {

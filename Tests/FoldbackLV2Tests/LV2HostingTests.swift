@@ -73,7 +73,7 @@ final class LV2HostingTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let saved = try LV2Unit(uri: "http://plugin.org.uk/swh-plugins/amp", controls: ["gain": -12])
         _ = try saved.prepare(channels: 1, sampleRate: 48000, maxFrames: 64)
-        let path = try saved.saveState(to: directory)
+        let path = try saved.saveState(to: directory).path
         let restored = try LV2Unit(uri: "http://plugin.org.uk/swh-plugins/amp", stateFile: path)
         let driver = try UnitDriver(restored, channels: 1)
         let output = driver.run([[Float](repeating: 1, count: 16)], block: 7)

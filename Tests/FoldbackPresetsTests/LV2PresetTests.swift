@@ -78,6 +78,15 @@ final class LV2PresetTests: XCTestCase {
             """), line: 10, column: 12, contains: ["has no preset 'No Such Room'"])
     }
 
+    func testUnreadableRightStateNamesTheFile() {
+        assertSingleError(Self.preset(units: """
+              [[strip.unit]]
+              type = "lv2"
+              uri = "http://plugin.org.uk/swh-plugins/amp"
+              state_right = "/nonexistent/amp-right/state.ttl"
+            """, channels: 2), line: 10, column: 17, contains: ["state file '/nonexistent/amp-right/state.ttl' cannot be read"])
+    }
+
     func testPortMappingNamesUnknownPort() {
         assertSingleError(Self.preset(units: """
               [[strip.unit]]

@@ -9,7 +9,9 @@ public import FoldbackDSP
 /// 2 `knee_db`, 3 `attack_ms`, 4 `release_ms`, 5 `makeup_db`, 6 `auto_makeup` (0/1), 7 `detection`
 /// (0 peak, 1 RMS), 8 `stereo_link` (0…1), 9 `expander_threshold_db`, 10 `expander_ratio`.
 /// `lookahead_ms` sets the latency (reported in the render slot) and is fixed when the unit is made.
-/// Publishes `gain_reduction_db`: the largest reduction of the last processed cycle (≥ 0 dB).
+/// Publishes `gain_reduction_db`, the largest compression of the last processed cycle, and `expansion_db`,
+/// the largest downward expansion (gate) of that cycle, apart: both ≥ 0 dB, expansion at most
+/// ``CompressorKernel/expansionRangeDB`` (a closed gate), so a gated silence does not read as compression.
 public final class CompressorUnit: EngineUnit, @unchecked Sendable {
     public let typeName = "compressor"
     public let parameters: [ParameterDescriptor] = CompressorUnit.liveParameters
@@ -18,12 +20,19 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
     private let storage = UnitStateStorage<State> { state in
         state.pointee.kernel.deallocate()
         state.pointee.gainReduction.destroy()
+        state.pointee.expansion.destroy()
     }
 
     private struct State {
         var kernel: CompressorKernel
-        let gainReduction: UnsafeAtomic<UInt32>   // Float bit pattern, dB
+        let gainReduction: UnsafeAtomic<UInt32>   // Float bit pattern, dB of compression
+        let expansion: UnsafeAtomic<UInt32>       // Float bit pattern, dB of expansion
     }
+
+    /// The meter key of the compression (dB ≥ 0).
+    public static let compressionKey = "gain_reduction_db"
+    /// The meter key of the downward expansion (dB, 0 … ``CompressorKernel/expansionRangeDB``).
+    public static let expansionKey = "expansion_db"
 
     /// The live-controllable parameters, in index order, with their ranges and defaults.
     public static let liveParameters: [ParameterDescriptor] = {
@@ -65,7 +74,7 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
         let settings = settings
         let state = try storage.prepare(unit: typeName) {
-            State(kernel: CompressorKernel(settings: settings, channels: channels, sampleRate: sampleRate), gainReduction: .create(0))
+            State(kernel: CompressorKernel(settings: settings, channels: channels, sampleRate: sampleRate), gainReduction: .create(0), expansion: .create(0))
         }
         let latency = state.assumingMemoryBound(to: State.self).pointee.kernel.latencyFrames
         return UnitRenderSlot(functions: Self.functions, state: state,
@@ -74,8 +83,9 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
 
     public func meterReadings() -> [UnitMeterReading] {
         guard let state = storage.pointer else { return [] }
-        let bits = state.pointee.gainReduction.load(ordering: .relaxed)
-        return [UnitMeterReading(key: "gain_reduction_db", value: Float(bitPattern: bits))]
+        let compression = Float(bitPattern: state.pointee.gainReduction.load(ordering: .relaxed))
+        let expansion = Float(bitPattern: state.pointee.expansion.load(ordering: .relaxed))
+        return [UnitMeterReading(key: Self.compressionKey, value: compression), UnitMeterReading(key: Self.expansionKey, value: expansion)]
     }
 
     /// Sets live parameter `index` (as in ``liveParameters``) in `settings`; unknown indices change nothing.
@@ -100,7 +110,8 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
         process: { state, inputs, outputs, frames in
             let unit = state.assumingMemoryBound(to: State.self)
             unit.pointee.kernel.process(inputs: inputs, outputs: outputs, channels: unit.pointee.kernel.channels, frames: Int(frames))
-            unit.pointee.gainReduction.store(unit.pointee.kernel.gainReductionDB.bitPattern, ordering: .relaxed)
+            unit.pointee.gainReduction.store(unit.pointee.kernel.compressionDB.bitPattern, ordering: .relaxed)
+            unit.pointee.expansion.store(unit.pointee.kernel.expansionDB.bitPattern, ordering: .relaxed)
         },
         setParameter: { state, index, value in
             let unit = state.assumingMemoryBound(to: State.self)
@@ -112,6 +123,7 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
             let unit = state.assumingMemoryBound(to: State.self)
             unit.pointee.kernel.reset()
             unit.pointee.gainReduction.store(0, ordering: .relaxed)
+            unit.pointee.expansion.store(0, ordering: .relaxed)
         }
     )
 }
