@@ -24,6 +24,8 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     private let outputSymbols: [String]?
     private var instances: [LV2Instance] = []
     private var render: UnsafeMutablePointer<LV2UnitRender>?
+    /// How the instances were set up: what a successor must match to continue them.
+    private var setup: Setup?
     private static let logger = Logger(label: "foldback.lv2")
 
     /// The plugin `uri`. Its state is restored in this order when it is prepared: the plugin's default
@@ -89,20 +91,51 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
                 try instance.restore(.pluginDefault)
                 if let presetURI { try instance.restore(.preset(uri: presetURI)) }
                 if let stateFile { try instance.restore(.file(path: stateFile)) }
+                let restored = info.controlInputs.map { instance.render.controls[$0.index] }
                 for (symbol, value) in controls { instance.setControl(symbol, to: value) }
                 instances.append(instance)
+                if setup == nil {
+                    setup = Setup(layout: layout, sampleRate: sampleRate, maxFrames: maxFrames, latency: 0, restoredValues: restored)
+                }
             }
             let state = makeRender(maxFrames: maxFrames)
             render = state
-            let latency = measureLatency(state, maxFrames: maxFrames)
-            return UnitRenderSlot(
-                functions: LV2UnitRender.functions, state: UnsafeMutableRawPointer(state),
-                inputChannels: layout.slotInputs, outputChannels: layout.slotOutputs, latencyFrames: latency,
-                selfBypassParameter: info.controlInputs.firstIndex(where: \.isEnabledDesignation))
+            setup?.latency = measureLatency(state, maxFrames: maxFrames)
+            return slot(state)
         } catch {
             throw .unitSetupFailed(unit: typeName, reason: error.description)
         }
     }
+
+    private func slot(_ state: UnsafeMutablePointer<LV2UnitRender>) -> UnitRenderSlot {
+        UnitRenderSlot(
+            functions: LV2UnitRender.functions, state: UnsafeMutableRawPointer(state),
+            inputChannels: setup?.layout.slotInputs ?? 1, outputChannels: setup?.layout.slotOutputs ?? 1, latencyFrames: setup?.latency ?? 0,
+            selfBypassParameter: info.controlInputs.firstIndex(where: \.isEnabledDesignation))
+    }
+
+    /// Continues `predecessor`'s instances (their tails and state) when it is the same plugin with the same
+    /// LV2 preset, state file, hosting, format and channel layout; only control values may differ. The
+    /// instances are shared, not touched: they run in the predecessor until the engine's takeover, which
+    /// then writes this unit's control values (the preset's, else those the state restore gave).
+    public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {
+        guard render == nil, let old = predecessor as? LV2Unit, old !== self, old.typeName == typeName,
+              old.presetURI == presetURI, old.stateFile == stateFile, old.hosting == hosting,
+              old.inputSymbols == inputSymbols, old.outputSymbols == outputSymbols,
+              let setup = old.setup, !old.instances.isEmpty, setup.sampleRate == sampleRate, setup.maxFrames == maxFrames,
+              let layout = try? LV2ChannelLayout.plan(info, channels: channels, inputSymbols: inputSymbols, outputSymbols: outputSymbols),
+              layout == setup.layout
+        else { return nil }
+        instances = old.instances
+        self.setup = setup
+        let state = makeRender(maxFrames: maxFrames)
+        render = state
+        let values = info.controlInputs.enumerated().map { offset, port in controls[port.symbol] ?? setup.restoredValues[offset] }
+        return UnitContinuation(slot: slot(state), parameterValues: values)
+    }
+
+    /// Identities of the plugin instances this unit runs: a unit that continued another's has the same ones.
+    public var instanceIdentifiers: [ObjectIdentifier] { instances.map(ObjectIdentifier.init) }
 
     /// The nominal block length each instance was given (tests and diagnostics).
     var nominalBlockLengths: [Int] { instances.map(\.features.nominalBlockLength) }
@@ -160,6 +193,18 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
             instances[index].restart()
         }
         return latency.isFinite ? max(0, Int(latency.rounded())) : 0
+    }
+}
+
+extension LV2Unit {
+    /// What a unit's instances were prepared with.
+    private struct Setup {
+        var layout: LV2ChannelLayout
+        var sampleRate: Double
+        var maxFrames: Int
+        var latency: Int
+        /// Control input values after the state restores, before the preset's `controls`, in port order.
+        var restoredValues: [Float]
     }
 }
 
