@@ -80,13 +80,25 @@ final class PluginContinuationTests: XCTestCase {
         return outputs
     }
 
-    /// Switches `engine` to `preset`, continuing the running graph's plugins when `continuing`; returns both graphs.
-    static func switchTo(_ preset: Preset, in engine: Engine, continuing: Bool = true) throws -> (old: EngineGraph, new: EngineGraph) {
+    /// What a switch left for the test to check: the old graph (weakly: the engine frees it after the fade),
+    /// its plate's instances, and the new graph.
+    final class Switch {
+        weak var old: EngineGraph?
+        var oldInstances: [ObjectIdentifier] = []
+        var new: EngineGraph?
+    }
+
+    /// Switches `engine` to `preset`, continuing the running graph's plugins when `continuing`.
+    static func switchTo(_ preset: Preset, in engine: Engine, continuing: Bool = true) throws -> Switch {
         let old = try XCTUnwrap(engine.runningGraph)
         let new = try PresetGraphBuilder.graph(
             for: preset, sampleRate: sampleRate, maxFrames: block, continuing: continuing ? old : nil)
         try engine.install(new, crossfade: fade)
-        return (old, new)
+        let result = Switch()
+        result.old = old
+        result.oldInstances = try plateUnit(of: old).instanceIdentifiers
+        result.new = new
+        return result
     }
 
     static func plateUnit(of graph: EngineGraph) throws -> LV2Unit {
@@ -106,16 +118,18 @@ final class PluginContinuationTests: XCTestCase {
 
     /// Only another strip's fader changes: the plate keeps its instance, and `main` (its tail) matches the
     /// run without a switch to 1e-5 at every frame, while `aux` takes the new fader (−10 dB to 0.05 dB).
-    /// The same switch without continuation restarts the reverb: its tail is lost (proves the measure).
+    /// The old graph is freed after the fade without taking the instance with it. The same switch without
+    /// continuation restarts the reverb: its tail is lost (proves the measure).
     func testTailCarriesOnWhenAnotherStripsFaderChanges() throws {
         let reference = try Self.render(try Self.preset()) { _ in }
-        var graphs: (old: EngineGraph, new: EngineGraph)?
+        var done: Switch?
         let switched = try Self.render(try Self.preset()) { engine in
-            graphs = try Self.switchTo(try Self.preset(keysGainDB: -10), in: engine)
+            done = try Self.switchTo(try Self.preset(keysGainDB: -10), in: engine)
         }
-        let (old, new) = try XCTUnwrap(graphs)
+        let result = try XCTUnwrap(done), new = try XCTUnwrap(result.new)
         XCTAssertEqual(new.continuedUnits.map { "\($0.strip)/\($0.unit)" }, ["vox/fx"])
-        XCTAssertEqual(try Self.plateUnit(of: new).instanceIdentifiers, try Self.plateUnit(of: old).instanceIdentifiers)
+        XCTAssertEqual(try Self.plateUnit(of: new).instanceIdentifiers, result.oldInstances)
+        XCTAssertNil(result.old, "the old graph was freed during the render while its plate played on in the new one")
         XCTAssertGreaterThan(Self.rms(reference[0], Self.tail), 1e-3, "the plate's tail rings after the switch")
         for channel in 0..<2 {
             XCTAssertLessThan(Self.maxDifference(switched[channel], reference[channel], 0..<Self.frames), 1e-5, "main \(channel)")
@@ -137,12 +151,12 @@ final class PluginContinuationTests: XCTestCase {
             let wet = try XCTUnwrap(engine.graph?.description.strips[0].units[0].parameters.firstIndex { $0.key == "wet" })
             try engine.set(.unitParameter(strip: 0, unit: 0, parameter: wet), to: 0.6)
         }
-        var graphs: (old: EngineGraph, new: EngineGraph)?
+        var done: Switch?
         let switched = try Self.render(try Self.preset()) { engine in
-            graphs = try Self.switchTo(try Self.preset(wet: 0.6), in: engine)
+            done = try Self.switchTo(try Self.preset(wet: 0.6), in: engine)
         }
-        let (old, new) = try XCTUnwrap(graphs)
-        XCTAssertEqual(try Self.plateUnit(of: new).instanceIdentifiers, try Self.plateUnit(of: old).instanceIdentifiers)
+        let result = try XCTUnwrap(done), new = try XCTUnwrap(result.new)
+        XCTAssertEqual(try Self.plateUnit(of: new).instanceIdentifiers, result.oldInstances)
         XCTAssertEqual(try Self.plateUnit(of: new).controlValue("wet"), 0.6)
         XCTAssertGreaterThan(Self.maxDifference(reference[0], unchanged[0], Self.tail), 1e-3, "the wet change is audible")
         for channel in 0..<2 {
@@ -161,6 +175,7 @@ final class PluginContinuationTests: XCTestCase {
             for: try Self.preset(uri: "http://plugin.org.uk/swh-plugins/amp"), sampleRate: Self.sampleRate, maxFrames: Self.block,
             continuing: running)
         XCTAssertTrue(amp.continuedUnits.isEmpty)
+        XCTAssertNotEqual(try XCTUnwrap(amp.description.strips[0].units[0] as? LV2Unit).instanceIdentifiers, try Self.plateUnit(of: running).instanceIdentifiers)
         let rate = try PresetGraphBuilder.graph(for: try Self.preset(), sampleRate: 44100, maxFrames: Self.block, continuing: running)
         XCTAssertTrue(rate.continuedUnits.isEmpty)
         XCTAssertNotEqual(try Self.plateUnit(of: rate).instanceIdentifiers, try Self.plateUnit(of: running).instanceIdentifiers)
