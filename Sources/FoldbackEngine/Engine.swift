@@ -70,7 +70,7 @@ public final class Engine: @unchecked Sendable {
             swaps: SPSCRing(capacity: 16), retired: SPSCRing(capacity: 64),
             parameters: SPSCRing(capacity: configuration.parameterQueueCapacity),
             fadeOutputs: fadeOutputs, chunkFrames: chunk, fadeInGains: fadeIn, fadeOutGains: fadeOut,
-            cycles: .create(0), droppedChanges: .create(0)))
+            cycles: .create(0), droppedChanges: .create(0), currentGraph: .create(0)))
     }
 
     deinit {
@@ -87,6 +87,7 @@ public final class Engine: @unchecked Sendable {
         realtime.io.deallocate()
         realtime.cycles.destroy()
         realtime.droppedChanges.destroy()
+        realtime.currentGraph.destroy()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -111,7 +112,9 @@ public final class Engine: @unchecked Sendable {
 
     /// Queues `graph` to replace the current one at the next cycle boundary, fading between them
     /// (the fade length is clamped to 0…``Crossfade/maxDuration``; a non-finite one means no fade).
-    /// A swap queued while a fade runs waits for it to end.
+    /// A swap queued while a fade runs waits for it to end. A graph that continues units of its predecessor
+    /// must be installed while that predecessor is the running graph (``runningGraph``), else it throws
+    /// ``EngineError/predecessorNotRunning`` (build it afresh then).
     ///
     /// The first graph installed starts at once, without a fade. The replaced graph is freed by a later
     /// ``collectGarbage()`` once the audio thread has let go of it.
@@ -126,9 +129,13 @@ public final class Engine: @unchecked Sendable {
         try control.withLock { (control: inout ControlState) throws(EngineError) in
             Self.collect(from: state, into: &control)
             let key = UnsafeMutableRawPointer(graph.render)
-            guard control.alive[key] == nil else { throw .graphAlreadyInstalled }
+            guard control.alive[key] == nil, !graph.hasHandedOver else { throw .graphAlreadyInstalled }
+            if !graph.continuedUnits.isEmpty {
+                guard let latest = control.latest, latest === graph.predecessor, isRunning(latest) else { throw .predecessorNotRunning }
+            }
             guard state.pointee.swaps.push(swap) else { throw .swapQueueFull }
             control.alive[key] = graph
+            if !graph.continuedUnits.isEmpty { control.latest?.hasHandedOver = true }
             control.latest = graph
             control.values = [:]
         }
@@ -136,6 +143,16 @@ public final class Engine: @unchecked Sendable {
 
     /// The graph most recently installed (current, or about to be).
     public var graph: EngineGraph? { control.withLock { $0.latest } }
+
+    /// The graph most recently installed if the audio thread has taken it (no swap is pending): the one a
+    /// new graph may continue units from (``EngineGraph/init(_:sampleRate:maxFrames:continuing:)``).
+    public var runningGraph: EngineGraph? {
+        control.withLock { control in control.latest.flatMap { isRunning($0) ? $0 : nil } }
+    }
+
+    private func isRunning(_ graph: EngineGraph) -> Bool {
+        state.pointee.currentGraph.load(ordering: .acquiring) == Int(bitPattern: graph.render)
+    }
 
     /// Queues a parameter change for the most recently installed graph; it is smoothed on the audio thread.
     public func set(_ address: ParameterAddress, to value: Float) throws(EngineError) {

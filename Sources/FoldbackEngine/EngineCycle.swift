@@ -47,7 +47,9 @@ enum EngineCycle {
             newest = swap
         }
         guard let swap = newest else { return }
-        if let previous = state.pointee.current {
+        let previous = state.pointee.current
+        swap.graph.pointee.takeOver(from: previous, isFading: swap.fadeFrames > 0)
+        if let previous {
             if swap.fadeFrames > 0 {
                 state.pointee.fadingOut = previous
                 previous.pointee.isTapping = false   // record taps follow the incoming graph
@@ -59,6 +61,7 @@ enum EngineCycle {
             }
         }
         state.pointee.current = swap.graph
+        state.pointee.currentGraph.store(Int(bitPattern: swap.graph), ordering: .releasing)
     }
 
     /// Applies queued parameter changes addressed to the current graph; drops stale ones.
@@ -80,6 +83,7 @@ enum EngineCycle {
         fading.pointee.render(
             inputs: io.pointee.inputs, inputCount: io.pointee.inputCount, inputOffset: offset,
             outputs: state.pointee.fadeOutputs, outputCount: outputCount, outputOffset: 0, frames: frames)
+        current.pointee.clearMirrors()
         let fadeIn = state.pointee.fadeInGains
         let fadeOut = state.pointee.fadeOutGains
         let length = Float(state.pointee.fadeFrames)
@@ -117,6 +121,7 @@ enum EngineCycle {
         if state.pointee.fadePosition >= state.pointee.fadeFrames {
             _ = state.pointee.retired.push(fading)   // room was reserved when the swap was accepted
             state.pointee.fadingOut = nil
+            current.pointee.stopMirroring()
         }
     }
 

@@ -22,6 +22,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case swapQueueFull
     /// The graph is already installed; build a new graph for each install.
     case graphAlreadyInstalled
+    /// A graph continuing units of another was installed when that other was not the running graph.
+    case predecessorNotRunning
     /// A sample rate or block size the engine cannot run at.
     case invalidFormat(sampleRate: Double, maxFrames: Int)
     /// A record tap or file source names a strip or bus the graph does not have.
@@ -49,6 +51,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the audio thread is not taking new graphs (is the engine running?)"
         case .graphAlreadyInstalled:
             return "this graph is already installed; build a new one"
+        case .predecessorNotRunning:
+            return "the graph continues plugins of a graph that is no longer the running one; build it afresh"
         case let .invalidFormat(sampleRate, maxFrames):
             return "cannot run at \(sampleRate) Hz with blocks of \(maxFrames) frames"
         case let .unknownTapPoint(name):

@@ -5,7 +5,8 @@ import FoldbackDSP
 ///
 /// All realtime memory is allocated here and freed in `deinit`, which the engine only lets happen on a
 /// non-realtime thread after the audio thread has let go of the graph. Unit objects are prepared here and
-/// must not be shared with another graph.
+/// must not be shared with another graph; a unit may continue the running state of its predecessor's
+/// unit in the same place instead (see ``init(_:sampleRate:maxFrames:continuing:)``).
 public final class EngineGraph: @unchecked Sendable {
     /// What the graph was built from.
     public let description: GraphDescription
@@ -19,6 +20,12 @@ public final class EngineGraph: @unchecked Sendable {
     private var allocations: [UnsafeMutableRawPointer] = []
     /// One per bus (nil where the bus has no limiter); freed in deinit.
     private let limiters: [UnsafeMutablePointer<LimiterKernel>?]
+    /// The graph this one continues units of (weak: it is freed once retired), and which units.
+    public private(set) weak var predecessor: EngineGraph?
+    /// The units that carry on their predecessor's running state, by strip name and unit id.
+    public let continuedUnits: [(strip: String, unit: String)]
+    /// Set when a graph continuing this one's units is installed: this graph must not be installed again.
+    var hasHandedOver = false
     /// Record rings, switches and sources the audio thread may reach through this graph (see `EngineGraph+Taps.swift`).
     var retainedTapObjects: [AnyObject] = []
 
@@ -26,7 +33,13 @@ public final class EngineGraph: @unchecked Sendable {
     public static let maxFramesLimit = 16384
 
     /// Prepares every unit and allocates the realtime memory of `description`.
-    public init(_ description: GraphDescription, sampleRate: Double, maxFrames: Int) throws(EngineError) {
+    ///
+    /// With a `predecessor` (the running graph, when switching presets), each unit whose strip has the same
+    /// index and name there and whose id names a unit in it is offered that unit to continue
+    /// (``EngineUnit/prepare(continuing:channels:sampleRate:maxFrames:)``): an LV2 plugin with the same URI,
+    /// setup and channel layout keeps its instance, its tail and state, with this graph's control values
+    /// applied when the swap takes place. Such a graph must be installed while `predecessor` still runs.
+    public init(_ description: GraphDescription, sampleRate: Double, maxFrames: Int, continuing predecessor: EngineGraph? = nil) throws(EngineError) {
         guard sampleRate >= 8000, sampleRate <= 768_000, maxFrames >= 1, maxFrames <= Self.maxFramesLimit else {
             throw .invalidFormat(sampleRate: sampleRate, maxFrames: maxFrames)
         }
@@ -36,15 +49,16 @@ public final class EngineGraph: @unchecked Sendable {
         for bus in description.buses where !(1...2).contains(bus.channels) {
             throw .unsupportedChannelCount(name: bus.name, channels: bus.channels)
         }
-        var preparedStrips: [(slots: [UnitRenderSlot], outputChannels: Int, latency: Int)] = []
-        for strip in description.strips {
+        var preparedStrips: [PreparedStrip] = []
+        for (index, strip) in description.strips.enumerated() {
             guard (1...2).contains(strip.channels) else {
                 throw .unsupportedChannelCount(name: strip.name, channels: strip.channels)
             }
             for send in strip.sends where !description.buses.indices.contains(send.bus) {
                 throw .unknownBus(strip: strip.name, bus: send.bus)
             }
-            preparedStrips.append(try Self.prepareUnits(of: strip, sampleRate: sampleRate, maxFrames: maxFrames))
+            preparedStrips.append(try Self.prepareUnits(
+                of: strip, predecessor: predecessor?.continuableStrip(index, named: strip.name), sampleRate: sampleRate, maxFrames: maxFrames))
         }
         limiters = description.buses.map { bus in
             bus.limiter.map { settings in
@@ -54,6 +68,10 @@ public final class EngineGraph: @unchecked Sendable {
                     lookaheadMs: settings.lookaheadMs, releaseMs: settings.releaseMs))
                 return kernel
             }
+        }
+        self.predecessor = predecessor
+        continuedUnits = zip(description.strips, preparedStrips).flatMap { strip, prepared in
+            prepared.continued.map { (strip.name, strip.unitIDs[$0.unitOffset]) }
         }
         layout = GraphLayout(
             description: description, stripLatencies: preparedStrips.map(\.latency),
@@ -74,16 +92,24 @@ public final class EngineGraph: @unchecked Sendable {
         for allocation in allocations { allocation.deallocate() }
     }
 
-    /// Prepares a strip's units in order, flowing the channel count through them.
-    private static func prepareUnits(of strip: StripDescription, sampleRate: Double, maxFrames: Int) throws(EngineError)
-        -> (slots: [UnitRenderSlot], outputChannels: Int, latency: Int)
+    /// Prepares a strip's units in order, flowing the channel count through them; units continue those
+    /// of `predecessor` (the same strip in the predecessor graph) where they can.
+    private static func prepareUnits(of strip: StripDescription, predecessor: ContinuableStrip?, sampleRate: Double, maxFrames: Int) throws(EngineError)
+        -> PreparedStrip
     {
         var channels = strip.channels
         var latency = 0
         var slots: [UnitRenderSlot] = []
+        var continued: [ContinuationPlan] = []
         for (offset, unit) in strip.units.enumerated() {
             let id = offset < strip.unitIDs.count ? strip.unitIDs[offset] : unit.typeName
-            let slot = try unit.prepare(channels: channels, sampleRate: sampleRate, maxFrames: maxFrames)
+            let slot: UnitRenderSlot
+            if let plan = try predecessor?.continue(unit, id: id, at: offset, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames) {
+                slot = plan.slot
+                continued.append(plan)
+            } else {
+                slot = try unit.prepare(channels: channels, sampleRate: sampleRate, maxFrames: maxFrames)
+            }
             guard (1...2).contains(slot.outputChannels), (1...GraphRender.maxUnitChannels).contains(slot.inputChannels) else {
                 throw .unitSetupFailed(unit: "\(strip.name)/\(id)", reason: "\(slot.inputChannels) in / \(slot.outputChannels) out channels is not supported in a strip")
             }
@@ -91,7 +117,7 @@ public final class EngineGraph: @unchecked Sendable {
             latency += slot.latencyFrames
             slots.append(slot)
         }
-        return (slots, channels, latency)
+        return PreparedStrip(slots: slots, outputChannels: channels, latency: latency, continued: continued)
     }
 
     func allocate<Element>(_ type: Element.Type, count: Int) -> UnsafeMutablePointer<Element> {
@@ -100,13 +126,13 @@ public final class EngineGraph: @unchecked Sendable {
         return pointer
     }
 
-    private func zeroedFrames() -> UnsafeMutablePointer<Float> {
+    func zeroedFrames() -> UnsafeMutablePointer<Float> {
         let buffer = allocate(Float.self, count: maxFrames)
         buffer.initialize(repeating: 0, count: maxFrames)
         return buffer
     }
 
-    private func buildRender(preparedStrips: [(slots: [UnitRenderSlot], outputChannels: Int, latency: Int)]) -> GraphRender {
+    private func buildRender(preparedStrips: [PreparedStrip]) -> GraphRender {
         let stripDescriptions = description.strips
         let busDescriptions = description.buses
         let unitTotal = preparedStrips.reduce(0) { $0 + $1.slots.count }
@@ -135,12 +161,18 @@ public final class EngineGraph: @unchecked Sendable {
         let taps = allocate(SendTap.self, count: tapTotal)
         let soloCount = stripDescriptions.filter { $0.isSoloed && $0.isEnabled }.count
         var inputChannel = 0, unitIndex = 0, sendIndex = 0, tapIndex = 0
+        var handovers: [UnitHandover] = []
         for (index, strip) in stripDescriptions.enumerated() {
             let prepared = preparedStrips[index]
             let firstUnit = unitIndex
             for (offset, slot) in prepared.slots.enumerated() {
                 var bypassed: Float = offset < strip.bypassedUnits.count && strip.bypassedUnits[offset] ? 1 : 0
-                if let parameter = slot.selfBypassParameter {
+                let plan = prepared.continued.first { $0.unitOffset == offset }
+                if let plan {
+                    // Still running in the predecessor: its values are written when this graph takes over.
+                    handovers.append(makeHandover(plan, slot: unitIndex, bypassed: bypassed >= 1))
+                    if slot.selfBypassParameter != nil { bypassed = 0 }
+                } else if let parameter = slot.selfBypassParameter {
                     // Not live yet, so the build thread may set it: the unit starts in its own bypass state.
                     slot.functions.setParameter(slot.state, Int32(parameter), bypassed >= 1 ? 0 : 1)
                     bypassed = 0
@@ -203,6 +235,8 @@ public final class EngineGraph: @unchecked Sendable {
             stripChannels: stripChannels, unitInputs: unitInputs, unitOutputs: unitOutputs,
             meters: MeterBank(count: stripDescriptions.count + busDescriptions.count, sampleRate: sampleRate),
             stripTaps: nilTable(count: stripDescriptions.count), busTaps: nilTable(count: busDescriptions.count), tapSwitch: nil,
-            stripSources: nilTable(count: stripDescriptions.count), sourceBuffers: sourceTable(count: stripDescriptions.count * 2, silence: silence))
+            stripSources: nilTable(count: stripDescriptions.count), sourceBuffers: sourceTable(count: stripDescriptions.count * 2, silence: silence),
+            handovers: handoverTable(handovers), handoverCount: handovers.count,
+            predecessor: handovers.isEmpty ? nil : predecessor.map { UnsafeMutableRawPointer($0.render) })
     }
 }

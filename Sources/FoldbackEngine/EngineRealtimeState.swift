@@ -73,4 +73,6 @@ struct EngineRealtimeState {
     /// Cycles run, and changes dropped because their graph was no longer current (read by any thread).
     let cycles: UnsafeAtomic<Int>
     let droppedChanges: UnsafeAtomic<Int>
+    /// The current graph's render address (0 before the first), published for ``Engine/runningGraph``.
+    let currentGraph: UnsafeAtomic<Int>
 }

@@ -91,6 +91,12 @@ public protocol EngineUnit: AnyObject, Sendable {
     /// Allocates realtime state for a strip of `channels` channels and returns the render slot.
     /// Called once per unit object.
     func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot
+    /// Prepares this unit to carry on `predecessor`'s running state (a plugin instance with its tail)
+    /// instead of starting afresh, when `predecessor` is the same kind of unit set up the same way (only
+    /// parameter values may differ) for the same format; returns nil to be prepared afresh with
+    /// ``prepare(channels:sampleRate:maxFrames:)``. Called instead of that method, once per unit object.
+    /// `predecessor` is still running on the audio thread: its realtime state must not be touched here.
+    func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation?
     /// Values the unit publishes for meters and status (e.g. `gain_reduction_db`), read from any
     /// non-realtime thread; the audio thread publishes them through atomics in the unit's state.
     func meterReadings() -> [UnitMeterReading]
@@ -99,6 +105,26 @@ public protocol EngineUnit: AnyObject, Sendable {
 extension EngineUnit {
     /// Most units publish nothing.
     public func meterReadings() -> [UnitMeterReading] { [] }
+
+    /// Built-in units start afresh in every graph.
+    public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {
+        nil
+    }
+}
+
+/// A unit prepared to carry on its predecessor's running state (see ``EngineUnit/prepare(continuing:channels:sampleRate:maxFrames:)``).
+public struct UnitContinuation: @unchecked Sendable {
+    /// The render slot; its state runs the predecessor's live processing (same channel counts).
+    public var slot: UnitRenderSlot
+    /// Every parameter's value in the new graph, by index: written through ``UnitRenderFunctions/setParameter``
+    /// on the audio thread when the new graph takes over, as ordinary parameter changes.
+    public var parameterValues: [Float]
+
+    /// A continuation with its slot and the values to apply at takeover.
+    public init(slot: UnitRenderSlot, parameterValues: [Float]) {
+        self.slot = slot
+        self.parameterValues = parameterValues
+    }
 }
 
 /// One value a unit publishes, such as a compressor's gain reduction.

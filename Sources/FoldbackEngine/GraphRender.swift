@@ -11,6 +11,9 @@ struct UnitSlot {
     var bypass: LinearSmoother
     /// The parameter the unit bypasses itself with (see ``UnitRenderSlot/selfBypassParameter``), or −1.
     var selfBypassParameter: Int32
+    /// Where the unit's output is copied each chunk while the graph it was continued from fades out
+    /// (that graph's slot replays it; see `GraphHandover.swift`), or nil.
+    var mirror: UnsafeMutablePointer<UnitMirror>? = nil
 }
 
 /// One source-channel → bus-channel path of a send, with its smoothed coefficient (send level × pan law).
@@ -102,6 +105,11 @@ struct GraphRender {
     /// File sources per strip (nil = the strip reads its input ports) and their landing buffers, 2 per strip.
     var stripSources: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
     var sourceBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Units continued from the graph at `predecessor` (its render, nil for none), applied when this graph
+    /// takes over: see `GraphHandover.swift`.
+    var handovers: UnsafeMutablePointer<UnitHandover>
+    var handoverCount: Int
+    var predecessor: UnsafeMutableRawPointer?
 
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8

@@ -76,6 +76,7 @@ extension GraphRender {
                 unitOutputs[channel] = strip.pointee.work[pair + channel]
             }
             slot.pointee.functions.process(slot.pointee.state, UnsafePointer(unitInputs), UnsafePointer(unitOutputs), Int32(frames))
+            mirrorOutput(of: slot, frames: frames)
             if !(slot.pointee.bypass.isSettled && slot.pointee.bypass.value == 0) {
                 blendDry(into: slot, dry: current, dryCount: currentCount, frames: frames)
             }

@@ -28,6 +28,10 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     /// One instance, or two (left, right) for a dual-mono pair.
     private(set) var instances: [LV2Instance] = []
     private var render: UnsafeMutablePointer<LV2UnitRender>?
+    /// How the instances were set up: what a successor must match to continue them.
+    private var setup: Setup?
+    /// The instances' restart request: shared with (and kept alive by) a unit that continues them.
+    private var restartFlag = LV2RestartFlag()
     private static let logger = Logger(label: "foldback.lv2")
 
     /// The plugin `uri`. Its state is restored in this order when it is prepared: the plugin's default
@@ -78,7 +82,6 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     deinit {
         guard let render else { return }
         if !hosting.isSynchronous { LV2WorkerThread.shared.unregister(restartsOf: render) }
-        render.pointee.restartState.destroy()
         render.pointee.instances.deallocate()
         render.pointee.silence.deallocate()
         render.pointee.scratch.deallocate()
@@ -97,20 +100,21 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
                 try instance.restore(.pluginDefault)
                 if let presetURI { try instance.restore(.preset(uri: presetURI)) }
                 if let file = index == 1 ? rightStateFile ?? stateFile : stateFile { try instance.restore(.file(path: file)) }
+                let restored = info.controlInputs.map { instance.render.controls[$0.index] }
                 for (symbol, value) in controls { instance.setControl(symbol, to: value) }
                 instances.append(instance)
+                if setup == nil {
+                    setup = Setup(layout: layout, sampleRate: sampleRate, maxFrames: maxFrames, latency: 0, restoredValues: restored)
+                }
             }
             if let rightStateFile, instances.count < 2 {
                 Self.logger.warning("\(typeName) runs as one instance here: its state_right \(rightStateFile) is ignored")
             }
-            let state = makeRender(maxFrames: maxFrames, outputChannels: layout.slotOutputs, sampleRate: sampleRate)
+            let state = makeRender(maxFrames: maxFrames, outputChannels: layout.slotOutputs, sampleRate: sampleRate, restartFlag: restartFlag)
             render = state
-            let latency = measureLatency(state, maxFrames: maxFrames)
+            setup?.latency = measureLatency(state, maxFrames: maxFrames)
             if !hosting.isSynchronous { LV2WorkerThread.shared.register(restartsOf: state) }
-            return UnitRenderSlot(
-                functions: LV2UnitRender.functions, state: UnsafeMutableRawPointer(state),
-                inputChannels: layout.slotInputs, outputChannels: layout.slotOutputs, latencyFrames: latency,
-                selfBypassParameter: info.controlInputs.firstIndex(where: \.isEnabledDesignation))
+            return slot(state)
         } catch {
             throw .unitSetupFailed(unit: typeName, reason: error.description)
         }
@@ -118,6 +122,38 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
 
     /// Whether a restart the NaN guard asked for is still waiting for the worker thread (tests and diagnostics).
     var isRestartPending: Bool { render?.pointee.isRestartPending ?? false }
+
+    private func slot(_ state: UnsafeMutablePointer<LV2UnitRender>) -> UnitRenderSlot {
+        UnitRenderSlot(
+            functions: LV2UnitRender.functions, state: UnsafeMutableRawPointer(state),
+            inputChannels: setup?.layout.slotInputs ?? 1, outputChannels: setup?.layout.slotOutputs ?? 1, latencyFrames: setup?.latency ?? 0,
+            selfBypassParameter: info.controlInputs.firstIndex(where: \.isEnabledDesignation))
+    }
+
+    /// Continues `predecessor`'s instances (their tails and state) when it is the same plugin with the same
+    /// LV2 preset, state file, hosting, format and channel layout; only control values may differ. The
+    /// instances are shared, not touched: they run in the predecessor until the engine's takeover, which
+    /// then writes this unit's control values (the preset's, else those the state restore gave).
+    public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {
+        guard render == nil, let old = predecessor as? LV2Unit, old !== self, old.typeName == typeName,
+              old.presetURI == presetURI, old.stateFile == stateFile, old.rightStateFile == rightStateFile, old.hosting == hosting,
+              old.inputSymbols == inputSymbols, old.outputSymbols == outputSymbols,
+              let setup = old.setup, !old.instances.isEmpty, setup.sampleRate == sampleRate, setup.maxFrames == maxFrames,
+              let layout = try? LV2ChannelLayout.plan(info, channels: channels, inputSymbols: inputSymbols, outputSymbols: outputSymbols),
+              layout == setup.layout
+        else { return nil }
+        instances = old.instances
+        self.setup = setup
+        restartFlag = old.restartFlag
+        let state = makeRender(maxFrames: maxFrames, outputChannels: setup.layout.slotOutputs, sampleRate: sampleRate, restartFlag: restartFlag)
+        render = state
+        if !hosting.isSynchronous { LV2WorkerThread.shared.register(restartsOf: state) }
+        let values = info.controlInputs.enumerated().map { offset, port in controls[port.symbol] ?? setup.restoredValues[offset] }
+        return UnitContinuation(slot: slot(state), parameterValues: values)
+    }
+
+    /// Identities of the plugin instances this unit runs: a unit that continued another's has the same ones.
+    public var instanceIdentifiers: [ObjectIdentifier] { instances.map(ObjectIdentifier.init) }
 
     /// The nominal block length each instance was given (tests and diagnostics).
     var nominalBlockLengths: [Int] { instances.map(\.features.nominalBlockLength) }
@@ -133,7 +169,9 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         return readings
     }
 
-    private func makeRender(maxFrames: Int, outputChannels: Int, sampleRate: Double) -> UnsafeMutablePointer<LV2UnitRender> {
+    private func makeRender(
+        maxFrames: Int, outputChannels: Int, sampleRate: Double, restartFlag: LV2RestartFlag
+    ) -> UnsafeMutablePointer<LV2UnitRender> {
         let records = UnsafeMutablePointer<LV2InstanceRender>.allocate(capacity: instances.count)
         for (offset, instance) in instances.enumerated() { (records + offset).initialize(to: instance.render) }
         let silence = UnsafeMutablePointer<Float>.allocate(capacity: maxFrames)
@@ -147,7 +185,7 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         state.initialize(to: LV2UnitRender(
             instances: records, instanceCount: instances.count, silence: silence, scratch: scratch,
             parameterPorts: ports, parameterCount: info.controlInputs.count, outputChannelCount: outputChannels,
-            restartState: .create(LV2UnitRender.RestartState.running.rawValue), isSynchronous: hosting.isSynchronous,
+            restartState: restartFlag.state, isSynchronous: hosting.isSynchronous,
             fadeFrames: fadeFrames, fadePosition: fadeFrames))
         return state
     }
@@ -167,6 +205,18 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
             instances[index].restart()
         }
         return latency.isFinite ? max(0, Int(latency.rounded())) : 0
+    }
+}
+
+extension LV2Unit {
+    /// What a unit's instances were prepared with.
+    private struct Setup {
+        var layout: LV2ChannelLayout
+        var sampleRate: Double
+        var maxFrames: Int
+        var latency: Int
+        /// Control input values after the state restores, before the preset's `controls`, in port order.
+        var restoredValues: [Float]
     }
 }
 

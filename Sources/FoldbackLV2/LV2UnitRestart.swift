@@ -75,3 +75,13 @@ extension LV2UnitRender {
         fadePosition = start + length
     }
 }
+
+/// The restart request of one set of plugin instances, shared by every unit that runs them: a unit that
+/// continues another's instances across a preset switch (``LV2Unit/prepare(continuing:channels:sampleRate:maxFrames:)``)
+/// shares its flag, so a request from either stops both from running the instances until the worker thread
+/// has restarted them. The atomic lives as long as the last unit holding the flag.
+final class LV2RestartFlag: Sendable {
+    let state = UnsafeAtomic<Int>.create(LV2UnitRender.RestartState.running.rawValue)
+
+    deinit { state.destroy() }
+}

@@ -37,12 +37,15 @@ public enum PresetGraphBuilder {
     /// A prepared graph for `preset` at `sampleRate`, rendering at most `maxFrames` frames at once.
     /// LV2 plugins are hosted for `hosting` (`.offline` runs their background work synchronously).
     /// Engine errors come back as a ``PresetError`` located at the preset's file.
+    /// With `predecessor` (the running graph, on a preset switch), LV2 plugins that sit in the same strip
+    /// (index and name) under the same unit id with the same URI, setup and channel layout keep running
+    /// their instances (see ``EngineGraph/init(_:sampleRate:maxFrames:continuing:)``).
     public static func graph(
-        for preset: Preset, sampleRate: Double, maxFrames: Int, hosting: PluginHosting = .live
+        for preset: Preset, sampleRate: Double, maxFrames: Int, hosting: PluginHosting = .live, continuing predecessor: EngineGraph? = nil
     ) throws(PresetError) -> EngineGraph {
         let description = try description(for: preset, hosting: hosting)
         do {
-            return try EngineGraph(description, sampleRate: sampleRate, maxFrames: maxFrames)
+            return try EngineGraph(description, sampleRate: sampleRate, maxFrames: maxFrames, continuing: predecessor)
         } catch {
             throw PresetError(diagnostics: [PresetDiagnostic(
                 location: SourceLocation(file: preset.path, line: 0, column: 0), message: error.description)])

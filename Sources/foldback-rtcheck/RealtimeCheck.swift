@@ -12,7 +12,8 @@ struct RealtimeCheck: ParsableCommand {
         discussion: """
         Runs the engine's cycle on a dedicated audio thread, through fb_realtime_cycle (the same entry the
         JACK callback uses), while a control thread changes every kind of parameter and swaps in new graphs
-        (--swaps of them, each with a 50 ms equal-power crossfade, as preset switches do).
+        (--swaps of them, each with a 50 ms equal-power crossfade, as preset switches do; every other one
+        continues the running graph's LV2 plugins, handing their instances over at the swap).
         With LD_PRELOAD=libFoldbackAllocCounter.so it counts mallocs and frees made on the audio path (must be 0).
         Built with -fsanitize=realtime (see `make rtsan`), RealtimeSanitizer aborts on any malloc, free, lock
         or blocking call inside the cycle.
@@ -41,10 +42,8 @@ struct RealtimeCheck: ParsableCommand {
         let maxFrames = 256
         let engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames))
         let first = try RealtimeScenario.graph(maxFrames: maxFrames)
-        var replacement = try RealtimeScenario.graph(maxFrames: maxFrames, busGainDB: -6)
         let streams = RealtimeStreams()
         try streams.attach(to: first)
-        try streams.attach(to: replacement)
         try engine.install(first, crossfade: .none)
         let audio = AudioThreadDriver(engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault)
         counter?.resetCounts()
@@ -52,6 +51,7 @@ struct RealtimeCheck: ParsableCommand {
 
         var applied = 0
         var swapped = 0
+        var continuedPlugins = 0
         while !audio.isFinished {
             let done = engine.cycleCount
             let step = cycles / (RealtimeScenario.changes.count + 2)
@@ -63,11 +63,14 @@ struct RealtimeCheck: ParsableCommand {
             engine.collectGarbage()
             streams.service(cyclesDone: done, cycles: cycles)
             // The next swap once its time has come and the previous fade is over (one graph held).
+            // Odd swaps continue the running graph's plugins (the instance changes hands at the swap).
             if swapped < swaps, done >= (swapped + 1) * cycles / (swaps + 1), engine.liveGraphCount == 1 {
-                try engine.install(replacement, crossfade: Crossfade(duration: 0.05, law: .equalPower))
-                swapped += 1
-                replacement = try RealtimeScenario.graph(maxFrames: maxFrames, busGainDB: swapped % 2 == 0 ? -6 : 0)
+                let replacement = try RealtimeScenario.graph(
+                    maxFrames: maxFrames, busGainDB: swapped % 2 == 0 ? -6 : 0, continuing: swapped % 2 == 1 ? engine.runningGraph : nil)
                 try streams.attach(to: replacement)
+                try engine.install(replacement, crossfade: Crossfade(duration: 0.05, law: .equalPower))
+                continuedPlugins += replacement.continuedUnits.count
+                swapped += 1
             }
             usleep(200)
         }
@@ -80,11 +83,15 @@ struct RealtimeCheck: ParsableCommand {
         if !audio.ftzDazEnabled { failures.append("FTZ/DAZ was not set on the audio thread") }
         if applied != RealtimeScenario.changes.count { failures.append("only \(applied) of \(RealtimeScenario.changes.count) parameter changes were made") }
         if swapped != swaps { failures.append("only \(swapped) of \(swaps) graph swaps were made") }
+        let expectedContinuations = swaps / 2 * RealtimeScenario.pluginCount
+        if continuedPlugins != expectedContinuations {
+            failures.append("\(continuedPlugins) plugins continued across swaps, expected \(expectedContinuations)")
+        }
         if engine.liveGraphCount != 1 { failures.append("graph swaps incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
         failures += streams.failures
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps, \(streams.summary)"
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins continued), \(streams.summary)"
         if let counter, !noAllocCount {
             let counts = counter.counts
             summary += "; audio-path allocations \(counts.allocations), frees \(counts.frees)"

@@ -5,6 +5,8 @@ import FoldbackLV2
 extension RealtimeScenario {
     /// Index of the LV2 unit in strips 1 and 5 (after trim, EQ and compressor).
     static let plugin = 3
+    /// LV2 units in the scenario (one each in strips 1 and 5).
+    static let pluginCount = 2
 
     /// swh amp on mono strip 1; x42 fil4 (mono, so two instances) on stereo strip 5; nothing elsewhere.
     /// What a plugin does inside its own `run` is its business; Foldback's code around it must not allocate.

@@ -11,7 +11,7 @@ enum RealtimeScenario {
 
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
     /// on strips 0 and 4; → an LV2 plugin on strips 1 and 5, see ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
-    static func graph(maxFrames: Int, busGainDB: Float = 0) throws(EngineError) -> EngineGraph {
+    static func graph(maxFrames: Int, busGainDB: Float = 0, continuing predecessor: EngineGraph? = nil) throws(EngineError) -> EngineGraph {
         let buses = ["main", "iem_vox", "iem_keys"].map {
             BusDescription(name: $0, channels: 2, gainDB: busGainDB, limiter: LimiterSettings())
         }
@@ -36,7 +36,7 @@ enum RealtimeScenario {
                 ],
                 gainDB: -1, pan: Float(index - 3) / 3))
         }
-        return try EngineGraph(GraphDescription(strips: strips, buses: buses), sampleRate: sampleRate, maxFrames: maxFrames)
+        return try EngineGraph(GraphDescription(strips: strips, buses: buses), sampleRate: sampleRate, maxFrames: maxFrames, continuing: predecessor)
     }
 
     private static func tenBands(tilt: Int) -> [EQBand] {

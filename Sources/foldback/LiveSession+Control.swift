@@ -13,30 +13,26 @@ extension LiveSession: LiveControlTarget {
 
     /// Loads `path`, builds its graph at the server's format, crossfades to it and makes the JACK ports
     /// match: ports whose names persist keep their connections, new ones are registered (and connected
-    /// as the preset lists, unless `--no-connect`), vanished ones removed. Returns what changed.
+    /// as the preset lists, unless `--no-connect`), vanished ones removed. LV2 plugins the new preset has
+    /// in the same place with the same setup keep running (tails and state carry on; see
+    /// ``PresetGraphBuilder/graph(for:sampleRate:maxFrames:hosting:continuing:)``). Returns what changed.
     func switchPreset(toPath path: String) throws(ControlError) -> String {
         state.switching.lock()
         defer { state.switching.unlock() }
         let preset: Preset
-        let graph: EngineGraph
         do {
             preset = try PresetLoader.load(path: path)
-            graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize)
         } catch {
-            let count = error.errors.count
-            throw .presetRejected(error.description + "\n\(path) has \(count) \(count == 1 ? "error" : "errors"); the current preset keeps playing")
+            throw Self.rejection(error, path: path)
         }
-        do {
-            try prepareGraph(graph)
-        } catch {
-            throw .presetRejected("\(path): the running recording or file sources need it: \(error); the current preset keeps playing")
-        }
+        var graph = try build(preset, path: path, continuing: engine.runningGraph)
         let before = host.layout
-        do {
-            try engine.install(graph, crossfade: Self.switchCrossfade)
-        } catch {
-            throw .presetRejected("\(path): \(error); the current preset keeps playing")
+        var failure = install(graph)
+        if failure == .predecessorNotRunning {   // the running graph changed meanwhile: start its plugins afresh
+            graph = try build(preset, path: path, continuing: nil)
+            failure = install(graph)
         }
+        if let failure { throw .presetRejected("\(path): \(failure); the current preset keeps playing") }
         state.preset = preset
         state.period = host.bufferSize
         for observer in onPresetSwitched { observer(preset) }
@@ -53,7 +49,40 @@ extension LiveSession: LiveControlTarget {
         }
         waitForFadeToFinish()
         let title = preset.name.map { "'\($0)'" } ?? path
-        return (["switched to \(title)"] + change.descriptions + warnings.map { "warning: \($0)" }).joined(separator: "; ")
+        let kept = graph.continuedUnits.isEmpty ? [] : ["kept running: " + graph.continuedUnits.map { "\($0.strip)/\($0.unit)" }.joined(separator: ", ")]
+        return (["switched to \(title)"] + kept + change.descriptions + warnings.map { "warning: \($0)" }).joined(separator: "; ")
+    }
+
+    /// `preset`'s graph at the server's format, continuing `predecessor`'s plugins where it can, with the
+    /// running recording and file sources attached.
+    private func build(_ preset: Preset, path: String, continuing predecessor: EngineGraph?) throws(ControlError) -> EngineGraph {
+        let graph: EngineGraph
+        do {
+            graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize, continuing: predecessor)
+        } catch {
+            throw Self.rejection(error, path: path)
+        }
+        do {
+            try prepareGraph(graph)
+        } catch {
+            throw .presetRejected("\(path): the running recording or file sources need it: \(error); the current preset keeps playing")
+        }
+        return graph
+    }
+
+    /// Installs `graph` with the switch crossfade; the error if it was refused.
+    private func install(_ graph: EngineGraph) -> EngineError? {
+        do {
+            try engine.install(graph, crossfade: Self.switchCrossfade)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    private static func rejection(_ error: PresetError, path: String) -> ControlError {
+        let count = error.errors.count
+        return .presetRejected(error.description + "\n\(path) has \(count) \(count == 1 ? "error" : "errors"); the current preset keeps playing")
     }
 
     /// Waits (up to 1 s) until the audio thread has retired the previous graph, so a burst of switches

@@ -72,10 +72,11 @@ final class LiveSession: @unchecked Sendable {
 
     /// The preset's graph prepared for the server's rate and the engine's chunk, so any JACK period
     /// (32 to 4096 and beyond: longer periods are split) runs it; LV2 plugins are told `period` as
-    /// their nominal block length.
-    static func graph(for preset: Preset, sampleRate: Double, period: Int) throws(PresetError) -> EngineGraph {
+    /// their nominal block length. Plugins of `predecessor` (the running graph) continue where they can;
+    /// a new rate or period never continues them (they re-instantiate).
+    static func graph(for preset: Preset, sampleRate: Double, period: Int, continuing predecessor: EngineGraph? = nil) throws(PresetError) -> EngineGraph {
         try PresetGraphBuilder.graph(
-            for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames, hosting: .live(period: period))
+            for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames, hosting: .live(period: period), continuing: predecessor)
     }
 
     /// Makes the connections the preset lists; returns a warning for each one not made.

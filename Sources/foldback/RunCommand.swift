@@ -30,7 +30,8 @@ struct RunCommand: ParsableCommand {
             Live control: '--osc-port N' takes OSC commands on 127.0.0.1:N (docs/osc.md): faders, pans, \
             mutes, sends, unit parameters, preset loads, setlist moves, meter subscriptions. '--setlist FILE' \
             runs a show's presets in order (docs/setlists.md). SIGHUP reloads the current preset file; \
-            '--watch' reloads it whenever it is saved. Every switch crossfades (equal power, 30 ms); ports \
+            '--watch' reloads it whenever it is saved. Every switch crossfades (equal power, 30 ms); LV2 \
+            plugins the new preset keeps in place with the same setup keep running (tails carry on); ports \
             that persist keep their connections; a broken preset is reported and the old one keeps playing.
 
             Files over OSC: preset loads and saves and MIDI saves may only use .toml files directly in the \

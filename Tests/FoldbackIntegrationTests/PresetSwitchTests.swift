@@ -61,6 +61,41 @@ final class PresetSwitchTests: JACKServerTestCase {
         XCTAssertTrue(rig.run.standardError.contains("JACK server shut down") == false)
     }
 
+    /// A switch that only moves another strip's fader keeps vox's LV2 delay line (swh delay_c, 0.5 s) running:
+    /// with a fresh instance the delayed sine would stop for 0.5 s after the switch; continued, no 256-frame
+    /// stretch of a 1 s take around the switch drops below 0.25 RMS (the sine's is 0.354).
+    func testASwitchKeepsAnUnchangedPluginsDelayLineRunning() throws {
+        let folder = try LiveControlRig.temporaryFolder()
+        let delay = "[[strip.unit]]\ntype = \"lv2\"\nid = \"fx\"\nuri = \"http://plugin.org.uk/swh-plugins/delay_c\"\ncontrols = { delay_time = 0.5 }\n"
+        let keys = { (gain: Int) in "[[strip]]\nname = \"keys\"\ngain_db = \(gain)\n  [[strip.send]]\n  bus = \"main\"\n" }
+        let (before, after) = (folder + "/a.toml", folder + "/b.toml")
+        try LiveControlRig.writePreset(to: before, voxGainDB: 0, extra: delay + keys(0))
+        try LiveControlRig.writePreset(to: after, voxGainDB: 0, extra: delay + keys(-6))
+        let rig = try LiveControlRig(server: serverName, arguments: [before], signal: sine, capacity: 48_000, testCase: self)
+        defer { rig.close() }
+        _ = try rig.client.recorder.record(frames: 36_000, timeout: 10)   // 0.75 s: the delay line is full
+
+        let switchClient = try OSCClient(serverPort: rig.oscPort)
+        let reply = SwitchReply()
+        let switcher = Thread {
+            usleep(250_000)
+            reply.set(try? switchClient.request(OSCMessage("/foldback/preset/load", [.string(after)]), timeout: 10))
+        }
+        let takeStart = Date()
+        switcher.start()
+        let take = try rig.client.recorder.record(frames: 48_000, timeout: 10).channels[0]
+        let takeEnd = Date()
+        let message = try XCTUnwrap(reply.wait(), "the switch was answered")
+        XCTAssertEqual(message.message?.path, "/foldback/preset/loaded", "\(String(describing: message.message))")
+        XCTAssertTrue(message.message?.arguments.last?.text?.contains("kept running: vox/fx") == true, "\(String(describing: message.message))")
+        XCTAssertTrue(takeStart < message.time && message.time < takeEnd, "the switch happened during the take")
+        var quietest: Float = 1
+        for start in stride(from: 0, to: take.count - 256, by: 64) {
+            quietest = min(quietest, (take[start..<start + 256].reduce(Float(0)) { $0 + $1 * $1 } / 256).squareRoot())
+        }
+        XCTAssertGreaterThan(quietest, 0.25, "lowest 256-frame RMS around the switch: the delayed sine carried on")
+    }
+
     func testABrokenPresetFromOSCOrWatchIsReportedAndTheOldOneKeepsPlaying() throws {
         let folder = try LiveControlRig.temporaryFolder()
         let preset = folder + "/live.toml"
@@ -127,6 +162,28 @@ final class PresetSwitchTests: JACKServerTestCase {
         try rig.waitForLog("MIDI program 1: ")
         XCTAssertEqual(try rig.request("/foldback/setlist/get"), OSCMessage("/foldback/setlist", [.int(2), .int(2), .string("Two")]))
         XCTAssertEqual(decibels(try rig.measuredGain()), -3, accuracy: 0.1, "program change 1 selected song two")
+    }
+}
+
+/// The reply to a switch made on another thread, and when it came.
+private final class SwitchReply: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var reply: (message: OSCMessage?, time: Date)?
+
+    func set(_ message: OSCMessage?) {
+        condition.withLock {
+            reply = (message, Date())
+            condition.broadcast()
+        }
+    }
+
+    /// The reply, waiting up to 15 s for it.
+    func wait() -> (message: OSCMessage?, time: Date)? {
+        condition.withLock {
+            let deadline = Date().addingTimeInterval(15)
+            while reply == nil && condition.wait(until: deadline) {}
+            return reply
+        }
     }
 }
 
