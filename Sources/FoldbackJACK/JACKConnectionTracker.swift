@@ -12,28 +12,45 @@ public struct JACKConnection: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(port) ↔ \(peer)" }
 }
 
-/// The connections a host's ports had, refreshed from the server by polling (``snapshot(client:ports:)``),
+/// The connections a host's ports had, refreshed from the server by polling (``snapshot(client:ports:now:)``),
 /// and the ones still to be made again after the client was reopened on a restarted server.
 ///
 /// Polling `jack_port_get_all_connections` off the audio thread sees connections made by anyone:
 /// the preset, `jack_connect`, qjackctl, Carla. A connection that disappears because its other port
 /// went away (its client quit, or the server is shutting down) stays remembered as pending, and is made
-/// again once that port appears; one undone while both ports still exist was a deliberate disconnect
-/// and is forgotten.
+/// again once that port appears. One undone while both ports still exist may be a deliberate disconnect,
+/// or the first step of a server tearing its clients down (jackd deactivates a client, which drops its
+/// connections, before its ports go): it is held for ``forgetDelay`` seconds, restored if the server goes
+/// away meanwhile, and forgotten once the server has stayed up that long without it.
 final class JACKConnectionTracker: @unchecked Sendable {
     private let lock = NSLock()
     private var known: Set<JACKConnection> = []
     private var pending: Set<JACKConnection> = []
+    /// Undone while both ports existed, with when that was first seen.
+    private var undone: [JACKConnection: Date] = [:]
+    /// Forgotten since the last ``takeForgotten()``.
+    private var forgotten: [JACKConnection] = []
+    /// How long a connection undone while both its ports exist is kept for a server restart.
+    static let forgetDelay: TimeInterval = 1.5
 
-    /// Every connection known: those seen at the last snapshot and those waiting to be restored.
-    var connections: Set<JACKConnection> { lock.withLock { known.union(pending) } }
+    /// Every connection a restart would bring back: those seen at the last snapshot, those waiting to be
+    /// restored, and those undone less than ``forgetDelay`` ago.
+    var connections: Set<JACKConnection> { lock.withLock { known.union(pending).union(undone.keys) } }
 
     /// Connections waiting for their other end to appear.
     var pendingConnections: Set<JACKConnection> { lock.withLock { pending } }
 
+    /// The connections forgotten (undone by someone while the server stayed up) since the last call.
+    func takeForgotten() -> [JACKConnection] {
+        lock.withLock {
+            defer { forgotten = [] }
+            return forgotten
+        }
+    }
+
     /// Replaces the known connections with what the server holds for `ports` now. Skipped while the
     /// server no longer lists our own ports (it is tearing this client down before the shutdown notice).
-    func snapshot(client: JACKClient, ports: [JACKPort]) {
+    func snapshot(client: JACKClient, ports: [JACKPort], now: Date = Date()) {
         guard ports.allSatisfy({ Self.portExists($0.name, client: client) }) else { return }
         var current: Set<JACKConnection> = []
         for port in ports {
@@ -41,12 +58,23 @@ final class JACKConnectionTracker: @unchecked Sendable {
                 current.insert(JACKConnection(port: port.shortName, peer: peer))
             }
         }
-        let lost = lock.withLock { known.subtracting(current) }
-        let vanished = lost.filter { !Self.portExists($0.peer, client: client) }
+        // A client quitting is deactivated (its connections drop) before its ports go: a connection first
+        // seen undone whose other port has gone since joins the pending ones too.
+        let (lost, held) = lock.withLock { (known.subtracting(current), Array(undone.keys)) }
+        let vanished = lost.union(held).filter { !current.contains($0) && !Self.portExists($0.peer, client: client) }
         lock.withLock {
             known = current
             pending.formUnion(vanished)
             pending.subtract(current)
+            for connection in lost.subtracting(vanished) where undone[connection] == nil { undone[connection] = now }
+            for connection in Array(undone.keys) {
+                if current.contains(connection) || vanished.contains(connection) {
+                    undone[connection] = nil
+                } else if now.timeIntervalSince(undone[connection] ?? now) >= Self.forgetDelay {
+                    undone[connection] = nil
+                    forgotten.append(connection)
+                }
+            }
         }
     }
 
@@ -58,7 +86,9 @@ final class JACKConnectionTracker: @unchecked Sendable {
     func beginRestore() {
         lock.withLock {
             pending.formUnion(known)
+            pending.formUnion(undone.keys)
             known = []
+            undone = [:]
         }
     }
 

@@ -9,6 +9,10 @@ extension JACKHost {
     /// Connections waiting for their other end to appear on the restarted server.
     public var pendingConnections: Set<JACKConnection> { connectionTracker.pendingConnections }
 
+    /// Connections someone undid while the server stayed up (a patchbay disconnect), forgotten since the
+    /// last call: a server restart will not bring them back.
+    public func takeForgottenConnections() -> [JACKConnection] { connectionTracker.takeForgotten() }
+
     /// Call every 100 ms or so from the owner's loop, never the audio thread: makes the pending
     /// connections whose other end now exists, then records what the server holds for this client's
     /// ports, including connections others made in a patchbay. Does nothing while the server is gone.

@@ -96,7 +96,18 @@ public final class JACKServerLauncher: @unchecked Sendable {
         if process.isRunning { process.terminate() }
         let deadline = Date().addingTimeInterval(5)
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if process.isRunning { sendKill(process.processIdentifier) }
+        process.waitUntilExit()
+    }
+
+    /// Kills jackd with SIGKILL, as when it crashes: no client is told, none is torn down in order.
+    public func kill() {
+        let alreadyStopped = lock.withLock {
+            defer { isStopped = true }
+            return isStopped
+        }
+        guard !alreadyStopped, process.processIdentifier > 0 else { return }
+        if process.isRunning { sendKill(process.processIdentifier) }
         process.waitUntilExit()
     }
 
@@ -125,3 +136,6 @@ public final class JACKServerLauncher: @unchecked Sendable {
         }
     }
 }
+
+/// SIGKILL to `pid` (a free function, so the launcher's own `kill()` does not shadow the C call).
+private func sendKill(_ pid: Int32) { _ = kill(pid, SIGKILL) }

@@ -12,7 +12,8 @@ struct BenchLive {
     let byP99: Bool
     static let sampleRate = 48_000
     static let period = 64
-    static let strips = 1...512
+    /// The search never asks for more strips than a live session has input channels.
+    static let strips = 1...LiveSession.inputChannelCapacity
 
     /// One measured strip count.
     struct Trial {
@@ -37,7 +38,10 @@ struct BenchLive {
         var strips = 1
         while failed == nil, strips <= Self.strips.upperBound {
             let trial = try measure(strips: strips)
-            if trial.fits { best = trial; strips *= 2 } else { failed = strips }
+            guard trial.fits else { failed = strips; break }
+            best = trial
+            if strips == Self.strips.upperBound { break }
+            strips = min(strips * 2, Self.strips.upperBound)
         }
         var low = best?.strips ?? 0
         var high = failed ?? low

@@ -40,6 +40,15 @@ extension LiveSession {
         return false
     }
 
+    /// Logs connections restored late (their other end came back after Foldback rejoined) and those a
+    /// patchbay undid, which a server restart will no longer bring back.
+    func reportConnectionChanges(restored: [JACKConnection], forgotten: [JACKConnection]) {
+        for connection in restored { StandardError.writeLine("foldback: restored connection \(host.actualName):\(connection)") }
+        for connection in forgotten {
+            StandardError.writeLine("foldback: connection \(host.actualName):\(connection) was undone; it will not be restored")
+        }
+    }
+
     /// Sleeps in short steps, returning early on a stop signal.
     private static func pause(seconds: Double) {
         let steps = max(1, Int((seconds / 0.05).rounded()))

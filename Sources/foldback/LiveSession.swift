@@ -26,6 +26,10 @@ final class LiveSession: @unchecked Sendable {
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     static let engineChunkFrames = 4096
+    /// JACK input ports a live session can carry (a large show has 96 to 128 inputs).
+    static let inputChannelCapacity = 256
+    /// JACK output ports a live session can carry.
+    static let outputChannelCapacity = 128
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
     /// `prepare` runs on every graph built (at start, on format changes and preset switches) before it is
@@ -38,7 +42,8 @@ final class LiveSession: @unchecked Sendable {
         self.state = state
         self.prepareGraph = prepare
         self.serverName = serverName
-        engine = Engine(configuration: EngineConfiguration(maxFrames: Self.engineChunkFrames))
+        engine = Engine(configuration: EngineConfiguration(
+            maxFrames: Self.engineChunkFrames, inputCapacity: Self.inputChannelCapacity, outputCapacity: Self.outputChannelCapacity))
         let engine = engine
         host = try JACKHost(
             engine: engine, layout: try PresetGraphBuilder.layout(for: preset), clientName: clientName, serverName: serverName,
@@ -112,7 +117,7 @@ final class LiveSession: @unchecked Sendable {
                 }
                 continue
             }
-            host.maintainConnections()
+            reportConnectionChanges(restored: host.maintainConnections(), forgotten: host.takeForgottenConnections())
             engine.collectGarbage()
             for handler in tickHandlers { handler() }
             if showStatus && tick % status.ticksPerLine == 0 {

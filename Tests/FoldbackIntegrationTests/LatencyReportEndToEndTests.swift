@@ -53,6 +53,8 @@ final class LatencyReportEndToEndTests: JACKServerTestCase {
                                         testBundle: Bundle(for: Self.self))
         defer { connected.stop() }
         try connected.waitUntilRunning()
+        // The latency block follows the start-up lines once JACK has settled the connected ports' latencies.
+        try? waitFor("the in-ear warning") { connected.standardError.contains("warning: in-ear bus 'main'") }
         let text = connected.standardError
         let milliseconds = { (frames: Int) in String(format: "%.2f", Double(frames) * 1000 / Double(Self.sampleRate)) }
         XCTAssertTrue(text.contains("main (in-ear): Foldback adds \(milliseconds(added)) ms (\(added) frames); round trip \(milliseconds(roundTrip)) ms (\(roundTrip) frames)"), text)

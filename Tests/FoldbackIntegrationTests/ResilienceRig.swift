@@ -8,20 +8,21 @@ import XCTest
 /// two noises and recording both buses.
 ///
 /// Wiring: `vox_in` ← player `out_1` and `out` → recorder `in_1` come from the preset's `connect`
-/// lists; `aux_in` ← player `out_2` and `patch` → recorder `in_2` are made by `jack_connect` after
-/// start, as a patchbay would. `patch` gets `aux` at −6 dB.
+/// lists; `aux_in` ← player `out_2`, `patch` → recorder `in_2` and `midi_in` ← a MIDI sender's
+/// `midi_out` are made by `jack_connect` after start, as a patchbay would. `patch` gets `aux` at −6 dB.
 final class ResilienceRig {
     let name: String
     let serverName: String
     let run: FoldbackRun
     private(set) var client: JACKTestClient
+    private(set) var midiSender: JACKTestMIDISender
     private let presetURL: URL
     static let signals: [TestSignal] = [.noise(seed: 71, level: -12), .noise(seed: 72, level: -12)]
 
     /// Every connection foldback's ports should have: (foldback port, other end).
     var expectedConnections: [(String, String)] {
         [("vox_in", "\(name)-player:out_1"), ("out", "\(name)-recorder:in_1"),
-         ("aux_in", "\(name)-player:out_2"), ("patch", "\(name)-recorder:in_2")]
+         ("aux_in", "\(name)-player:out_2"), ("patch", "\(name)-recorder:in_2"), ("midi_in", "\(name)-midi:midi_out")]
     }
 
     init(serverName: String, name: String, testBundle: Bundle, capacity: Int = 16_384) throws {
@@ -53,6 +54,7 @@ final class ResilienceRig {
               gain_db = -6
             """.write(to: presetURL, atomically: true, encoding: .utf8)
         client = try Self.testClient(serverName: serverName, name: name, capacity: capacity)
+        midiSender = try JACKTestMIDISender(name: "\(name)-midi", serverName: serverName)
         let counter = FoldbackRun.productsDirectory(testBundle: testBundle).appendingPathComponent("libFoldbackAllocCounter.so")
         run = try FoldbackRun(
             ["run", presetURL.path, "--server", serverName, "--name", name, "--quiet"], testBundle: testBundle,
@@ -66,6 +68,7 @@ final class ResilienceRig {
 
     deinit {
         client.close()
+        midiSender.close()
         run.stop()
         try? FileManager.default.removeItem(at: presetURL)
     }
@@ -74,15 +77,22 @@ final class ResilienceRig {
         try JACKTestClient(serverName: serverName, signals: signals, recordChannels: 2, capacity: capacity, namePrefix: name)
     }
 
-    /// Opens a new test client (after a server restart) under the same names.
-    func reopenClient(capacity: Int = 16_384) throws {
+    /// Closes the test clients (the player, the recorder and the MIDI sender), as a server going away does.
+    func closeClients() {
         client.close()
+        midiSender.close()
+    }
+
+    /// Opens new test clients (after a server restart) under the same names.
+    func reopenClient(capacity: Int = 16_384) throws {
+        closeClients()
         client = try Self.testClient(serverName: serverName, name: name, capacity: capacity)
+        midiSender = try JACKTestMIDISender(name: "\(name)-midi", serverName: serverName)
     }
 
     /// The connections `observer` sees on foldback's ports, as (port, other end), sorted.
     func connections(seenBy observer: JACKClient) -> [String] {
-        ["vox_in", "aux_in", "out", "patch"].flatMap { port in
+        ["vox_in", "aux_in", "out", "patch", "midi_in"].flatMap { port in
             observer.connections(ofPort: "\(name):\(port)").map { "\(port) ↔ \($0)" }
         }.sorted()
     }
