@@ -35,6 +35,7 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .target(name: "CFoldback", dependencies: ["CJack"]),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CFoldbackLV2"),
@@ -68,6 +69,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "FoldbackEngine"], swiftSettings: strictSwift),
 
         // MARK: Presets and the command line
         .target(
@@ -77,13 +79,14 @@ let package = Package(
         ),
         .target(
             name: "FoldbackControl",
-            dependencies: ["CLo", "FoldbackEngine", "FoldbackPresets"],
+            dependencies: ["CLo", "FoldbackEngine", "FoldbackPresets", "FoldbackAnalysis"],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackControl", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback", "CLo",
+                "FoldbackControl", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2",
+                "FoldbackAnalysis", "CFoldback", "CLo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -100,7 +103,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-rtcheck",
             dependencies: [
-                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "CFoldback",
+                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackAnalysis", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -117,9 +120,10 @@ let package = Package(
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
+        .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender", "FoldbackEngine", "FoldbackControl"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",

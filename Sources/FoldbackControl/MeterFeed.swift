@@ -1,4 +1,5 @@
 // Meter subscriptions: sends each subscriber peak/RMS/gain-reduction messages at its chosen rate, on its own thread. Non-realtime.
+public import FoldbackAnalysis
 public import FoldbackEngine
 import Foundation
 import FoldbackDSP
@@ -9,6 +10,9 @@ import Synchronization
 /// Per tick a subscriber receives, for each strip and bus, `/foldback/meters/strip/<name> ff` and
 /// `/foldback/meters/bus/<name> ff` (peak and RMS in dBFS, floored at ``floorDB``), and for each unit that
 /// publishes readings `/foldback/meters/unit/<strip>/<id>/<key> f` (e.g. `gain_reduction_db`, `expansion_db`).
+/// With a loudness source, each bus also gets `/foldback/meters/loudness/<bus> ffff` (momentary, short-term
+/// and integrated LUFS, true peak dBTP since the last reading) and each in-ear bus
+/// `/foldback/meters/dose/<bus> ff` (ear dose so far and projected to the show's end, percent).
 public final class MeterFeed: @unchecked Sendable {
     /// Rates a subscriber may ask for, Hz.
     public static let rateRange: ClosedRange<Float> = 1...60
@@ -28,15 +32,17 @@ public final class MeterFeed: @unchecked Sendable {
     }
 
     private let engine: Engine
+    private let loudness: (@Sendable () -> [BusLoudness])?
     private let send: Sender
     private let subscribers = Mutex<[Subscriber]>([])
     private let isStarted = Atomic<Bool>(false)
     private let isStopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// A feed of `engine`'s meters, sending through `send`.
-    public init(engine: Engine, send: @escaping Sender) {
+    /// A feed of `engine`'s meters (and the bus loudness `loudness` returns, if given), sending through `send`.
+    public init(engine: Engine, loudness: (@Sendable () -> [BusLoudness])? = nil, send: @escaping Sender) {
         self.engine = engine
+        self.loudness = loudness
         self.send = send
     }
 
@@ -84,6 +90,22 @@ public final class MeterFeed: @unchecked Sendable {
         return messages
     }
 
+    /// The loudness messages of one tick.
+    public static func messages(for loudness: [BusLoudness]) -> [OSCMessage] {
+        func value(_ number: Double) -> OSCArgument { .float(number.isFinite ? max(Float(number), floorDB) : floorDB) }
+        var messages: [OSCMessage] = []
+        for bus in loudness {
+            let reading = bus.reading
+            messages.append(OSCMessage("/foldback/meters/loudness/\(bus.name)", [
+                value(reading.momentaryLUFS), value(reading.shortTermLUFS), value(reading.integratedLUFS), value(reading.truePeakDBTP),
+            ]))
+            if let dose = bus.dosePercent, let projected = bus.projectedDosePercent {
+                messages.append(OSCMessage("/foldback/meters/dose/\(bus.name)", [.float(Float(dose)), .float(Float(projected))]))
+            }
+        }
+        return messages
+    }
+
     /// Stops the sending thread. Safe to call twice.
     public func stop() {
         guard isStarted.load(ordering: .acquiring), !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -111,7 +133,7 @@ public final class MeterFeed: @unchecked Sendable {
                 return peers
             }
             if !due.isEmpty {
-                let messages = Self.messages(for: engine.meters())
+                let messages = Self.messages(for: engine.meters()) + Self.messages(for: loudness?() ?? [])
                 for peer in due { for message in messages { send(message, peer) } }
             }
             Thread.sleep(forTimeInterval: 0.002)

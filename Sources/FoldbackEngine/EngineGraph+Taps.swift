@@ -29,6 +29,18 @@ extension EngineGraph {
         retainedTapObjects.append(control)
     }
 
+    /// Makes the audio thread copy bus `name`'s final output into `ring` in every chunk while this graph is
+    /// the current one, whatever the record switch says (loudness and other analysis on a worker thread).
+    /// The ring must have as many channels as the bus. Call before ``Engine/install(_:crossfade:)``.
+    public func attachAnalysisTap(_ ring: TapRing, toBus name: String) throws(EngineError) {
+        guard let index = description.buses.firstIndex(where: { $0.name == name }) else { throw .unknownTapPoint(name) }
+        guard ring.channels == description.buses[index].channels else {
+            throw .unsupportedChannelCount(name: name, channels: ring.channels)
+        }
+        render.pointee.busAnalysisTaps[index] = ring.state
+        retainedTapObjects.append(ring)
+    }
+
     /// Makes strip `name` read its input from `ring` (filled by a disk thread) instead of its input ports.
     /// The ring must have as many channels as the strip. Call before ``Engine/install(_:crossfade:)``.
     public func attachSource(_ ring: TapRing, toStrip name: String) throws(EngineError) {
@@ -65,9 +77,13 @@ extension GraphRender {
         ring.pointee.write(UnsafePointer(stripChannels), count: channels, frames: frames, gain: gain, frameGains: frameGains)
     }
 
-    /// Copies a bus's final output (`channels` pointers in `unitInputs`) into its tap.
+    /// Copies a bus's final output (`channels` pointers in `unitInputs`) into its analysis tap and, while
+    /// recording, its record tap.
     @inline(__always)
     func tapBus(_ index: Int, channels: Int, frames: Int) {
+        if isTapping, let analysis = busAnalysisTaps[index] {
+            analysis.pointee.write(UnsafePointer(unitInputs), count: channels, frames: frames, gain: 1, frameGains: nil)
+        }
         guard tapsActive, let ring = busTaps[index] else { return }
         ring.pointee.write(UnsafePointer(unitInputs), count: channels, frames: frames, gain: 1, frameGains: nil)
     }

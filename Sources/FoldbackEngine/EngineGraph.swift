@@ -235,6 +235,7 @@ public final class EngineGraph: @unchecked Sendable {
             stripChannels: stripChannels, unitInputs: unitInputs, unitOutputs: unitOutputs,
             meters: MeterBank(count: stripDescriptions.count + busDescriptions.count, sampleRate: sampleRate),
             stripTaps: nilTable(count: stripDescriptions.count), busTaps: nilTable(count: busDescriptions.count), tapSwitch: nil,
+            busAnalysisTaps: nilTable(count: busDescriptions.count),
             stripSources: nilTable(count: stripDescriptions.count), sourceBuffers: sourceTable(count: stripDescriptions.count * 2, silence: silence),
             handovers: handoverTable(handovers), handoverCount: handovers.count,
             predecessor: handovers.isEmpty ? nil : predecessor.map { UnsafeMutableRawPointer($0.render) })

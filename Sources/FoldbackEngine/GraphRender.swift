@@ -101,6 +101,8 @@ struct GraphRender {
     var stripTaps: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
     var busTaps: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
     var tapSwitch: UnsafeMutablePointer<TapSwitchState>?
+    /// Analysis taps per bus (loudness meters; nil = none): always on while this graph is the current one.
+    var busAnalysisTaps: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
     var isTapping = true
     /// File sources per strip (nil = the strip reads its input ports) and their landing buffers, 2 per strip.
     var stripSources: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>

@@ -1,11 +1,18 @@
-// The scenario's record taps and file-player source, serviced by the control thread as a disk thread would. Non-realtime.
+// The scenario's record taps, file-player source and loudness taps, serviced by the control and worker threads. Non-realtime.
 import Foundation
+import FoldbackAnalysis
 import FoldbackEngine
 
 /// Two record taps (a stereo bus and a strip, post-fader) and a file source feeding a stereo strip:
 /// the audio thread writes and reads their rings; the control loop drains and refills them and
-/// stops and restarts the recording, so every tap and source path runs under the allocation count.
+/// stops and restarts the recording, so every tap and source path runs under the allocation count. Every
+/// bus also has a loudness analysis tap, drained by the loudness monitor's own worker thread.
 final class RealtimeStreams {
+    let loudness = BusLoudnessMonitor(showSeconds: 60) { _ in }
+    static let loudnessBuses = [
+        LoudnessBus(name: "main", channels: 2, isInEar: false), LoudnessBus(name: "iem_vox", channels: 2, isInEar: true),
+        LoudnessBus(name: "iem_keys", channels: 2, isInEar: true),
+    ]
     let control = TapSwitch()
     let busTap = TapRing(channels: 2, frames: 1 << 16)
     let stripTap = TapRing(channels: 2, frames: 1 << 16)
@@ -24,6 +31,7 @@ final class RealtimeStreams {
         try graph.attachTap(busTap, to: .bus("main"), control: control)
         try graph.attachTap(stripTap, to: .strip("strip0"), control: control)
         try graph.attachSource(source, toStrip: "strip5")
+        try loudness.attach(to: graph, buses: Self.loudnessBuses)
     }
 
     /// Drains the taps, tops the source up with a sine, and toggles recording at a third and two thirds of the run.
@@ -49,6 +57,7 @@ final class RealtimeStreams {
         if busTap.overrunCount + stripTap.overrunCount > 0 { failures.append("record taps overran") }
         if toggles < 2 { failures.append("the recording was not stopped and restarted") }
         if phase == 0 { failures.append("the file source was never filled") }
+        if !loudness.snapshot().contains(where: { $0.reading.momentaryLUFS.isFinite }) { failures.append("the loudness taps measured nothing") }
         return failures
     }
 

@@ -39,7 +39,8 @@ final class LiveControl: @unchecked Sendable {
             let files = try options.filePolicy()
             let box = RouterBox()
             let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender) ?? [] }
-            let feed = MeterFeed(engine: session.engine) { message, peer in server.send(message, to: peer) }
+            let loudness = session.loudness
+            let feed = MeterFeed(engine: session.engine, loudness: { loudness.snapshot() }) { message, peer in server.send(message, to: peer) }
             box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed, midi: midi, files: files) { StandardError.writeLine("foldback: OSC \($0)") }
             osc = server
             self.feed = feed

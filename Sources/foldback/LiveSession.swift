@@ -1,6 +1,7 @@
 // A running preset: the engine, its JACK host, graph rebuilds on format changes, and the main loop. Non-realtime.
 import CFoldback
 import Foundation
+import FoldbackAnalysis
 import FoldbackEngine
 import FoldbackJACK
 import FoldbackPresets
@@ -13,6 +14,8 @@ final class LiveSession: @unchecked Sendable {
     let engine: Engine
     let host: JACKHost
     let serverName: String?
+    /// Loudness of every bus and the ear dose of in-ear buses, from analysis taps on every graph.
+    let loudness: BusLoudnessMonitor
     /// Work the main loop does every tick (100 ms), e.g. run-time record and player toggles.
     var tickHandlers: [() -> Void] = []
     /// Extra status-line parts (recording, file players); nil for nothing to show.
@@ -36,10 +39,12 @@ final class LiveSession: @unchecked Sendable {
     /// installed: it attaches record taps and file sources.
     init(
         preset: Preset, clientName: String, serverName: String?,
-        prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }
+        prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }, showSeconds: Double = 2 * 3600
     ) throws {
         let state = LivePresetState(preset)
         self.state = state
+        let loudness = BusLoudnessMonitor(showSeconds: showSeconds) { StandardError.writeLine("foldback: \($0)") }
+        self.loudness = loudness
         self.prepareGraph = prepare
         self.serverName = serverName
         engine = Engine(configuration: EngineConfiguration(
@@ -56,7 +61,7 @@ final class LiveSession: @unchecked Sendable {
                 guard sampleRate != engine.graph?.sampleRate || periodChanged else { return }
                 do {
                     try state.switching.withLock {   // never interleaved with a preset switch
-                        let graph = try Self.graph(for: state.preset, sampleRate: sampleRate, period: bufferSize)
+                        let graph = try Self.graph(for: state.preset, sampleRate: sampleRate, period: bufferSize, loudness: loudness)
                         state.period = bufferSize
                         try prepare(graph)
                         let liveValues = engine.changedValues   // set over OSC/MIDI: carried to the new graph
@@ -67,7 +72,7 @@ final class LiveSession: @unchecked Sendable {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
             })
-        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize)
+        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize, loudness: loudness)
         state.period = host.bufferSize
         try prepare(graph)
         try engine.install(graph, crossfade: .none)
@@ -78,10 +83,19 @@ final class LiveSession: @unchecked Sendable {
     /// The preset's graph prepared for the server's rate and the engine's chunk, so any JACK period
     /// (32 to 4096 and beyond: longer periods are split) runs it; LV2 plugins are told `period` as
     /// their nominal block length. Plugins of `predecessor` (the running graph) continue where they can;
-    /// a new rate or period never continues them (they re-instantiate).
-    static func graph(for preset: Preset, sampleRate: Double, period: Int, continuing predecessor: EngineGraph? = nil) throws(PresetError) -> EngineGraph {
-        try PresetGraphBuilder.graph(
+    /// a new rate or period never continues them (they re-instantiate). Every bus gets its analysis tap
+    /// from `loudness`.
+    static func graph(
+        for preset: Preset, sampleRate: Double, period: Int, continuing predecessor: EngineGraph? = nil, loudness: BusLoudnessMonitor
+    ) throws(PresetError) -> EngineGraph {
+        let graph = try PresetGraphBuilder.graph(
             for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames, hosting: .live(period: period), continuing: predecessor)
+        do {
+            try loudness.attach(to: graph, buses: preset.buses.map { LoudnessBus(name: $0.name, channels: $0.channels, isInEar: $0.isInEar) })
+        } catch {   // the buses come from the graph's own preset: a refusal is a bug, and metering is not worth the show
+            StandardError.writeLine("foldback: warning: no loudness metering for this preset: \(error)")
+        }
+        return graph
     }
 
     /// Makes the connections the preset lists; returns a warning for each one not made.
@@ -130,6 +144,7 @@ final class LiveSession: @unchecked Sendable {
 
     /// Deactivates and closes the client.
     func close() {
+        loudness.stop()
         host.deactivate()
         host.close()
         engine.collectGarbage()

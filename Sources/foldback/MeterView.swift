@@ -1,4 +1,5 @@
 // The `--meters` terminal view: peak/RMS bars with peak hold, gain reduction, DSP load, xruns, latency per bus, preset and song. Non-realtime.
+import FoldbackAnalysis
 import FoldbackControl
 import FoldbackDSP
 import FoldbackEngine
@@ -35,6 +36,7 @@ final class MeterView: @unchecked Sendable {
         let status = String(format: "DSP %5.1f%%   xruns %d", session.host.cpuLoad, session.host.xrunCount)
         let latencies = session.preset.buses.compactMap { session.busLatency(named: $0.name) }
         let lines = [header, status, Self.latencyLine(latencies), ""] + meterLines(session.engine.meters(), now: Date())
+            + Self.loudnessLines(session.loudness.snapshot())
         if isTerminal {
             // Hide the cursor and clear once; afterwards only home + overwrite.
             let start = hasDrawn ? "\u{1B}[H" : "\u{1B}[?25l\u{1B}[2J\u{1B}[H"
@@ -54,6 +56,24 @@ final class MeterView: @unchecked Sendable {
             let trip = bus.roundTripFrames.map { NumberFormatting.milliseconds(frames: $0, sampleRate: bus.sampleRate) } ?? "?"
             return "\(bus.bus)\(bus.isInEar ? "*" : "") +\(added) ms, rt \(trip) ms\(bus.exceedsInEarBudget ? "!" : "")"
         }.joined(separator: "   ")
+    }
+
+    /// `loudness` then per bus `bus/iem  M -18.2  S -19.0  I -18.7 LUFS  TP -1.2 dBTP  dose 12 % → 80 %`
+    /// (momentary, short-term, integrated, the last reading's true peak; in-ear buses: dose now → projected).
+    static func loudnessLines(_ buses: [BusLoudness]) -> [String] {
+        guard !buses.isEmpty else { return [] }
+        func value(_ number: Double) -> String { number.isFinite ? String(format: "%6.1f", number) : "    -∞" }
+        let width = max(8, buses.map { $0.name.count + 4 }.max() ?? 0)
+        return ["loudness"] + buses.map { bus in
+            let reading = bus.reading
+            var line = "bus/\(bus.name)".padding(toLength: width, withPad: " ", startingAt: 0)
+                + " M \(value(reading.momentaryLUFS))  S \(value(reading.shortTermLUFS))  I \(value(reading.integratedLUFS)) LUFS"
+                + "  TP \(value(reading.truePeakDBTP)) dBTP"
+            if let dose = bus.dosePercent, let projected = bus.projectedDosePercent {
+                line += String(format: "  dose %.0f %% → %.0f %%", dose, projected) + (projected > 100 ? "!" : "")
+            }
+            return line
+        }
     }
 
     /// One meter's linear levels, by name.

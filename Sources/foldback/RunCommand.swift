@@ -98,6 +98,11 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: "Period (frames per cycle) of a server started with --start-server.")
     var period = 256
 
+    @Option(name: .customLong("show-minutes"), help: ArgumentHelp(
+        "Length of the show, minutes: in-ear buses warn when their ear dose, projected to the end, passes 100 %.",
+        valueName: "minutes"))
+    var showMinutes: Double = 120
+
     @Flag(name: .long, help: "No live status line.")
     var quiet = false
 
@@ -113,6 +118,10 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        guard showMinutes.isFinite, (1...1440).contains(showMinutes) else {
+            StandardError.writeLine("foldback: --show-minutes must be between 1 and 1440 (got \(showMinutes))")
+            throw ExitCode(2)
+        }
         let setlist = try control.loadSetlist()
         let preset = try ControlOptions.startingPreset(argument: preset, setlist: setlist)
         let loaded = try PresetLoading.load(preset)
@@ -154,7 +163,7 @@ struct RunCommand: ParsableCommand {
                 prepare: { graph in
                     try recorder?.attach(to: graph)
                     try players.attach(to: graph)
-                })
+                }, showSeconds: showMinutes * 60)
         } catch {
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)

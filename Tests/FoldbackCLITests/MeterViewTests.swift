@@ -1,5 +1,6 @@
 // The --meters view's bars: RMS and peak lengths in dB, peak hold and its fall, gain reduction. Non-realtime.
 @testable import foldback
+import FoldbackAnalysis
 import FoldbackControl
 import FoldbackEngine
 import Foundation
@@ -15,6 +16,23 @@ final class MeterViewTests: XCTestCase {
     }
 
     /// What Foldback adds and the round trip per bus, in-ear buses starred and flagged past 5 ms.
+    /// The loudness block: M / S / I in LUFS, true peak in dBTP, −∞ for silence; in-ear buses add their dose
+    /// now → projected, `!` past 100 %.
+    func testTheLoudnessLinesShowLUFSTruePeakAndInEarDose() {
+        let reading = LoudnessReading(
+            momentaryLUFS: -16.24, shortTermLUFS: -16.9, integratedLUFS: -17.4, truePeakDBTP: -3.1, maximumTruePeakDBTP: -1)
+        let lines = MeterView.loudnessLines([
+            BusLoudness(name: "main", reading: .silent, dosePercent: nil, projectedDosePercent: nil),
+            BusLoudness(name: "iem_vox", reading: reading, dosePercent: 12.4, projectedDosePercent: 134),
+        ])
+        XCTAssertEqual(lines, [
+            "loudness",
+            "bus/main    M     -∞  S     -∞  I     -∞ LUFS  TP     -∞ dBTP",
+            "bus/iem_vox M  -16.2  S  -16.9  I  -17.4 LUFS  TP   -3.1 dBTP  dose 12 % → 134 %!",
+        ])
+        XCTAssertEqual(MeterView.loudnessLines([]), [])
+    }
+
     func testTheLatencyLineShowsAddedAndRoundTripPerBusAndFlagsInEarBusesOverBudget() {
         let figures = [
             BusLatencyFigures(bus: "main", isInEar: false, sampleRate: 48000, addedFrames: 72, roundTripFrames: 840, reachesPlayback: true),

@@ -70,7 +70,7 @@ final class LiveControlRig {
     /// Sends `path arguments…` and returns the first reply (nil after `timeout` seconds).
     func request(_ path: String, _ arguments: [OSCArgument] = [], timeout: Double = 10) throws -> OSCMessage? {
         try osc.request(OSCMessage(path, arguments), timeout: timeout) { reply in
-            !["strip", "bus", "unit"].contains { reply.path.hasPrefix("/foldback/meters/\($0)/") }
+            !["strip", "bus", "unit", "loudness", "dose"].contains { reply.path.hasPrefix("/foldback/meters/\($0)/") }
         }
     }
 

@@ -1,0 +1,202 @@
+// Loudness of every bus and the ear dose of in-ear buses, measured on a worker thread from the engine's analysis taps. Non-realtime.
+public import FoldbackEngine
+import Foundation
+import Synchronization
+
+/// A bus to measure.
+public struct LoudnessBus: Sendable, Equatable {
+    /// The bus name.
+    public var name: String
+    /// Its channel count.
+    public var channels: Int
+    /// Whether it feeds in-ear monitors (mono is then heard by both ears, and its dose is tracked).
+    public var isInEar: Bool
+
+    /// A bus to measure.
+    public init(name: String, channels: Int, isInEar: Bool) {
+        self.name = name
+        self.channels = channels
+        self.isInEar = isInEar
+    }
+}
+
+/// One bus's latest figures.
+public struct BusLoudness: Sendable {
+    /// The bus name.
+    public var name: String
+    /// Its loudness and true peak.
+    public var reading: LoudnessReading
+    /// In-ear buses: the dose so far, percent.
+    public var dosePercent: Double?
+    /// In-ear buses: the dose at the end of the show at the last minute's rate, percent.
+    public var projectedDosePercent: Double?
+
+    /// One bus's figures.
+    public init(name: String, reading: LoudnessReading, dosePercent: Double?, projectedDosePercent: Double?) {
+        self.name = name
+        self.reading = reading
+        self.dosePercent = dosePercent
+        self.projectedDosePercent = projectedDosePercent
+    }
+}
+
+/// Drains one analysis tap per bus every ``interval`` seconds into libebur128, keeps each in-ear bus's
+/// ear dose over the show, and warns (once per bus, again after falling below 90 %) when a projected
+/// dose passes 100 %. Survives preset switches and sample-rate changes: a bus keeps its ring and its dose
+/// while its name and channel count stay; a new rate restarts its loudness windows.
+public final class BusLoudnessMonitor: @unchecked Sendable {
+    /// Frames per analysis ring (0.68 s at 48 kHz; the worker drains every ``interval``).
+    public static let ringFrames = 32_768
+    /// Seconds between drains.
+    public static let interval = 0.05
+
+    private final class Entry {
+        let bus: LoudnessBus
+        let ring: TapRing
+        var meter: LoudnessMeter?
+        var dose: EarDose?
+        var reading = LoudnessReading.silent
+        var hasWarned = false
+
+        init(bus: LoudnessBus, earSPLOffsetDB: Double) {
+            self.bus = bus
+            ring = TapRing(channels: bus.channels, frames: BusLoudnessMonitor.ringFrames)
+            dose = bus.isInEar ? EarDose(earSPLOffsetDB: earSPLOffsetDB) : nil
+        }
+    }
+
+    private let showSeconds: Double
+    private let runsWorker: Bool
+    private let scratchCapacity = BusLoudnessMonitor.ringFrames * 8
+    private let pollScratch: UnsafeMutablePointer<Float>
+    private let earSPLOffsetDB: Double
+    private let warn: @Sendable (String) -> Void
+    private let entries = Mutex<[String: Entry]>([:])
+    private let order = Mutex<[String]>([])
+    private let isStopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    /// A monitor projecting doses to a show of `showSeconds`, with the ear level assumption
+    /// `earSPLOffsetDB` (see ``EarDose``); `warn` receives each dose warning (a log line). With
+    /// `runsWorker` false no thread starts and the owner drains the taps with ``poll()`` (offline renders, tests).
+    public init(
+        showSeconds: Double = 2 * 3600, earSPLOffsetDB: Double = EarDose.defaultEarSPLOffsetDB, runsWorker: Bool = true,
+        warn: @escaping @Sendable (String) -> Void
+    ) {
+        self.showSeconds = showSeconds
+        self.runsWorker = runsWorker
+        pollScratch = .allocate(capacity: scratchCapacity)
+        self.earSPLOffsetDB = earSPLOffsetDB
+        self.warn = warn
+    }
+
+    deinit {
+        stop()
+        pollScratch.deallocate()
+    }
+
+    /// Drains every tap once on the caller's thread; only for a monitor made with `runsWorker` false
+    /// (a ring has one reader).
+    public func poll() {
+        guard !runsWorker else { return }
+        for entry in entries.withLock({ Array($0.values) }) { measure(entry, scratch: pollScratch, capacity: scratchCapacity) }
+    }
+
+    /// Gives every bus of `buses` an analysis tap on `graph` (call before installing it), reusing the ring
+    /// and dose of a bus measured before under the same name and channel count.
+    public func attach(to graph: EngineGraph, buses: [LoudnessBus]) throws(EngineError) {
+        let rate = Int(graph.sampleRate.rounded())
+        let attached: [Entry] = entries.withLock { table in
+            buses.map { bus in
+                if let old = table[bus.name], old.bus == bus {
+                    if old.meter?.sampleRate != rate { old.meter = Self.meter(for: bus, sampleRate: rate) }
+                    return old
+                }
+                let entry = Entry(bus: bus, earSPLOffsetDB: earSPLOffsetDB)
+                entry.meter = Self.meter(for: bus, sampleRate: rate)
+                if let old = table[bus.name], bus.isInEar, let dose = old.dose { entry.dose = dose }
+                table[bus.name] = entry
+                return entry
+            }
+        }
+        for entry in attached { try graph.attachAnalysisTap(entry.ring, toBus: entry.bus.name) }
+        order.withLock { $0 = buses.map(\.name) }
+        start()
+    }
+
+    /// The latest figures of the current preset's buses, in preset order.
+    public func snapshot() -> [BusLoudness] {
+        let names = order.withLock { $0 }
+        return entries.withLock { table in
+            names.compactMap { name in
+                guard let entry = table[name] else { return nil }
+                return BusLoudness(
+                    name: name, reading: entry.reading, dosePercent: entry.dose?.percent,
+                    projectedDosePercent: entry.dose?.projectedPercent(showSeconds: showSeconds))
+            }
+        }
+    }
+
+    /// Stops the worker. Safe to call twice.
+    public func stop() {
+        guard thread != nil, !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+    }
+
+    private static func meter(for bus: LoudnessBus, sampleRate: Int) -> LoudnessMeter? {
+        let layout: LoudnessChannelLayout = bus.channels > 1 ? .stereo : (bus.isInEar ? .dualMono : .mono)
+        return LoudnessMeter(channels: bus.channels, sampleRate: sampleRate, layout: layout)
+    }
+
+    private func start() {
+        guard runsWorker, thread == nil else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "foldback-loudness"
+        self.thread = thread
+        thread.start()
+    }
+
+    private func run() {
+        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchCapacity)
+        defer { scratch.deallocate() }
+        while !isStopping.load(ordering: .acquiring) {
+            let current = entries.withLock { Array($0.values) }
+            for entry in current { measure(entry, scratch: scratch, capacity: scratchCapacity) }
+            Thread.sleep(forTimeInterval: Self.interval)
+        }
+        finished.signal()
+    }
+
+    /// Drains `entry`'s ring through its meter, updates its dose, warns past 100 % projected.
+    private func measure(_ entry: Entry, scratch: UnsafeMutablePointer<Float>, capacity: Int) {
+        let maxFrames = capacity / max(entry.bus.channels, 1)
+        var frames = 0
+        while true {
+            let drained = entry.ring.drain(into: scratch, maxFrames: maxFrames)
+            guard drained > 0 else { break }
+            entry.meter?.add(interleaved: scratch, frames: drained)
+            frames += drained
+        }
+        guard frames > 0, let meter = entry.meter else { return }
+        let reading = meter.read()
+        var message: String?
+        entries.withLock { _ in
+            entry.reading = reading
+            guard var dose = entry.dose else { return }
+            dose.add(seconds: Double(frames) / Double(meter.sampleRate), loudnessLUFS: reading.momentaryLUFS)
+            entry.dose = dose
+            let projected = dose.projectedPercent(showSeconds: showSeconds)
+            if projected > 100, !entry.hasWarned {
+                entry.hasWarned = true
+                message = String(
+                    format: "warning: in-ear bus '%@' is heading for %.0f %% of the daily noise dose by the end of a %.0f-minute show "
+                        + "(now about %.0f dB SPL at the ear, assuming %.0f dB SPL for a 0 LUFS mix)",
+                    entry.bus.name, projected, showSeconds / 60, dose.earLevelDB, dose.earSPLOffsetDB)
+            } else if projected < 90 {
+                entry.hasWarned = false
+            }
+        }
+        if let message { warn(message) }
+    }
+}

@@ -1,0 +1,105 @@
+// EBU R128 loudness of one signal (momentary, short-term, integrated, true peak) through libebur128. Non-realtime (a worker thread).
+import CEBUR128
+import Foundation
+
+/// How a bus's channels are weighted, as ITU-R BS.1770 and libebur128 define them.
+public enum LoudnessChannelLayout: Sendable, Equatable {
+    /// Left and right (and any further channels weighted 1).
+    case stereo
+    /// One channel reproduced by one loudspeaker (a wedge): weighted 1.
+    case mono
+    /// One channel heard by both ears (a mono in-ear mix): +3 dB, as libebur128's dual mono.
+    case dualMono
+}
+
+/// One reading of a ``LoudnessMeter``, in LUFS and dBTP; `-infinity` while there is nothing to measure.
+public struct LoudnessReading: Sendable, Equatable {
+    /// Momentary loudness (400 ms window).
+    public var momentaryLUFS: Double
+    /// Short-term loudness (3 s window).
+    public var shortTermLUFS: Double
+    /// Integrated (gated) loudness since the meter started.
+    public var integratedLUFS: Double
+    /// The highest true peak (4× oversampled) of any channel since the last reading.
+    public var truePeakDBTP: Double
+    /// The highest true peak since the meter started.
+    public var maximumTruePeakDBTP: Double
+
+    /// A reading of these figures.
+    public init(
+        momentaryLUFS: Double, shortTermLUFS: Double, integratedLUFS: Double, truePeakDBTP: Double, maximumTruePeakDBTP: Double
+    ) {
+        self.momentaryLUFS = momentaryLUFS
+        self.shortTermLUFS = shortTermLUFS
+        self.integratedLUFS = integratedLUFS
+        self.truePeakDBTP = truePeakDBTP
+        self.maximumTruePeakDBTP = maximumTruePeakDBTP
+    }
+
+    /// A reading of silence.
+    public static let silent = LoudnessReading(
+        momentaryLUFS: -.infinity, shortTermLUFS: -.infinity, integratedLUFS: -.infinity,
+        truePeakDBTP: -.infinity, maximumTruePeakDBTP: -.infinity)
+}
+
+/// Feeds interleaved float frames to a libebur128 state and reads loudness back.
+public final class LoudnessMeter {
+    /// The signal's channel count.
+    public let channels: Int
+    /// The signal's sample rate, Hz.
+    public let sampleRate: Int
+    private let state: UnsafeMutablePointer<ebur128_state>
+    private var peakSinceReading = 0.0
+    private var maximumPeak = 0.0
+
+    /// A meter for `channels` channels at `sampleRate` Hz, or nil when libebur128 refuses them
+    /// (no channels, more than it supports, or a rate outside 16 Hz … 2.8 MHz).
+    public init?(channels: Int, sampleRate: Int, layout: LoudnessChannelLayout) {
+        guard channels > 0, channels <= 64, sampleRate >= 16, sampleRate <= 2_822_400 else { return nil }
+        let mode = Int32(EBUR128_MODE_S.rawValue | EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue)
+        guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else { return nil }
+        self.state = state
+        self.channels = channels
+        self.sampleRate = sampleRate
+        switch layout {
+        case .stereo: break
+        case .mono: _ = ebur128_set_channel(state, 0, Int32(EBUR128_CENTER.rawValue))
+        case .dualMono: _ = ebur128_set_channel(state, 0, Int32(EBUR128_DUAL_MONO.rawValue))
+        }
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<ebur128_state>? = state
+        ebur128_destroy(&pointer)
+    }
+
+    /// Adds `frames` interleaved frames (`channels` floats each).
+    public func add(interleaved samples: UnsafePointer<Float>, frames: Int) {
+        guard frames > 0 else { return }
+        _ = ebur128_add_frames_float(state, samples, frames)
+        for channel in 0..<channels {
+            var peak = 0.0
+            if ebur128_prev_true_peak(state, UInt32(channel), &peak) == 0 {
+                peakSinceReading = max(peakSinceReading, peak)
+                maximumPeak = max(maximumPeak, peak)
+            }
+        }
+    }
+
+    /// The current loudness; starts a new true-peak window.
+    public func read() -> LoudnessReading {
+        var momentary = -Double.infinity, shortTerm = -Double.infinity, integrated = -Double.infinity
+        _ = ebur128_loudness_momentary(state, &momentary)
+        _ = ebur128_loudness_shortterm(state, &shortTerm)
+        _ = ebur128_loudness_global(state, &integrated)
+        defer { peakSinceReading = 0 }
+        return LoudnessReading(
+            momentaryLUFS: Self.finite(momentary), shortTermLUFS: Self.finite(shortTerm), integratedLUFS: Self.finite(integrated),
+            truePeakDBTP: Self.decibels(peakSinceReading), maximumTruePeakDBTP: Self.decibels(maximumPeak))
+    }
+
+    /// libebur128 reports silence as −HUGE_VAL or very low values; both read as −∞ here.
+    private static func finite(_ value: Double) -> Double { value.isFinite && value > -200 ? value : -.infinity }
+
+    private static func decibels(_ linear: Double) -> Double { linear > 0 ? 20 * log10(linear) : -.infinity }
+}
