@@ -38,7 +38,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .unitSetupFailed(unit, reason):
             return "unit '\(unit)' could not be prepared: \(reason)"
         case let .tooManyChannels(needed, capacity):
-            return "the graph needs \(needed) channels but the engine was set up for \(capacity)"
+            return "the graph needs \(needed) channels but the engine was set up for \(capacity) (sized by the preset it started with; "
+                + "start with the larger preset to run it)"
         case let .unknownParameter(name):
             return "unknown parameter \(name)"
         case let .valueOutOfRange(parameter, value, range):

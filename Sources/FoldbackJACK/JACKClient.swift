@@ -145,7 +145,11 @@ public final class JACKClient: @unchecked Sendable {
         if let handle = openHandle { jack_deactivate(handle) }
     }
 
-    /// Removes this client's port metadata and closes it. Safe to call twice.
+    /// Removes this client's port metadata, unregisters its ports and closes it. Safe to call twice.
+    ///
+    /// The ports go before `jack_client_close`: libjack stops reading the client's notifications first, and
+    /// jackd (1.9.21) blocks for good writing the notifications the close of a client with a few hundred
+    /// ports sends it once its socket buffer (208 KiB) is full; unregistered one by one, they are read as they come.
     public func close() {
         let uuids: Set<jack_uuid_t>? = lock.withLock {
             if closed { return nil }
@@ -158,6 +162,11 @@ public final class JACKClient: @unchecked Sendable {
         JACKMessages.quietly {
             jack_deactivate(handle)
             for uuid in uuids { jack_remove_properties(handle, uuid) }
+            for port in Self.takeNameList(jack_get_ports(handle, nil, nil, 0)) {
+                if let registered = jack_port_by_name(handle, port), jack_port_is_mine(handle, registered) != 0 {
+                    jack_port_unregister(handle, registered)
+                }
+            }
             jack_client_close(handle)
         }
     }

@@ -29,9 +29,10 @@ final class LiveSession: @unchecked Sendable {
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     static let engineChunkFrames = 4096
-    /// JACK input ports a live session can carry (a large show has 96 to 128 inputs).
+    /// JACK input ports a live session can carry at least (a large show has 96 to 128 inputs); a larger
+    /// starting preset sizes the engine to itself. Presets switched to later must fit.
     static let inputChannelCapacity = 256
-    /// JACK output ports a live session can carry.
+    /// JACK output ports a live session can carry at least.
     static let outputChannelCapacity = 128
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
@@ -47,11 +48,14 @@ final class LiveSession: @unchecked Sendable {
         self.loudness = loudness
         self.prepareGraph = prepare
         self.serverName = serverName
+        let layout = try PresetGraphBuilder.layout(for: preset)
         engine = Engine(configuration: EngineConfiguration(
-            maxFrames: Self.engineChunkFrames, inputCapacity: Self.inputChannelCapacity, outputCapacity: Self.outputChannelCapacity))
+            maxFrames: Self.engineChunkFrames,
+            inputCapacity: max(Self.inputChannelCapacity, (layout.inputPorts.map(\.channel).max() ?? -1) + 1),
+            outputCapacity: max(Self.outputChannelCapacity, (layout.outputPorts.map(\.channel).max() ?? -1) + 1)))
         let engine = engine
         host = try JACKHost(
-            engine: engine, layout: try PresetGraphBuilder.layout(for: preset), clientName: clientName, serverName: serverName,
+            engine: engine, layout: layout, clientName: clientName, serverName: serverName,
             onFormatChange: { sampleRate, bufferSize in
                 // JACK's notification thread. A new period needs no rebuild for built-in units: graphs are
                 // prepared for the engine's chunk and the engine splits longer cycles. A new rate, or a new
@@ -110,9 +114,15 @@ final class LiveSession: @unchecked Sendable {
         return """
             foldback: running \(title) as JACK client '\(host.actualName)' on server '\(serverName ?? "default")' \
             (\(Int(host.sampleRate)) Hz, \(host.bufferSize) frames)
-              inputs:  \(layout.inputPorts.map(\.name).joined(separator: " "))
-              outputs: \(layout.outputPorts.map(\.name).joined(separator: " "))
+              inputs:  \(Self.portList(layout.inputPorts.map(\.name)))
+              outputs: \(Self.portList(layout.outputPorts.map(\.name)))
             """
+    }
+
+    /// Port names separated by spaces; past 24 of them, the first 16 and the last 4 around the count.
+    static func portList(_ names: [String]) -> String {
+        guard names.count > 24 else { return names.joined(separator: " ") }
+        return (names.prefix(16) + ["… (\(names.count) ports) …"] + names.suffix(4)).joined(separator: " ")
     }
 
     /// Runs the main loop until a stop signal (returns 0), riding out server restarts (see `waitForServerAndReopen`).

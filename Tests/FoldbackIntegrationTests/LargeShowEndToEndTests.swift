@@ -1,0 +1,53 @@
+// A 300-input show: `foldback check` and `foldback run` agree, the engine sizes itself to the preset, the last strip mixes. Non-realtime.
+import FoldbackJACK
+import Foundation
+import XCTest
+
+final class LargeShowEndToEndTests: XCTestCase {
+    /// 300 mono strips into one mono bus: `check` exits 0, `run` opens all 300 inputs, and a sine played
+    /// into the 300th reaches the bus at its send level (−6 dB, sample for sample), and
+    /// SIGINT ends it at once (exit 0).
+    func testThreeHundredInputsCheckRunAndMix() throws {
+        guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
+        let folder = try LiveControlRig.temporaryFolder()
+        let strips = (1...300).map { "[[strip]]\nname = \"s\($0)\"\n  [[strip.send]]\n  bus = \"main\"\n  gain_db = -6\n" }
+        let preset = folder + "/large.toml"
+        try ("[[bus]]\nname = \"main\"\nchannels = 1\nlimiter = false\n" + strips.joined()).write(toFile: preset, atomically: true, encoding: .utf8)
+
+        let check = try FoldbackRun(["check", preset], testBundle: Bundle(for: Self.self))
+        check.process.waitUntilExit()
+        XCTAssertEqual(check.process.terminationStatus, 0, check.standardError)
+
+        let serverName = JACKServerLauncher.uniqueServerName(prefix: "fblarge")
+        let server = try JACKServerLauncher(serverName: serverName, timeout: 20)
+        defer { server.stop() }
+        let name = "fb-large-\(getpid())"
+        let run = try FoldbackRun(["run", preset, "--server", serverName, "--name", name, "--quiet", "--osc-port", "0"],
+                                  testBundle: Bundle(for: Self.self))
+        defer { run.stop() }
+        try run.waitUntilRunning()
+        let lister = try JACKClient(name: "\(name)-lister", serverName: serverName)
+        defer { lister.close() }
+        XCTAssertEqual(lister.portNames(matching: "^\(name):s[0-9]+_in$").count, 300)
+
+        let client = try JACKTestClient(serverName: serverName, signals: [.sine(frequency: 440, level: -12)], recordChannels: 1,
+                                        capacity: 16_384, namePrefix: "\(name)-t")
+        defer { client.close() }
+        XCTAssertEqual(client.connectPlayer(to: ["\(name):s300_in"]), [])
+        XCTAssertEqual(client.connectRecorder(from: ["\(name):main"]), [])
+        let recording = try client.record(frames: 4_096, settleFrames: 1_024, attempts: 5)
+        let error = SignalCheck.maxError(recording, channel: 0) {
+            Double(client.expectedSample(channel: 0, frameTime: $0)) * pow(10, -6.0 / 20)
+        }
+        XCTAssertLessThan(error, 1e-5, "s300 reaches main at −6 dB, sample for sample")
+
+        // Closing a client of 300 ports with metadata must not wedge jackd (see JACKClient.close()).
+        run.process.interrupt()
+        let deadline = Date().addingTimeInterval(20)
+        while run.process.isRunning && Date() < deadline { usleep(20_000) }
+        XCTAssertFalse(run.process.isRunning, "foldback run exits after SIGINT")
+        if !run.process.isRunning { XCTAssertEqual(run.process.terminationStatus, 0, run.standardError) }
+        XCTAssertTrue(run.standardError.contains("s1_in s2_in"), "the start-up summary lists the first ports")
+        XCTAssertTrue(run.standardError.contains("… (300 ports) …"), "and abbreviates the rest")
+    }
+}
