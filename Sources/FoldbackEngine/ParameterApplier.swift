@@ -45,12 +45,29 @@ extension GraphRender {
             slot.pointee.functions.setParameter(slot.pointee.state, change.parameter, change.value)
         case .unitBypass:
             guard strip < stripCount, index < Int(strips[strip].unitCount) else { return }
-            let slot = units + Int(strips[strip].firstUnit) + index
-            if slot.pointee.selfBypassParameter >= 0 {
-                slot.pointee.functions.setParameter(slot.pointee.state, slot.pointee.selfBypassParameter, isOn ? 0 : 1)
-            } else {
-                slot.pointee.bypass.setTarget(isOn ? 1 : 0)
-            }
+            Self.setBypass(units + Int(strips[strip].firstUnit) + index, isOn: isOn)
+        case .busUnitParameter:
+            guard strip < busCount, index < Int(buses[strip].unitCount) else { return }
+            let slot = units + Int(buses[strip].firstUnit) + index
+            slot.pointee.functions.setParameter(slot.pointee.state, change.parameter, change.value)
+        case .busUnitBypass:
+            guard strip < busCount, index < Int(buses[strip].unitCount) else { return }
+            Self.setBypass(units + Int(buses[strip].firstUnit) + index, isOn: isOn)
+        case .busLimiterCeiling, .busLimiterRelease:
+            guard index < busCount, let limiter = buses[index].limiter else { return }
+            let isCeiling = change.kind == .busLimiterCeiling
+            limiter.pointee.update(
+                ceilingDB: isCeiling ? change.value : limiter.pointee.ceilingDB,
+                releaseMs: isCeiling ? limiter.pointee.releaseMs : change.value)
+        }
+    }
+
+    /// Bypasses a unit (or brings it back): through its own bypass parameter if it has one, else by the crossfade.
+    private static func setBypass(_ slot: UnsafeMutablePointer<UnitSlot>, isOn: Bool) {
+        if slot.pointee.selfBypassParameter >= 0 {
+            slot.pointee.functions.setParameter(slot.pointee.state, slot.pointee.selfBypassParameter, isOn ? 0 : 1)
+        } else {
+            slot.pointee.bypass.setTarget(isOn ? 1 : 0)
         }
     }
 
