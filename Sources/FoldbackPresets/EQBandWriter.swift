@@ -6,7 +6,7 @@ enum EQBandWriter {
     static func write(_ unit: UnitSpec, into text: inout TOMLText) {
         text.key("curve", string: unit.curve)
         for (offset, spec) in unit.bands.enumerated() where spec.origin != .curve {
-            text.table("[[strip.unit.band]]")
+            text.table("[[\(text.unitPath).band]]")
             if spec.origin == .overridden { text.key("index", offset + 1) }
             let band = spec.band
             text.key("type", string: band.type.rawValue)

@@ -24,7 +24,11 @@ public enum LatencyReport {
             let name = (bus.bus + (spec?.isInEar == true ? "*" : "")).padding(to: width)
             let units = bus.unitFrames > 0 ? " + bus units \(bus.unitFrames)" : ""
             let output = spec?.hasOutput == false ? "  (effect bus: its returns carry this)" : ""
-            lines.append("  \(name)\(NumberFormatting.milliseconds(frames: bus.frames.upperBound, sampleRate: sampleRate)) ms (\(bus.frames.upperBound) frames)  = strips \(strips)\(units) + \(limiter)\(output)")
+            let milliseconds = { (frames: Int) in NumberFormatting.milliseconds(frames: frames, sampleRate: sampleRate) }
+            let total = bus.frames.lowerBound == bus.frames.upperBound
+                ? "\(milliseconds(bus.frames.upperBound)) ms (\(bus.frames.upperBound) frames)"
+                : "\(milliseconds(bus.frames.lowerBound)) … \(milliseconds(bus.frames.upperBound)) ms (\(bus.frames.lowerBound) … \(bus.frames.upperBound) frames)"
+            lines.append("  \(name)\(total)  = strips \(strips)\(units) + \(limiter)\(output)")
             lines += pathLines(bus, indent: width + 4)
         }
         if preset.buses.contains(where: \.isInEar) { lines.append("  (* in-ear: foldback run warns past \(NumberFormatting.plain(BusSpec.inEarRoundTripBudgetMs)) ms round trip)") }

@@ -91,7 +91,7 @@ public enum PresetWriter {
         }
         if !bus.hasOutput { text.key("output", false) }
         if !bus.isCompensated { text.key("compensate", false) }
-        writeUnits(bus.units, table: "[[bus.unit]]", into: &text)
+        writeUnits(bus.units, path: "bus.unit", into: &text)
     }
 
     private static func write(_ strip: StripSpec, into text: inout TOMLText) {
@@ -105,7 +105,7 @@ public enum PresetWriter {
         text.key("enabled", strip.isEnabled)
         text.key("connect", connections: strip.connections)
         text.key("return", string: strip.returnBus)
-        writeUnits(strip.units, table: "[[strip.unit]]", into: &text)
+        writeUnits(strip.units, path: "strip.unit", into: &text)
         for send in strip.sends {
             text.table("[[strip.send]]")
             text.key("bus", string: send.busName)
@@ -114,10 +114,11 @@ public enum PresetWriter {
         }
     }
 
-    /// Writes a strip's or bus's units, each as a `table` (`[[strip.unit]]` or `[[bus.unit]]`).
-    private static func writeUnits(_ units: [UnitSpec], table: String, into text: inout TOMLText) {
+    /// Writes a strip's or bus's units, each as a `[[path]]` table (`strip.unit` or `bus.unit`).
+    private static func writeUnits(_ units: [UnitSpec], path: String, into text: inout TOMLText) {
+        text.unitPath = path
         for unit in units {
-            text.table(table)
+            text.table("[[\(path)]]")
             text.key("type", string: unit.type)
             text.key("id", string: unit.id)
             text.key("bypass", unit.isBypassed)

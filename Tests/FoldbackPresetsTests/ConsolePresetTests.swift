@@ -12,6 +12,10 @@ final class ConsolePresetTests: XCTestCase {
           type = "eq"
           id = "tone"
           gain_db = -3
+            [[bus.unit.band]]
+            type = "notch"
+            freq_hz = 2500
+            q = 8
           [[bus.unit]]
           type = "gain"
           id = "trim"
@@ -75,6 +79,8 @@ final class ConsolePresetTests: XCTestCase {
         let again = try PresetLoader.parse(text, path: "saved.toml")
         XCTAssertEqual(PresetWriter.text(for: again), text, "writing is a fixed point")
         XCTAssertEqual(again.buses[0].units.map(\.id), ["tone", "trim"])
+        XCTAssertEqual(again.buses[0].units[0].bands.map(\.band.frequency), [2500], "the eq's band stays with the bus unit")
+        XCTAssertTrue(text.contains("[[bus.unit.band]]"), text)
         XCTAssertEqual(again.buses[0].units[1].parameters["gain_db"], -6)
         XCTAssertEqual(again.buses[0].units[1].isBypassed, true)
         XCTAssertFalse(again.buses[1].hasOutput)
