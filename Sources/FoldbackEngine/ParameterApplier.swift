@@ -39,20 +39,12 @@ extension GraphRender {
             guard index < busCount else { return }
             buses[index].isMuted = isOn
             buses[index].gain.setTarget(isOn ? 0 : buses[index].gainLinear)
-        case .unitParameter:
-            guard strip < stripCount, index < Int(strips[strip].unitCount) else { return }
-            let slot = units + Int(strips[strip].firstUnit) + index
+        case .unitParameter, .busUnitParameter:
+            guard let slot = unitSlot(of: change) else { return }
             slot.pointee.functions.setParameter(slot.pointee.state, change.parameter, change.value)
-        case .unitBypass:
-            guard strip < stripCount, index < Int(strips[strip].unitCount) else { return }
-            Self.setBypass(units + Int(strips[strip].firstUnit) + index, isOn: isOn)
-        case .busUnitParameter:
-            guard strip < busCount, index < Int(buses[strip].unitCount) else { return }
-            let slot = units + Int(buses[strip].firstUnit) + index
-            slot.pointee.functions.setParameter(slot.pointee.state, change.parameter, change.value)
-        case .busUnitBypass:
-            guard strip < busCount, index < Int(buses[strip].unitCount) else { return }
-            Self.setBypass(units + Int(buses[strip].firstUnit) + index, isOn: isOn)
+        case .unitBypass, .busUnitBypass:
+            guard let slot = unitSlot(of: change) else { return }
+            Self.setBypass(slot, isOn: isOn)
         case .busLimiterCeiling, .busLimiterRelease:
             guard index < busCount, let limiter = buses[index].limiter else { return }
             let isCeiling = change.kind == .busLimiterCeiling
@@ -60,6 +52,16 @@ extension GraphRender {
                 ceilingDB: isCeiling ? change.value : limiter.pointee.ceilingDB,
                 releaseMs: isCeiling ? limiter.pointee.releaseMs : change.value)
         }
+    }
+
+    /// The unit a unit change addresses: unit `index` of strip `strip`, or of bus `strip` for bus units; nil when out of range.
+    private func unitSlot(of change: ParameterChange) -> UnsafeMutablePointer<UnitSlot>? {
+        let owner = Int(change.strip), index = Int(change.index)
+        let isBus = change.kind == .busUnitParameter || change.kind == .busUnitBypass
+        guard owner < (isBus ? busCount : stripCount) else { return nil }
+        let first = Int(isBus ? buses[owner].firstUnit : strips[owner].firstUnit)
+        let count = Int(isBus ? buses[owner].unitCount : strips[owner].unitCount)
+        return index < count ? units + first + index : nil
     }
 
     /// Bypasses a unit (or brings it back): through its own bypass parameter if it has one, else by the crossfade.

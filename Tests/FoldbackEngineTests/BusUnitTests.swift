@@ -98,4 +98,19 @@ final class BusUnitTests: XCTestCase {
         // The probe writes +0.2 left and −0.2 right (its widening marker): their mono fold is silence.
         XCTAssertEqual(output[0][127], 0, accuracy: 1e-7)
     }
+
+    func testAPresetSwitchCrossfadesBetweenBusUnitSettings() throws {
+        let host = OfflineEngine(maxFrames: 1024, inputs: 2, outputs: 1)
+        try host.install(busWithGain(-12), sampleRate: 48000)
+        let frames = 9600
+        let output = try host.render([TestSignal.dc(frames: frames, value: 0.25), TestSignal.dc(frames: frames, value: 0.25)], blockSize: 253) { cycle, _ in
+            if cycle == 10 { try host.install(self.busWithGain(0), sampleRate: 48000) }
+        }
+        XCTAssertEqual(output[0][2000], 0.5 * Decibels.linearGain(fromDecibels: -12), accuracy: 1e-6)
+        XCTAssertEqual(output[0][frames - 1], 0.5, accuracy: 1e-6, "the new graph's bus unit")
+        let fadeFrames = TestSignal.frames(seconds: 0.010, sampleRate: 48000)
+        XCTAssertLessThanOrEqual(
+            TestSignal.largestStep(output[0]), TestSignal.clickFreeStep(delta: 0.5 - 0.125, frames: fadeFrames) * 1.6,
+            "a 10 ms crossfade between the two bus chains (equal-gain law, steepest at its middle)")
+    }
 }
