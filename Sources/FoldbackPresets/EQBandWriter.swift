@@ -13,7 +13,7 @@ enum EQBandWriter {
             text.key("freq_hz", Float(band.frequency))
             if band.type.usesGain { text.key("gain_db", Float(band.gainDB)) }
             if band.type.hasSlope { text.key("slope_db_oct", band.slopeDBPerOctave) }
-            if band.sectionCount == 1 { text.key("q", Float(band.q)) }
+            if band.sectionCount == 1, band.q != band.type.defaultQ { text.key("q", Float(band.q)) }   // the default reads back exactly
             if !band.isEnabled { text.key("enabled", false) }
         }
     }
