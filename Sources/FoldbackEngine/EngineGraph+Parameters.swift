@@ -6,7 +6,7 @@ public struct MeterSnapshot: Sendable {
     public var strips: [(name: String, reading: MeterReading)]
     /// Bus meters (post-gain output), in bus order, with their names.
     public var buses: [(name: String, reading: MeterReading)]
-    /// What units publish (gain reduction…), by strip (or bus) name and unit id.
+    /// What units publish (gain reduction…), by strip name (`bus/<name>` for a bus's units) and unit id.
     public var units: [(strip: String, unit: String, readings: [UnitMeterReading])] = []
 
     /// A snapshot of these readings (graphs make their own with ``EngineGraph/meters()``).
@@ -36,7 +36,7 @@ extension EngineGraph {
         let strips = description.strips.indices.map { (description.strips[$0].name, bank.read($0)) }
         let buses = description.buses.indices.map { (description.buses[$0].name, bank.read(description.strips.count + $0)) }
         var units: [(strip: String, unit: String, readings: [UnitMeterReading])] = []
-        let chains = description.strips.map { ($0.name, $0.units, $0.unitIDs) } + description.buses.map { ($0.name, $0.units, $0.unitIDs) }
+        let chains = description.strips.map { ($0.name, $0.units, $0.unitIDs) } + description.buses.map { ("bus/" + $0.name, $0.units, $0.unitIDs) }
         for (owner, chainUnits, ids) in chains {
             for (index, unit) in chainUnits.enumerated() {
                 let readings = unit.meterReadings()

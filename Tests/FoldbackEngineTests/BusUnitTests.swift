@@ -113,4 +113,28 @@ final class BusUnitTests: XCTestCase {
             TestSignal.largestStep(output[0]), TestSignal.clickFreeStep(delta: 0.5 - 0.125, frames: fadeFrames) * 1.6,
             "a 10 ms crossfade between the two bus chains (equal-gain law, steepest at its middle)")
     }
+
+    func testANonFiniteBusUnitOutputIsSilencedAndCountedOnTheBus() throws {
+        let description = GraphDescription(
+            strips: [StripDescription(name: "vox", channels: 1, sends: [SendDescription(bus: 0)])],
+            buses: [BusDescription(name: "main", channels: 1, limiter: LimiterSettings(), units: [ProbeUnit(scale: .infinity)])])
+        let host = OfflineEngine(maxFrames: 64, inputs: 1, outputs: 1)
+        let graph = try host.install(description, sampleRate: 48000, graphMaxFrames: 64)
+        let output = host.render([TestSignal.dc(frames: 256, value: 0.25)], blockSize: 64)
+        XCTAssertTrue(output[0].allSatisfy { $0 == 0 }, "∞ from a bus unit never reaches the output or the limiter")
+        XCTAssertEqual(graph.meters().buses[0].reading.guardTrips, 4, "one trip per guarded block, on the bus's meter")
+    }
+
+    func testABusCompressorPublishesItsGainReductionUnderTheBusName() throws {
+        let description = GraphDescription(
+            strips: [StripDescription(name: "vox", channels: 1, sends: [SendDescription(bus: 0)])],
+            buses: [BusDescription(name: "main", channels: 1, units: [CompressorUnit(values: ["threshold_db": -30, "ratio": 4])], unitIDs: ["glue"])])
+        let host = OfflineEngine(maxFrames: 256, inputs: 1, outputs: 1)
+        let graph = try host.install(description, sampleRate: 48000, graphMaxFrames: 256)
+        host.render([TestSignal.sine(frames: 24000, sampleRate: 48000, amplitude: 0.5)], blockSize: 253)
+        let unit = try XCTUnwrap(graph.meters().units.first)
+        XCTAssertEqual(unit.strip, "bus/main")
+        XCTAssertEqual(unit.unit, "glue")
+        XCTAssertGreaterThan(unit.readings.first { $0.key == CompressorUnit.compressionKey }?.value ?? 0, 10, "−6 dBFS into a −30 dB, 4:1 compressor")
+    }
 }
