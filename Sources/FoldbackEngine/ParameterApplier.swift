@@ -83,10 +83,12 @@ extension GraphRender {
         }
     }
 
-    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are (a disabled strip's solo does not count).
+    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are (a disabled strip's solo
+    /// does not count). Effect returns are solo-safe: a solo leaves them open, so a soloed strip keeps its
+    /// reverb (the other strips' sends into the effect bus are gated already).
     static func gateTarget(of strip: StripRender, soloCount: Int) -> Float {
         if strip.isMuted || !strip.isEnabled { return 0 }
-        if soloCount > 0 && !strip.isSoloed { return 0 }
+        if soloCount > 0 && !strip.isSoloed && strip.returnBus < 0 { return 0 }
         return 1
     }
 

@@ -88,4 +88,18 @@ final class EffectReturnTests: XCTestCase {
         XCTAssertEqual(output[0][0], expected, accuracy: 1e-6, "the first sample already went through both effect buses")
         XCTAssertEqual(output[0][199], expected, accuracy: 1e-6)
     }
+
+    func testASoloKeepsTheSoloedStripsReturnAndSilencesTheOthers() throws {
+        var description = sharedReturn(returnSends: [0])
+        description.strips.append(StripDescription(name: "gtr", channels: 1, sends: [SendDescription(bus: 0), SendDescription(bus: 3)]))
+        description.strips[1].sends.append(SendDescription(bus: 0))
+        let host = OfflineEngine(maxFrames: 256, inputs: 2, outputs: 3)
+        try host.install(description, sampleRate: 48000, graphMaxFrames: 256)
+        let frames = 9600
+        let output = try host.render([TestSignal.dc(frames: frames, value: 0.1), TestSignal.dc(frames: frames, value: 0.3)], blockSize: 253) { cycle, _ in
+            if cycle == 2 { try host.engine.set(.stripSolo(strip: 1), to: 1) }
+        }
+        XCTAssertEqual(output[0][400], 2 * (0.1 + 0.3), accuracy: 1e-6, "before the solo: dry and returned, both strips")
+        XCTAssertEqual(output[0][frames - 1], 2 * 0.1, accuracy: 1e-6, "vox soloed: its dry signal and its reverb return (solo-safe), no guitar")
+    }
 }
