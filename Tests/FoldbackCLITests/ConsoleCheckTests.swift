@@ -28,8 +28,6 @@ final class ConsoleCheckTests: XCTestCase {
     func testASendLoopExitsTwoAtTheReturn() throws {
         let path = try FoldbackProcess.temporaryPreset("""
             [[bus]]
-            name = "main"
-            [[bus]]
             name = "verb"
             output = false
             [[strip]]
@@ -37,13 +35,11 @@ final class ConsoleCheckTests: XCTestCase {
             return = "verb"
               [[strip.send]]
               bus = "verb"
-              [[strip.send]]
-              bus = "main"
             """)
         let run = try FoldbackProcess.run(["check", path])
         XCTAssertEqual(run.status, 2)
         XCTAssertTrue(run.standardError.hasPrefix(
-            "\(path):8:10: error: send loop: vox_verb → verb → vox_verb"), run.standardError)
+            "\(path):6:10: error: send loop: vox_verb → verb → vox_verb"), run.standardError)
     }
 
     /// Offline render: a bus gain unit and an effect return at −12 dB show in the rendered bus level.
