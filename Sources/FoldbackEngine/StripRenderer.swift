@@ -19,8 +19,7 @@ extension GraphRender {
         for channel in 0..<currentCount where !hasFileSource {
             let source = Int(strip.pointee.inputChannel) + channel
             if returnBus >= 0 {
-                let bus = buses + returnBus
-                current[channel] = UnsafePointer(bus.pointee.buffers[min(channel, Int(bus.pointee.channels) - 1)])
+                current[channel] = returnInput(of: strip, from: buses + returnBus, channel: channel, frames: frames)
             } else if source < inputCount, let input = inputs[source] {
                 current[channel] = input + inputOffset
             } else {
@@ -44,6 +43,20 @@ extension GraphRender {
         let postFader = strip.pointee.gate.value * strip.pointee.fader.value
         mixSends(of: strip, channels: currentCount, frames: frames)
         tapStrip(index, channels: currentCount, frames: frames, gain: postFader, frameGains: isSettled ? nil : postFaderFrames)
+    }
+
+    /// A return strip's input `channel`: its bus's channel; a mono return of a stereo bus folds it to
+    /// ½(L+R) in its last work buffer (free until the second unit writes it, by when the first has read it).
+    private func returnInput(
+        of strip: UnsafeMutablePointer<StripRender>, from bus: UnsafeMutablePointer<BusRender>, channel: Int, frames: Int
+    ) -> UnsafePointer<Float> {
+        let busChannels = Int(bus.pointee.channels)
+        guard strip.pointee.channels == 1, busChannels == 2 else {
+            return UnsafePointer(bus.pointee.buffers[min(channel, busChannels - 1)])
+        }
+        let mono = strip.pointee.work[3], left = bus.pointee.buffers[0], right = bus.pointee.buffers[1]
+        for frame in 0..<frames { mono[frame] = (left[frame] + right[frame]) * 0.5 }
+        return UnsafePointer(mono)
     }
 
     /// Pre-fader, post-unit meter of a strip (the level feeding the fader, as on a console's input meter).

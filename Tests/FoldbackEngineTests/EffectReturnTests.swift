@@ -102,4 +102,17 @@ final class EffectReturnTests: XCTestCase {
         XCTAssertEqual(output[0][400], 2 * (0.1 + 0.3), accuracy: 1e-6, "before the solo: dry and returned, both strips")
         XCTAssertEqual(output[0][frames - 1], 2 * 0.1, accuracy: 1e-6, "vox soloed: its dry signal and its reverb return (solo-safe), no guitar")
     }
+
+    func testAMonoReturnOfAStereoBusHearsBothSides() throws {
+        var ret = StripDescription(name: "ret", channels: 1, units: [GainUnit(gainDB: 0), GainUnit(gainDB: 0)], sends: [SendDescription(bus: 0)])
+        ret.returnBus = 1
+        let description = GraphDescription(
+            strips: [StripDescription(name: "vox", channels: 1, sends: [SendDescription(bus: 1)], pan: -1), ret],
+            buses: [BusDescription(name: "mono", channels: 1), BusDescription(name: "fx", channels: 2, hasOutput: false)])
+        let host = OfflineEngine(maxFrames: 64, inputs: 1, outputs: 1)
+        try host.install(description, sampleRate: 48000, graphMaxFrames: 64)
+        let output = host.render([TestSignal.dc(frames: 256, value: 0.5)], blockSize: 7)
+        // Panned hard left into the stereo effect bus: L = 0.5, R = 0; the mono return hears ½(L+R).
+        XCTAssertEqual(output[0][255], 0.25, accuracy: 1e-6)
+    }
 }
