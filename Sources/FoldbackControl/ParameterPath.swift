@@ -21,7 +21,8 @@ public struct ResolvedParameter: Sendable, Equatable {
 ///
 /// Forms: `strip/<name>/{gain_db,pan,mute,solo,enabled}`, `strip/<name>/send/<bus>/gain_db`,
 /// `strip/<name>/unit/<id>/<key>` (any key the unit's ``EngineUnit/parameters`` lists, built-in or
-/// plugin alike, plus `bypass`), `bus/<name>/{gain_db,mute}`.
+/// plugin alike, plus `bypass`), `bus/<name>/{gain_db,mute}`, `bus/<name>/limiter/{ceiling_db,release_ms}`,
+/// `bus/<name>/unit/<id>/<key>`.
 public enum ParameterPath {
     /// Gains and send levels accept −∞ up to the engine's maximum.
     static let gainRange: ClosedRange<Float> = -Float.infinity...EngineGraph.maxGainDB
@@ -39,16 +40,11 @@ public enum ParameterPath {
             }
             return try stripParameter(Array(parts.dropFirst(2)), strip: index, description: description.strips[index], spec: spec, buses: description.buses)
         case "bus":
-            guard parts.count == 3 else { throw .unknownAddress("a bus address is bus/<name>/gain_db or bus/<name>/mute") }
+            guard parts.count >= 3 else { throw .unknownAddress("a bus address is bus/<name>/gain_db, mute, limiter/<key> or unit/<id>/<key>") }
             guard let index = graph.busIndex(named: parts[1]), let spec = preset.bus(named: parts[1]) else {
                 throw .unknownAddress("no bus named '\(parts[1])'; buses: \(description.buses.map(\.name).joined(separator: ", "))")
             }
-            let name = "\(parts[1])/\(parts[2])"
-            switch parts[2] {
-            case "gain_db": return ResolvedParameter(address: .busGain(bus: index), name: name, range: gainRange, isSwitch: false, presetValue: spec.gainDB)
-            case "mute": return toggle(.busMute(bus: index), name, spec.isMuted)
-            default: throw .unknownAddress("bus '\(parts[1])' has no parameter '\(parts[2])'; it has gain_db, mute")
-            }
+            return try busParameter(Array(parts.dropFirst(2)), bus: index, description: description.buses[index], spec: spec)
         default:
             throw .unknownAddress("unknown address; parameters live under /foldback/strip/<name>/… and /foldback/bus/<name>/…")
         }
@@ -71,7 +67,10 @@ public enum ParameterPath {
                 isSwitch: false, presetValue: sendSpec.gainDB)
         case "unit":
             guard rest.count == 3 else { throw .unknownAddress("a unit address is strip/\(strip)/unit/<id>/<parameter>") }
-            return try unitParameter(id: rest[1], key: rest[2], strip: index, description: description, spec: spec)
+            let chain = UnitChain(
+                owner: "strip '\(strip)'", prefix: strip, units: description.units, ids: description.unitIDs, specs: spec.units,
+                parameter: { .unitParameter(strip: index, unit: $0, parameter: $1) }, bypass: { .unitBypass(strip: index, unit: $0) })
+            return try unitParameter(id: rest[1], key: rest[2], chain: chain)
         default:
             guard rest.count == 1 else { throw .unknownAddress("strip '\(strip)' has no parameter '\(rest.joined(separator: "/"))'") }
             let name = "\(strip)/\(rest[0])"
@@ -87,26 +86,68 @@ public enum ParameterPath {
         }
     }
 
-    private static func unitParameter(
-        id: String, key: String, strip index: Int, description: StripDescription, spec: StripSpec
-    ) throws(ControlError) -> ResolvedParameter {
-        guard let unit = description.unitIDs.firstIndex(of: id) else {
-            throw .unknownAddress("strip '\(description.name)' has no unit '\(id)'; its units: \(description.unitIDs.joined(separator: ", "))")
+    private static func busParameter(_ rest: [String], bus index: Int, description: BusDescription, spec: BusSpec) throws(ControlError) -> ResolvedParameter {
+        let bus = description.name
+        switch (rest.first, rest.count) {
+        case ("unit", 3):
+            let chain = UnitChain(
+                owner: "bus '\(bus)'", prefix: bus, units: description.units, ids: description.unitIDs, specs: spec.units,
+                parameter: { .busUnitParameter(bus: index, unit: $0, parameter: $1) }, bypass: { .busUnitBypass(bus: index, unit: $0) })
+            return try unitParameter(id: rest[1], key: rest[2], chain: chain)
+        case ("limiter", 2):
+            guard let limiter = spec.limiter else { throw .unknownAddress("bus '\(bus)' has no limiter (limiter = false)") }
+            let name = "\(bus)/limiter/\(rest[1])"
+            switch rest[1] {
+            case "ceiling_db":
+                return ResolvedParameter(
+                    address: .busLimiterCeiling(bus: index), name: name, range: EngineGraph.limiterCeilingRange, isSwitch: false, presetValue: limiter.ceilingDB)
+            case "release_ms":
+                return ResolvedParameter(
+                    address: .busLimiterRelease(bus: index), name: name, range: EngineGraph.limiterReleaseRange, isSwitch: false, presetValue: limiter.releaseMs)
+            default: throw .unknownAddress("the limiter of bus '\(bus)' has no parameter '\(rest[1])'; it has ceiling_db, release_ms")
+            }
+        case (let key?, 1):
+            let name = "\(bus)/\(key)"
+            switch key {
+            case "gain_db": return ResolvedParameter(address: .busGain(bus: index), name: name, range: gainRange, isSwitch: false, presetValue: spec.gainDB)
+            case "mute": return toggle(.busMute(bus: index), name, spec.isMuted)
+            default: break
+            }
+        default: break
         }
-        let unitSpec = spec.units.first { $0.id == id }
-        let name = "\(description.name)/unit/\(id)/\(key)"
-        let descriptors = description.units[unit].parameters
+        throw .unknownAddress(
+            "bus '\(bus)' has no parameter '\(rest.joined(separator: "/"))'; it has gain_db, mute, limiter/ceiling_db, limiter/release_ms, unit/<id>/<parameter>")
+    }
+
+    /// A strip's or bus's units as the address space sees them, and how to address one of their parameters.
+    private struct UnitChain {
+        var owner: String
+        var prefix: String
+        var units: [any EngineUnit]
+        var ids: [String]
+        var specs: [UnitSpec]
+        var parameter: (_ unit: Int, _ parameter: Int) -> ParameterAddress
+        var bypass: (_ unit: Int) -> ParameterAddress
+    }
+
+    private static func unitParameter(id: String, key: String, chain: UnitChain) throws(ControlError) -> ResolvedParameter {
+        guard let unit = chain.ids.firstIndex(of: id), unit < chain.units.count else {
+            throw .unknownAddress("\(chain.owner) has no unit '\(id)'; its units: \(chain.ids.joined(separator: ", "))")
+        }
+        let unitSpec = chain.specs.first { $0.id == id }
+        let name = "\(chain.prefix)/unit/\(id)/\(key)"
+        let descriptors = chain.units[unit].parameters
         if let parameter = descriptors.firstIndex(where: { $0.key == key }) {
             let descriptor = descriptors[parameter]
             return ResolvedParameter(
-                address: .unitParameter(strip: index, unit: unit, parameter: parameter), name: name, range: descriptor.range,
+                address: chain.parameter(unit, parameter), name: name, range: descriptor.range,
                 isSwitch: false, presetValue: unitSpec?.parameters[key] ?? descriptor.defaultValue)
         }
         if key == "bypass" {
-            return toggle(.unitBypass(strip: index, unit: unit), name, unitSpec?.isBypassed ?? false)
+            return toggle(chain.bypass(unit), name, unitSpec?.isBypassed ?? false)
         }
         let keys = descriptors.map(\.key) + ["bypass"]
-        throw .unknownAddress("unit '\(id)' of strip '\(description.name)' has no parameter '\(key)'; it has: \(keys.joined(separator: ", "))")
+        throw .unknownAddress("unit '\(id)' of \(chain.owner) has no parameter '\(key)'; it has: \(keys.joined(separator: ", "))")
     }
 
     private static func toggle(_ address: ParameterAddress, _ name: String, _ isOn: Bool) -> ResolvedParameter {

@@ -28,6 +28,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidFormat(sampleRate: Double, maxFrames: Int)
     /// A record tap or file source names a strip or bus the graph does not have.
     case unknownTapPoint(String)
+    /// A return strip feeds, directly or through other returns, the bus it returns: the names along the loop.
+    case sendLoop([String])
 
     public var description: String {
         switch self {
@@ -58,6 +60,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "cannot run at \(sampleRate) Hz with blocks of \(maxFrames) frames"
         case let .unknownTapPoint(name):
             return "there is no strip or bus named '\(name)'"
+        case let .sendLoop(names):
+            return "send loop: \(names.joined(separator: " → "))"
         }
     }
 }

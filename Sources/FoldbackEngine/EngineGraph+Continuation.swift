@@ -1,6 +1,22 @@
 // Matches a new graph's units with the running graph's and builds the handover table for those that continue. Non-realtime.
 
-/// A strip's units as prepared for a graph: slots, channels after them, latency, and which continue a predecessor's.
+/// The unit chain of a strip or a bus, as it is prepared and continued.
+struct UnitChainDescription {
+    var name: String
+    var channels: Int
+    var units: [any EngineUnit]
+    var unitIDs: [String]
+
+    init(_ strip: StripDescription) {
+        (name, channels, units, unitIDs) = (strip.name, strip.channels, strip.units, strip.unitIDs)
+    }
+
+    init(_ bus: BusDescription) {
+        (name, channels, units, unitIDs) = (bus.name, bus.channels, bus.units, bus.unitIDs)
+    }
+}
+
+/// A strip's (or bus's) units as prepared for a graph: slots, channels after them, latency, and which continue a predecessor's.
 struct PreparedStrip {
     var slots: [UnitRenderSlot]
     var outputChannels: Int
@@ -18,9 +34,9 @@ struct ContinuationPlan {
     var values: [Float]
 }
 
-/// The strip of a predecessor graph that a new graph's strip (same index, same name) may continue units of.
+/// The strip (or bus) of a predecessor graph that a new graph's strip (same index, same name) may continue units of.
 struct ContinuableStrip {
-    let description: StripDescription
+    let description: UnitChainDescription
     /// The predecessor's slots of this strip's units, in order.
     let slots: UnsafeMutablePointer<UnitSlot>
 
@@ -49,7 +65,14 @@ extension EngineGraph {
     func continuableStrip(_ index: Int, named name: String) -> ContinuableStrip? {
         guard description.strips.indices.contains(index), description.strips[index].name == name else { return nil }
         let firstUnit = Int(render.pointee.strips[index].firstUnit)
-        return ContinuableStrip(description: description.strips[index], slots: render.pointee.units + firstUnit)
+        return ContinuableStrip(description: UnitChainDescription(description.strips[index]), slots: render.pointee.units + firstUnit)
+    }
+
+    /// Bus `index` of this graph if it is called `name`, for a successor graph to continue its units.
+    func continuableBus(_ index: Int, named name: String) -> ContinuableStrip? {
+        guard description.buses.indices.contains(index), description.buses[index].name == name else { return nil }
+        let firstUnit = Int(render.pointee.buses[index].firstUnit)
+        return ContinuableStrip(description: UnitChainDescription(description.buses[index]), slots: render.pointee.units + firstUnit)
     }
 
     /// The handover record of a continued unit at `slot` in this graph: its values, bypass and mirror buffers.

@@ -6,7 +6,7 @@ public struct MeterSnapshot: Sendable {
     public var strips: [(name: String, reading: MeterReading)]
     /// Bus meters (post-gain output), in bus order, with their names.
     public var buses: [(name: String, reading: MeterReading)]
-    /// What units publish (gain reduction…), by strip name and unit id.
+    /// What units publish (gain reduction…), by strip name (`bus/<name>` for a bus's units) and unit id.
     public var units: [(strip: String, unit: String, readings: [UnitMeterReading])] = []
 
     /// A snapshot of these readings (graphs make their own with ``EngineGraph/meters()``).
@@ -36,10 +36,11 @@ extension EngineGraph {
         let strips = description.strips.indices.map { (description.strips[$0].name, bank.read($0)) }
         let buses = description.buses.indices.map { (description.buses[$0].name, bank.read(description.strips.count + $0)) }
         var units: [(strip: String, unit: String, readings: [UnitMeterReading])] = []
-        for strip in description.strips {
-            for (index, unit) in strip.units.enumerated() {
+        let chains = description.strips.map { ($0.name, $0.units, $0.unitIDs) } + description.buses.map { ("bus/" + $0.name, $0.units, $0.unitIDs) }
+        for (owner, chainUnits, ids) in chains {
+            for (index, unit) in chainUnits.enumerated() {
                 let readings = unit.meterReadings()
-                if !readings.isEmpty { units.append((strip.name, strip.unitIDs[index], readings)) }
+                if !readings.isEmpty { units.append((owner, index < ids.count ? ids[index] : unit.typeName, readings)) }
             }
         }
         return MeterSnapshot(strips: strips, buses: buses, units: units)
@@ -52,6 +53,10 @@ extension EngineGraph {
         func strip(_ index: Int) throws(EngineError) -> StripDescription {
             guard strips.indices.contains(index) else { throw .unknownParameter("\(address): no strip #\(index)") }
             return strips[index]
+        }
+        func bus(_ index: Int) throws(EngineError) -> BusDescription {
+            guard description.buses.indices.contains(index) else { throw .unknownParameter("\(address): no bus #\(index)") }
+            return description.buses[index]
         }
         func checkGain(_ name: String) throws(EngineError) {
             if value > Self.maxGainDB { throw .valueOutOfRange(parameter: name, value: value, range: -Float.infinity...Self.maxGainDB) }
@@ -68,24 +73,50 @@ extension EngineGraph {
             let owner = try strip(index)
             guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
             try checkGain("\(owner.name)/send/\(send)/gain_db")
-        case let .busGain(bus):
-            guard description.buses.indices.contains(bus) else { throw .unknownParameter("\(address): no bus #\(bus)") }
-            try checkGain("\(description.buses[bus].name)/gain_db")
-        case let .busMute(bus):
-            guard description.buses.indices.contains(bus) else { throw .unknownParameter("\(address): no bus #\(bus)") }
+        case let .busGain(index):
+            try checkGain("\(try bus(index).name)/gain_db")
+        case let .busMute(index):
+            _ = try bus(index)
         case let .unitParameter(index, unit, parameter):
             let owner = try strip(index)
-            guard owner.units.indices.contains(unit) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no unit #\(unit)") }
-            let descriptors = owner.units[unit].parameters
-            guard descriptors.indices.contains(parameter) else { throw .unknownParameter("\(address): unit '\(owner.unitIDs[unit])' has no parameter #\(parameter)") }
-            let descriptor = descriptors[parameter]
-            if !descriptor.range.contains(value) {
-                throw .valueOutOfRange(parameter: "\(owner.name)/\(owner.unitIDs[unit])/\(descriptor.key)", value: value, range: descriptor.range)
-            }
+            try Self.checkUnit(address, owner: "strip '\(owner.name)'", path: owner.name, units: owner.units, ids: owner.unitIDs, unit: unit, parameter: parameter, value: value)
         case let .unitBypass(index, unit):
             let owner = try strip(index)
-            guard owner.units.indices.contains(unit) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no unit #\(unit)") }
+            try Self.checkUnit(address, owner: "strip '\(owner.name)'", path: owner.name, units: owner.units, ids: owner.unitIDs, unit: unit, parameter: nil, value: value)
+        case let .busUnitParameter(index, unit, parameter):
+            let owner = try bus(index)
+            try Self.checkUnit(address, owner: "bus '\(owner.name)'", path: "bus/\(owner.name)", units: owner.units, ids: owner.unitIDs, unit: unit, parameter: parameter, value: value)
+        case let .busUnitBypass(index, unit):
+            let owner = try bus(index)
+            try Self.checkUnit(address, owner: "bus '\(owner.name)'", path: "bus/\(owner.name)", units: owner.units, ids: owner.unitIDs, unit: unit, parameter: nil, value: value)
+        case let .busLimiterCeiling(index), let .busLimiterRelease(index):
+            let owner = try bus(index)
+            guard owner.limiter != nil else { throw .unknownParameter("\(address): bus '\(owner.name)' has no limiter") }
+            let isCeiling = if case .busLimiterCeiling = address { true } else { false }
+            let range = isCeiling ? Self.limiterCeilingRange : Self.limiterReleaseRange
+            if !range.contains(value) {
+                throw .valueOutOfRange(parameter: "\(owner.name)/limiter/\(isCeiling ? "ceiling_db" : "release_ms")", value: value, range: range)
+            }
         }
         return address.change(value: value, graph: UnsafeMutableRawPointer(render))
+    }
+
+    /// A bus limiter's live ceiling range, dBFS, and release range, ms (as presets accept them).
+    public static let limiterCeilingRange: ClosedRange<Float> = -30...0
+    public static let limiterReleaseRange: ClosedRange<Float> = 1...2000
+
+    /// Checks that unit `unit` exists among `units` (of `owner`, named `path` in messages) and, for a parameter, that it exists and takes `value`.
+    private static func checkUnit(
+        _ address: ParameterAddress, owner: String, path: String, units: [any EngineUnit], ids: [String], unit: Int, parameter: Int?, value: Float
+    ) throws(EngineError) {
+        guard units.indices.contains(unit) else { throw .unknownParameter("\(address): \(owner) has no unit #\(unit)") }
+        guard let parameter else { return }
+        let descriptors = units[unit].parameters
+        let id = unit < ids.count ? ids[unit] : units[unit].typeName
+        guard descriptors.indices.contains(parameter) else { throw .unknownParameter("\(address): unit '\(id)' has no parameter #\(parameter)") }
+        let descriptor = descriptors[parameter]
+        if !descriptor.range.contains(value) {
+            throw .valueOutOfRange(parameter: "\(path)/\(id)/\(descriptor.key)", value: value, range: descriptor.range)
+        }
     }
 }

@@ -40,6 +40,12 @@ public struct StripDescription: Sendable {
     public var isEnabled: Bool
     /// Whether the strip plays a file (``EngineGraph/attachSource(_:toStrip:)``) instead of having input ports.
     public var isFileSource = false
+    /// The bus whose output this strip takes as its input (an effect return), or nil for input ports.
+    /// A return has no input ports; it renders after that bus in the same cycle.
+    public var returnBus: Int?
+
+    /// Whether the strip has JACK input ports (neither a file source nor a return).
+    public var hasInputPorts: Bool { !isFileSource && returnBus == nil }
 
     /// A strip; `unitIDs` default to the units' type names.
     public init(
@@ -90,14 +96,33 @@ public struct BusDescription: Sendable {
     public var isMuted: Bool
     /// The brickwall safety limiter after the bus gain, or nil for none.
     public var limiter: LimiterSettings?
+    /// Units processed in order on the summed bus, before the gain and the limiter.
+    public var units: [any EngineUnit] = []
+    /// Identifiers of ``units`` (same order), unique in the bus.
+    public var unitIDs: [String] = []
+    /// Which of ``units`` start bypassed (same order; missing entries mean active).
+    public var bypassedUnits: [Bool] = []
+    /// Whether the bus has JACK output ports; an effect bus (false) only feeds return strips.
+    public var hasOutput = true
+    /// Whether faster paths into the bus are delayed so everything arrives sample-aligned.
+    public var isCompensated = true
 
     /// A bus.
-    public init(name: String, channels: Int, gainDB: Float = 0, isMuted: Bool = false, limiter: LimiterSettings? = nil) {
+    public init(
+        name: String, channels: Int, gainDB: Float = 0, isMuted: Bool = false, limiter: LimiterSettings? = nil,
+        units: [any EngineUnit] = [], unitIDs: [String]? = nil, bypassedUnits: [Bool] = [], hasOutput: Bool = true,
+        isCompensated: Bool = true
+    ) {
         self.name = name
         self.channels = channels
         self.gainDB = gainDB
         self.isMuted = isMuted
         self.limiter = limiter
+        self.units = units
+        self.unitIDs = unitIDs ?? units.map(\.typeName)
+        self.bypassedUnits = bypassedUnits
+        self.hasOutput = hasOutput
+        self.isCompensated = isCompensated
     }
 }
 

@@ -16,20 +16,20 @@ public struct GraphLayout: Sendable, Hashable {
     public var inputPorts: [PortLayout]
     /// Output ports, bus by bus.
     public var outputPorts: [PortLayout]
-    /// The largest strip latency, in frames: what every output lags its inputs by.
+    /// The slowest path from an input port to an output port, in frames.
     public var latencyFrames: Int
-    /// Each input-to-output path and its own latency (strip units, then the bus limiter), for
-    /// per-port latency reporting; empty when unknown (see ``init(description:stripLatencies:busLatencies:)``).
+    /// Each input-to-output path and its own latency, for per-port latency reporting; empty when unknown
+    /// (a layout built without prepared units).
     public var latencyPaths: [LatencyPath] = []
     /// What each bus adds, bus by bus; empty when unknown, like ``latencyPaths``.
     public var busLatencies: [BusLatency] = []
 
     /// The ports `description` needs; `latencyFrames` is known only once units are prepared (see ``EngineGraph/layout``).
     public init(description: GraphDescription, latencyFrames: Int = 0) {
-        inputPorts = Self.ports(description.strips.filter { !$0.isFileSource }.map {
+        inputPorts = Self.ports(description.strips.filter(\.hasInputPorts).map {
             (PortNaming.inputPortNames(strip: $0.name, channels: $0.channels), PortNaming.inputPrettyNames(strip: $0.name, channels: $0.channels))
         })
-        outputPorts = Self.ports(description.buses.map {
+        outputPorts = Self.ports(description.buses.filter(\.hasOutput).map {
             (PortNaming.outputPortNames(bus: $0.name, channels: $0.channels), PortNaming.outputPrettyNames(bus: $0.name, channels: $0.channels))
         })
         self.latencyFrames = latencyFrames

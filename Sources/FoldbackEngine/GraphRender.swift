@@ -31,6 +31,8 @@ struct SendRender {
     var level: Float
     var firstTap: Int32
     var tapCount: Int32
+    /// The delay aligning this send with the slowest path into its bus (per bus channel), or nil for none.
+    var delay: UnsafeMutablePointer<LookaheadDelay>? = nil
 }
 
 /// A strip: where its input comes from, its units and sends, fader and gates.
@@ -54,10 +56,13 @@ struct StripRender {
     var isSoloed: Bool
     var isEnabled: Bool
     var meter: Int32
+    /// The bus whose output is this strip's input (an effect return), or −1 for ports or a file.
+    var returnBus: Int32 = -1
 }
 
-/// An output bus: its mix buffers and output gain.
+/// A bus: its mix buffers, units, output gain and limiter.
 struct BusRender {
+    /// The first output port channel; beyond every port for an effect bus (it has none).
     var outputChannel: Int32
     var channels: Int32
     /// One mix buffer per channel, `maxFrames` each.
@@ -70,6 +75,12 @@ struct BusRender {
     var meter: Int32
     /// The brickwall safety limiter after the gain, if the bus has one.
     var limiter: UnsafeMutablePointer<LimiterKernel>?
+    /// The bus's units in ``GraphRender/units`` and their ping-pong work buffers (as a strip's).
+    var firstUnit: Int32 = 0
+    var unitCount: Int32 = 0
+    var work: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Whether a return strip reads this bus: its final output is then kept in ``buffers`` as well.
+    var isReturned = false
 }
 
 /// A whole graph for the audio thread: flat run lists of strips, units, sends, taps and buses.
@@ -112,6 +123,11 @@ struct GraphRender {
     var handovers: UnsafeMutablePointer<UnitHandover>
     var handoverCount: Int
     var predecessor: UnsafeMutableRawPointer?
+    /// The render order: a strip index `i` as `i`, bus `b` as `-(b + 1)` (see ``RoutingPlan``).
+    var order: UnsafeMutablePointer<Int32>
+    var orderCount: Int
+    /// Two `maxFrames` buffers where a delayed send is mixed before its delay line.
+    var sendScratch: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
 
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8

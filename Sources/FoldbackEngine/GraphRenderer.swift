@@ -1,4 +1,4 @@
-// Renders a whole graph for one chunk: clear buses, strips, bus gains, outputs and meters. Realtime.
+// Renders a whole graph for one chunk: clear buses, then strips and buses in routing order (bus units, gains, limiters, outputs, meters). Realtime.
 import FoldbackDSP
 
 extension GraphRender {
@@ -20,17 +20,39 @@ extension GraphRender {
                 MixKernels.clear(buses[bus].buffers[channel], frames: frames)
             }
         }
-        for strip in 0..<stripCount {
-            renderStrip(strip, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames, meterFactors: factors)
-        }
-        for bus in 0..<busCount {
-            renderBus(buses + bus, outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames, factors: factors)
+        for step in 0..<orderCount {
+            let item = Int(order[step])
+            if item >= 0 {
+                renderStrip(item, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames, meterFactors: factors)
+            } else {
+                renderBus(buses + (-item - 1), outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames, factors: factors)
+            }
         }
     }
 
-    /// Applies a bus's output gain into its output ports (or in place when a port is absent), then its
-    /// limiter, and meters the final output.
-    private func renderBus(
+    /// Runs a bus's units on its mix and leaves the bus's channels in ``stripChannels`` (a stereo result on
+    /// a mono bus is folded to mono at half level, a mono result feeds both sides of a stereo bus).
+    private mutating func runBusUnits(_ bus: UnsafeMutablePointer<BusRender>, frames: Int, factors: (peakDecay: Float, rmsWeight: Float)) {
+        let channels = Int(bus.pointee.channels)
+        for channel in 0..<channels { stripChannels[channel] = UnsafePointer(bus.pointee.buffers[channel]) }
+        guard bus.pointee.unitCount > 0 else { return }
+        let first = Int(bus.pointee.firstUnit), count = Int(bus.pointee.unitCount)
+        let produced = runUnits(first: first, count: count, work: bus.pointee.work, channels: channels, frames: frames)
+        if !MixKernels.level(of: stripChannels, count: produced, frames: frames).meanSquare.isFinite {
+            guardNonFinite(first: first, count: count, channels: produced, meter: Int(bus.pointee.meter), factors: factors)
+        }
+        if produced > channels {
+            let left = stripChannels[0], right = stripChannels[1], mono = bus.pointee.buffers[0]
+            for frame in 0..<frames { mono[frame] = (left[frame] + right[frame]) * 0.5 }
+            stripChannels[0] = UnsafePointer(mono)
+        } else if produced < channels {
+            stripChannels[1] = stripChannels[0]
+        }
+    }
+
+    /// Runs a bus's units, applies its output gain into its output ports (or in place when a port is
+    /// absent, as for an effect bus), then its limiter, and meters the final output.
+    private mutating func renderBus(
         _ bus: UnsafeMutablePointer<BusRender>,
         outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
         outputCount: Int,
@@ -38,15 +60,16 @@ extension GraphRender {
         frames: Int,
         factors: (peakDecay: Float, rmsWeight: Float)
     ) {
+        runBusUnits(bus, frames: frames, factors: factors)
         let start = bus.pointee.gain
         var ramp = start
         let channels = Int(bus.pointee.channels)
-        let destinations = unitOutputs   // free scratch once the strips are rendered
+        let destinations = unitOutputs   // free scratch between units
         for channel in 0..<channels {
             ramp = start
-            let mix = bus.pointee.buffers[channel]
+            let mix = stripChannels[channel]
             let port = Int(bus.pointee.outputChannel) + channel
-            var destination = mix
+            var destination = bus.pointee.buffers[channel]
             if port < outputCount, let output = outputs[port] { destination = output + outputOffset }
             if ramp.isSettled {
                 MixKernels.scale(mix, into: destination, gain: ramp.value, frames: frames)
@@ -61,6 +84,11 @@ extension GraphRender {
             limiter.pointee.process(inputs: UnsafePointer(unitInputs), outputs: UnsafePointer(destinations), channels: channels, frames: frames)
         }
         let level = MixKernels.level(of: unitInputs, count: channels, frames: frames)   // = destinations, limited in place
+        if bus.pointee.isReturned {
+            for channel in 0..<channels where destinations[channel] != bus.pointee.buffers[channel] {
+                MixKernels.scale(unitInputs[channel], into: bus.pointee.buffers[channel], gain: 1, frames: frames)
+            }
+        }
         meters.update(Int(bus.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
         tapBus(bus - buses, channels: channels, frames: frames)
     }

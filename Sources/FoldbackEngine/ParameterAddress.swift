@@ -25,17 +25,27 @@ public enum ParameterAddress: Sendable, Hashable {
     case unitParameter(strip: Int, unit: Int, parameter: Int)
     /// Whether unit `unit` in strip `strip` is bypassed, 0/1 (crossfaded).
     case unitBypass(strip: Int, unit: Int)
+    /// Parameter `parameter` of unit `unit` in bus `bus`.
+    case busUnitParameter(bus: Int, unit: Int, parameter: Int)
+    /// Whether unit `unit` in bus `bus` is bypassed, 0/1 (crossfaded).
+    case busUnitBypass(bus: Int, unit: Int)
+    /// A bus limiter's ceiling, dBFS (−30…0; glides, no click).
+    case busLimiterCeiling(bus: Int)
+    /// A bus limiter's release time, ms (1…2000).
+    case busLimiterRelease(bus: Int)
 }
 
 /// A parameter change as it travels through the realtime ring: plain values only.
 struct ParameterChange: BitwiseCopyable {
     enum Kind: UInt8 {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
+        case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
     var graph: UnsafeMutableRawPointer
     var kind: Kind
+    /// Strip index (the bus index for bus units).
     var strip: Int32
     /// Send, bus or unit index, by kind.
     var index: Int32
@@ -60,6 +70,10 @@ extension ParameterAddress {
         case let .busMute(bus): return message(.busMute, 0, bus)
         case let .unitParameter(strip, unit, parameter): return message(.unitParameter, strip, unit, parameter)
         case let .unitBypass(strip, unit): return message(.unitBypass, strip, unit)
+        case let .busUnitParameter(bus, unit, parameter): return message(.busUnitParameter, bus, unit, parameter)
+        case let .busUnitBypass(bus, unit): return message(.busUnitBypass, bus, unit)
+        case let .busLimiterCeiling(bus): return message(.busLimiterCeiling, 0, bus)
+        case let .busLimiterRelease(bus): return message(.busLimiterRelease, 0, bus)
         }
     }
 }

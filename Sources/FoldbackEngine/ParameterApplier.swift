@@ -39,18 +39,37 @@ extension GraphRender {
             guard index < busCount else { return }
             buses[index].isMuted = isOn
             buses[index].gain.setTarget(isOn ? 0 : buses[index].gainLinear)
-        case .unitParameter:
-            guard strip < stripCount, index < Int(strips[strip].unitCount) else { return }
-            let slot = units + Int(strips[strip].firstUnit) + index
+        case .unitParameter, .busUnitParameter:
+            guard let slot = unitSlot(of: change) else { return }
             slot.pointee.functions.setParameter(slot.pointee.state, change.parameter, change.value)
-        case .unitBypass:
-            guard strip < stripCount, index < Int(strips[strip].unitCount) else { return }
-            let slot = units + Int(strips[strip].firstUnit) + index
-            if slot.pointee.selfBypassParameter >= 0 {
-                slot.pointee.functions.setParameter(slot.pointee.state, slot.pointee.selfBypassParameter, isOn ? 0 : 1)
-            } else {
-                slot.pointee.bypass.setTarget(isOn ? 1 : 0)
-            }
+        case .unitBypass, .busUnitBypass:
+            guard let slot = unitSlot(of: change) else { return }
+            Self.setBypass(slot, isOn: isOn)
+        case .busLimiterCeiling, .busLimiterRelease:
+            guard index < busCount, let limiter = buses[index].limiter else { return }
+            let isCeiling = change.kind == .busLimiterCeiling
+            limiter.pointee.update(
+                ceilingDB: isCeiling ? change.value : limiter.pointee.ceilingDB,
+                releaseMs: isCeiling ? limiter.pointee.releaseMs : change.value)
+        }
+    }
+
+    /// The unit a unit change addresses: unit `index` of strip `strip`, or of bus `strip` for bus units; nil when out of range.
+    private func unitSlot(of change: ParameterChange) -> UnsafeMutablePointer<UnitSlot>? {
+        let owner = Int(change.strip), index = Int(change.index)
+        let isBus = change.kind == .busUnitParameter || change.kind == .busUnitBypass
+        guard owner < (isBus ? busCount : stripCount) else { return nil }
+        let first = Int(isBus ? buses[owner].firstUnit : strips[owner].firstUnit)
+        let count = Int(isBus ? buses[owner].unitCount : strips[owner].unitCount)
+        return index < count ? units + first + index : nil
+    }
+
+    /// Bypasses a unit (or brings it back): through its own bypass parameter if it has one, else by the crossfade.
+    private static func setBypass(_ slot: UnsafeMutablePointer<UnitSlot>, isOn: Bool) {
+        if slot.pointee.selfBypassParameter >= 0 {
+            slot.pointee.functions.setParameter(slot.pointee.state, slot.pointee.selfBypassParameter, isOn ? 0 : 1)
+        } else {
+            slot.pointee.bypass.setTarget(isOn ? 1 : 0)
         }
     }
 
@@ -64,10 +83,12 @@ extension GraphRender {
         }
     }
 
-    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are (a disabled strip's solo does not count).
+    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are (a disabled strip's solo
+    /// does not count). Effect returns are solo-safe: a solo leaves them open, so a soloed strip keeps its
+    /// reverb (the other strips' sends into the effect bus are gated already).
     static func gateTarget(of strip: StripRender, soloCount: Int) -> Float {
         if strip.isMuted || !strip.isEnabled { return 0 }
-        if soloCount > 0 && !strip.isSoloed { return 0 }
+        if soloCount > 0 && !strip.isSoloed && strip.returnBus < 0 { return 0 }
         return 1
     }
 

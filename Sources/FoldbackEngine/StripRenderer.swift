@@ -15,9 +15,12 @@ extension GraphRender {
         let current = stripChannels
         var currentCount = Int(strip.pointee.channels)
         let hasFileSource = readSource(strip, index: index, frames: frames)
+        let returnBus = Int(strip.pointee.returnBus)
         for channel in 0..<currentCount where !hasFileSource {
             let source = Int(strip.pointee.inputChannel) + channel
-            if source < inputCount, let input = inputs[source] {
+            if returnBus >= 0 {
+                current[channel] = returnInput(of: strip, from: buses + returnBus, channel: channel, frames: frames)
+            } else if source < inputCount, let input = inputs[source] {
                 current[channel] = input + inputOffset
             } else {
                 current[channel] = UnsafePointer(silence)
@@ -32,9 +35,9 @@ extension GraphRender {
             return
         }
 
-        currentCount = runUnits(of: strip, channels: currentCount, frames: frames)
+        currentCount = runUnits(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), work: strip.pointee.work, channels: currentCount, frames: frames)
         if !meterStrip(strip, channels: currentCount, frames: frames, factors: meterFactors) {
-            guardNonFinite(strip, channels: currentCount, factors: meterFactors)
+            guardNonFinite(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), channels: currentCount, meter: Int(strip.pointee.meter), factors: meterFactors)
         }
         let isSettled = strip.pointee.gate.isSettled && strip.pointee.fader.isSettled
         let postFader = strip.pointee.gate.value * strip.pointee.fader.value
@@ -42,70 +45,18 @@ extension GraphRender {
         tapStrip(index, channels: currentCount, frames: frames, gain: postFader, frameGains: isSettled ? nil : postFaderFrames)
     }
 
-    /// The NaN/Inf guard: a non-finite sample silences the strip for this chunk, resets its units'
-    /// state (so a blown-up filter recovers) and counts the trip for the status line.
-    private mutating func guardNonFinite(_ strip: UnsafeMutablePointer<StripRender>, channels: Int, factors: (peakDecay: Float, rmsWeight: Float)) {
-        for channel in 0..<channels { stripChannels[channel] = UnsafePointer(silence) }
-        for offset in 0..<Int(strip.pointee.unitCount) {
-            let slot = units + Int(strip.pointee.firstUnit) + offset
-            slot.pointee.functions.reset(slot.pointee.state)
+    /// A return strip's input `channel`: its bus's channel; a mono return of a stereo bus folds it to
+    /// ½(L+R) in its last work buffer (free until the second unit writes it, by when the first has read it).
+    private func returnInput(
+        of strip: UnsafeMutablePointer<StripRender>, from bus: UnsafeMutablePointer<BusRender>, channel: Int, frames: Int
+    ) -> UnsafePointer<Float> {
+        let busChannels = Int(bus.pointee.channels)
+        guard strip.pointee.channels == 1, busChannels == 2 else {
+            return UnsafePointer(bus.pointee.buffers[min(channel, busChannels - 1)])
         }
-        meters.recordGuardTrip(Int(strip.pointee.meter))
-        meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: factors)
-    }
-
-    /// Runs the strip's units in order through ping-pong work buffers; returns the channel count after them.
-    private mutating func runUnits(of strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int) -> Int {
-        let current = stripChannels
-        var currentCount = channels
-        var useFirstPair = true
-        for offset in 0..<Int(strip.pointee.unitCount) {
-            let slot = units + Int(strip.pointee.firstUnit) + offset
-            let inputChannels = Int(slot.pointee.inputChannels)
-            let outputChannels = Int(slot.pointee.outputChannels)
-            if slot.pointee.bypass.isSettled && slot.pointee.bypass.value >= 1 {
-                for channel in currentCount..<max(currentCount, outputChannels) { current[channel] = current[currentCount - 1] }
-                currentCount = max(currentCount, outputChannels)
-                continue
-            }
-            for channel in 0..<inputChannels {
-                unitInputs[channel] = current[min(channel, currentCount - 1)]
-            }
-            let pair = useFirstPair ? 0 : 2
-            for channel in 0..<outputChannels {
-                unitOutputs[channel] = strip.pointee.work[pair + channel]
-            }
-            slot.pointee.functions.process(slot.pointee.state, UnsafePointer(unitInputs), UnsafePointer(unitOutputs), Int32(frames))
-            mirrorOutput(of: slot, frames: frames)
-            if !(slot.pointee.bypass.isSettled && slot.pointee.bypass.value == 0) {
-                blendDry(into: slot, dry: current, dryCount: currentCount, frames: frames)
-            }
-            for channel in 0..<outputChannels { current[channel] = UnsafePointer(unitOutputs[channel]) }
-            currentCount = outputChannels
-            useFirstPair.toggle()
-        }
-        return currentCount
-    }
-
-    /// Bypass crossfade: mixes the dry signal into the unit's output by the bypass ramp (1 = all dry).
-    private mutating func blendDry(
-        into slot: UnsafeMutablePointer<UnitSlot>,
-        dry: UnsafeMutablePointer<UnsafePointer<Float>>,
-        dryCount: Int,
-        frames: Int
-    ) {
-        let start = slot.pointee.bypass
-        var ramp = start
-        for channel in 0..<Int(slot.pointee.outputChannels) {
-            ramp = start
-            let output = unitOutputs[channel]
-            let source = dry[min(channel, dryCount - 1)]
-            for frame in 0..<frames {
-                let mix = ramp.next()
-                output[frame] += (source[frame] - output[frame]) * mix
-            }
-        }
-        slot.pointee.bypass = ramp
+        let mono = strip.pointee.work[3], left = bus.pointee.buffers[0], right = bus.pointee.buffers[1]
+        for frame in 0..<frames { mono[frame] = (left[frame] + right[frame]) * 0.5 }
+        return UnsafePointer(mono)
     }
 
     /// Pre-fader, post-unit meter of a strip (the level feeding the fader, as on a console's input meter).
@@ -134,10 +85,14 @@ extension GraphRender {
             let send = sends + Int(strip.pointee.firstSend) + sendOffset
             let bus = buses + Int(send.pointee.bus)
             let isPreFader = send.pointee.isPreFader
+            let mixBuffers = send.pointee.delay == nil ? bus.pointee.buffers : sendScratch
+            if send.pointee.delay != nil {
+                for channel in 0..<Int(bus.pointee.channels) { MixKernels.clear(sendScratch[channel], frames: frames) }
+            }
             for tapOffset in 0..<Int(send.pointee.tapCount) {
                 let tap = taps + Int(send.pointee.firstTap) + tapOffset
                 let source = stripChannels[min(Int(tap.pointee.sourceChannel), channels - 1)]
-                let destination = bus.pointee.buffers[Int(tap.pointee.busChannel)]
+                let destination = mixBuffers[Int(tap.pointee.busChannel)]
                 if gainsSettled {
                     let gain = isPreFader ? gate : postFader
                     if tap.pointee.coefficient.isSettled {
@@ -153,13 +108,30 @@ extension GraphRender {
                     }
                 }
             }
+            if let delay = send.pointee.delay { delaySend(delay, from: UnsafePointer(sendScratch), into: bus, frames: frames) }
         }
     }
 
-    /// Keeps send ramps on schedule while a strip is silent.
+    /// Passes a delayed send's mix (or silence, from nil) through its delay line into its bus.
+    private func delaySend(
+        _ delay: UnsafeMutablePointer<LookaheadDelay>, from mix: UnsafePointer<UnsafeMutablePointer<Float>>?,
+        into bus: UnsafeMutablePointer<BusRender>, frames: Int
+    ) {
+        let channels = Int(bus.pointee.channels)
+        for frame in 0..<frames {
+            for channel in 0..<channels {
+                let sample = mix.map { $0[channel][frame] } ?? 0
+                bus.pointee.buffers[channel][frame] += delay.pointee.exchange(sample, channel: channel)
+            }
+            delay.pointee.advance()
+        }
+    }
+
+    /// Keeps send ramps on schedule while a strip is silent, and lets delayed sends play out their lines.
     private func advanceTaps(of strip: UnsafeMutablePointer<StripRender>, frames: Int) {
         for sendOffset in 0..<Int(strip.pointee.sendCount) {
             let send = sends + Int(strip.pointee.firstSend) + sendOffset
+            if let delay = send.pointee.delay { delaySend(delay, from: nil, into: buses + Int(send.pointee.bus), frames: frames) }
             for tapOffset in 0..<Int(send.pointee.tapCount) {
                 taps[Int(send.pointee.firstTap) + tapOffset].coefficient.advance(by: frames)
             }

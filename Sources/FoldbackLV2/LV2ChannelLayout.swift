@@ -43,7 +43,7 @@ struct LV2ChannelLayout: Equatable {
         }
         if ins.count == 1 && channels == 2 {
             throw .ambiguousChannels(plugin: info.uri, reason: "it takes one input (\(ins[0].symbol)) and gives two outputs, "
-                + "but the strip is stereo; put it on a mono strip, or feed it a mono signal first")
+                + "but its strip or bus is stereo there; put it on a mono strip or bus, or feed it a mono signal first")
         }
         return LV2ChannelLayout(
             inputs: [ins.enumerated().map { PortChannel(port: $1.index, channel: $0) }],

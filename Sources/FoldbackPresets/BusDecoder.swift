@@ -6,6 +6,7 @@ enum BusDecoder {
     /// The keys a `[[bus]]` table accepts.
     static let keys = [
         "name", "channels", "gain_db", "mute", "connect", "in_ear", "limiter", "limiter_mode", "limiter_ceiling_db", "limiter_release_ms",
+        "unit", "output", "compensate",
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -31,10 +32,18 @@ enum BusDecoder {
             ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: defaults.ceilingDB),
             releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: defaults.releaseMs),
             mode: LimiterMode.allCases[Int(modeIndex)])
+        let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[bus.unit]]") ?? [], owner: owner)
+        let hasOutput = reader.bool("output", default: true)
+        let isCompensated = reader.bool("compensate", default: true)
+        if !hasOutput, reader.table["connect"] != nil {
+            reader.log.error("\(owner) has output = false, so it has no ports to connect; remove 'connect'", at: reader.keyLocation("connect"))
+        }
         guard let name else { return nil }
-        return BusSpec(
+        var bus = BusSpec(
             name: name, channels: channels, gainDB: gainDB, isMuted: isMuted,
             connections: connections, limiter: isLimited ? limiter : nil, isInEar: isInEar, location: reader.location
         )
+        (bus.units, bus.hasOutput, bus.isCompensated) = (units, hasOutput, isCompensated)
+        return bus
     }
 }

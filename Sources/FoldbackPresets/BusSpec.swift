@@ -22,6 +22,12 @@ public struct BusSpec: Sendable {
     public var isInEar: Bool
     /// Where the bus's `[[bus]]` table starts.
     public var location: SourceLocation
+    /// Units processed in order on the summed bus (`[[bus.unit]]`), before the gain and the limiter.
+    public var units: [UnitSpec] = []
+    /// Whether the bus has JACK output ports; an effect bus (`output = false`) feeds only return strips.
+    public var hasOutput = true
+    /// Whether faster paths into the bus are delayed to arrive with the slowest (`compensate`, on by default).
+    public var isCompensated = true
 
     /// Creates a bus description.
     public init(

@@ -6,14 +6,14 @@ enum EQBandWriter {
     static func write(_ unit: UnitSpec, into text: inout TOMLText) {
         text.key("curve", string: unit.curve)
         for (offset, spec) in unit.bands.enumerated() where spec.origin != .curve {
-            text.table("[[strip.unit.band]]")
+            text.table("[[\(text.unitPath).band]]")
             if spec.origin == .overridden { text.key("index", offset + 1) }
             let band = spec.band
             text.key("type", string: band.type.rawValue)
             text.key("freq_hz", Float(band.frequency))
             if band.type.usesGain { text.key("gain_db", Float(band.gainDB)) }
             if band.type.hasSlope { text.key("slope_db_oct", band.slopeDBPerOctave) }
-            if band.sectionCount == 1 { text.key("q", Float(band.q)) }
+            if band.sectionCount == 1, band.q != band.type.defaultQ { text.key("q", Float(band.q)) }   // the default reads back exactly
             if !band.isEnabled { text.key("enabled", false) }
         }
     }

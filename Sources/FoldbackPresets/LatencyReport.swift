@@ -12,19 +12,39 @@ public enum LatencyReport {
         var lines = ["Latency added by Foldback at \(NumberFormatting.plain(sampleRate)) Hz (JACK's periods come on top; foldback run prints the round trip)"]
         for bus in layout.busLatencies {
             let spec = preset.bus(named: bus.bus)
-            let strips = bus.frames.lowerBound - bus.limiterFrames == bus.frames.upperBound - bus.limiterFrames
-                ? "\(bus.frames.upperBound - bus.limiterFrames)"
-                : "\(bus.frames.lowerBound - bus.limiterFrames) … \(bus.frames.upperBound - bus.limiterFrames)"
+            let own = bus.limiterFrames + bus.unitFrames
+            let strips = bus.frames.lowerBound == bus.frames.upperBound
+                ? "\(bus.frames.upperBound - own)"
+                : "\(bus.frames.lowerBound - own) … \(bus.frames.upperBound - own)"
             let limiter = switch spec?.limiter?.mode {
             case .none: "no limiter"
             case .zeroLatency: "zero-latency limiter 0"
             case .lookahead: "limiter lookahead \(bus.limiterFrames)"
             }
             let name = (bus.bus + (spec?.isInEar == true ? "*" : "")).padding(to: width)
-            lines.append("  \(name)\(NumberFormatting.milliseconds(frames: bus.frames.upperBound, sampleRate: sampleRate)) ms (\(bus.frames.upperBound) frames)  = strips \(strips) + \(limiter)")
+            let units = bus.unitFrames > 0 ? " + bus units \(bus.unitFrames)" : ""
+            let output = spec?.hasOutput == false ? "  (effect bus: its returns carry this)" : ""
+            let milliseconds = { (frames: Int) in NumberFormatting.milliseconds(frames: frames, sampleRate: sampleRate) }
+            let total = bus.frames.lowerBound == bus.frames.upperBound
+                ? "\(milliseconds(bus.frames.upperBound)) ms (\(bus.frames.upperBound) frames)"
+                : "\(milliseconds(bus.frames.lowerBound)) … \(milliseconds(bus.frames.upperBound)) ms (\(bus.frames.lowerBound) … \(bus.frames.upperBound) frames)"
+            lines.append("  \(name)\(total)  = strips \(strips)\(units) + \(limiter)\(output)")
+            lines += pathLines(bus, indent: width + 4)
         }
         if preset.buses.contains(where: \.isInEar) { lines.append("  (* in-ear: foldback run warns past \(NumberFormatting.plain(BusSpec.inEarRoundTripBudgetMs)) ms round trip)") }
         return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension LatencyReport {
+    /// One line per send into the bus when their latencies differ: `vox 64 frames + 0`, `gtr 0 frames + 64 aligned`.
+    static func pathLines(_ bus: BusLatency, indent: Int) -> [String] {
+        guard Set(bus.sends.map(\.frames)).count > 1 else { return [] }
+        let pad = String(repeating: " ", count: indent)
+        return bus.sends.map { send in
+            let applied = bus.isCompensated ? "+ \(send.delayFrames) compensation" : "not compensated (compensate = false)"
+            return "\(pad)path \(send.strip): \(send.frames) frames \(applied)"
+        }
     }
 }
 

@@ -5,7 +5,8 @@
 /// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo`
 /// - `strip.<strip>.send.<bus>.gain_db`
 /// - `strip.<strip>.unit.<unit id>.<parameter key>` and `strip.<strip>.unit.<unit id>.bypass`
-/// - `bus.<bus>.gain_db` | `mute`
+/// - `bus.<bus>.gain_db` | `mute` | `limiter_ceiling_db` | `limiter_release_ms`
+/// - `bus.<bus>.unit.<unit id>.<parameter key>` and `bus.<bus>.unit.<unit id>.bypass`
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute or solo (`key` is `gain_db`, `pan`, `mute` or `solo`).
     case strip(String, key: String)
@@ -13,13 +14,15 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     case send(strip: String, bus: String)
     /// A unit parameter by its preset key, or `bypass`.
     case unit(strip: String, unit: String, key: String)
-    /// A bus's gain or mute (`key` is `gain_db` or `mute`).
+    /// A bus's gain, mute or limiter (`key` is one of ``busKeys``).
     case bus(String, key: String)
+    /// A bus unit's parameter by its preset key, or `bypass`.
+    case busUnit(bus: String, unit: String, key: String)
 
     /// The keys a strip target takes.
     public static let stripKeys = ["gain_db", "pan", "mute", "solo"]
     /// The keys a bus target takes.
-    public static let busKeys = ["gain_db", "mute"]
+    public static let busKeys = ["gain_db", "mute", "limiter_ceiling_db", "limiter_release_ms"]
     /// The key that bypasses a unit.
     public static let bypassKey = "bypass"
 
@@ -32,6 +35,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case ("strip", 5) where parts[2] == "send" && parts[4] == "gain_db": self = .send(strip: parts[1], bus: parts[3])
         case ("strip", 5) where parts[2] == "unit": self = .unit(strip: parts[1], unit: parts[3], key: parts[4])
         case ("bus", 3): self = .bus(parts[1], key: parts[2])
+        case ("bus", 5) where parts[2] == "unit": self = .busUnit(bus: parts[1], unit: parts[3], key: parts[4])
         default: return nil
         }
     }
@@ -43,6 +47,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case let .send(strip, bus): return "strip.\(strip).send.\(bus).gain_db"
         case let .unit(strip, unit, key): return "strip.\(strip).unit.\(unit).\(key)"
         case let .bus(bus, key): return "bus.\(bus).\(key)"
+        case let .busUnit(bus, unit, key): return "bus.\(bus).unit.\(unit).\(key)"
         }
     }
 
@@ -66,33 +71,43 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
             return .success(levels)
         case let .unit(stripName, unitID, key):
             guard let strip = preset.strip(named: stripName) else { return .failure(unknown("strip", stripName, preset.strips.map(\.name))) }
-            guard let unit = strip.units.first(where: { $0.id == unitID }) else {
-                return .failure(unknown("unit in strip '\(stripName)'", unitID, strip.units.map(\.id)))
-            }
-            if key == Self.bypassKey { return .success(.onOff) }
-            guard let schema = UnitSchema.named(unit.type), let parameter = schema.parameter(key) else {
-                let keys = (UnitSchema.named(unit.type)?.parameters.map(\.key) ?? []) + [Self.bypassKey]
-                return .failure(unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys))
-            }
-            switch parameter.kind {
-            case .number(let range):
-                guard key != "gain_db" else {
-                    // A level: the fader's default travel, within what the unit accepts.
-                    let level = MIDITargetInfo.level.defaultRange
-                    let low = max(level.lowerBound, range.lowerBound), high = min(level.upperBound, range.upperBound)
-                    return .success(MIDITargetInfo(range: range, defaultRange: low...max(low, high), defaultCurve: .db))
-                }
-                return .success(MIDITargetInfo(range: range, defaultCurve: key.hasSuffix("_hz") ? .log : .linear))
-            case .bool: return .success(.onOff)
-            case .choice: return .failure(MIDITargetProblem(message: "'\(key)' is a choice, which a controller cannot move"))
-            }
+            return unitInfo(strip.units, owner: "strip '\(stripName)'", unitID: unitID, key: key)
+        case let .busUnit(busName, unitID, key):
+            guard let bus = preset.bus(named: busName) else { return .failure(unknown("bus", busName, preset.buses.map(\.name))) }
+            return unitInfo(bus.units, owner: "bus '\(busName)'", unitID: unitID, key: key)
         case let .bus(name, key):
             guard preset.bus(named: name) != nil else { return .failure(unknown("bus", name, preset.buses.map(\.name))) }
             switch key {
             case "gain_db": return .success(levels)
             case "mute": return .success(.onOff)
+            case "limiter_ceiling_db": return .success(MIDITargetInfo(range: -30...0))
+            case "limiter_release_ms": return .success(MIDITargetInfo(range: 1...2000, defaultCurve: .log))
             default: return .failure(unknown("bus key", key, Self.busKeys))
             }
+        }
+    }
+
+    /// What key `key` of unit `unitID` among `units` (of `owner`) is.
+    private func unitInfo(_ units: [UnitSpec], owner: String, unitID: String, key: String) -> Result<MIDITargetInfo, MIDITargetProblem> {
+        guard let unit = units.first(where: { $0.id == unitID }) else {
+            return .failure(unknown("unit in \(owner)", unitID, units.map(\.id)))
+        }
+        if key == Self.bypassKey { return .success(.onOff) }
+        guard let schema = UnitSchema.named(unit.type), let parameter = schema.parameter(key) else {
+            let keys = (UnitSchema.named(unit.type)?.parameters.map(\.key) ?? []) + [Self.bypassKey]
+            return .failure(unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys))
+        }
+        switch parameter.kind {
+        case .number(let range):
+            guard key != "gain_db" else {
+                // A level: the fader's default travel, within what the unit accepts.
+                let level = MIDITargetInfo.level.defaultRange
+                let low = max(level.lowerBound, range.lowerBound), high = min(level.upperBound, range.upperBound)
+                return .success(MIDITargetInfo(range: range, defaultRange: low...max(low, high), defaultCurve: .db))
+            }
+            return .success(MIDITargetInfo(range: range, defaultCurve: key.hasSuffix("_hz") ? .log : .linear))
+        case .bool: return .success(.onOff)
+        case .choice: return .failure(MIDITargetProblem(message: "'\(key)' is a choice, which a controller cannot move"))
         }
     }
 

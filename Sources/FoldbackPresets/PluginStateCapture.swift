@@ -12,21 +12,30 @@ public enum PluginStateCapture {
     public static func saveStates(of graph: EngineGraph, into preset: inout Preset, directory: String) -> [String] {
         var warnings: [String] = []
         for strip in graph.description.strips {
-            for (unit, id) in zip(strip.units, strip.unitIDs) {
-                guard let plugin = unit as? LV2Unit,
-                      let stripIndex = preset.strips.firstIndex(where: { $0.name == strip.name }),
-                      let unitIndex = preset.strips[stripIndex].units.firstIndex(where: { $0.id == id && $0.lv2 != nil })
-                else { continue }
-                do {
-                    let saved = try plugin.saveState(to: directory + "/" + fileSafe("\(strip.name)-\(id)"))
-                    preset.strips[stripIndex].units[unitIndex].lv2?.stateFile = saved.path
-                    preset.strips[stripIndex].units[unitIndex].lv2?.rightStateFile = saved.rightPath
-                } catch {
-                    warnings.append("\(strip.name)/\(id): \(error)")
-                }
-            }
+            guard let stripIndex = preset.strips.firstIndex(where: { $0.name == strip.name }) else { continue }
+            save(strip.units, ids: strip.unitIDs, owner: strip.name, into: &preset.strips[stripIndex].units, directory: directory, warnings: &warnings)
+        }
+        for bus in graph.description.buses {
+            guard let busIndex = preset.buses.firstIndex(where: { $0.name == bus.name }) else { continue }
+            save(bus.units, ids: bus.unitIDs, owner: "bus-" + bus.name, into: &preset.buses[busIndex].units, directory: directory, warnings: &warnings)
         }
         return warnings
+    }
+
+    /// Saves the LV2 units among `units` (a strip's or bus's) and points their specs at the saved state.
+    private static func save(
+        _ units: [any EngineUnit], ids: [String], owner: String, into specs: inout [UnitSpec], directory: String, warnings: inout [String]
+    ) {
+        for (unit, id) in zip(units, ids) {
+            guard let plugin = unit as? LV2Unit, let unitIndex = specs.firstIndex(where: { $0.id == id && $0.lv2 != nil }) else { continue }
+            do {
+                let saved = try plugin.saveState(to: directory + "/" + fileSafe("\(owner)-\(id)"))
+                specs[unitIndex].lv2?.stateFile = saved.path
+                specs[unitIndex].lv2?.rightStateFile = saved.rightPath
+            } catch {
+                warnings.append("\(owner)/\(id): \(error)")
+            }
+        }
     }
 
     /// `name` with anything but letters, digits, `-` and `_` replaced by `_`.

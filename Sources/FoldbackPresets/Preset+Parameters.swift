@@ -33,8 +33,17 @@ extension MIDITarget {
             switch key {
             case "gain_db": return .busGain(bus: bus)
             case "mute": return .busMute(bus: bus)
+            case "limiter_ceiling_db" where preset.buses[bus].limiter != nil: return .busLimiterCeiling(bus: bus)
+            case "limiter_release_ms" where preset.buses[bus].limiter != nil: return .busLimiterRelease(bus: bus)
             default: return nil
             }
+        case let .busUnit(name, unitID, key):
+            guard let bus = preset.buses.firstIndex(where: { $0.name == name }),
+                  let unit = preset.buses[bus].units.firstIndex(where: { $0.id == unitID }) else { return nil }
+            if key == Self.bypassKey { return .busUnitBypass(bus: bus, unit: unit) }
+            guard let parameter = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters.firstIndex(where: { $0.key == key })
+            else { return nil }
+            return .busUnitParameter(bus: bus, unit: unit, parameter: parameter)
         }
     }
 }
@@ -57,6 +66,12 @@ extension Preset {
         case let .unitParameter(strip, unit, parameter):
             guard let key = Self.parameterKey(strip: strip, unit: unit, parameter: parameter, graph: graph) else { return nil }
             return strips[safe: strip]?.units[safe: unit]?.parameters[key]
+        case let .busUnitBypass(bus, unit): return buses[safe: bus]?.units[safe: unit].map { flag($0.isBypassed) }
+        case let .busUnitParameter(bus, unit, parameter):
+            guard let key = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters[safe: parameter]?.key else { return nil }
+            return buses[safe: bus]?.units[safe: unit]?.parameters[key]
+        case let .busLimiterCeiling(bus): return buses[safe: bus]?.limiter?.ceilingDB
+        case let .busLimiterRelease(bus): return buses[safe: bus]?.limiter?.releaseMs
         }
     }
 
@@ -91,6 +106,15 @@ extension Preset {
                   strips.indices.contains(strip), strips[strip].units.indices.contains(unit),
                   strips[strip].units[unit].parameters[key] != nil else { return false }
             strips[strip].units[unit].parameters[key] = value
+        case let .busUnitBypass(bus, unit) where buses.indices.contains(bus) && buses[bus].units.indices.contains(unit):
+            buses[bus].units[unit].isBypassed = isOn
+        case let .busUnitParameter(bus, unit, parameter):
+            guard let key = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters[safe: parameter]?.key,
+                  buses.indices.contains(bus), buses[bus].units.indices.contains(unit),
+                  buses[bus].units[unit].parameters[key] != nil else { return false }
+            buses[bus].units[unit].parameters[key] = value
+        case let .busLimiterCeiling(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.ceilingDB = value
+        case let .busLimiterRelease(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.releaseMs = value
         default: return false
         }
         return true

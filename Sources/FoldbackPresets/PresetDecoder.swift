@@ -29,7 +29,9 @@ enum PresetDecoder {
 
         let stripReaders = reader.tables("strip", label: "[[strip]]") ?? []
         requireOneOrMore("strip", plural: "strips", in: reader)
-        let knownBuses = StripDecoder.BusNames(names: buses.map(\.name), isComplete: buses.count == busReaders.count)
+        let knownBuses = StripDecoder.BusNames(
+            names: buses.map(\.name), isComplete: buses.count == busReaders.count,
+            channels: Dictionary(buses.map { ($0.name, $0.channels) }, uniquingKeysWith: { first, _ in first }))
         var strips: [StripSpec] = []
         var stripNames = NameRegistry(what: "strip name")
         for stripReader in stripReaders {
@@ -38,6 +40,7 @@ enum PresetDecoder {
             strips.append(strip)
         }
 
+        SendLoopCheck.report(strips: strips, log: log)
         let routing = Preset(buses: buses, strips: strips, path: locator.file)
         let midi = MIDIMapDecoder.decode(reader.subtable("midi", label: "[midi]"), preset: routing)
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
@@ -59,6 +62,10 @@ enum PresetDecoder {
 
     /// Warns about strips heard nowhere and buses fed by nothing; both load, but are rarely meant.
     private static func warnAboutUnusedRouting(strips: [StripSpec], buses: [BusSpec], log: DiagnosticLog) {
+        let returned = Set(strips.compactMap(\.returnBus))
+        for bus in buses where !bus.hasOutput && !returned.contains(bus.name) {
+            log.warning("effect bus '\(bus.name)' has no outputs and no strip returns it, so it is heard nowhere", at: bus.location)
+        }
         for strip in strips where strip.sends.isEmpty {
             log.warning("strip '\(strip.name)' has no sends, so it is not heard on any bus", at: strip.location)
         }

@@ -24,12 +24,17 @@ public enum PresetGraphBuilder {
                 sends: sends, gainDB: strip.gainDB, pan: strip.pan,
                 isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled)
             description.isFileSource = strip.source != nil
+            description.returnBus = strip.returnBus.flatMap { busIndex[$0] }
             strips.append(description)
         }
-        let buses = preset.buses.map { bus in
-            BusDescription(
-                name: bus.name, channels: bus.channels, gainDB: bus.gainDB, isMuted: bus.isMuted,
-                limiter: bus.limiter)
+        var buses: [BusDescription] = []
+        for bus in preset.buses {
+            var units: [any EngineUnit] = []
+            for unit in bus.units { units.append(try UnitFactory.makeUnit(unit, hosting: hosting)) }
+            buses.append(BusDescription(
+                name: bus.name, channels: bus.channels, gainDB: bus.gainDB, isMuted: bus.isMuted, limiter: bus.limiter,
+                units: units, unitIDs: bus.units.map(\.id), bypassedUnits: bus.units.map(\.isBypassed),
+                hasOutput: bus.hasOutput, isCompensated: bus.isCompensated))
         }
         return GraphDescription(strips: strips, buses: buses)
     }
@@ -60,11 +65,11 @@ public enum PresetGraphBuilder {
     /// Auto-connections: this client's short port name → the full names of the ports to connect it to.
     public static func connectionPlan(for preset: Preset) -> [String: [String]] {
         var plan: [String: [String]] = [:]
-        for strip in preset.strips where strip.source == nil {
+        for strip in preset.strips where strip.hasInputPorts {
             let ports = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels)
             for (port, targets) in zip(ports, strip.connections) where !targets.isEmpty { plan[port] = targets }
         }
-        for bus in preset.buses {
+        for bus in preset.buses where bus.hasOutput {
             let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels)
             for (port, targets) in zip(ports, bus.connections) where !targets.isEmpty { plan[port] = targets }
         }

@@ -8,8 +8,8 @@ public enum PresetReport {
     /// The report for `preset`, with ports named as JACK client `clientName` will show them.
     public static func render(_ preset: Preset, clientName: String = "foldback") -> String {
         var lines: [String] = []
-        let inputs = preset.strips.filter { $0.source == nil }.reduce(0) { $0 + $1.channels }
-        let outputs = preset.buses.reduce(0) { $0 + $1.channels }
+        let inputs = preset.strips.filter(\.hasInputPorts).reduce(0) { $0 + $1.channels }
+        let outputs = preset.buses.filter(\.hasOutput).reduce(0) { $0 + $1.channels }
         lines.append(row("Preset", preset.name ?? "(unnamed)"))
         if let description = preset.description {
             lines.append(row("", description))
@@ -33,6 +33,8 @@ public enum PresetReport {
         let ports = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels).map { "\(clientName):\($0)" }
         if let source = strip.source {
             lines += block("source", [FileSourceSpec.reportLine(source)])
+        } else if let bus = strip.returnBus {
+            lines += block("return", ["<- bus \(bus) (effect return: no input ports)"])
         } else {
             lines += block("inputs", portLines(ports, connections: strip.connections, arrow: "<-"))
         }
@@ -54,9 +56,11 @@ public enum PresetReport {
     }
 
     private static func busLines(_ bus: BusSpec, number: Int, clientName: String) -> [String] {
-        var lines = ["Bus \(number)  \(bus.name)  (\(layout(bus.channels))\(bus.isInEar ? ", in-ear" : ""))"]
+        let kind = (bus.isInEar ? ", in-ear" : "") + (bus.hasOutput ? "" : ", effect bus") + (bus.isCompensated ? "" : ", not compensated")
+        var lines = ["Bus \(number)  \(bus.name)  (\(layout(bus.channels))\(kind))"]
         let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels).map { "\(clientName):\($0)" }
-        lines += block("outputs", portLines(ports, connections: bus.connections, arrow: "->"))
+        lines += block("outputs", bus.hasOutput ? portLines(ports, connections: bus.connections, arrow: "->") : ["(none: output = false)"])
+        if !bus.units.isEmpty { lines += block("units", unitLines(bus.units)) }
         lines.append(row("  gain", "\(NumberFormatting.decibels(bus.gainDB))   mute \(onOff(bus.isMuted))"))
         if let limiter = bus.limiter {
             let mode = limiter.mode == .zeroLatency ? "zero latency" : "lookahead \(NumberFormatting.plain(limiter.lookaheadMs)) ms"

@@ -89,6 +89,9 @@ public enum PresetWriter {
         } else {
             text.key("limiter", false)
         }
+        if !bus.hasOutput { text.key("output", false) }
+        if !bus.isCompensated { text.key("compensate", false) }
+        writeUnits(bus.units, path: "bus.unit", into: &text)
     }
 
     private static func write(_ strip: StripSpec, into text: inout TOMLText) {
@@ -101,8 +104,21 @@ public enum PresetWriter {
         text.key("solo", strip.isSoloed)
         text.key("enabled", strip.isEnabled)
         text.key("connect", connections: strip.connections)
-        for unit in strip.units {
-            text.table("[[strip.unit]]")
+        text.key("return", string: strip.returnBus)
+        writeUnits(strip.units, path: "strip.unit", into: &text)
+        for send in strip.sends {
+            text.table("[[strip.send]]")
+            text.key("bus", string: send.busName)
+            text.key("gain_db", send.gainDB)
+            text.key("pre_fader", send.isPreFader)
+        }
+    }
+
+    /// Writes a strip's or bus's units, each as a `[[path]]` table (`strip.unit` or `bus.unit`).
+    private static func writeUnits(_ units: [UnitSpec], path: String, into text: inout TOMLText) {
+        text.unitPath = path
+        for unit in units {
+            text.table("[[\(path)]]")
             text.key("type", string: unit.type)
             text.key("id", string: unit.id)
             text.key("bypass", unit.isBypassed)
@@ -111,12 +127,6 @@ public enum PresetWriter {
             } else {
                 writeSchemaParameters(of: unit, into: &text)
             }
-        }
-        for send in strip.sends {
-            text.table("[[strip.send]]")
-            text.key("bus", string: send.busName)
-            text.key("gain_db", send.gainDB)
-            text.key("pre_fader", send.isPreFader)
         }
     }
 

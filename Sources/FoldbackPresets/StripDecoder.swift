@@ -7,7 +7,7 @@ enum StripDecoder {
     /// The JACK MIDI input `foldback run` registers; no strip's input port may take its name.
     static let reservedMIDIPort = "midi_in"
 
-    static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send", "source"]
+    static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send", "source", "return"]
     /// The keys a `[[strip.send]]` table accepts.
     static let sendKeys = ["bus", "gain_db", "pre_fader"]
 
@@ -16,6 +16,8 @@ enum StripDecoder {
     struct BusNames {
         var names: [String]
         var isComplete: Bool
+        /// Channel counts by bus name, for a return strip that does not declare its own.
+        var channels: [String: Int] = [:]
     }
 
     /// The strip, or nil if its name is missing or invalid (already reported).
@@ -23,7 +25,8 @@ enum StripDecoder {
         reader.checkKeys(allowed: keys)
         let name = reader.name("name", what: "strip name", required: true)
         let owner = name.map { "strip '\($0)'" } ?? "this strip"
-        let declaredChannels = reader.channels(default: 1)
+        let returnBus = decodeReturn(reader, buses: buses)
+        let declaredChannels = reader.channels(default: returnBus.flatMap { buses.channels[$0] } ?? 1)
         let channels = declaredChannels ?? 1
         let gainDB = reader.number("gain_db", in: BusDecoder.levelRange, default: 0)
         let pan = reader.number("pan", in: -1...1, default: 0)
@@ -46,7 +49,23 @@ enum StripDecoder {
             isEnabled: isEnabled, connections: connections, units: units, sends: sends, location: reader.location
         )
         strip.source = source
+        strip.returnBus = returnBus
+        strip.returnLocation = returnBus == nil ? nil : reader.valueLocation("return")
         return strip
+    }
+
+    /// The bus named by `return`, if it is given and exists; a return has no ports to connect and plays no file.
+    private static func decodeReturn(_ reader: TableReader, buses: BusNames) -> String? {
+        guard reader.table["return"] != nil, let busName = reader.requiredString("return") else { return nil }
+        if buses.isComplete, !buses.names.contains(busName) {
+            let hint = Suggestion.hint(for: busName, in: buses.names, fallbackLabel: "the buses are")
+            reader.log.error("return of unknown bus '\(busName)'\(hint)", at: reader.valueLocation("return"))
+            return nil
+        }
+        for key in ["connect", "source"] where reader.table[key] != nil {
+            reader.log.error("a return strip takes its input from bus '\(busName)', so it cannot have '\(key)'", at: reader.keyLocation(key))
+        }
+        return busName
     }
 
     /// The strip's sends, each to a known bus and at most one per bus.

@@ -27,6 +27,14 @@ public struct StripSpec: Sendable {
     public var location: SourceLocation
     /// The file the strip plays instead of JACK input (then it has no input ports), or nil.
     public var source: FileSourceSpec?
+    /// The bus whose output this strip takes as its input (`return = "<bus>"`, an effect return; then it
+    /// has no input ports), or nil.
+    public var returnBus: String?
+    /// Where the `return` value is written, for errors about the return.
+    public var returnLocation: SourceLocation?
+
+    /// Whether the strip has JACK input ports (it neither plays a file nor returns a bus).
+    public var hasInputPorts: Bool { source == nil && returnBus == nil }
 
     /// Creates a strip description.
     public init(

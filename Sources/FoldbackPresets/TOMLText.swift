@@ -5,6 +5,10 @@ public struct TOMLText: Sendable {
     /// The text so far.
     public private(set) var output = ""
 
+    /// The dotted path of the unit table being written (`strip.unit` or `bus.unit`), for a unit's own
+    /// sub-tables such as an eq's `[[strip.unit.band]]`.
+    public var unitPath = "strip.unit"
+
     /// Empty text.
     public init() {}
 

@@ -71,6 +71,9 @@ public final class OfflineRenderer {
         var streams: [(strip: Int, stream: RenderInputStream)] = []
         for input in request.inputs {
             guard let index = strips.firstIndex(of: input.strip) else { throw .unknownStrip(input.strip, available: strips) }
+            guard graph.description.strips[index].hasInputPorts else {
+                throw .nothingToRender("strip '\(input.strip)' takes no input (it plays a file or returns a bus); give --input to a strip with input ports")
+            }
             let stream = try RenderInputStream(
                 strip: input.strip, url: input.url, stripChannels: graph.description.strips[index].channels,
                 renderRate: Int(graph.sampleRate))
@@ -79,6 +82,9 @@ public final class OfflineRenderer {
         var writers: [(bus: Int, writer: AudioFileWriter)] = []
         for output in request.outputs {
             guard let index = buses.firstIndex(of: output.bus) else { throw .unknownBus(output.bus, available: buses) }
+            guard graph.description.buses[index].hasOutput else {
+                throw .nothingToRender("bus '\(output.bus)' is an effect bus (output = false): it has no output to write; render a bus its return feeds")
+            }
             do {
                 let writer = try AudioFileWriter(
                     url: output.url, sampleRate: Int(graph.sampleRate), channelCount: graph.description.buses[index].channels,
@@ -131,8 +137,8 @@ public final class OfflineRenderer {
             maxFrames: block, inputCapacity: max(1, buffers.inputs.count), outputCapacity: max(1, buffers.outputs.count)))
         do { try engine.install(graph, crossfade: .none) } catch { throw .engine(error.description) }
         buffers.wire(engine.io)
-        let stripChannels = Self.channelOffsets(graph.description.strips.map(\.channels))
-        let busChannels = Self.channelOffsets(graph.description.buses.map(\.channels))
+        let stripChannels = Self.channelOffsets(graph.description.strips.map { $0.hasInputPorts ? $0.channels : 0 })
+        let busChannels = Self.channelOffsets(graph.description.buses.map { $0.hasOutput ? $0.channels : 0 })
         var end = RenderEnd(tail: request.tail, sampleRate: graph.sampleRate, latency: graph.layout.latencyFrames)
         let inputChannels = streams.map { Array(buffers.inputs[stripChannels[$0.strip]]) }
         var rendered = 0

@@ -8,13 +8,24 @@ enum RealtimeScenario {
 
     /// Unit order in every strip (indices used by ``changes``): trim, EQ, compressor, then reverb on strips 0 and 4.
     static let trim = 0, equalizer = 1, compressor = 2, reverb = 3
+    /// The effect bus and its return strip.
+    static let verbBus = 3, verbReturn = 6
 
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
     /// on strips 0 and 4; → an LV2 plugin on strips 1 and 5, see ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
+    /// `main` carries an EQ and a compressor, `iem_vox` a gain unit; strips 0 and 1 also feed the effect bus `verb`
+    /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
+    /// lookahead compressor makes every other path into its buses run through a send delay.
     static func graph(maxFrames: Int, busGainDB: Float = 0, continuing predecessor: EngineGraph? = nil) throws(EngineError) -> EngineGraph {
-        let buses = ["main", "iem_vox", "iem_keys"].map {
+        var buses = ["main", "iem_vox", "iem_keys"].map {
             BusDescription(name: $0, channels: 2, gainDB: busGainDB, limiter: LimiterSettings())
         }
+        buses[0].units = [EQUnit(bands: tenBands(tilt: 2)), makeCompressor(0)]
+        buses[0].unitIDs = ["eq", "glue"]
+        buses[1].units = [GainUnit(gainDB: -2)]
+        buses[1].unitIDs = ["trim"]
+        buses.append(BusDescription(
+            name: "verb", channels: 2, units: [ReverbUnit(settings: ReverbParameters(decay: 1.5, mix: 1))], unitIDs: ["plate"], hasOutput: false))
         var strips: [StripDescription] = []
         for index in 0..<6 {
             var units: [any EngineUnit] = [GainUnit(gainDB: -3, isInverted: index % 2 == 1), EQUnit(bands: tenBands(tilt: index)), makeCompressor(index)]
@@ -33,9 +44,14 @@ enum RealtimeScenario {
                     SendDescription(bus: 0, gainDB: -2),
                     SendDescription(bus: 1, gainDB: index == 0 ? 3 : -9, isPreFader: true),
                     SendDescription(bus: 2, gainDB: -6, isPreFader: index % 2 == 0),
-                ],
+                ] + (index < 2 ? [SendDescription(bus: verbBus, gainDB: -8)] : []),
                 gainDB: -1, pan: Float(index - 3) / 3))
         }
+        var verbReturn = StripDescription(
+            name: "verb_ret", channels: 2, units: [EQUnit(bands: tenBands(tilt: 1))], unitIDs: ["eq"],
+            sends: [SendDescription(bus: 0, gainDB: -6), SendDescription(bus: 1, gainDB: -12, isPreFader: true)])
+        verbReturn.returnBus = verbBus
+        strips.append(verbReturn)
         return try EngineGraph(GraphDescription(strips: strips, buses: buses), sampleRate: sampleRate, maxFrames: maxFrames, continuing: predecessor)
     }
 
@@ -70,5 +86,10 @@ enum RealtimeScenario {
         (.stripSolo(strip: 3), 0), (.stripMute(strip: 2), 0), (.stripEnabled(strip: 2), 1),
         (.unitBypass(strip: 5, unit: compressor), 0), (.unitBypass(strip: 0, unit: reverb), 0), (.busMute(bus: 2), 0),
         (.stripGain(strip: 0), 0),
+        (.busUnitParameter(bus: 0, unit: 0, parameter: 0), -3), (.busUnitParameter(bus: 0, unit: 1, parameter: 0), -30),
+        (.busUnitBypass(bus: 0, unit: 1), 1), (.busUnitParameter(bus: 1, unit: 0, parameter: 0), 4),
+        (.busUnitParameter(bus: verbBus, unit: 0, parameter: 0), 3), (.busLimiterCeiling(bus: 1), -6), (.busLimiterRelease(bus: 1), 200),
+        (.stripGain(strip: verbReturn), -4), (.sendGain(strip: verbReturn, send: 1), -3), (.unitBypass(strip: verbReturn, unit: 0), 1),
+        (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
     ] + lv2Changes
 }

@@ -17,7 +17,33 @@ enum BenchCases {
         BenchCase(name: "reverb", summary: "FDN reverb, mono in → stereo out", preset: preset(units: reverb, limiter: false)),
         BenchCase(name: "limiter", summary: "bus brickwall limiter (stereo)", preset: preset(units: "", limiter: true)),
         BenchCase(name: "vocal_chain", summary: "10-band EQ → compressor → reverb → limiter", preset: preset(units: referenceChain, limiter: true)),
+        BenchCase(
+            name: "console", summary: "monitor console: 2 strips, 4 limited buses with units, reverb effect bus + return",
+            preset: console),
     ]
+
+    /// A small monitor console, as `presets/monitor-console.toml` builds it: a vocal (the reference chain, 2 ms
+    /// lookahead so the other paths run through alignment delays) and a stereo guitar into front of house
+    /// (compressor + EQ), two in-ear mixes (one with a compressor), a wedge (EQ) and a shared reverb effect
+    /// bus returned (through an EQ) into three of them.
+    static let console: String = {
+        func bus(_ name: String, channels: Int, units: String, extra: String = "") -> String {
+            "\n[[bus]]\nname = \"\(name)\"\nchannels = \(channels)\n\(extra)\(units.replacingOccurrences(of: "strip.unit", with: "bus.unit"))\n"
+        }
+        func sends(_ levels: [(String, Double)]) -> String {
+            levels.map { "\n  [[strip.send]]\n  bus = \"\($0.0)\"\n  gain_db = \($0.1)\n" }.joined()
+        }
+        let lookahead = unit("compressor", "threshold_db = -18.0\n  ratio = 3.0\n  lookahead_ms = 2.0")
+        return bus("foh", channels: 2, units: compressor + tenBandEQ)
+            + bus("iem_vox", channels: 2, units: compressor, extra: "in_ear = true\n")
+            + bus("iem_gtr", channels: 2, units: "", extra: "in_ear = true\ncompensate = false\n")
+            + bus("wedge", channels: 1, units: tenBandEQ)
+            + bus("verb", channels: 2, units: unit("reverb", "decay_s = 1.6\n  mix = 1.0"), extra: "output = false\nlimiter = false\n")
+            + "\n[[strip]]\nname = \"vox\"\nchannels = 1\n" + tenBandEQ + lookahead
+            + sends([("foh", 0), ("iem_vox", 3), ("iem_gtr", -8), ("wedge", 0), ("verb", -6)])
+            + "\n[[strip]]\nname = \"gtr\"\nchannels = 2\n" + sends([("foh", -2), ("iem_vox", -10), ("iem_gtr", 0), ("verb", -14)])
+            + "\n[[strip]]\nname = \"verb_ret\"\nreturn = \"verb\"\n" + tenBandEQ + sends([("foh", -4), ("iem_vox", -9), ("wedge", -18)])
+    }()
 
     /// One mono strip `vox` with `units` (TOML) sent to one bus `main` of `busChannels` channels.
     static func preset(units: String, busChannels: Int = 2, limiter: Bool) -> String {

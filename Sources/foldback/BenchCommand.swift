@@ -14,7 +14,10 @@ struct BenchCommand: ParsableCommand {
             offline on one thread, in blocks of --block frames at --rate, from noise at −12 dBFS. Reported: \
             nanoseconds of CPU time per input sample (thread CPU time, so other load on the machine does not \
             count) and how many times faster than realtime that is. The reference vocal chain is the one \
-            Foldback is built for: 10-band EQ → compressor → reverb (mono in, stereo out) → bus limiter.
+            Foldback is built for: 10-band EQ → compressor → reverb (mono in, stereo out) → bus limiter. The \
+            console case is a whole monitor console like presets/monitor-console.toml (several strips, four \
+            buses with their own units, a reverb effect bus and its return, aligned paths): its figure is \
+            the CPU time per frame of the whole graph.
 
             Cycles run as on the JACK thread (FTZ/DAZ, through the realtime cycle wrapper). Run under the \
             allocation counter (LD_PRELOAD=.build/release/libFoldbackAllocCounter.so, as \

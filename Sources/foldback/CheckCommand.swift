@@ -9,11 +9,13 @@ struct CheckCommand: ParsableCommand {
         abstract: "Validate a preset and print the chain it describes.",
         discussion: """
             Reads the preset, checks every key, and prints what 'foldback run' would build: for each \
-            strip its JACK input ports and connections, its units in order with every parameter \
-            (defaults included), fader, pan, mute, solo and sends; for each bus its output ports, \
-            connections, gain, mute and limiter; last, the latency Foldback adds on the way to each bus \
-            at 48 kHz (strip units and limiter lookahead; LV2 plugins are instantiated to ask them). JACK \
-            is not contacted: 'foldback run' prints the whole round trip with JACK's periods.
+            strip its JACK input ports (or the effect bus it returns) and connections, its units in order \
+            with every parameter (defaults included), fader, pan, mute, solo and sends; for each bus its \
+            output ports (none for an effect bus), connections, units, gain, mute and limiter; last, the \
+            latency Foldback adds on the way to each bus at 48 kHz (strip and bus units, effect returns, \
+            limiter lookahead; LV2 plugins are instantiated to ask them), with each path's latency and the \
+            delay that aligns it when paths differ. JACK is not contacted: 'foldback run' prints the \
+            whole round trip with JACK's periods.
 
             Problems are printed to standard error as file:line:column: error: message, all of them \
             at once, and the exit status is 2. Warnings (a strip with no sends, a bus nothing feeds) \

@@ -30,7 +30,7 @@ final class LivePresetState: Sendable {
     /// Whether the running preset hosts LV2 plugins, which are told the period and so are re-prepared
     /// when it changes (built-in units need no rebuild for a new period).
     var dependsOnPeriod: Bool {
-        preset.strips.contains { strip in strip.units.contains { $0.lv2 != nil } }
+        preset.strips.contains { strip in strip.units.contains { $0.lv2 != nil } } || preset.buses.contains { bus in bus.units.contains { $0.lv2 != nil } }
     }
 
     /// The preset playing now.

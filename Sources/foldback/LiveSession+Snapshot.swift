@@ -10,11 +10,11 @@ extension LiveSession {
     func snapshot(base: Preset) -> (preset: Preset, skipped: [ParameterAddress]) {
         guard let graph = engine.graph else { return (base, []) }
         var (preset, skipped) = base.applying(engine.changedValues, graph: graph)
-        for index in preset.strips.indices {
+        for index in preset.strips.indices where preset.strips[index].hasInputPorts {
             let strip = preset.strips[index]
             preset.strips[index].connections = currentConnections(PortNaming.inputPortNames(strip: strip.name, channels: strip.channels))
         }
-        for index in preset.buses.indices {
+        for index in preset.buses.indices where preset.buses[index].hasOutput {
             let bus = preset.buses[index]
             preset.buses[index].connections = currentConnections(PortNaming.outputPortNames(bus: bus.name, channels: bus.channels))
         }

@@ -4,26 +4,31 @@ import XCTest
 
 final class LatencyPathTests: XCTestCase {
     /// Strip `slow` (units of 30 + 12 frames) sends to a limited stereo bus and a plain mono bus; strip `fast`
-    /// (no latency) sends only to the limited bus. Each input-output pair gets exactly its own path's latency.
+    /// (no latency) sends only to the limited bus. Without compensation each input-output pair gets exactly
+    /// its own path's latency; with it (the default) `fast` is delayed to arrive with `slow`.
     func testEachPathCarriesItsStripAndBusLatency() throws {
-        let limiter = LimiterSettings(lookaheadMs: 1.5)
-        let graph = try EngineGraph(GraphDescription(
-            strips: [
-                StripDescription(name: "slow", channels: 1, units: [ProbeUnit(latency: 30), ProbeUnit(latency: 12)],
-                                 sends: [SendDescription(bus: 0), SendDescription(bus: 1)]),
-                StripDescription(name: "fast", channels: 2, sends: [SendDescription(bus: 0)]),
-            ],
-            buses: [BusDescription(name: "main", channels: 2, limiter: limiter), BusDescription(name: "wedge", channels: 1)]),
-            sampleRate: 48_000, maxFrames: 253)
         let lookahead = 72   // 1.5 ms at 48 kHz
-        var latency: [String: Int] = [:]
-        for path in graph.layout.latencyPaths { latency["\(path.input)→\(path.output)"] = path.frames }
-        XCTAssertEqual(latency, [
-            "slow_in→main_L": 42 + lookahead, "slow_in→main_R": 42 + lookahead, "slow_in→wedge": 42,
-            "fast_in_L→main_L": lookahead, "fast_in_L→main_R": lookahead,
-            "fast_in_R→main_L": lookahead, "fast_in_R→main_R": lookahead,
-        ])
-        XCTAssertEqual(graph.layout.latencyFrames, 42 + lookahead, "the graph-wide worst case is unchanged")
+        for isCompensated in [false, true] {
+            let limiter = LimiterSettings(lookaheadMs: 1.5)
+            let graph = try EngineGraph(GraphDescription(
+                strips: [
+                    StripDescription(name: "slow", channels: 1, units: [ProbeUnit(latency: 30), ProbeUnit(latency: 12)],
+                                     sends: [SendDescription(bus: 0), SendDescription(bus: 1)]),
+                    StripDescription(name: "fast", channels: 2, sends: [SendDescription(bus: 0)]),
+                ],
+                buses: [BusDescription(name: "main", channels: 2, limiter: limiter, isCompensated: isCompensated),
+                        BusDescription(name: "wedge", channels: 1)]),
+                sampleRate: 48_000, maxFrames: 253)
+            var latency: [String: Int] = [:]
+            for path in graph.layout.latencyPaths { latency["\(path.input)→\(path.output)"] = path.frames }
+            let fast = isCompensated ? 42 + lookahead : lookahead
+            XCTAssertEqual(latency, [
+                "slow_in→main_L": 42 + lookahead, "slow_in→main_R": 42 + lookahead, "slow_in→wedge": 42,
+                "fast_in_L→main_L": fast, "fast_in_L→main_R": fast,
+                "fast_in_R→main_L": fast, "fast_in_R→main_R": fast,
+            ], "compensated: \(isCompensated)")
+            XCTAssertEqual(graph.layout.latencyFrames, 42 + lookahead, "the graph-wide worst case is unchanged")
+        }
     }
 
     /// A strip with no sends reaches no output: no path, whatever its latency.
