@@ -98,7 +98,8 @@ public struct GraphicEQDesign: ~Copyable {
     }
 
     /// Writes the band gains (dB) for the fader settings `faders` (dB, ``bandCount`` values) into `gains`
-    /// (``bandCount`` values; bands past ``activeBands`` get 0). Realtime-safe: no allocation, about 4 µs.
+    /// (``bandCount`` values; bands past ``activeBands`` get 0). Realtime-safe: no allocation; ``iterations`` + 1 passes of 31 × 31 multiply-adds and
+    /// 31 × 31 rational terms with 62 `pow`/`log10` calls per pass.
     public func solve(faders: UnsafePointer<Double>, gains: UnsafeMutablePointer<Double>) {
         let active = activeBands
         for band in 0..<Self.bandCount { gains[band] = 0 }
