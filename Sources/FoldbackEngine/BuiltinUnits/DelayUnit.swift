@@ -45,7 +45,7 @@ public final class DelayUnit: EngineUnit, @unchecked Sendable {
             unit.pointee.kernel.process(inputs: inputs, outputs: outputs, channels: unit.pointee.channels, frames: Int(frames))
         },
         setParameter: { state, index, value in
-            guard index == 0 else { return }
+            guard index == 0, !value.isNaN else { return }
             let unit = state.assumingMemoryBound(to: State.self)
             unit.pointee.kernel.setDelay(frames: unit.pointee.kernel.frames(milliseconds: Double(value)))
         },
