@@ -8,9 +8,13 @@ enum RealtimeScenario {
 
     /// Unit order in every strip (indices used by ``changes``): trim, EQ, compressor, then reverb on strips 0 and 4.
     static let trim = 0, equalizer = 1, compressor = 2, reverb = 3
+    /// Strips with a graphic EQ and a delay after their other built-in units, and the index of the geq (the
+    /// delay follows it): strip 2 (mono) and strip 4 (stereo, after its reverb).
+    static let graphicEQ = [2: 3, 4: 4]
 
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
-    /// on strips 0 and 4; → an LV2 plugin on strips 1 and 5, see ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
+    /// on strips 0 and 4; → graphic EQ → delay on strips 2 and 4; → an LV2 plugin on strips 1 and 5, see
+    /// ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     static func graph(maxFrames: Int, busGainDB: Float = 0, continuing predecessor: EngineGraph? = nil) throws(EngineError) -> EngineGraph {
         let buses = ["main", "iem_vox", "iem_keys"].map {
             BusDescription(name: $0, channels: 2, gainDB: busGainDB, limiter: LimiterSettings())
@@ -22,6 +26,10 @@ enum RealtimeScenario {
             if index == 0 || index == 4 {
                 units.append(ReverbUnit(settings: ReverbParameters(decay: 1.2 + Float(index) * 0.2, mix: 0.3)))
                 ids.append("verb")
+            }
+            if graphicEQ[index] != nil {
+                units += [GraphicEQUnit(values: ["g250": -4, "g2k5": -6, "g3k15": -9, "g8k": 2]), DelayUnit(milliseconds: Float(index) * 5)]
+                ids += ["geq", "delay"]
             }
             if let plugin = try lv2Unit(strip: index) {
                 units.append(plugin)
@@ -70,5 +78,14 @@ enum RealtimeScenario {
         (.stripSolo(strip: 3), 0), (.stripMute(strip: 2), 0), (.stripEnabled(strip: 2), 1),
         (.unitBypass(strip: 5, unit: compressor), 0), (.unitBypass(strip: 0, unit: reverb), 0), (.busMute(bus: 2), 0),
         (.stripGain(strip: 0), 0),
-    ] + lv2Changes
+    ] + consoleChanges + lv2Changes
+
+    /// Graphic EQ faders, its output gain and delay moves (to the 500 ms end, and back mid-crossfade), a bypass.
+    private static let consoleChanges: [(ParameterAddress, Float)] = [
+        (.unitParameter(strip: 2, unit: 3, parameter: 18), 12), (.unitParameter(strip: 4, unit: 4, parameter: 22), 15),
+        (.unitParameter(strip: 4, unit: 4, parameter: 0), -3), (.unitParameter(strip: 2, unit: 4, parameter: 0), 500),
+        (.unitParameter(strip: 4, unit: 5, parameter: 0), 120), (.unitParameter(strip: 4, unit: 5, parameter: 0), 3.3),
+        (.unitParameter(strip: 2, unit: 3, parameter: 1), -15), (.unitBypass(strip: 4, unit: 5), 1),
+        (.unitBypass(strip: 4, unit: 5), 0), (.unitParameter(strip: 2, unit: 4, parameter: 0), 0),
+    ]
 }
