@@ -90,12 +90,10 @@ public struct DelayKernel: ~Copyable {
         fadeLeft = 0
     }
 
-    /// Delays `channels` channels (at most ``channels``) of `frames` frames from `inputs` into `outputs`,
-    /// which must not alias.
+    /// Delays ``channels`` channels of `frames` frames from `inputs` into `outputs`, which must not alias.
     @_noLocks
     public mutating func process(
-        inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
-        channels active: Int, frames: Int
+        inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int
     ) {
         var done = 0
         while done < frames {
@@ -106,7 +104,7 @@ public struct DelayKernel: ~Copyable {
             }
             var count = min(frames - done, Self.chunkFrames)
             if fadeLeft > 0 { count = min(count, fadeLeft) }
-            for channel in 0..<min(active, channels) {
+            for channel in 0..<channels {
                 let line = ring + channel * capacity
                 let input = inputs[channel] + done
                 let output = outputs[channel] + done

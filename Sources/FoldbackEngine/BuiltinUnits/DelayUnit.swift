@@ -15,7 +15,6 @@ public final class DelayUnit: EngineUnit, @unchecked Sendable {
 
     private struct State: ~Copyable {
         var kernel: DelayKernel
-        let channels: Int
     }
 
     /// The range of `delay_ms`.
@@ -34,15 +33,14 @@ public final class DelayUnit: EngineUnit, @unchecked Sendable {
         }
         let state = try storage.prepare(unit: typeName) {
             let frames = Int((Double(initialMilliseconds) * sampleRate / 1000).rounded())
-            return State(kernel: DelayKernel(channels: channels, sampleRate: sampleRate, delayFrames: frames), channels: channels)
+            return State(kernel: DelayKernel(channels: channels, sampleRate: sampleRate, delayFrames: frames))
         }
         return UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: channels)
     }
 
     private static let functions = UnitRenderFunctions(
         process: { state, inputs, outputs, frames in
-            let unit = state.assumingMemoryBound(to: State.self)
-            unit.pointee.kernel.process(inputs: inputs, outputs: outputs, channels: unit.pointee.channels, frames: Int(frames))
+            state.assumingMemoryBound(to: State.self).pointee.kernel.process(inputs: inputs, outputs: outputs, frames: Int(frames))
         },
         setParameter: { state, index, value in
             guard index == 0, !value.isNaN else { return }
