@@ -250,14 +250,16 @@ struct ReverbTank: ~Copyable {
         let near = gatherLines(rows &<< 3 &+ laneNumbers)
         let far = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
         let eta = (1 - fraction) / (1 + fraction)
-        // Values below ±1e-30 (−600 dB) are flushed: in a true-stereo tank a half can carry the sparse early
+        // In a true-stereo tank values below ±1e-30 (−600 dB) are flushed: a half can carry the sparse early
         // echoes of the other side's diffuser, and between them the interpolator and damping states would
-        // otherwise decay geometrically into subnormals.
-        let outputs = Self.flushed(eta * (near - interpolated) + far)
+        // otherwise decay geometrically into subnormals. (The mono tank's lines never fall silent that way.)
+        var outputs = eta * (near - interpolated) + far
+        if isStereo { outputs = Self.flushed(outputs) }
         interpolated = outputs
 
         // Damping, loop gain, orthogonal mixing, and the input.
-        lowpass = Self.flushed(outputs + current.poles * (lowpass - outputs))
+        lowpass = outputs + current.poles * (lowpass - outputs)
+        if isStereo { lowpass = Self.flushed(lowpass) }
         let injected = routing.leftInput * diffused.x + routing.rightInput * diffused.y
         UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(
             of: Self.mix(current.loopGains * lowpass, coupling: routing.coupling) + injected, as: SIMD8<Float>.self)
