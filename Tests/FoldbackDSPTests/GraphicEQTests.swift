@@ -125,6 +125,19 @@ final class GraphicEQTests: XCTestCase {
         }
     }
 
+    func testBandsAboveTheRateAreLeftOut() throws {
+        let design = GraphicEQDesign(sampleRate: 32000)
+        XCTAssertEqual(design.activeBands, 29, "16 kHz and 20 kHz are above 0.49 × 32 kHz")
+        let faders = GraphicEQDesign.keys.map { Double(ringingOut[$0] ?? 0) }
+        let bands = design.bands(gains: design.gains(faders: faders))
+        XCTAssertFalse(bands[29].isEnabled || bands[30].isEnabled)
+        let response = EQResponse.magnitudeDB(bands: bands, sampleRate: 32000, frequencies: Array(GraphicEQDesign.centres.prefix(29)))
+        XCTAssertLessThan(zip(response, faders).map { abs($0 - $1) }.max()!, 0.01, "the other 29 centres still meet their faders")
+        let driver = try UnitSlotDriver(GraphicEQUnit(values: ringingOut), channels: 1, sampleRate: 32000)
+        driver.set(31, 9)     // g20k: accepted, changes nothing
+        XCTAssertTrue(driver.render([impulse(4096)], blockSize: 64)[0].allSatisfy(\.isFinite))
+    }
+
     func testAllFadersAtZeroIsFlat() throws {
         for sampleRate in [44100.0, 96000.0] {
             let spectrum = EQMeasurement.magnitudeSpectrum(try impulseResponse([:], sampleRate: sampleRate, length: 16384))
