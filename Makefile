@@ -14,7 +14,7 @@ DEBUG_BIN = .build/debug
 all: build
 
 help:
-	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav"
+	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav, then the monitor-console preset into demo-console.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration, allocation count, RealtimeSanitizer, preset fuzzing"
 	@echo "make build   release build of foldback, foldback-probe and foldback-rtcheck"
 	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit   the parts of make test"
@@ -72,4 +72,4 @@ demo: build
 	bash scripts/demo.sh
 
 clean:
-	rm -rf .build .build-rtsan demo-out.wav
+	rm -rf .build .build-rtsan demo-out.wav demo-console.wav

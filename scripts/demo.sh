@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make demo`: a private dummy JACK server, Foldback running the vocal-monitor preset with its live status,
-# a test client singing into it for 10 seconds, and the main bus recorded to demo-out.wav.
+# a test client singing into it for 10 seconds, and the main bus recorded to demo-out.wav; then the
+# monitor-console preset (bus units, a shared reverb return, aligned paths) with its four mixes recorded
+# to demo-console.wav.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.build/release
@@ -28,3 +30,24 @@ cleanup
 trap - EXIT
 echo
 echo "== Wrote demo-out.wav (the 'main' bus, ${seconds} s). Play it with: aplay demo-out.wav  (or any audio player)"
+
+# Part two: the monitor console. Same steps, another private server.
+server="foldback-console-$$"
+echo
+echo "== Part two: presets/monitor-console.toml (front of house, two in-ear mixes, a rung-out wedge, one shared reverb)"
+"$bin/foldback" check presets/monitor-console.toml | sed -n '/^Latency added/,$p'
+"$bin/foldback" run presets/monitor-console.toml --server "$server" --start-server dummy --no-connect --quiet &
+foldback_pid=$!
+trap cleanup EXIT
+for _ in $(seq 1 100); do
+  if JACK_DEFAULT_SERVER="$server" jack_lsp 2>/dev/null | grep -q '^foldback:wedge$'; then break; fi
+  kill -0 "$foldback_pid" 2>/dev/null || { echo "foldback exited early" >&2; exit 1; }
+  sleep 0.1
+done
+"$bin/foldback-probe" --server "$server" --seconds "$seconds" \
+  --play foldback:vox_in=voice --play foldback:gtr_in_L=chord --play foldback:gtr_in_R=chord \
+  --record foldback:foh_L --record foldback:foh_R --record foldback:iem_vox_L --record foldback:iem_vox_R \
+  --record foldback:iem_gtr_L --record foldback:iem_gtr_R --record foldback:wedge --output demo-console.wav >/dev/null
+cleanup
+trap - EXIT
+echo "== Wrote demo-console.wav: 7 channels, foh L/R, iem_vox L/R, iem_gtr L/R, wedge (${seconds} s)"

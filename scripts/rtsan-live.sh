@@ -1,49 +1,66 @@
 #!/usr/bin/env bash
 # `make rtsan-live`: the real foldback binary, built with RealtimeSanitizer, mixing live on a private dummy
 # JACK server while foldback-probe plays into it and records it. Any malloc, free, lock or blocking call in
-# the JACK process callback (audio and the MIDI input it copies into its ring) aborts foldback with a report,
-# through period changes (jack_bufsize) too; the run must end clean with audio recorded. Meanwhile OSC
-# (liblo's oscsend) moves faders and reloads the preset, so parameter changes and crossfaded preset switches
-# run under the sanitizer too.
+# the JACK process callback (audio, the MIDI input it copies into its ring, the loudness taps) aborts
+# foldback with a report, through period changes (jack_bufsize) too; the run must end clean with audio
+# recorded. Meanwhile OSC (liblo's oscsend) moves faders and reloads the preset, so parameter changes and
+# crossfaded preset switches run under the sanitizer too. Two presets: vocal-monitor (strip units, LV2-free
+# monitor mix) and monitor-console (bus units, a graphic EQ and a delay on buses, an effect bus and its
+# return, send delays aligning paths).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-server="foldback-rtsan-$$"
-log="${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log"
-osc_port=$((20000 + $$ % 20000))
 export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true
 
-.build-rtsan/release/foldback run presets/vocal-monitor.toml --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" >"$log" 2>&1 &
-pid=$!
-trap 'kill -INT $pid 2>/dev/null || true' EXIT
-for _ in $(seq 1 200); do
-  JACK_DEFAULT_SERVER="$server" jack_lsp 2>/dev/null | grep -q '^foldback:main_L$' && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.05
-done
-# Period changes at run time (jack_bufsize 32 ↔ 4096): each size runs for a moment under the sanitizer.
-for frames in 32 4096 64 1024 256; do
-  JACK_DEFAULT_SERVER="$server" jack_bufsize "$frames" >/dev/null
-  sleep 0.2
-done
-(
-  for step in $(seq 1 20); do
-    oscsend 127.0.0.1 "$osc_port" /foldback/strip/vox/gain_db f "-$((step % 6))" 2>/dev/null || true
-    oscsend 127.0.0.1 "$osc_port" /foldback/preset/reload 2>/dev/null || true
-    sleep 0.1
+# live PRESET READY_PORT "OSC MOVES" PROBE_ARGS…: one sanitized run; OSC MOVES is a list of
+# "path f value" triples separated by ';', sent each step with a reload.
+live() {
+  local preset=$1 ready=$2 moves=$3
+  shift 3
+  local server="foldback-rtsan-$$-$RANDOM" log="${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log"
+  local osc_port=$((20000 + ($$ + RANDOM) % 20000))
+  .build-rtsan/release/foldback run "$preset" --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" >"$log" 2>&1 &
+  local pid=$!
+  trap "kill -INT $pid 2>/dev/null || true" EXIT
+  for _ in $(seq 1 200); do
+    JACK_DEFAULT_SERVER="$server" jack_lsp 2>/dev/null | grep -q "^foldback:$ready\$" && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
   done
-) &
-control=$!
-.build/release/foldback-probe --server "$server" --seconds 3 \
+  # Period changes at run time (jack_bufsize 32 ↔ 4096): each size runs for a moment under the sanitizer.
+  for frames in 32 4096 64 1024 256; do
+    JACK_DEFAULT_SERVER="$server" jack_bufsize "$frames" >/dev/null
+    sleep 0.2
+  done
+  (
+    for step in $(seq 1 20); do
+      IFS=';' read -ra list <<<"$moves"
+      for move in "${list[@]}"; do
+        read -r path type value <<<"$move"
+        oscsend 127.0.0.1 "$osc_port" "$path" "$type" "${value//STEP/$((step % 6))}" 2>/dev/null || true
+      done
+      oscsend 127.0.0.1 "$osc_port" /foldback/preset/reload 2>/dev/null || true
+      sleep 0.1
+    done
+  ) &
+  local control=$!
+  .build/release/foldback-probe --server "$server" --seconds 3 "$@" --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" | tail -n 1
+  wait "$control" || true
+  kill -INT "$pid"
+  local status=0
+  wait "$pid" || status=$?
+  trap - EXIT
+  if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || ! grep -q "OSC on" "$log"; then
+    cat "$log"
+    echo "rtsan-live: $preset FAILED (foldback exit $status)"
+    exit 1
+  fi
+}
+
+live presets/vocal-monitor.toml main_L "/foldback/strip/vox/gain_db f -STEP" \
   --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
-  --midi foldback:midi_in --record foldback:main_L --record foldback:iem_vox_L --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" | tail -n 1
-wait "$control" || true
-kill -INT "$pid"
-status=0
-wait "$pid" || status=$?
-trap - EXIT
-if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || ! grep -q "OSC on" "$log"; then
-  cat "$log"
-  echo "rtsan-live: FAILED (foldback exit $status)"
-  exit 1
-fi
-echo "rtsan-live: five period changes, then 3 s of live JACK processing with MIDI, OSC fader moves and preset reloads under RealtimeSanitizer, no violation"
+  --midi foldback:midi_in --record foldback:main_L --record foldback:iem_vox_L
+live presets/monitor-console.toml wedge \
+  "/foldback/bus/wedge/unit/ring_out/g2k5 f -STEP;/foldback/bus/foh/unit/align/delay_ms f 1STEP;/foldback/bus/iem_vox/limiter/ceiling_db f -STEP;/foldback/strip/verb_ret/gain_db f -STEP" \
+  --play foldback:vox_in=voice --play foldback:gtr_in_L=chord --play foldback:gtr_in_R=chord \
+  --record foldback:foh_L --record foldback:wedge
+echo "rtsan-live: two presets (strip units; bus units, effect return, send delays), each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves and preset reloads under RealtimeSanitizer, no violation"

@@ -20,6 +20,40 @@ enum ReverbDesign {
     /// Signs of the lines in the right output (another Hadamard row: orthogonal to the left, so the two
     /// outputs are uncorrelated).
     static let rightSigns: SIMD8<Float> = [1, 1, -1, -1, -1, -1, 1, 1]
+    /// How the tank's input and output meet its eight lines, and how its loop matrix couples lines 0…3 with 4…7.
+    struct Routing {
+        /// Gains from the left (mono: the only) diffused input to each line.
+        var leftInput: SIMD8<Float>
+        /// Gains from the right diffused input to each line (0 for a mono tank).
+        var rightInput: SIMD8<Float>
+        /// Each line's weight in the left and right wet outputs.
+        var leftOutput: SIMD8<Float>
+        var rightOutput: SIMD8<Float>
+        /// (c, s) of the loop matrix [[c·H4, s·H4], [s·H4, −c·H4]] (before the 1/√8 scale in the loop gains).
+        var coupling: SIMD2<Float>
+
+        /// The mono tank: input over all eight lines, the Hadamard matrix, two orthogonal Hadamard rows out.
+        static let mono = Routing(leftInput: inputGains, rightInput: SIMD8(), leftOutput: leftSigns, rightOutput: rightSigns,
+                                  coupling: SIMD2(1, 1))
+
+        /// The true-stereo tank: left in and out on lines 0…3, right on lines 4…7, the halves coupled by
+        /// ``stereoCouplingAngle``. The input gains are the mono ones (a centred source injects the same
+        /// energy); each output weighs its four lines by √2 (a diffuse tail as loud as the mono tank's).
+        static let stereo: Routing = {
+            let low = SIMD8<Float>(1, 1, 1, 1, 0, 0, 0, 0), high = SIMD8<Float>(0, 0, 0, 0, 1, 1, 1, 1)
+            let root2 = Float(2.0.squareRoot())
+            let angle = stereoCouplingAngle
+            return Routing(leftInput: inputGains * low, rightInput: inputGains * high,
+                           leftOutput: leftSigns * low * root2, rightOutput: rightSigns * high * root2,
+                           coupling: SIMD2(Float(cos(angle)), Float(sin(angle))) * root2)
+        }()
+    }
+
+    /// The true-stereo loop matrix's coupling angle θ: sin²θ = ¼ of a half's energy crosses to the other
+    /// per pass (the Hadamard matrix is θ = 45°, half). Its eigenvalues sit at ±30°, ±60°, ±120°, so DC
+    /// recirculates to at most 1/|1 − e^(iπ/6)| ≈ 1.9 (1.3 in the mono tank).
+    static let stereoCouplingAngle = Double.pi / 6
+
     /// The loop's orthogonal matrix is the Hadamard matrix H (scaled by 1/√8) times diag(loopSigns). H alone
     /// is symmetric, with eigenvalues ±1: a +1 eigenvector recirculates unchanged at DC, so DC (and
     /// Nyquist) would build up to ~1/(1 − g) (×30 at 20 s). With these signs every eigenvalue sits at

@@ -1,7 +1,7 @@
 // The algorithmic stereo reverb kernel behind the built-in `reverb` unit: smoothing, control-rate coefficients and the block driver. Realtime: update, process and reset run on the audio thread.
 
-/// A stereo reverb: mono (or mid) input into an 8-line feedback delay network; stereo wet output mixed with
-/// the untouched dry signal.
+/// A stereo reverb: mono (mid) or true-stereo input into an 8-line feedback delay network; stereo wet output
+/// mixed with the untouched dry signal.
 ///
 /// setup: `init` (allocates every delay line for the largest size, no allocation afterwards);
 /// update: ``update(_:)``; process: ``process(left:right:outputLeft:outputRight:frames:)``; ``reset()``.
@@ -50,7 +50,8 @@ public struct ReverbKernel: ~Copyable {
     private var quietDiffuserFrames = 0
 
     /// A reverb with `parameters` at `sampleRate` Hz (positive and finite; the engine unit accepts 8…768 kHz).
-    public init(parameters: ReverbParameters = .defaults, sampleRate: Double) {
+    /// With `isStereo`, left and right stay apart in the tank (see ``ReverbTank``); otherwise it hears their mean.
+    public init(parameters: ReverbParameters = .defaults, sampleRate: Double, isStereo: Bool = false) {
         let settings = parameters.sanitized
         self.parameters = settings
         self.sampleRate = sampleRate
@@ -75,7 +76,8 @@ public struct ReverbKernel: ~Copyable {
         tickEnd = start
         tank = ReverbTank(
             sampleRate: sampleRate, coefficients: start, maximumLength: Int(largest),
-            maximumPredelay: ReverbDesign.frames(milliseconds: ReverbParameters.predelayRange.upperBound, sampleRate: sampleRate))
+            maximumPredelay: ReverbDesign.frames(milliseconds: ReverbParameters.predelayRange.upperBound, sampleRate: sampleRate),
+            isStereo: isStereo)
         tank.jumpPredelay(to: predelayTarget)
     }
 
@@ -102,7 +104,8 @@ public struct ReverbKernel: ~Copyable {
     }
 
     /// Processes `frames` frames. `left` and `right` are the input (pass the same pointer twice for a mono
-    /// input); the dry path keeps them apart, the reverb hears their mean. Inputs and outputs may alias.
+    /// input); the dry path keeps them apart; a mono kernel's reverb hears their mean, a stereo one's keeps
+    /// them apart too. Inputs and outputs may alias.
     /// (Not `@_noLocks`: the control tick calls libm; the per-sample loop it drives is.)
     public mutating func process(
         left: UnsafePointer<Float>, right: UnsafePointer<Float>,

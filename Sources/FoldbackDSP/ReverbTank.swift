@@ -2,11 +2,18 @@
 
 /// Delay memory, filter state and the `@_noLocks` per-sample loop of ``ReverbKernel``.
 ///
-/// Per sample: the mono input (the mean of left and right) runs through four series Schroeder
-/// all-passes, then into eight delay lines read at slowly modulated fractional delays (all-pass
-/// interpolation), each line's output low-passed (damping), scaled by its signed loop gain, mixed by an
-/// 8×8 Hadamard matrix and written back with the input. Left and right wet signals are two orthogonal sign
-/// combinations of the line outputs; they pass through a stereo predelay, a width matrix and the dry/wet mix.
+/// Per sample: the input runs through four series Schroeder all-passes, then into eight delay lines read
+/// at slowly modulated fractional delays (all-pass interpolation), each line's output low-passed
+/// (damping), scaled by its signed loop gain, mixed by an orthogonal 8×8 matrix and written back with the
+/// input. The wet left and right pass through a stereo predelay, a width matrix and the dry/wet mix.
+///
+/// Mono (``ReverbDesign/Routing/mono``): the mean of left and right is diffused and spread over all eight
+/// lines, the matrix is the Hadamard matrix, and left and right are two orthogonal sign combinations of
+/// all eight lines. True stereo (``ReverbDesign/Routing/stereo``): left and right are diffused apart, left
+/// feeds lines 0…3 and is heard from them, right feeds and is heard from lines 4…7, and the matrix couples
+/// the halves by ``ReverbDesign/stereoCouplingAngle`` (a quarter of each half's energy crosses per pass,
+/// against half in the Hadamard matrix), so a source on the left rings on the left first and spreads
+/// towards the centre as the tail decays. Both matrices are orthogonal, so the RT60 law is the same.
 ///
 /// Coefficients arrive once per control tick as a start value and a per-sample step
 /// (``beginTick(from:to:)``), so the output does not depend on how the host splits its blocks.
@@ -30,7 +37,7 @@ struct ReverbTank: ~Copyable {
     private let lines: UnsafeMutablePointer<Float>        // 8 floats a frame, one per line
     private let lineMask: Int
     private var lineWrite = 0
-    private let diffuser: UnsafeMutablePointer<Float>     // 4 floats a frame, one per all-pass
+    private let diffuser: UnsafeMutablePointer<SIMD2<Float>>   // 4 (left, right) pairs a frame, one per all-pass
     private let diffuserMask: Int
     private var diffuserWrite = 0
     private let diffuserLengths: SIMD4<Int32>
@@ -43,9 +50,8 @@ struct ReverbTank: ~Copyable {
     private var fadeStep: Float = 1
 
     private let laneNumbers = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
-    private let inputGains = ReverbDesign.inputGains
-    private let leftSigns = ReverbDesign.leftSigns
-    private let rightSigns = ReverbDesign.rightSigns
+    private let isStereo: Bool
+    private let routing: ReverbDesign.Routing
     private let modulationDepth: Float
     private let rotationCos: SIMD8<Float>
     private let rotationSin: SIMD8<Float>
@@ -67,7 +73,9 @@ struct ReverbTank: ~Copyable {
 
     /// A silent tank at `sampleRate` starting at `coefficients`, with room for lines up to
     /// `maximumLength` samples and a predelay up to `maximumPredelay` samples.
-    init(sampleRate: Double, coefficients: Coefficients, maximumLength: Int, maximumPredelay: Int) {
+    init(sampleRate: Double, coefficients: Coefficients, maximumLength: Int, maximumPredelay: Int, isStereo: Bool = false) {
+        self.isStereo = isStereo
+        routing = isStereo ? .stereo : .mono
         modulationDepth = Float(ReverbDesign.modulationDepth * sampleRate)
         let lineFrames = ReverbDesign.ringSize(maximumLength + Int(modulationDepth) + 4)
         // Cache-line aligned, so each frame's eight floats (32 bytes) sit in one line.
@@ -78,7 +86,7 @@ struct ReverbTank: ~Copyable {
         diffuserLengths = ReverbDesign.diffuserLengths(sampleRate: sampleRate)
         diffuserFrames = ReverbDesign.ringSize(Int(diffuserLengths.max()) + 1)
         diffuser = .allocate(capacity: diffuserFrames * 4)
-        diffuser.initialize(repeating: 0, count: diffuserFrames * 4)
+        diffuser.initialize(repeating: SIMD2(), count: diffuserFrames * 4)
         diffuserMask = diffuserFrames - 1
         let predelayFrames = ReverbDesign.ringSize(maximumPredelay + 1)
         predelay = .allocate(capacity: predelayFrames)
@@ -143,7 +151,7 @@ struct ReverbTank: ~Copyable {
     /// Zeroes the diffuser: once the input stops it dies away long before the lines do, and would
     /// otherwise sink into subnormal numbers while they ring on.
     mutating func clearDiffuser() {
-        diffuser.update(repeating: 0, count: diffuserFrames * 4)
+        diffuser.update(repeating: SIMD2(), count: diffuserFrames * 4)
     }
 
     /// Zeroes every delay line and filter state; the tank becomes dormant.
@@ -166,7 +174,8 @@ struct ReverbTank: ~Copyable {
         }
         let predelayValues = (0...predelayMask).count { predelay[$0].x.isSubnormal || predelay[$0].y.isSubnormal }
         let states = (0..<8).count { lowpass[$0].isSubnormal } + (0..<8).count { interpolated[$0].isSubnormal }
-        return count(lines, (lineMask + 1) * 8) + count(diffuser, diffuserFrames * 4) + predelayValues + states
+        let diffuserValues = UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self)
+        return count(lines, (lineMask + 1) * 8) + count(diffuserValues, diffuserFrames * 8) + predelayValues + states
     }
 
     /// Puts the modulation phasors back at their starting phases.
@@ -177,7 +186,8 @@ struct ReverbTank: ~Copyable {
     // MARK: Audio
 
     /// Renders `count` frames (within one tick) from `left`/`right` (the same pointer for a mono input)
-    /// into `outputLeft`/`outputRight`. Inputs and outputs may alias frame by frame.
+    /// into `outputLeft`/`outputRight`. Inputs and outputs may alias frame by frame. A mono tank hears
+    /// the mean of left and right; a stereo one keeps them apart.
     @_noLocks
     mutating func render(
         left: UnsafePointer<Float>, right: UnsafePointer<Float>,
@@ -187,7 +197,7 @@ struct ReverbTank: ~Copyable {
         if isDormant {
             while frame < count {
                 let dryLeft = left[frame], dryRight = right[frame]
-                if 0.5 * (dryLeft + dryRight) != 0 { break }
+                if isStereo ? (dryLeft != 0 || dryRight != 0) : 0.5 * (dryLeft + dryRight) != 0 { break }
                 outputLeft[frame] = dryLeft * current.levels[1]
                 outputRight[frame] = dryRight * current.levels[1]
                 advanceRamps()
@@ -198,7 +208,8 @@ struct ReverbTank: ~Copyable {
         }
         while frame < count {
             let dryLeft = left[frame], dryRight = right[frame]
-            let wet = tankSample(input: 0.5 * (dryLeft + dryRight))
+            let input = isStereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
+            let wet = tankSample(input: input)
             let levels = current.levels
             outputLeft[frame] = dryLeft * levels[1] + (levels[2] * wet.x + levels[3] * wet.y)
             outputRight[frame] = dryRight * levels[1] + (levels[2] * wet.y + levels[3] * wet.x)
@@ -207,10 +218,11 @@ struct ReverbTank: ~Copyable {
         }
     }
 
-    /// One sample through diffuser, network and predelay: the wet (left, right) pair before width and mix.
+    /// One sample (left, right; a mono tank's input in the left lane, 0 in the right) through diffuser,
+    /// network and predelay: the wet (left, right) pair before width and mix.
     @inline(__always) @_noLocks
-    private mutating func tankSample(input: Float) -> SIMD2<Float> {
-        inputPeak = max(inputPeak, input.magnitude)
+    private mutating func tankSample(input: SIMD2<Float>) -> SIMD2<Float> {
+        inputPeak = max(inputPeak, max(input.x.magnitude, input.y.magnitude))
 
         // Input diffusion: four series all-passes v = u + g·v[n−M], out = v[n−M] − g·v, in one interleaved ring.
         let coefficient = current.levels[0]
@@ -218,7 +230,7 @@ struct ReverbTank: ~Copyable {
         let row = diffuserWrite &* 4
         for stage in 0..<4 {
             let delayed = diffuser[((diffuserWrite &- Int(diffuserLengths[stage])) & diffuserMask) &* 4 &+ stage]
-            let v = diffused + coefficient * delayed
+            let v = diffused + coefficient * delayed      // both lanes, each as a mono diffuser would
             diffuser[row &+ stage] = v
             diffused = delayed - coefficient * v
         }
@@ -238,23 +250,29 @@ struct ReverbTank: ~Copyable {
         let near = gatherLines(rows &<< 3 &+ laneNumbers)
         let far = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
         let eta = (1 - fraction) / (1 + fraction)
-        let outputs = eta * (near - interpolated) + far
+        // In a true-stereo tank values below ±1e-30 (−600 dB) are flushed: a half can carry the sparse early
+        // echoes of the other side's diffuser, and between them the interpolator and damping states would
+        // otherwise decay geometrically into subnormals. (The mono tank's lines never fall silent that way.)
+        var outputs = eta * (near - interpolated) + far
+        if isStereo { outputs = Self.flushed(outputs) }
         interpolated = outputs
 
         // Damping, loop gain, orthogonal mixing, and the input.
         lowpass = outputs + current.poles * (lowpass - outputs)
+        if isStereo { lowpass = Self.flushed(lowpass) }
+        let injected = routing.leftInput * diffused.x + routing.rightInput * diffused.y
         UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(
-            of: Self.hadamard(current.loopGains * lowpass) + inputGains * diffused, as: SIMD8<Float>.self)
+            of: Self.mix(current.loopGains * lowpass, coupling: routing.coupling) + injected, as: SIMD8<Float>.self)
         lineWrite = (lineWrite &+ 1) & lineMask
         lineEnergy += outputs * outputs
-        diffusedEnergy += diffused * diffused
+        diffusedEnergy += (diffused * diffused).sum()
 
         let cos = phasorCos * rotationCos - phasorSin * rotationSin
         phasorSin = phasorSin * rotationCos + phasorCos * rotationSin
         phasorCos = cos
 
         // Predelay on the stereo wet signal, crossfading between taps while it changes.
-        predelay[predelayWrite] = SIMD2((outputs * leftSigns).sum(), (outputs * rightSigns).sum())
+        predelay[predelayWrite] = SIMD2((outputs * routing.leftOutput).sum(), (outputs * routing.rightOutput).sum())
         var wet = predelay[(predelayWrite &- predelayTap) & predelayMask]
         if fade < 1 {
             let old = predelay[(predelayWrite &- previousTap) & predelayMask]
@@ -263,6 +281,13 @@ struct ReverbTank: ~Copyable {
         }
         predelayWrite = (predelayWrite &+ 1) & predelayMask
         return wet
+    }
+
+    /// `x` with every lane within ±1e-30 set to exactly 0.
+    @inline(__always) @_noLocks
+    private static func flushed(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        let tiny = SIMD8<Float>(repeating: 1e-30)
+        return x.replacing(with: 0, where: (x .< tiny) .& (x .> -tiny))
     }
 
     /// The line samples at the eight flat indices (one per line).
@@ -280,11 +305,13 @@ struct ReverbTank: ~Copyable {
         current.levels += step.levels
     }
 
-    /// The unnormalised 8-point fast Walsh–Hadamard transform (Sylvester order): three butterfly stages.
+    /// The loop's mixing: halves a, b go to H4(c·a + s·b) and H4(s·a − c·b), with (c, s) = `coupling`.
+    /// (1, 1) is the unnormalised 8-point fast Walsh–Hadamard transform (Sylvester order), exactly.
     @inline(__always) @_noLocks
-    private static func hadamard(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let sum4 = x.lowHalf + x.highHalf, difference4 = x.lowHalf - x.highHalf
-        return SIMD8(lowHalf: hadamard(sum4), highHalf: hadamard(difference4))
+    private static func mix(_ x: SIMD8<Float>, coupling: SIMD2<Float>) -> SIMD8<Float> {
+        let top = coupling.x * x.lowHalf + coupling.y * x.highHalf
+        let bottom = coupling.y * x.lowHalf - coupling.x * x.highHalf
+        return SIMD8(lowHalf: hadamard(top), highHalf: hadamard(bottom))
     }
 
     @inline(__always) @_noLocks

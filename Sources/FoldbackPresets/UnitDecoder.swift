@@ -39,7 +39,8 @@ enum UnitDecoder {
     /// One unit with every schema parameter filled in, and whether its id was written in the file.
     private static func decode(_ reader: TableReader) -> (UnitSpec, Bool)? {
         guard let type = reader.requiredString("type") else {
-            reader.checkKeys(allowed: commonKeys + UnitSchema.all.flatMap { $0.parameters.map(\.key) } + EQDecoder.unitKeys)
+            reader.checkKeys(allowed: commonKeys + UnitSchema.all.flatMap { $0.parameters.map(\.key) } + EQDecoder.unitKeys
+                + DelayDecoder.unitKeys)
             return nil
         }
         guard let schema = UnitSchema.named(type) else {
@@ -52,7 +53,9 @@ enum UnitDecoder {
         typed.label = "a '\(type)' unit"
         let isEQ = type == UnitSchema.eq.type
         let isLV2 = type == UnitSchema.lv2.type
-        typed.checkKeys(allowed: commonKeys + schema.parameters.map(\.key) + (isEQ ? EQDecoder.unitKeys : []) + (isLV2 ? LV2UnitDecoder.unitKeys : []))
+        let isDelay = type == UnitSchema.delay.type
+        typed.checkKeys(allowed: commonKeys + schema.parameters.map(\.key) + (isEQ ? EQDecoder.unitKeys : [])
+            + (isLV2 ? LV2UnitDecoder.unitKeys : []) + (isDelay ? DelayDecoder.unitKeys : []))
         let id = typed.name("id", what: "unit id", required: false)
         let isBypassed = typed.bool("bypass", default: false)
         var parameters: [String: Float] = [:]
@@ -61,6 +64,7 @@ enum UnitDecoder {
         }
         var unit = UnitSpec(type: type, id: id ?? type, isBypassed: isBypassed, parameters: parameters, location: reader.location)
         if isEQ { (unit.curve, unit.bands) = EQDecoder.decode(typed) }
+        if isDelay { DelayDecoder.decode(typed, parameters: &unit.parameters) }
         if isLV2 {
             guard let (plugin, controls) = LV2UnitDecoder.decode(typed) else { return nil }
             (unit.lv2, unit.parameters) = (plugin, controls)

@@ -18,6 +18,10 @@ public enum UnitFactory {
             return EQUnit(bands: spec.bands.map(\.band), gainDB: Double(spec.parameters["gain_db"] ?? 0))
         case "reverb":
             return ReverbUnit(values: spec.parameters)
+        case "geq":
+            return GraphicEQUnit(values: spec.parameters)
+        case "delay":
+            return DelayUnit(milliseconds: spec.parameters["delay_ms"] ?? 0)
         case "lv2" where spec.lv2 != nil:
             return try makePlugin(spec, hosting: hosting)
         // One case per built-in type, each returning its unit from `spec`.

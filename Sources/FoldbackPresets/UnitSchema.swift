@@ -25,6 +25,8 @@ public struct UnitSchema: Sendable {
         compressor,
         eq,
         reverb,
+        geq,
+        delay,
         lv2,
     ]
 

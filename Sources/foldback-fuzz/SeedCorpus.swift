@@ -6,7 +6,8 @@ import Glibc
 
 /// Seed inputs for mutation.
 enum SeedCorpus {
-    /// Kinds of file the shipped folders lack: a setlist, and a preset with a `[midi]` map and a file source.
+    /// Kinds of file the shipped folders lack: a setlist, a preset with a `[midi]` map and a file source, and
+    /// one with a graphic EQ and delays (both spellings).
     static let builtIn: [(name: String, bytes: [UInt8])] = [
         ("setlist", Array("""
             [setlist]
@@ -50,6 +51,29 @@ enum SeedCorpus {
             cc = 64
             target = "strip.vox.mute"
             mode = "toggle"
+
+            """.utf8)),
+        ("geq and delay", Array("""
+            [[bus]]
+            name = "wedge"
+            channels = 1
+
+            [[strip]]
+            name = "vox"
+              [[strip.unit]]
+              type = "geq"
+              g31_5 = -3.5
+              g2k5 = -6
+              g20k = 15
+              gain_db = -2
+              [[strip.unit]]
+              type = "delay"
+              distance_m = 12.5
+              [[strip.unit]]
+              type = "delay"
+              delay_ms = 500
+              [[strip.send]]
+              bus = "wedge"
 
             """.utf8)),
     ]

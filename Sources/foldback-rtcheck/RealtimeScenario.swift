@@ -10,9 +10,13 @@ enum RealtimeScenario {
     static let trim = 0, equalizer = 1, compressor = 2, reverb = 3
     /// The effect bus and its return strip.
     static let verbBus = 3, verbReturn = 6
+    /// Strips with a graphic EQ and a delay after their other built-in units, and the index of the geq (the
+    /// delay follows it): strip 2 (mono) and strip 4 (stereo, after its reverb).
+    static let graphicEQ = [2: 3, 4: 4]
 
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
-    /// on strips 0 and 4; → an LV2 plugin on strips 1 and 5, see ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
+    /// on strips 0 and 4; → graphic EQ → delay on strips 2 and 4; → an LV2 plugin on strips 1 and 5, see
+    /// ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     /// `main` carries an EQ and a compressor, `iem_vox` a gain unit; strips 0 and 1 also feed the effect bus `verb`
     /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
     /// lookahead compressor makes every other path into its buses run through a send delay.
@@ -33,6 +37,10 @@ enum RealtimeScenario {
             if index == 0 || index == 4 {
                 units.append(ReverbUnit(settings: ReverbParameters(decay: 1.2 + Float(index) * 0.2, mix: 0.3)))
                 ids.append("verb")
+            }
+            if graphicEQ[index] != nil {
+                units += [GraphicEQUnit(values: ["g250": -4, "g2k5": -6, "g3k15": -9, "g8k": 2]), DelayUnit(milliseconds: Float(index) * 5)]
+                ids += ["geq", "delay"]
             }
             if let plugin = try lv2Unit(strip: index) {
                 units.append(plugin)
@@ -91,5 +99,14 @@ enum RealtimeScenario {
         (.busUnitParameter(bus: verbBus, unit: 0, parameter: 0), 3), (.busLimiterCeiling(bus: 1), -6), (.busLimiterRelease(bus: 1), 200),
         (.stripGain(strip: verbReturn), -4), (.sendGain(strip: verbReturn, send: 1), -3), (.unitBypass(strip: verbReturn, unit: 0), 1),
         (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
-    ] + lv2Changes
+    ] + graphicEQAndDelayChanges + lv2Changes
+
+    /// Graphic EQ faders, its output gain and delay moves (to the 500 ms end, and back mid-crossfade), a bypass.
+    private static let graphicEQAndDelayChanges: [(ParameterAddress, Float)] = [
+        (.unitParameter(strip: 2, unit: 3, parameter: 18), 12), (.unitParameter(strip: 4, unit: 4, parameter: 22), 15),
+        (.unitParameter(strip: 4, unit: 4, parameter: 0), -3), (.unitParameter(strip: 2, unit: 4, parameter: 0), 500),
+        (.unitParameter(strip: 4, unit: 5, parameter: 0), 120), (.unitParameter(strip: 4, unit: 5, parameter: 0), 3.3),
+        (.unitParameter(strip: 2, unit: 3, parameter: 1), -15), (.unitBypass(strip: 4, unit: 5), 1),
+        (.unitBypass(strip: 4, unit: 5), 0), (.unitParameter(strip: 2, unit: 4, parameter: 0), 0),
+    ]
 }

@@ -15,6 +15,8 @@ enum BenchCases {
         BenchCase(name: "eq", summary: "10-band parametric EQ", preset: preset(units: tenBandEQ, limiter: false)),
         BenchCase(name: "compressor", summary: "compressor, RMS, soft knee", preset: preset(units: compressor, limiter: false)),
         BenchCase(name: "reverb", summary: "FDN reverb, mono in → stereo out", preset: preset(units: reverb, limiter: false)),
+        BenchCase(name: "geq", summary: "31-band graphic EQ, 6 bands moved", preset: preset(units: graphicEQ, limiter: false)),
+        BenchCase(name: "delay", summary: "delay, 120 ms", preset: preset(units: unit("delay", "delay_ms = 120.0"), limiter: false)),
         BenchCase(name: "limiter", summary: "bus brickwall limiter (stereo)", preset: preset(units: "", limiter: true)),
         BenchCase(name: "vocal_chain", summary: "10-band EQ → compressor → reverb → limiter", preset: preset(units: referenceChain, limiter: true)),
         BenchCase(
@@ -88,4 +90,5 @@ enum BenchCases {
 
     private static let compressor = unit("compressor", "threshold_db = -24.0\n  ratio = 4.0\n  knee_db = 6.0\n  detection = \"rms\"")
     private static let reverb = unit("reverb", "decay_s = 1.8\n  mix = 0.25")
+    private static let graphicEQ = unit("geq", "g63 = -3.0\n  g250 = -4.0\n  g2k5 = -6.0\n  g3k15 = -9.0\n  g8k = 2.0\n  g12k5 = -2.0")
 }

@@ -1,5 +1,6 @@
 // `foldback check`: validates a preset, prints the chain it resolves to, and can plot a strip's EQ. Non-realtime.
 import ArgumentParser
+import FoldbackDSP
 import FoldbackPresets
 
 /// Loads a preset without touching JACK, prints its resolved chain, and reports every problem.
@@ -21,7 +22,7 @@ struct CheckCommand: ParsableCommand {
             at once, and the exit status is 2. Warnings (a strip with no sends, a bus nothing feeds) \
             are printed too but do not fail the check.
 
-            --eq-svg STRIP FILE plots the frequency response of the first eq unit of strip STRIP \
+            --eq-svg STRIP FILE plots the frequency response of the first eq or geq unit of strip STRIP \
             (all its bands, from the digital filters at 48 kHz) as an SVG picture. Put it after \
             the preset.
 
@@ -43,7 +44,7 @@ struct CheckCommand: ParsableCommand {
     var quiet = false
 
     @Option(name: .customLong("eq-svg"), parsing: .upToNextOption,
-            help: ArgumentHelp("Plot the first eq unit of strip STRIP to the SVG file FILE.", valueName: "STRIP FILE"))
+            help: ArgumentHelp("Plot the first eq or geq unit of strip STRIP to the SVG file FILE.", valueName: "STRIP FILE"))
     var eqSVG: [String] = []
 
     func validate() throws {
@@ -73,22 +74,33 @@ struct CheckCommand: ParsableCommand {
         }
     }
 
-    /// Writes the response of the strip's first eq unit; an unknown strip or a strip without one exits 2.
+    /// Writes the response of the strip's first eq or geq unit; an unknown strip or a strip without one exits 2.
     private func plotEQ(of stripName: String, in preset: Preset, to path: String) throws {
         guard let strip = preset.strip(named: stripName) else {
             let names = preset.strips.map { "'\($0.name)'" }.joined(separator: ", ")
             StandardError.writeLine("foldback: --eq-svg: no strip '\(stripName)' in \(preset.path); its strips are \(names)")
             throw ExitCode(2)
         }
-        guard let unit = strip.units.first(where: { $0.type == UnitSchema.eq.type }) else {
-            StandardError.writeLine("foldback: --eq-svg: strip '\(stripName)' has no eq unit")
+        let plotted = [UnitSchema.eq.type, UnitSchema.geq.type]
+        guard let unit = strip.units.first(where: { plotted.contains($0.type) }) else {
+            StandardError.writeLine("foldback: --eq-svg: strip '\(stripName)' has no eq or geq unit")
             throw ExitCode(2)
         }
-        let curve = unit.curve.map { "curve \($0), " } ?? ""
+        let outputGainDB = Double(unit.parameters["gain_db"] ?? 0)
+        let bands: [EQBand]
+        let description: String
+        if unit.type == UnitSchema.geq.type {
+            let design = GraphicEQDesign(sampleRate: 48000)
+            bands = design.bands(gains: design.gains(faders: GraphicEQDesign.keys.map { Double(unit.parameters[$0] ?? 0) }))
+            description = "31-band graphic EQ (corrected band gains)"
+        } else {
+            bands = unit.bands.map(\.band)
+            description = (unit.curve.map { "curve \($0), " } ?? "") + "\(unit.bands.count) bands"
+        }
         let plot = ResponsePlot(
             title: "\(stripName) / \(unit.id)",
-            subtitle: "\(curve)\(unit.bands.count) bands, output \(unit.parameters["gain_db"] ?? 0) dB (48 kHz; \(preset.path))",
-            bands: unit.bands.map(\.band), sampleRate: 48000, outputGainDB: Double(unit.parameters["gain_db"] ?? 0))
+            subtitle: "\(description), output \(unit.parameters["gain_db"] ?? 0) dB (48 kHz; \(preset.path))",
+            bands: bands, sampleRate: 48000, outputGainDB: outputGainDB)
         try plot.write(to: path, announces: !quiet)
     }
 }

@@ -5,11 +5,12 @@ import FoldbackJACK
 import FoldbackPresets
 
 extension LiveSession {
-    /// The figures of bus `name`, or nil for no such bus. The round trip is the largest over the bus's
+    /// The figures of bus `name`, or nil for no such bus or an effect bus (no ports: its returns carry its
+    /// latency into the buses that have them). The round trip is the largest over the bus's
     /// ports of JACK's capture latency (capture side plus what Foldback reports) plus its playback latency.
     func busLatency(named name: String) -> BusLatencyFigures? {
         let layout = host.layout
-        guard let spec = preset.bus(named: name), let added = layout.busLatencies.first(where: { $0.bus == name }) else { return nil }
+        guard let spec = preset.bus(named: name), spec.hasOutput, let added = layout.busLatencies.first(where: { $0.bus == name }) else { return nil }
         let trips = PortNaming.outputPortNames(bus: name, channels: spec.channels).compactMap { host.roundTrip(ofOutput: $0) }
         return BusLatencyFigures(
             bus: name, isInEar: spec.isInEar, sampleRate: host.sampleRate, addedFrames: added.frames.upperBound,

@@ -13,7 +13,8 @@ final class ConsoleCheckTests: XCTestCase {
             "Bus 5  verb  (stereo, effect bus)",
             "outputs   (none: output = false)",
             "return    <- bus verb (effect return: no input ports)",
-            "1. ring_out  eq  gain_db=0 bands=3",
+            "1. ring_out  geq  gain_db=0 g20=-15 g25=-15 g31_5=-12 g40=-9 g50=-6 g63=0",
+            "2. align  delay       delay_ms=9.912537",
             // The vocal's 2 ms lookahead (96 frames) is the slowest path: the guitar is delayed to match it…
             "  foh       3.50 ms (168 frames)  = strips 96 + limiter lookahead 72",
             "path gtr: 0 frames + 96 compensation",

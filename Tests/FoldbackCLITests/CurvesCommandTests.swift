@@ -83,6 +83,30 @@ final class CurvesCommandTests: XCTestCase {
         XCTAssertTrue(halfGiven.standardError.contains("--eq-svg takes two values"), halfGiven.standardError)
     }
 
+    func testCheckPlotsAGraphicEQ() throws {
+        let preset = try FoldbackProcess.temporaryPreset("""
+            [[bus]]
+            name = "wedge"
+            [[strip]]
+            name = "vox"
+            send = [{ bus = "wedge" }]
+              [[strip.unit]]
+              type = "geq"
+              id = "ring"
+              g2k5 = -6
+              g250 = 4
+            """, name: "geq.toml")
+        let svg = (preset as NSString).deletingLastPathComponent + "/ring.svg"
+        let run = try FoldbackProcess.run(["check", preset, "--eq-svg", "vox", svg])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        XCTAssertTrue(run.standardOutput.contains("g250=4"), run.standardOutput)
+        XCTAssertTrue(run.standardOutput.contains("g2k5=-6"), run.standardOutput)
+        let plot = try parseSVG(svg)
+        XCTAssertEqual(plot.root, "svg")
+        XCTAssertTrue(plot.texts.contains { $0.contains("31-band graphic EQ") }, "\(plot.texts)")
+        XCTAssertTrue(plot.texts.contains("31"), "a marker for each of the 31 bands")
+    }
+
     func testHelpTeachesWithExamples() throws {
         let run = try FoldbackProcess.run(["curves", "--help"])
         XCTAssertEqual(run.status, 0)

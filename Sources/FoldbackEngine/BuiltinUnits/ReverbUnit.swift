@@ -2,7 +2,8 @@
 public import FoldbackDSP
 
 /// An algorithmic stereo reverb over ``ReverbKernel``: takes the strip's 1 or 2 channels and always
-/// outputs 2 (a mono strip becomes stereo). The reverb hears the mean of the inputs; the dry path keeps
+/// outputs 2 (a mono strip becomes stereo). On 2 channels it is true stereo: left and right feed and are
+/// heard from different halves of the tank, so a source panned left rings on the left; the dry path keeps
 /// them as they are. No latency: the predelay is part of the sound.
 ///
 /// Live parameters (indices of ``parameters``; keys as in presets): 0 `decay_s` (RT60, 0.1…20 s),
@@ -57,7 +58,7 @@ public final class ReverbUnit: EngineUnit, @unchecked Sendable {
             throw .unitSetupFailed(unit: typeName, reason: "runs at 8 kHz to 768 kHz, not \(sampleRate) Hz")
         }
         let state = try storage.prepare(unit: typeName) {
-            State(kernel: ReverbKernel(parameters: settings, sampleRate: sampleRate), isStereo: channels == 2)
+            State(kernel: ReverbKernel(parameters: settings, sampleRate: sampleRate, isStereo: channels == 2), isStereo: channels == 2)
         }
         return UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: 2)
     }
