@@ -1,0 +1,162 @@
+// The built-in `feedback` unit: 16 notches on the audio path, a worker thread finding rings off it. Setup non-realtime; render functions realtime.
+public import FoldbackDSP
+public import FoldbackEngine
+import Atomics
+import Foundation
+
+/// How a ``FeedbackUnit`` behaves (preset keys `mode`, `max_depth_db`, `hold_s`).
+public struct FeedbackSettings: Sendable, Hashable {
+    /// Live (dynamic notches) or ring-out (fixed notches).
+    public var mode: FeedbackMode = .live
+    /// The deepest cut, dB (−3 … −40; −12 by default).
+    public var maxDepthDB: Float = -12
+    /// How long a live notch outlives its ring, seconds.
+    public var holdSeconds: Float = 10
+    /// The detector's thresholds.
+    public var criteria = HowlCriteria()
+
+    /// The defaults above.
+    public init() {}
+}
+
+/// A feedback suppressor: up to 16 narrow cuts with no latency, placed by analysis off the audio thread.
+///
+/// The audio thread copies the unit's input (mono, or the mean of a stereo pair) into a lock-free ring, applies
+/// the notch commands waiting in a second ring and runs the ``NotchBank``. A worker thread, started in
+/// ``prepare(channels:sampleRate:maxFrames:)`` and stopped when the unit is released, runs
+/// ``FeedbackAnalysis`` (FFTW, ``HowlDetector``, ``NotchPlanner``) on the ring and sends the commands.
+/// A unit made with `runsWorker: false` leaves the analysis to ``analyzePending()`` (tests, offline use).
+public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
+    public let typeName = "feedback"
+    public let parameters: [ParameterDescriptor] = []
+    /// The settings it was made with.
+    public let settings: FeedbackSettings
+    /// The name used in log lines (`strip vox`).
+    public let label: String
+    private let runsWorker: Bool
+    private let onEvent: (@Sendable (FeedbackEvent) -> Void)?
+    private var analysis: FeedbackAnalysis?
+    private var worker: AnalysisWorker?
+    private var rings: (SampleRing, CommandRing)?
+    private var state: UnsafeMutablePointer<State>?
+
+    struct State: ~Copyable {
+        var bank: NotchBank
+        let samples: SampleRing
+        let commands: CommandRing
+    }
+
+    /// A suppressor with `settings`, logging as `label`; `onEvent` hears every notch change on the analysis thread.
+    public init(settings: FeedbackSettings = FeedbackSettings(), label: String = "feedback", runsWorker: Bool = true,
+                onEvent: (@Sendable (FeedbackEvent) -> Void)? = nil) {
+        self.settings = settings
+        self.label = label
+        self.runsWorker = runsWorker
+        self.onEvent = onEvent
+    }
+
+    deinit {
+        worker?.stop()
+        worker = nil
+        analysis = nil
+        if let state {
+            state.deinitialize(count: 1)
+            state.deallocate()
+        }
+        if let (samples, commands) = rings {
+            samples.destroy()
+            commands.destroy()
+        }
+    }
+
+    public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
+        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        guard channels == 1 || channels == 2 else { throw .unsupportedChannelCount(name: typeName, channels: channels) }
+        guard sampleRate.isFinite, (8000...768_000).contains(sampleRate) else {
+            throw .unitSetupFailed(unit: typeName, reason: "runs at 8 kHz to 768 kHz, not \(sampleRate) Hz")
+        }
+        let samples = SampleRing(capacity: max(Int(sampleRate), 4 * maxFrames))
+        let commands = CommandRing(capacity: 256)
+        guard let analysis = FeedbackAnalysis(sampleRate: sampleRate, settings: settings, samples: samples, commands: commands,
+                                              label: label, onEvent: onEvent) else {
+            samples.destroy()
+            commands.destroy()
+            throw .unitSetupFailed(unit: typeName, reason: "FFTW could not plan the analysis transform")
+        }
+        rings = (samples, commands)
+        self.analysis = analysis
+        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
+        state.initialize(to: State(bank: NotchBank(channels: channels, sampleRate: sampleRate), samples: samples, commands: commands))
+        self.state = state
+        if runsWorker { worker = AnalysisWorker(analysis: analysis, interval: Double(analysis.hop) / sampleRate / 2) }
+        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: channels, outputChannels: channels)
+    }
+
+    /// Runs the analysis over everything the audio thread has written so far (units made with `runsWorker: false`).
+    public func analyzePending() { analysis?.pump() }
+
+    /// The notches placed now (slot, frequency, depth, width), as the analysis set them.
+    public var notches: [NotchSetting] { analysis?.notches ?? [] }
+
+    /// Every notch change so far (the most recent 256).
+    public var events: [FeedbackEvent] { analysis?.events ?? [] }
+
+    /// The notches as fixed EQ bands (peaks with their cut and Q), e.g. to save a ring-out into a preset.
+    public var notchBands: [EQBand] {
+        notches.filter { $0.depthDB < 0 }.map { EQBand(type: .peak, frequency: $0.frequency, gainDB: $0.depthDB, q: $0.q) }
+    }
+
+    /// Active notches and each one's frequency and depth (`notch<n>_freq_hz`, `notch<n>_depth_db`).
+    public func meterReadings() -> [UnitMeterReading] {
+        let active = notches.filter { $0.depthDB < 0 }
+        var readings = [UnitMeterReading(key: "notches_active", value: Float(active.count))]
+        for notch in active {
+            readings.append(UnitMeterReading(key: "notch\(notch.slot + 1)_freq_hz", value: Float(notch.frequency)))
+            readings.append(UnitMeterReading(key: "notch\(notch.slot + 1)_depth_db", value: Float(notch.depthDB)))
+        }
+        return readings
+    }
+
+    private static let functions = UnitRenderFunctions(
+        process: { state, inputs, outputs, frames in
+            let unit = state.assumingMemoryBound(to: State.self)
+            while let command = unit.pointee.commands.pop() {
+                unit.pointee.bank.setNotch(Int(command.slot), frequency: Double(command.frequency), depthDB: Double(command.depthDB),
+                                           q: Double(command.q), depthRateDBPerSecond: Double(command.depthRate))
+            }
+            let count = Int(frames)
+            unit.pointee.samples.write(inputs[0], inputs[unit.pointee.bank.channels - 1], frames: count)
+            unit.pointee.bank.process(inputs: inputs, outputs: outputs, frames: count)
+        },
+        setParameter: { _, _, _ in },
+        reset: { state in
+            state.assumingMemoryBound(to: State.self).pointee.bank.reset()
+        }
+    )
+}
+
+/// The thread that runs a unit's analysis every `interval` seconds until stopped.
+final class AnalysisWorker: @unchecked Sendable {
+    private let isStopping = ManagedAtomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(analysis: FeedbackAnalysis, interval: Double) {
+        let flag = isStopping
+        let finished = finished
+        let thread = Thread {
+            while !flag.load(ordering: .acquiring) {
+                analysis.pump()
+                Thread.sleep(forTimeInterval: interval)
+            }
+            finished.signal()
+        }
+        thread.name = "foldback-feedback"
+        thread.start()
+    }
+
+    /// Stops the thread and waits for it to finish its current pass.
+    func stop() {
+        guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+    }
+}
