@@ -8,20 +8,22 @@ import Darwin
 /// The thresholds a spectral peak must pass to be called a feedback ring (documented in docs/presets.md).
 public struct HowlCriteria: Sendable, Hashable {
     /// The peak stands this far above every bin 3 to 6 bins away on both sides (peak-to-neighbour ratio), dB.
-    public var peakToNeighbourDB = 15.0
+    public var peakToNeighbourDB = 10.0
     /// The peak stands this far above the mean power of the analysed band (peak-to-average ratio), dB.
     public var peakToAverageDB = 22.0
     /// Peaks quieter than this (dBFS of a sine) are ignored.
     public var floorDB = -70.0
     /// The peak passes both ratios on this many successive analysis frames.
     public var persistenceFrames = 5
-    /// Over those frames its level rose by at least this much (a ring grows; a held note does not), dB.
+    /// Since the track began its level rose by at least this much, and over those frames it did not fall
+    /// (a ring grows; a held note does not), dB.
     public var growthDB = 3.0
     /// And its frequency stayed within this many bins (a sung note's vibrato wanders).
     public var frequencySpreadBins = 0.35
-    /// A peak with a partner at an integer ratio (f/k or k·f, k = 2…6) within this fraction is musical.
+    /// A peak with a partner at an integer ratio within this fraction is musical: one below it (f/k, k = 2…6:
+    /// it is an upper harmonic) or an even harmonic above it (2f, 4f, 6f: it is a fundamental).
     public var harmonicTolerance = 0.015
-    /// A partner above the peak (k·f) only counts when it is within this many dB of the peak.
+    /// A partner above the peak only counts when it is within this many dB of the peak.
     public var upperPartnerRangeDB = 30.0
 
     /// The defaults above.
@@ -43,7 +45,8 @@ public struct HowlRing: Sendable, Hashable {
 /// Each frame: local maxima above ``HowlCriteria/floorDB`` are found, their frequency refined by a
 /// parabola through the log-magnitudes of the three top bins, and matched to the tracks of the frame
 /// before (within 1.5 bins). A track is reported once, as a ``HowlRing``, when over its last
-/// ``HowlCriteria/persistenceFrames`` frames it passed both ratios every time, grew, held its frequency
+/// ``HowlCriteria/persistenceFrames`` frames it passed both ratios every time and did not fall, has grown
+/// since it began, held its frequency
 /// and has no harmonic partner; a track is forgotten after two frames without its peak.
 public struct HowlDetector: Sendable {
     struct Track {
@@ -51,6 +54,7 @@ public struct HowlDetector: Sendable {
         var levels: [Double] = []
         var bins: [Double] = []
         var passes: [Bool] = []
+        var lowest = Double.infinity
         var missed = 0
         var isReported = false
     }
@@ -96,7 +100,7 @@ public struct HowlDetector: Sendable {
             tracks[index].isReported = true
             let track = tracks[index]
             rings.append(HowlRing(frequency: track.bin * binWidth, levelDB: track.levels.last!,
-                                  growthDB: track.levels.last! - track.levels.first!))
+                                  growthDB: track.levels.last! - track.lowest))
         }
         return rings
     }
@@ -144,12 +148,12 @@ public struct HowlDetector: Sendable {
     private func isHowl(_ track: Track, among peaks: [Peak]) -> Bool {
         let needed = criteria.persistenceFrames
         guard track.missed == 0, track.passes.count >= needed, track.passes.allSatisfy({ $0 }) else { return false }
-        guard track.levels.last! - track.levels.first! >= criteria.growthDB else { return false }
+        guard track.levels.last! - track.lowest >= criteria.growthDB, track.levels.last! >= track.levels.first! - 0.5 else { return false }
         guard track.bins.max()! - track.bins.min()! <= criteria.frequencySpreadBins else { return false }
         return !hasHarmonicPartner(track, among: peaks)
     }
 
-    /// A peak at f/k (the track is an upper harmonic) or a strong one at k·f (the track is a fundamental).
+    /// A peak at f/k (the track is an upper harmonic) or a strong even harmonic (the track is a fundamental).
     private func hasHarmonicPartner(_ track: Track, among peaks: [Peak]) -> Bool {
         let frequency = track.bin
         let level = track.levels.last!
@@ -160,7 +164,8 @@ public struct HowlDetector: Sendable {
             guard (2...6).contains(harmonic) else { continue }
             let tolerance = max(criteria.harmonicTolerance * harmonic, 1.0 / min(peak.bin, frequency))
             guard abs(ratio - harmonic) <= tolerance else { continue }
-            if !isAbove || level - peak.levelDB <= criteria.upperPartnerRangeDB { return true }
+            // Above the peak only even harmonics count: a clipping amplifier adds odd ones to a howl.
+            if !isAbove || (Int(harmonic) % 2 == 0 && level - peak.levelDB <= criteria.upperPartnerRangeDB) { return true }
         }
         return false
     }
@@ -171,6 +176,7 @@ extension HowlDetector.Track {
         bin = peak.bin
         missed = 0
         levels.append(peak.levelDB)
+        lowest = min(lowest, peak.levelDB)
         bins.append(peak.bin)
         passes.append(peak.passes)
         if levels.count > keep {

@@ -45,8 +45,8 @@ public struct NotchPlanner: Sendable {
     public static let releaseRate = 6.0
     /// A notch's residual peak-to-neighbour ratio that still counts as the ring, dB.
     public static let residueDB = 10.0
-    /// Time a notch's effect is awaited before it is judged, seconds.
-    public static let settleSeconds = 0.04
+    /// Time a notch's effect is awaited before it is judged, seconds (longer than the 85 ms analysis window).
+    public static let settleSeconds = 0.1
 
     struct Notch {
         var frequency: Double
@@ -122,11 +122,12 @@ public struct NotchPlanner: Sendable {
         return deepen(slot, time: time, level: level)
     }
 
-    /// The slot whose notch covers `frequency` (within half its bandwidth), if any.
+    /// The slot whose notch sits on `frequency` (within a quarter of a new notch's bandwidth), if any; a ring
+    /// further off gets a notch of its own rather than widening a neighbour.
     private func covering(_ frequency: Double) -> Int? {
         notches.indices.first { slot in
             guard let notch = notches[slot] else { return false }
-            return abs(frequency - notch.frequency) <= 0.5 * notch.frequency / notch.q
+            return abs(frequency - notch.frequency) <= 0.25 * notch.frequency / Self.initialQ
         }
     }
 

@@ -13,7 +13,7 @@ public struct FeedbackEvent: Sendable, Hashable {
     public var ringLevelDB: Double?
 }
 
-/// One analysis frame every ``hop`` samples over the last ``SpectrumAnalyzer/size`` samples of input.
+/// One analysis frame every ``hop`` samples (1/16 of the transform, 5.3 ms at 48 kHz) over the last ``SpectrumAnalyzer/size`` samples of input.
 ///
 /// ``pump()`` does all the work the ring holds and returns; the unit's worker thread calls it a few
 /// hundred times a second, a test may call it after each block to run faster than realtime deterministically.
@@ -35,10 +35,10 @@ final class FeedbackAnalysis: @unchecked Sendable {
     /// Called on the analysis thread with each change (for OSC).
     let onEvent: (@Sendable (FeedbackEvent) -> Void)?
 
-    /// The FFT size for `sampleRate`: the power of two at or above 40 ms.
+    /// The FFT size for `sampleRate`: the power of two at or above 80 ms (4096 at 48 kHz: 11.7 Hz bins).
     static func transformSize(sampleRate: Double) -> Int {
         var size = 64
-        while Double(size) < 0.04 * sampleRate { size <<= 1 }
+        while Double(size) < 0.08 * sampleRate { size <<= 1 }
         return size
     }
 
@@ -48,7 +48,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
         guard let spectrum = SpectrumAnalyzer(size: size) else { return nil }
         self.sampleRate = sampleRate
         self.spectrum = spectrum
-        hop = size / 8
+        hop = size / 16
         detector = HowlDetector(binCount: spectrum.binCount, binWidth: sampleRate / Double(size), criteria: settings.criteria)
         planner = NotchPlanner(mode: settings.mode, maxDepthDB: Double(settings.maxDepthDB), holdSeconds: Double(settings.holdSeconds))
         self.samples = samples
