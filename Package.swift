@@ -124,7 +124,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP", "FoldbackEngine"]),
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
-        .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackFeedback"]),
         .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),

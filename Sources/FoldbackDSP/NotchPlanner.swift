@@ -20,11 +20,20 @@ public struct NotchSetting: Sendable, Hashable {
     public var q: Double
     /// How fast the bank moves the depth there, dB per second.
     public var depthRateDBPerSecond: Double
+
+    /// A notch setting.
+    public init(slot: Int, frequency: Double, depthDB: Double, q: Double, depthRateDBPerSecond: Double) {
+        self.slot = slot
+        self.frequency = frequency
+        self.depthDB = depthDB
+        self.q = q
+        self.depthRateDBPerSecond = depthRateDBPerSecond
+    }
 }
 
 /// Places, deepens, widens and releases notches from the rings a ``HowlDetector`` reports.
 ///
-/// A new ring gets a free slot (the oldest live notch when all 16 are taken) at
+/// A new ring gets a free slot (the oldest live notch when all 16 are taken; ring-out notches are fixed) at
 /// ``initialDepthDB`` (or `maxDepthDB` if shallower) and Q ``initialQ``. While the spectrum still shows a peak
 /// at a notch (peak-to-neighbour ≥ ``residueDB``) that has not fallen 3 dB ``settleSeconds`` after the
 /// notch's last change (or the detector reports the ring again), the notch deepens by ``depthStepDB`` down to `maxDepthDB`, then widens (Q ÷ 1.5, down to ``minimumQ``). In live
@@ -57,6 +66,7 @@ public struct NotchPlanner: Sendable {
         var lastSeen: Double
         var levelAtChange: Double
         var isReleasing = false
+        var isFixed = false
     }
 
     /// The mode.
@@ -67,11 +77,16 @@ public struct NotchPlanner: Sendable {
     public var holdSeconds: Double
     private var notches: [Notch?] = Array(repeating: nil, count: NotchBank.maximumNotches)
 
-    /// A planner for `mode` with the given depth limit and hold time.
-    public init(mode: FeedbackMode, maxDepthDB: Double, holdSeconds: Double) {
+    /// A planner for `mode` with the given depth limit and hold time, starting with `fixed` notches (a saved
+    /// ring-out, in slots 0, 1, …: never released or reused; at most ``NotchBank/maximumNotches``).
+    public init(mode: FeedbackMode, maxDepthDB: Double, holdSeconds: Double, fixed: [NotchSetting] = []) {
         self.mode = mode
         self.maxDepthDB = min(maxDepthDB, -3)
         self.holdSeconds = max(holdSeconds, 0)
+        for (slot, notch) in fixed.prefix(NotchBank.maximumNotches).enumerated() {
+            notches[slot] = Notch(frequency: notch.frequency, depthDB: notch.depthDB, q: notch.q, placedAt: 0, changedAt: 0,
+                                  lastSeen: 0, levelAtChange: 0, isFixed: true)
+        }
     }
 
     /// The notches placed now (slot, frequency, depth, width).
@@ -89,7 +104,7 @@ public struct NotchPlanner: Sendable {
             if let slot = covering(ring.frequency) {
                 if let change = seen(slot, time: time, level: ring.levelDB, isRing: true) { changes.append(change) }
             } else {
-                changes.append(place(ring.frequency, level: ring.levelDB, time: time))
+                if let change = place(ring.frequency, level: ring.levelDB, time: time) { changes.append(change) }
             }
         }
         for slot in notches.indices {
@@ -97,7 +112,7 @@ public struct NotchPlanner: Sendable {
             let (ratio, level) = probe(notch.frequency)
             if ratio >= Self.residueDB {
                 if notch.lastSeen < time, let change = seen(slot, time: time, level: level, isRing: false) { changes.append(change) }
-            } else if mode == .live, !notch.isReleasing, time - notch.lastSeen >= holdSeconds {
+            } else if mode == .live, !notch.isFixed, !notch.isReleasing, time - notch.lastSeen >= holdSeconds {
                 notches[slot]!.isReleasing = true
                 changes.append(setting(slot, depth: 0, rate: Self.releaseRate))
             } else if notch.isReleasing, time - notch.lastSeen >= holdSeconds - notch.depthDB / Self.releaseRate {
@@ -131,11 +146,13 @@ public struct NotchPlanner: Sendable {
         }
     }
 
-    private mutating func place(_ frequency: Double, level: Double, time: Double) -> NotchSetting {
-        let slot = notches.firstIndex { $0 == nil }
-            ?? notches.indices.min { notches[$0]!.placedAt < notches[$1]!.placedAt }!
+    /// A new notch on `frequency`, in a free slot or the oldest one not fixed; nil when every slot is fixed.
+    private mutating func place(_ frequency: Double, level: Double, time: Double) -> NotchSetting? {
+        let reusable = notches.indices.filter { notches[$0].map { !$0.isFixed } ?? false }
+        guard let slot = notches.firstIndex(where: { $0 == nil })
+            ?? reusable.min(by: { notches[$0]!.placedAt < notches[$1]!.placedAt }) else { return nil }
         notches[slot] = Notch(frequency: frequency, depthDB: max(Self.initialDepthDB, maxDepthDB), q: Self.initialQ,
-                              placedAt: time, changedAt: time, lastSeen: time, levelAtChange: level)
+                              placedAt: time, changedAt: time, lastSeen: time, levelAtChange: level, isFixed: mode == .ringOut)
         return setting(slot, depth: notches[slot]!.depthDB, rate: Self.attackRate)
     }
 

@@ -50,13 +50,16 @@ final class FeedbackAnalysis: @unchecked Sendable {
         self.spectrum = spectrum
         hop = size / 16
         detector = HowlDetector(binCount: spectrum.binCount, binWidth: sampleRate / Double(size), criteria: settings.criteria)
-        planner = NotchPlanner(mode: settings.mode, maxDepthDB: Double(settings.maxDepthDB), holdSeconds: Double(settings.holdSeconds))
+        planner = NotchPlanner(mode: settings.mode, maxDepthDB: Double(settings.maxDepthDB), holdSeconds: Double(settings.holdSeconds),
+                               fixed: settings.fixedSettings)
         self.samples = samples
         self.commands = commands
         self.label = label
         self.onEvent = onEvent
         history = Array(repeating: 0, count: size)
         staged = Array(repeating: 0, count: hop)
+        let fixed = planner.activeNotches
+        published.withLock { $0.notches = fixed }
     }
 
     /// The notches placed now.

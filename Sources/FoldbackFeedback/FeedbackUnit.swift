@@ -14,9 +14,20 @@ public struct FeedbackSettings: Sendable, Hashable {
     public var holdSeconds: Float = 10
     /// The detector's thresholds.
     public var criteria = HowlCriteria()
+    /// Notches in place from the start (a saved ring-out): frequency, cut (≤ 0 dB) and Q of peak bands.
+    public var fixedNotches: [EQBand] = []
 
     /// The defaults above.
     public init() {}
+}
+
+extension FeedbackSettings {
+    /// ``fixedNotches`` as notch settings in slots 0, 1, … (at most ``NotchBank/maximumNotches``).
+    var fixedSettings: [NotchSetting] {
+        fixedNotches.prefix(NotchBank.maximumNotches).enumerated().map { slot, band in
+            NotchSetting(slot: slot, frequency: band.frequency, depthDB: min(band.gainDB, 0), q: band.q, depthRateDBPerSecond: 0)
+        }
+    }
 }
 
 /// A feedback suppressor: up to 16 narrow cuts with no latency, placed by analysis off the audio thread.
@@ -85,8 +96,11 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
         }
         rings = (samples, commands)
         self.analysis = analysis
+        var bank = NotchBank(channels: channels, sampleRate: sampleRate)
+        for notch in settings.fixedSettings { bank.setNotch(notch.slot, frequency: notch.frequency, depthDB: notch.depthDB, q: notch.q, depthRateDBPerSecond: 1) }
+        bank.reset()
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(bank: NotchBank(channels: channels, sampleRate: sampleRate), samples: samples, commands: commands))
+        state.initialize(to: State(bank: bank, samples: samples, commands: commands))
         self.state = state
         if runsWorker { worker = AnalysisWorker(analysis: analysis, interval: Double(analysis.hop) / sampleRate / 2) }
         return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: channels, outputChannels: channels)

@@ -1,6 +1,8 @@
 // Makes engine units from validated preset unit specs. Non-realtime.
 public import FoldbackEngine
 public import FoldbackLV2
+import FoldbackDSP
+import FoldbackFeedback
 
 /// Turns a ``UnitSpec`` (already validated against its ``UnitSchema``) into a fresh engine unit.
 ///
@@ -18,6 +20,18 @@ public enum UnitFactory {
             return EQUnit(bands: spec.bands.map(\.band), gainDB: Double(spec.parameters["gain_db"] ?? 0))
         case "reverb":
             return ReverbUnit(values: spec.parameters)
+        case "feedback":
+            guard spec.bands.count <= NotchBank.maximumNotches else {
+                throw PresetError(diagnostics: [PresetDiagnostic(
+                    location: spec.location, message: "a feedback unit holds at most \(NotchBank.maximumNotches) notches, not \(spec.bands.count) bands",
+                    severity: .error)])
+            }
+            var settings = FeedbackSettings()
+            settings.mode = FeedbackMode(rawValue: Int(spec.parameters["mode"] ?? 1)) ?? .live
+            settings.maxDepthDB = spec.parameters["max_depth_db"] ?? -12
+            settings.holdSeconds = spec.parameters["hold_s"] ?? 10
+            settings.fixedNotches = spec.bands.map(\.band)
+            return FeedbackUnit(settings: settings, label: "feedback unit '\(spec.id)'")
         case "lv2" where spec.lv2 != nil:
             return try makePlugin(spec, hosting: hosting)
         // One case per built-in type, each returning its unit from `spec`.

@@ -25,6 +25,7 @@ public struct UnitSchema: Sendable {
         compressor,
         eq,
         reverb,
+        feedback,
         lv2,
     ]
 

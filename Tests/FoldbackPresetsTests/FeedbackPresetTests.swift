@@ -1,0 +1,69 @@
+// The `feedback` unit type in presets: keys and defaults, saved ring-out bands as fixed notches, the writer and the capture round trip. Non-realtime.
+import FoldbackDSP
+import FoldbackEngine
+import FoldbackFeedback
+import XCTest
+@testable import FoldbackPresets
+
+final class FeedbackPresetTests: XCTestCase {
+    private func presetText(unit: String) -> String {
+        minimalBusAndStrip + "\n  [[strip.unit]]\n" + unit
+    }
+
+    private let ringOut = """
+          type = "feedback"
+          id = "fbx"
+          mode = "ringout"
+          max_depth_db = -18
+          [[strip.unit.band]]
+          type = "peak"
+          freq_hz = 2512.5
+          gain_db = -9
+          q = 16
+          [[strip.unit.band]]
+          type = "peak"
+          freq_hz = 820
+          gain_db = -12
+          q = 10.7
+        """
+
+    func testDefaultsAreLiveMinus12DBHeld10Seconds() throws {
+        let preset = try PresetLoader.parse(presetText(unit: "  type = \"feedback\"\n"), path: "fb.toml")
+        let spec = try XCTUnwrap(preset.strips.first?.units.first)
+        XCTAssertEqual(spec.parameters, ["mode": 1, "max_depth_db": -12, "hold_s": 10])
+        let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 64)
+        let bare = try PresetGraphBuilder.graph(for: PresetLoader.parse(minimalBusAndStrip, path: "bare.toml"), sampleRate: 48000, maxFrames: 64)
+        XCTAssertEqual(graph.layout.latencyFrames, bare.layout.latencyFrames, "the unit adds no latency (the bus limiter's lookahead only)")
+        let unit = try XCTUnwrap(graph.description.strips[0].units.first as? FeedbackUnit)
+        XCTAssertEqual(unit.settings.mode, .live)
+        XCTAssertEqual(unit.notches, [])
+    }
+
+    func testSavedRingOutBandsStartAsFixedNotchesAndSaveBack() throws {
+        let preset = try PresetLoader.parse(presetText(unit: ringOut), path: "fb.toml")
+        let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 64)
+        let unit = try XCTUnwrap(graph.description.strips[0].units.first as? FeedbackUnit)
+        XCTAssertEqual(unit.settings.mode, .ringOut)
+        XCTAssertEqual(unit.settings.maxDepthDB, -18)
+        XCTAssertEqual(unit.notches.map(\.frequency), [2512.5, 820])
+        XCTAssertEqual(unit.notches.map(\.depthDB), [-9, -12])
+
+        var saved = preset
+        saved.strips[0].units[0].bands = []
+        XCTAssertEqual(FeedbackNotchCapture.saveNotches(of: graph, into: &saved), 2)
+        let text = PresetWriter.text(for: saved)
+        XCTAssertTrue(text.contains("mode = \"ringout\""), text)
+        let reloaded = try PresetLoader.parse(text, path: "saved.toml")
+        XCTAssertEqual(reloaded.strips[0].units[0].bands.map(\.band), preset.strips[0].units[0].bands.map(\.band))
+        XCTAssertEqual(reloaded.strips[0].units[0].parameters, preset.strips[0].units[0].parameters)
+    }
+
+    func testOutOfRangeDepthAndTooManyBandsAreRefused() throws {
+        _ = assertSingleError(presetText(unit: "  type = \"feedback\"\n  max_depth_db = -2\n"), line: 10, column: 18, contains: ["max_depth_db"])
+        let band = "  [[strip.unit.band]]\n  type = \"peak\"\n  freq_hz = 1000\n  gain_db = -6\n"
+        let preset = try PresetLoader.parse(presetText(unit: "  type = \"feedback\"\n" + String(repeating: band, count: 17)), path: "many.toml")
+        XCTAssertThrowsError(try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 64)) { error in
+            XCTAssertTrue("\(error)".contains("at most 16 notches"), "\(error)")
+        }
+    }
+}
