@@ -111,6 +111,7 @@ let package = Package(
             dependencies: [
                 "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ],
             swiftSettings: strictSwift
         ),

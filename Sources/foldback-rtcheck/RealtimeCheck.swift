@@ -91,7 +91,9 @@ struct RealtimeCheck: ParsableCommand {
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
         failures += streams.failures
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins continued), \(streams.summary)"
+        let feedbackChanges = RealtimeScenario.feedbackChanges.load(ordering: .relaxed)
+        if feedbackChanges == 0 { failures.append("the feedback units' analysis never moved a notch") }
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins continued), \(streams.summary), \(feedbackChanges) feedback notch changes"
         if let counter, !noAllocCount {
             let counts = counter.counts
             summary += "; audio-path allocations \(counts.allocations), frees \(counts.frees)"

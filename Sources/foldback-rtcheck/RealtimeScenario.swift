@@ -10,7 +10,8 @@ enum RealtimeScenario {
     static let trim = 0, equalizer = 1, compressor = 2, reverb = 3
 
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
-    /// on strips 0 and 4; → an LV2 plugin on strips 1 and 5, see ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
+    /// on strips 0 and 4; → an LV2 plugin on strips 1 and 5, see ``lv2Unit(strip:)``; → a feedback suppressor with its
+    /// analysis worker on strips 2 and 5, see ``feedbackUnit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     static func graph(maxFrames: Int, busGainDB: Float = 0, continuing predecessor: EngineGraph? = nil) throws(EngineError) -> EngineGraph {
         let buses = ["main", "iem_vox", "iem_keys"].map {
             BusDescription(name: $0, channels: 2, gainDB: busGainDB, limiter: LimiterSettings())
@@ -26,6 +27,10 @@ enum RealtimeScenario {
             if let plugin = try lv2Unit(strip: index) {
                 units.append(plugin)
                 ids.append("lv2")
+            }
+            if let feedback = feedbackUnit(strip: index) {
+                units.append(feedback)
+                ids.append("fbx")
             }
             strips.append(StripDescription(
                 name: "strip\(index)", channels: index < 4 ? 1 : 2, units: units, unitIDs: ids,
