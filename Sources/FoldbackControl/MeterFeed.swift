@@ -9,6 +9,7 @@ import Synchronization
 /// Per tick a subscriber receives, for each strip and bus, `/foldback/meters/strip/<name> ff` and
 /// `/foldback/meters/bus/<name> ff` (peak and RMS in dBFS, floored at ``floorDB``), and for each unit that
 /// publishes readings `/foldback/meters/unit/<strip>/<id>/<key> f` (e.g. `gain_reduction_db`, `expansion_db`).
+/// Feedback notches are also sent when they change, to every subscriber, as ``FeedbackNotchReport`` describes.
 public final class MeterFeed: @unchecked Sendable {
     /// Rates a subscriber may ask for, Hz.
     public static let rateRange: ClosedRange<Float> = 1...60
@@ -33,6 +34,7 @@ public final class MeterFeed: @unchecked Sendable {
     private let isStarted = Atomic<Bool>(false)
     private let isStopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    private var notchReport = FeedbackNotchReport()      // the sending thread's only
 
     /// A feed of `engine`'s meters, sending through `send`.
     public init(engine: Engine, send: @escaping Sender) {
@@ -111,8 +113,13 @@ public final class MeterFeed: @unchecked Sendable {
                 return peers
             }
             if !due.isEmpty {
-                let messages = Self.messages(for: engine.meters())
+                let snapshot = engine.meters()
+                let messages = Self.messages(for: snapshot)
                 for peer in due { for message in messages { send(message, peer) } }
+                let notchChanges = notchReport.changes(in: snapshot)      // to every subscriber, once
+                if !notchChanges.isEmpty {
+                    for peer in subscribers.withLock({ $0.map(\.peer) }) { for message in notchChanges { send(message, peer) } }
+                }
             }
             Thread.sleep(forTimeInterval: 0.002)
         }
