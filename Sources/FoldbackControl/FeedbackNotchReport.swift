@@ -23,12 +23,8 @@ public struct FeedbackNotchReport: Sendable {
     public mutating func changes(in snapshot: MeterSnapshot) -> [OSCMessage] {
         var now: [Key: (frequency: Float, depth: Float)] = [:]
         for unit in snapshot.units {
-            for reading in unit.readings {
-                guard let (slot, isFrequency) = Self.notchKey(reading.key) else { continue }
-                let key = Key(strip: unit.strip, unit: unit.unit, slot: slot)
-                var entry = now[key] ?? (0, 0)
-                if isFrequency { entry.frequency = reading.value } else { entry.depth = reading.value }
-                now[key] = entry
+            for notch in Self.notches(in: unit.readings) {
+                now[Key(strip: unit.strip, unit: unit.unit, slot: notch.slot)] = (notch.frequency, notch.depth)
             }
         }
         var messages: [OSCMessage] = []
@@ -46,6 +42,21 @@ public struct FeedbackNotchReport: Sendable {
     private static func message(_ strip: String, _ frequency: Float, _ depth: Float) -> OSCMessage {
         OSCMessage("/foldback/strip/\(strip)/feedback", [.float(frequency), .float(depth)])
     }
+
+    /// The notches in one unit's readings, in slot order (slot n of `notch<n>_freq_hz` / `notch<n>_depth_db`).
+    public static func notches(in readings: [UnitMeterReading]) -> [(slot: Int, frequency: Float, depth: Float)] {
+        var bySlot: [Int: (frequency: Float, depth: Float)] = [:]
+        for reading in readings {
+            guard let (slot, isFrequency) = notchKey(reading.key) else { continue }
+            var entry = bySlot[slot] ?? (0, 0)
+            if isFrequency { entry.frequency = reading.value } else { entry.depth = reading.value }
+            bySlot[slot] = entry
+        }
+        return bySlot.keys.sorted().map { (slot: $0, frequency: bySlot[$0]!.frequency, depth: bySlot[$0]!.depth) }
+    }
+
+    /// Whether `key` is a feedback unit's reading (`notches_active`, `notch<n>_freq_hz`, `notch<n>_depth_db`).
+    public static func isNotchKey(_ key: String) -> Bool { key == "notches_active" || notchKey(key) != nil }
 
     /// `notch<n>_freq_hz` → (n, true), `notch<n>_depth_db` → (n, false), anything else nil.
     private static func notchKey(_ key: String) -> (Int, Bool)? {
