@@ -9,12 +9,13 @@ RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -p
 RELEASE_BIN = .build/release
 DEBUG_BIN = .build/debug
 
-.PHONY: all deps test-deps install-debs build test unit rtcheck rtsan rtsan-live fuzz demo clean help
+.PHONY: all deps test-deps install-debs build test unit rtcheck rtsan rtsan-live fuzz demo feedback-demo clean help
 
 all: build
 
 help:
 	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav"
+	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it, into feedback-demo.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration, allocation count, RealtimeSanitizer, preset fuzzing"
 	@echo "make build   release build of foldback, foldback-probe and foldback-rtcheck"
 	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit   the parts of make test"
@@ -71,5 +72,8 @@ test: test-deps rtcheck rtsan rtsan-live fuzz unit
 demo: build
 	bash scripts/demo.sh
 
+feedback-demo: build
+	bash scripts/feedback-demo.sh
+
 clean:
-	rm -rf .build .build-rtsan demo-out.wav
+	rm -rf .build .build-rtsan demo-out.wav feedback-demo.wav

@@ -101,7 +101,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-probe",
             dependencies: [
-                "FoldbackJACK", "FoldbackRender",
+                "FoldbackJACK", "FoldbackRender", "FoldbackFeedback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
