@@ -1,5 +1,6 @@
 // The feedback unit's analysis: drains the sample ring, runs the FFT, detector and planner, sends notch commands. Non-realtime (worker thread, or a test driving it).
 public import FoldbackDSP
+import FoldbackEngine
 import Logging
 import Synchronization
 
@@ -25,7 +26,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private var detector: HowlDetector
     private var planner: NotchPlanner
     private let samples: SampleRing
-    private let commands: CommandRing
+    private let commands: SPSCRing<NotchCommand>
     private var history: [Float]
     private var staged: [Float]
     private var stagedCount = 0
@@ -42,7 +43,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
         return size
     }
 
-    init?(sampleRate: Double, settings: FeedbackSettings, samples: SampleRing, commands: CommandRing,
+    init?(sampleRate: Double, settings: FeedbackSettings, samples: SampleRing, commands: SPSCRing<NotchCommand>,
           label: String, onEvent: (@Sendable (FeedbackEvent) -> Void)?) {
         let size = Self.transformSize(sampleRate: sampleRate)
         guard let spectrum = SpectrumAnalyzer(size: size) else { return nil }

@@ -1,4 +1,4 @@
-// The feedback unit's two lock-free SPSC rings: input samples to the worker, notch commands back. Realtime on the audio-thread side.
+// The feedback unit's sample ring (input to the worker) and its notch command (sent back on an SPSCRing). Realtime on the audio-thread side.
 import Atomics
 
 /// Mono samples from the audio thread (producer) to the analysis worker (consumer); a full ring drops the block.
@@ -53,53 +53,11 @@ struct SampleRing: @unchecked Sendable {
     }
 }
 
-/// A notch change from the worker to the audio thread.
+/// A notch change from the worker to the audio thread (through an ``SPSCRing``).
 struct NotchCommand {
     var slot: Int32
     var frequency: Float
     var depthDB: Float
     var q: Float
     var depthRate: Float
-}
-
-/// Notch commands from the worker (producer) to the audio thread (consumer).
-struct CommandRing: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<NotchCommand>
-    private let mask: Int
-    private let head: UnsafeAtomic<Int>
-    private let tail: UnsafeAtomic<Int>
-
-    /// A ring of `capacity` commands (a power of two).
-    init(capacity: Int) {
-        storage = .allocate(capacity: capacity)
-        mask = capacity - 1
-        head = .create(0)
-        tail = .create(0)
-    }
-
-    /// Frees the storage; no thread may use the ring afterwards.
-    func destroy() {
-        storage.deallocate()
-        head.destroy()
-        tail.destroy()
-    }
-
-    /// Producer: appends `command`; false when full.
-    func push(_ command: NotchCommand) -> Bool {
-        let index = head.load(ordering: .relaxed)
-        if index - tail.load(ordering: .acquiring) > mask { return false }
-        (storage + (index & mask)).initialize(to: command)
-        head.store(index + 1, ordering: .releasing)
-        return true
-    }
-
-    /// Consumer (audio thread): the oldest command, or nil.
-    @inline(__always)
-    func pop() -> NotchCommand? {
-        let index = tail.load(ordering: .relaxed)
-        if index == head.load(ordering: .acquiring) { return nil }
-        let command = storage[index & mask]
-        tail.store(index + 1, ordering: .releasing)
-        return command
-    }
 }

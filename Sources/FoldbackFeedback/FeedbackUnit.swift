@@ -48,13 +48,13 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     private let onEvent: (@Sendable (FeedbackEvent) -> Void)?
     private var analysis: FeedbackAnalysis?
     private var worker: AnalysisWorker?
-    private var rings: (SampleRing, CommandRing)?
+    private var rings: (SampleRing, SPSCRing<NotchCommand>)?
     private var state: UnsafeMutablePointer<State>?
 
     struct State: ~Copyable {
         var bank: NotchBank
         let samples: SampleRing
-        let commands: CommandRing
+        let commands: SPSCRing<NotchCommand>
     }
 
     /// A suppressor with `settings`, logging as `label`; `onEvent` hears every notch change on the analysis thread.
@@ -87,7 +87,7 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
             throw .unitSetupFailed(unit: typeName, reason: "runs at 8 kHz to 768 kHz, not \(sampleRate) Hz")
         }
         let samples = SampleRing(capacity: max(Int(sampleRate), 4 * maxFrames))
-        let commands = CommandRing(capacity: 256)
+        let commands = SPSCRing<NotchCommand>(capacity: 256)
         guard let analysis = FeedbackAnalysis(sampleRate: sampleRate, settings: settings, samples: samples, commands: commands,
                                               label: label, onEvent: onEvent) else {
             samples.destroy()
