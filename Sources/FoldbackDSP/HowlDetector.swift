@@ -43,8 +43,8 @@ public struct HowlRing: Sendable, Hashable {
 /// Tracks spectral peaks from frame to frame and reports the ones that behave like feedback.
 ///
 /// Each frame: local maxima above ``HowlCriteria/floorDB`` are found, their frequency refined by a
-/// parabola through the log-magnitudes of the three top bins, and matched to the tracks of the frame
-/// before (within 1.5 bins). A track is reported once, as a ``HowlRing``, when over its last
+/// parabola through the log-magnitudes of the three top bins, and those passing both ratios are matched to
+/// the tracks of the frame before (within 1.5 bins). A track is reported once, as a ``HowlRing``, when over its last
 /// ``HowlCriteria/persistenceFrames`` frames it passed both ratios every time and did not fall, has grown
 /// since it began, held its frequency
 /// and has no harmonic partner; a track is forgotten after two frames without its peak.
@@ -85,7 +85,7 @@ public struct HowlDetector: Sendable {
         averageDB = 10 * log10(max(sum / Double(highBin - lowBin + 1), 1e-30))
         let peaks = findPeaks(spectrumDB)
         for index in tracks.indices { tracks[index].missed += 1 }
-        for peak in peaks {
+        for peak in peaks where peak.passes {      // only peaks passing both ratios can make a ring: track those alone
             if let index = tracks.firstIndex(where: { abs($0.bin - peak.bin) <= 1.5 && $0.missed > 0 }) {
                 tracks[index].append(peak, keep: criteria.persistenceFrames)
             } else {
