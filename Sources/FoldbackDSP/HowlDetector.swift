@@ -36,8 +36,15 @@ public struct HowlRing: Sendable, Hashable {
     public var frequency: Double
     /// Level of the peak, dBFS (sine-calibrated).
     public var levelDB: Double
-    /// Growth over the persistence window, dB.
+    /// Growth since its track began, dB.
     public var growthDB: Double
+
+    /// A ring at `frequency` Hz, `levelDB` dBFS, grown by `growthDB`.
+    public init(frequency: Double, levelDB: Double, growthDB: Double) {
+        self.frequency = frequency
+        self.levelDB = levelDB
+        self.growthDB = growthDB
+    }
 }
 
 /// Tracks spectral peaks from frame to frame and reports the ones that behave like feedback.
