@@ -46,7 +46,7 @@ final class NotchPlannerTests: XCTestCase {
     func testRingOutNotchesAreFixedAndNeverReused() {
         let saved = [NotchSetting(slot: 0, frequency: 2500, depthDB: -9, q: 16, depthRateDBPerSecond: 0)]
         var planner = NotchPlanner(mode: .ringOut, maxDepthDB: -12, holdSeconds: 1, fixed: saved)
-        for index in 1..<16 { _ = planner.update(time: Double(index), rings: [ring(310 + 170 * Double(index))], probe: quiet) }
+        for index in 1..<16 { _ = planner.update(time: Double(index), rings: [ring(310 + 150 * Double(index))], probe: quiet) }
         XCTAssertEqual(planner.activeNotches.count, 16)
         XCTAssertEqual(planner.update(time: 100, rings: [ring(9000)], probe: quiet), [], "every slot fixed: nothing to reuse, nothing released")
         XCTAssertEqual(planner.activeNotches.first?.frequency, 2500)
