@@ -27,6 +27,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private var planner: NotchPlanner
     private let samples: SampleRing
     private let commands: SPSCRing<NotchCommand>
+    private let live: LiveSettings
     private var history: [Float]
     private var staged: [Float]
     private var stagedCount = 0
@@ -44,7 +45,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
     }
 
     init?(sampleRate: Double, settings: FeedbackSettings, samples: SampleRing, commands: SPSCRing<NotchCommand>,
-          label: String, onEvent: (@Sendable (FeedbackEvent) -> Void)?) {
+          live: LiveSettings, label: String, onEvent: (@Sendable (FeedbackEvent) -> Void)?) {
         let size = Self.transformSize(sampleRate: sampleRate)
         guard let spectrum = SpectrumAnalyzer(size: size) else { return nil }
         self.sampleRate = sampleRate
@@ -55,6 +56,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
                                fixed: settings.fixedSettings)
         self.samples = samples
         self.commands = commands
+        self.live = live
         self.label = label
         self.onEvent = onEvent
         history = Array(repeating: 0, count: size)
@@ -68,8 +70,11 @@ final class FeedbackAnalysis: @unchecked Sendable {
     /// Every change so far (the most recent 256).
     var events: [FeedbackEvent] { published.withLock { $0.events } }
 
-    /// Analyses every complete hop waiting in the ring.
+    /// Analyses every complete hop waiting in the ring, with the live parameters as they are now.
     func pump() {
+        planner.mode = live.load(0) >= 0.5 ? .live : .ringOut
+        planner.maxDepthDB = Double(min(live.load(1), -3))
+        planner.holdSeconds = Double(max(live.load(2), 0))
         while true {
             let count = min(hop - stagedCount, samples.available)
             if count > 0 {

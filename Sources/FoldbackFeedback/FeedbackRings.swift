@@ -61,3 +61,34 @@ struct NotchCommand {
     var q: Float
     var depthRate: Float
 }
+
+/// The unit's live parameters (`mode`, `max_depth_db`, `hold_s`, as Float bit patterns), written by the audio
+/// thread's setParameter and read by the worker before each analysis pass.
+struct LiveSettings: @unchecked Sendable {
+    /// Parameter count.
+    static let count = 3
+    private let values: UnsafeMutablePointer<UnsafeAtomic<UInt32>>
+
+    /// Settings starting at `initial` (indexed as the unit's parameters).
+    init(_ initial: [Float]) {
+        values = .allocate(capacity: Self.count)
+        for index in 0..<Self.count { (values + index).initialize(to: .create(initial[index].bitPattern)) }
+    }
+
+    /// Frees the atomics; no thread may use them afterwards.
+    func destroy() {
+        for index in 0..<Self.count { values[index].destroy() }
+        values.deinitialize(count: Self.count)
+        values.deallocate()
+    }
+
+    /// Audio thread: sets parameter `index` (others ignored).
+    @inline(__always)
+    func store(_ index: Int32, _ value: Float) {
+        guard index >= 0, Int(index) < Self.count else { return }
+        values[Int(index)].store(value.bitPattern, ordering: .releasing)
+    }
+
+    /// Worker: parameter `index`.
+    func load(_ index: Int) -> Float { Float(bitPattern: values[index].load(ordering: .acquiring)) }
+}

@@ -39,7 +39,9 @@ extension FeedbackSettings {
 /// A unit made with `runsWorker: false` leaves the analysis to ``analyzePending()`` (tests, offline use).
 public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     public let typeName = "feedback"
-    public let parameters: [ParameterDescriptor] = []
+    /// Live parameters: 0 `mode` (0 ring-out, 1 live), 1 `max_depth_db` (−40 … −3), 2 `hold_s` (0.5 … 600); the
+    /// analysis takes a change on its next pass (existing notches keep their depth until next changed).
+    public let parameters: [ParameterDescriptor]
     /// The settings it was made with.
     public let settings: FeedbackSettings
     /// The name used in log lines (`strip vox`).
@@ -48,19 +50,25 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     private let onEvent: (@Sendable (FeedbackEvent) -> Void)?
     private var analysis: FeedbackAnalysis?
     private var worker: AnalysisWorker?
-    private var rings: (SampleRing, SPSCRing<NotchCommand>)?
+    private var rings: (SampleRing, SPSCRing<NotchCommand>, LiveSettings)?
     private var state: UnsafeMutablePointer<State>?
 
     struct State: ~Copyable {
         var bank: NotchBank
         let samples: SampleRing
         let commands: SPSCRing<NotchCommand>
+        let live: LiveSettings
     }
 
     /// A suppressor with `settings`, logging as `label`; `onEvent` hears every notch change on the analysis thread.
     public init(settings: FeedbackSettings = FeedbackSettings(), label: String = "feedback", runsWorker: Bool = true,
                 onEvent: (@Sendable (FeedbackEvent) -> Void)? = nil) {
         self.settings = settings
+        parameters = [
+            ParameterDescriptor(key: "mode", range: 0...1, defaultValue: Float(settings.mode.rawValue)),
+            ParameterDescriptor(key: "max_depth_db", range: -40 ... -3, defaultValue: settings.maxDepthDB),
+            ParameterDescriptor(key: "hold_s", range: 0.5...600, defaultValue: settings.holdSeconds),
+        ]
         self.label = label
         self.runsWorker = runsWorker
         self.onEvent = onEvent
@@ -74,9 +82,10 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
             state.deinitialize(count: 1)
             state.deallocate()
         }
-        if let (samples, commands) = rings {
+        if let (samples, commands, live) = rings {
             samples.destroy()
             commands.destroy()
+            live.destroy()
         }
     }
 
@@ -88,19 +97,21 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
         }
         let samples = SampleRing(capacity: max(Int(sampleRate), 4 * maxFrames))
         let commands = SPSCRing<NotchCommand>(capacity: 256)
+        let live = LiveSettings(parameters.map(\.defaultValue))
         guard let analysis = FeedbackAnalysis(sampleRate: sampleRate, settings: settings, samples: samples, commands: commands,
-                                              label: label, onEvent: onEvent) else {
+                                              live: live, label: label, onEvent: onEvent) else {
             samples.destroy()
             commands.destroy()
+            live.destroy()
             throw .unitSetupFailed(unit: typeName, reason: "FFTW could not plan the analysis transform")
         }
-        rings = (samples, commands)
+        rings = (samples, commands, live)
         self.analysis = analysis
         var bank = NotchBank(channels: channels, sampleRate: sampleRate)
         for notch in settings.fixedSettings { bank.setNotch(notch.slot, frequency: notch.frequency, depthDB: notch.depthDB, q: notch.q, depthRateDBPerSecond: 1) }
         bank.reset()
         let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(bank: bank, samples: samples, commands: commands))
+        state.initialize(to: State(bank: bank, samples: samples, commands: commands, live: live))
         self.state = state
         if runsWorker { worker = AnalysisWorker(analysis: analysis, interval: Double(analysis.hop) / sampleRate / 2) }
         return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: channels, outputChannels: channels)
@@ -142,7 +153,9 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
             unit.pointee.samples.write(inputs[0], inputs[unit.pointee.bank.channels - 1], frames: count)
             unit.pointee.bank.process(inputs: inputs, outputs: outputs, frames: count)
         },
-        setParameter: { _, _, _ in },
+        setParameter: { state, index, value in
+            state.assumingMemoryBound(to: State.self).pointee.live.store(index, value)
+        },
         reset: { state in
             state.assumingMemoryBound(to: State.self).pointee.bank.reset()
         }

@@ -1,6 +1,6 @@
 // A simulated stage for tests and the demo: a loop from a unit's output back into its input through a room model. Non-realtime (offline, faster than realtime).
 public import FoldbackDSP
-import FoldbackEngine
+public import FoldbackEngine
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -70,6 +70,8 @@ public final class SimulatedStage {
     private var position = 0
     private let unit: FeedbackUnit?
     private let slot: UnitRenderSlot?
+    /// The unit's render slot (to set its parameters as the engine would), nil without a unit.
+    public var unitSlot: UnitRenderSlot? { slot }
 
     /// A stage at `sampleRate` through `room`, with `unit` (already unprepared) in the wedge's path or nothing.
     public init(room: RoomModel, sampleRate: Double, unit: FeedbackUnit?, maxFrames: Int) throws {

@@ -1,11 +1,17 @@
 // The feedback suppressors in the realtime scenario, their analysis workers running, and the count of notch changes they made. Non-realtime.
 import Atomics
 import FoldbackDSP
+import FoldbackEngine
 import FoldbackFeedback
 
 extension RealtimeScenario {
     /// Notch changes made by every feedback unit of the run (placed on the file source's pure tone, released after the hold).
     static let feedbackChanges = ManagedAtomic<Int>(0)
+
+    /// Live changes to strip 2's feedback unit (index 3: after trim, EQ and compressor): `max_depth_db`, `mode`.
+    static let feedbackParameterChanges: [(ParameterAddress, Float)] = [
+        (.unitParameter(strip: 2, unit: 3, parameter: 1), -18), (.unitParameter(strip: 2, unit: 3, parameter: 0), 1),
+    ]
 
     /// The feedback unit on strips 2 and 5 (nil elsewhere). Strip 5 (stereo) plays the file source's pure
     /// 382 Hz sine, which each new graph's analysis takes for a ring as its window fills: live, with a 0.3 s

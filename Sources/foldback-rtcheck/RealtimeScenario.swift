@@ -75,5 +75,5 @@ enum RealtimeScenario {
         (.stripSolo(strip: 3), 0), (.stripMute(strip: 2), 0), (.stripEnabled(strip: 2), 1),
         (.unitBypass(strip: 5, unit: compressor), 0), (.unitBypass(strip: 0, unit: reverb), 0), (.busMute(bus: 2), 0),
         (.stripGain(strip: 0), 0),
-    ] + lv2Changes
+    ] + lv2Changes + feedbackParameterChanges
 }

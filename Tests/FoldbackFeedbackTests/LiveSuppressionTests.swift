@@ -77,3 +77,22 @@ extension LiveSuppressionTests {
 }
 
 func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
+
+extension LiveSuppressionTests {
+    /// `max_depth_db` changed live (through setParameter, as OSC does) limits the next notches.
+    func testMaxDepthChangedLiveLimitsTheNotches() throws {
+        let sampleRate = 48_000.0
+        let room = RoomModel()
+        let msg = room.maximumStableGain(sampleRate: sampleRate).gainDB
+        let unit = FeedbackUnit(runsWorker: false)
+        XCTAssertEqual(unit.parameters.map(\.key), ["mode", "max_depth_db", "hold_s"])
+        let stage = try SimulatedStage(room: room, sampleRate: sampleRate, unit: unit, maxFrames: 64)
+        let slot = try XCTUnwrap(stage.unitSlot)
+        slot.functions.setParameter(slot.state, 1, -6)
+        _ = stage.run(frames: Int(2 * sampleRate), blockSize: 64, source: StageMeasurements.roomNoise(sampleRate: sampleRate),
+                      loopGainDB: { $0 < Int(sampleRate) ? msg - 6 : msg + 3 })
+        let depths = unit.events.map(\.notch.depthDB)
+        XCTAssertFalse(depths.isEmpty)
+        XCTAssertEqual(depths.min(), -6, "no notch deeper than the live max_depth_db")
+    }
+}

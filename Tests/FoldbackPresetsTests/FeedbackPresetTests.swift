@@ -27,6 +27,13 @@ final class FeedbackPresetTests: XCTestCase {
           q = 10.7
         """
 
+    func testSchemaMatchesTheUnitsLiveParameters() throws {
+        let schema = try XCTUnwrap(UnitSchema.named("feedback"))
+        let unit = FeedbackUnit()
+        XCTAssertEqual(schema.parameters.map(\.key), unit.parameters.map(\.key))
+        XCTAssertEqual(schema.parameters.map(\.defaultValue), unit.parameters.map(\.defaultValue))
+    }
+
     func testDefaultsAreLiveMinus12DBHeld10Seconds() throws {
         let preset = try PresetLoader.parse(presetText(unit: "  type = \"feedback\"\n"), path: "fb.toml")
         let spec = try XCTUnwrap(preset.strips.first?.units.first)
