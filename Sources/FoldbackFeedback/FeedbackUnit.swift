@@ -48,17 +48,7 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     public let label: String
     private let runsWorker: Bool
     private let onEvent: (@Sendable (FeedbackEvent) -> Void)?
-    private var analysis: FeedbackAnalysis?
-    private var worker: AnalysisWorker?
-    private var rings: (SampleRing, SPSCRing<NotchCommand>, LiveSettings)?
-    private var state: UnsafeMutablePointer<State>?
-
-    struct State: ~Copyable {
-        var bank: NotchBank
-        let samples: SampleRing
-        let commands: SPSCRing<NotchCommand>
-        let live: LiveSettings
-    }
+    private var core: FeedbackCore?
 
     /// A suppressor with `settings`, logging as `label`; `onEvent` hears every notch change on the analysis thread.
     public init(settings: FeedbackSettings = FeedbackSettings(), label: String = "feedback", runsWorker: Bool = true,
@@ -74,57 +64,46 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
         self.onEvent = onEvent
     }
 
-    deinit {
-        worker?.stop()
-        worker = nil
-        analysis = nil
-        if let state {
-            state.deinitialize(count: 1)
-            state.deallocate()
-        }
-        if let (samples, commands, live) = rings {
-            samples.destroy()
-            commands.destroy()
-            live.destroy()
-        }
-    }
-
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        guard state == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        guard core == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
         guard channels == 1 || channels == 2 else { throw .unsupportedChannelCount(name: typeName, channels: channels) }
         guard sampleRate.isFinite, (8000...768_000).contains(sampleRate) else {
             throw .unitSetupFailed(unit: typeName, reason: "runs at 8 kHz to 768 kHz, not \(sampleRate) Hz")
         }
-        let samples = SampleRing(capacity: max(Int(sampleRate), 4 * maxFrames))
-        let commands = SPSCRing<NotchCommand>(capacity: 256)
-        let live = LiveSettings(parameters.map(\.defaultValue))
-        guard let analysis = FeedbackAnalysis(sampleRate: sampleRate, settings: settings, samples: samples, commands: commands,
-                                              live: live, label: label, onEvent: onEvent) else {
-            samples.destroy()
-            commands.destroy()
-            live.destroy()
+        guard let core = FeedbackCore(settings: settings, parameters: parameters.map(\.defaultValue), channels: channels, sampleRate: sampleRate,
+                                      maxFrames: maxFrames, label: label, runsWorker: runsWorker, onEvent: onEvent) else {
             throw .unitSetupFailed(unit: typeName, reason: "FFTW could not plan the analysis transform")
         }
-        rings = (samples, commands, live)
-        self.analysis = analysis
-        var bank = NotchBank(channels: channels, sampleRate: sampleRate)
-        for notch in settings.fixedSettings { bank.setNotch(notch.slot, frequency: notch.frequency, depthDB: notch.depthDB, q: notch.q, depthRateDBPerSecond: 1) }
-        bank.reset()
-        let state = UnsafeMutablePointer<State>.allocate(capacity: 1)
-        state.initialize(to: State(bank: bank, samples: samples, commands: commands, live: live))
-        self.state = state
-        if runsWorker { worker = AnalysisWorker(analysis: analysis, interval: Double(analysis.hop) / sampleRate / 2) }
-        return UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: channels, outputChannels: channels)
+        self.core = core
+        return slot(core)
+    }
+
+    /// Carries on a running feedback unit set up the same way (mode and depth limits may differ; the same saved
+    /// bands) in the same format: its notches, found rings and analysis go on through the preset switch, and this
+    /// unit's `mode`, `max_depth_db` and `hold_s` are applied at the takeover.
+    public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {
+        guard core == nil, let old = predecessor as? FeedbackUnit, let running = old.core, running.channels == channels,
+              running.sampleRate == sampleRate, running.maxFrames >= maxFrames, old.settings.fixedNotches == settings.fixedNotches
+        else { return nil }
+        core = running
+        return UnitContinuation(slot: slot(running), parameterValues: parameters.map(\.defaultValue))
+    }
+
+    /// Whether this unit runs the same notches and analysis as `other` (one continues the other).
+    func shares(with other: FeedbackUnit) -> Bool { core != nil && core === other.core }
+
+    private func slot(_ core: FeedbackCore) -> UnitRenderSlot {
+        UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(core.state), inputChannels: core.channels, outputChannels: core.channels)
     }
 
     /// Runs the analysis over everything the audio thread has written so far (units made with `runsWorker: false`).
-    public func analyzePending() { analysis?.pump() }
+    public func analyzePending() { core?.analysis.pump() }
 
     /// The notches placed now (slot, frequency, depth, width), as the analysis set them.
-    public var notches: [NotchSetting] { analysis?.notches ?? [] }
+    public var notches: [NotchSetting] { core?.analysis.notches ?? [] }
 
     /// Every notch change so far (the most recent 256).
-    public var events: [FeedbackEvent] { analysis?.events ?? [] }
+    public var events: [FeedbackEvent] { core?.analysis.events ?? [] }
 
     /// The notches as fixed EQ bands (peaks with their cut and Q), e.g. to save a ring-out into a preset.
     public var notchBands: [EQBand] {
@@ -144,7 +123,7 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
 
     private static let functions = UnitRenderFunctions(
         process: { state, inputs, outputs, frames in
-            let unit = state.assumingMemoryBound(to: State.self)
+            let unit = state.assumingMemoryBound(to: FeedbackCore.State.self)
             while let command = unit.pointee.commands.pop() {
                 unit.pointee.bank.setNotch(Int(command.slot), frequency: Double(command.frequency), depthDB: Double(command.depthDB),
                                            q: Double(command.q), depthRateDBPerSecond: Double(command.depthRate))
@@ -154,10 +133,10 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
             unit.pointee.bank.process(inputs: inputs, outputs: outputs, frames: count)
         },
         setParameter: { state, index, value in
-            state.assumingMemoryBound(to: State.self).pointee.live.store(index, value)
+            state.assumingMemoryBound(to: FeedbackCore.State.self).pointee.live.store(index, value)
         },
         reset: { state in
-            state.assumingMemoryBound(to: State.self).pointee.bank.reset()
+            state.assumingMemoryBound(to: FeedbackCore.State.self).pointee.bank.reset()
         }
     )
 }

@@ -5,6 +5,9 @@ import FoldbackEngine
 import FoldbackFeedback
 
 extension RealtimeScenario {
+    /// Feedback units in the scenario (continued, notches and all, on the odd graph swaps as the plugins are).
+    static let feedbackUnitCount = 2
+
     /// Notch changes made by every feedback unit of the run (placed on the file source's pure tone, released after the hold).
     static let feedbackChanges = ManagedAtomic<Int>(0)
 

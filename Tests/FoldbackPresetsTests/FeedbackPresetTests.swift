@@ -1,7 +1,7 @@
 // The `feedback` unit type in presets: keys and defaults, saved ring-out bands as fixed notches, the writer and the capture round trip. Non-realtime.
 import FoldbackDSP
 import FoldbackEngine
-import FoldbackFeedback
+@testable import FoldbackFeedback
 import XCTest
 @testable import FoldbackPresets
 
@@ -72,5 +72,31 @@ final class FeedbackPresetTests: XCTestCase {
         XCTAssertThrowsError(try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 64)) { error in
             XCTAssertTrue("\(error)".contains("at most 16 notches"), "\(error)")
         }
+    }
+
+    /// A preset switch that keeps the feedback unit (only its mode or limits change) keeps its running notches,
+    /// analysis and worker: the new graph's unit continues the old one, which is freed after the fade.
+    /// Other saved bands or a stereo strip start afresh.
+    func testAPresetSwitchKeepsTheRunningNotches() throws {
+        let first = try PresetLoader.parse(presetText(unit: ringOut), path: "a.toml")
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: 64))
+        try engine.install(PresetGraphBuilder.graph(for: first, sampleRate: 48000, maxFrames: 64), crossfade: .none)
+        engine.renderCycle(frames: 64)
+        weak var old = engine.runningGraph
+        let oldUnit = try XCTUnwrap(old?.description.strips[0].units.first as? FeedbackUnit)
+
+        let live = try PresetLoader.parse(presetText(unit: ringOut.replacingOccurrences(of: "mode = \"ringout\"", with: "mode = \"live\"")), path: "b.toml")
+        let next = try PresetGraphBuilder.graph(for: live, sampleRate: 48000, maxFrames: 64, continuing: engine.runningGraph)
+        XCTAssertEqual(next.continuedUnits.map { "\($0.strip)/\($0.unit)" }, ["s/fbx"])
+        let newUnit = try XCTUnwrap(next.description.strips[0].units.first as? FeedbackUnit)
+        XCTAssertTrue(newUnit.shares(with: oldUnit))
+        try engine.install(next, crossfade: Crossfade(duration: 0.01, law: .equalPower))
+        for _ in 0..<40 { engine.renderCycle(frames: 64) }
+        engine.collectGarbage()
+        XCTAssertNil(old, "the old graph is freed; the notches live on in the new one")
+        XCTAssertEqual(newUnit.notches.map(\.frequency), [2512.5, 820])
+
+        let otherBands = try PresetLoader.parse(presetText(unit: ringOut.replacingOccurrences(of: "freq_hz = 820", with: "freq_hz = 830")), path: "c.toml")
+        XCTAssertEqual(try PresetGraphBuilder.graph(for: otherBands, sampleRate: 48000, maxFrames: 64, continuing: engine.runningGraph).continuedUnits.count, 0)
     }
 }
