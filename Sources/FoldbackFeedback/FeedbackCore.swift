@@ -19,7 +19,7 @@ final class FeedbackCore: @unchecked Sendable {
     let channels: Int
     let sampleRate: Double
     let maxFrames: Int
-    private let worker: AnalysisWorker?
+    private var worker: AnalysisWorker?
 
     /// Allocates the state for `channels` at `sampleRate` with `parameters`' defaults and starts the worker
     /// when `runsWorker`; nil when FFTW cannot plan the transform.
@@ -47,6 +47,12 @@ final class FeedbackCore: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         worker = runsWorker ? AnalysisWorker(analysis: analysis, interval: Double(analysis.hop) / sampleRate / 2) : nil
+    }
+
+    /// Stops the worker thread for good (an offline render runs the analysis itself from now on).
+    func stopWorker() {
+        worker?.stop()
+        worker = nil
     }
 
     deinit {

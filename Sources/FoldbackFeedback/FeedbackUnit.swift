@@ -96,7 +96,8 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
         UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(core.state), inputChannels: core.channels, outputChannels: core.channels)
     }
 
-    /// Runs the analysis over everything the audio thread has written so far (units made with `runsWorker: false`).
+    /// Runs the analysis over everything the audio thread has written so far (units made with `runsWorker: false`,
+    /// or driven by an offline render).
     public func analyzePending() { core?.analysis.pump() }
 
     /// The notches placed now (slot, frequency, depth, width), as the analysis set them.
@@ -165,4 +166,12 @@ final class AnalysisWorker: @unchecked Sendable {
         guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finished.wait()
     }
+}
+
+extension FeedbackUnit: OfflineDrivenUnit {
+    /// An offline render runs the analysis itself after every cycle: the worker stops.
+    public func beginOfflineRendering() { core?.stopWorker() }
+
+    /// One cycle's analysis (as ``analyzePending()``).
+    public func offlineStep() { analyzePending() }
 }
