@@ -11,8 +11,8 @@ import Darwin
 /// bounded (−3 … −40 dB) and its phase disturbance small, unlike an infinite notch. Targets set with
 /// ``setNotch(_:frequency:depthDB:q:depthRateDBPerSecond:)`` are approached smoothly: the depth moves in
 /// dB at the given rate, the frequency and width glide geometrically (time constant ``glideTime``), and
-/// sections are redesigned every ``chunkFrames`` frames. A notch at 0 dB is switched out entirely; one
-/// placed from rest jumps to its frequency first and then deepens, so moving notches never click.
+/// sections are redesigned every ``chunkFrames`` frames. A notch at 0 dB is switched out entirely; the others
+/// run through ``EQSectionCascade`` (several sections per pass, as the EQ's do). One placed from rest jumps to its frequency first and then deepens, so moving notches never click.
 public struct NotchBank: ~Copyable {
     /// The most notches a bank holds.
     public static let maximumNotches = 16
@@ -20,17 +20,21 @@ public struct NotchBank: ~Copyable {
     public static let chunkFrames = 16
     /// Time constant of frequency and width glides, seconds.
     public static let glideTime = 0.010
+    /// The most frames run in one pass while no notch glides.
+    static let passFrames = 256
 
     struct Slot {
         var targetFrequency = 1000.0, targetDepth = 0.0, targetQ = 10.0
         var frequency = 1000.0, depth = 0.0, q = 10.0
         var depthStep = 0.0                 // dB per chunk toward the target depth
-        var coefficients = BiquadCoefficients.identity
-        var s1 = SIMD2<Double>(), s2 = SIMD2<Double>()
         var isSettled = true
     }
 
     private let slots: UnsafeMutablePointer<Slot>
+    /// Each slot's section (coefficients and state), `owner` = slot; run through ``EQSectionCascade``.
+    private let sections: UnsafeMutablePointer<EQSection>
+    /// The active slots' sections gathered for one chunk.
+    private let gathered: UnsafeMutablePointer<EQSection>
     private let scratch: UnsafeMutablePointer<SIMD2<Double>>
     private let sampleRate: Double
     private let glideCoefficient: Double
@@ -44,15 +48,25 @@ public struct NotchBank: ~Copyable {
         self.sampleRate = sampleRate
         slots = .allocate(capacity: Self.maximumNotches)
         slots.initialize(repeating: Slot(), count: Self.maximumNotches)
-        scratch = .allocate(capacity: Self.chunkFrames)
-        scratch.initialize(repeating: SIMD2(), count: Self.chunkFrames)
+        sections = .allocate(capacity: Self.maximumNotches)
+        gathered = .allocate(capacity: Self.maximumNotches)
+        for index in 0..<Self.maximumNotches {
+            (sections + index).initialize(to: EQSection(coefficients: .identity, s1: SIMD2(), s2: SIMD2(), owner: index))
+            (gathered + index).initialize(to: sections[index])
+        }
+        scratch = .allocate(capacity: Self.passFrames)
+        scratch.initialize(repeating: SIMD2(), count: Self.passFrames)
         glideCoefficient = 1 - exp(-Double(Self.chunkFrames) / (Self.glideTime * sampleRate))
     }
 
     deinit {
         slots.deinitialize(count: Self.maximumNotches)
         slots.deallocate()
-        scratch.deinitialize(count: Self.chunkFrames)
+        sections.deinitialize(count: Self.maximumNotches)
+        sections.deallocate()
+        gathered.deinitialize(count: Self.maximumNotches)
+        gathered.deallocate()
+        scratch.deinitialize(count: Self.passFrames)
         scratch.deallocate()
     }
 
@@ -85,9 +99,9 @@ public struct NotchBank: ~Copyable {
             slot.pointee.frequency = slot.pointee.targetFrequency
             slot.pointee.q = slot.pointee.targetQ
             slot.pointee.depth = slot.pointee.targetDepth
-            slot.pointee.s1 = SIMD2()
-            slot.pointee.s2 = SIMD2()
-            redesign(slot)
+            sections[index].s1 = SIMD2()
+            sections[index].s2 = SIMD2()
+            redesign(index)
             slot.pointee.isSettled = true
         }
         chunkPhase = 0
@@ -98,7 +112,7 @@ public struct NotchBank: ~Copyable {
         let omega = 2 * Double.pi * frequency / sampleRate
         var total = 0.0
         for index in 0..<Self.maximumNotches where slots[index].depth != 0 {
-            total += 10 * log10(slots[index].coefficients.squaredMagnitude(omega: omega))
+            total += 10 * log10(sections[index].coefficients.squaredMagnitude(omega: omega))
         }
         return total
     }
@@ -109,13 +123,18 @@ public struct NotchBank: ~Copyable {
         var done = 0
         while done < frames {
             if chunkPhase == 0 { advanceGlides() }
-            let count = min(Self.chunkFrames - chunkPhase, frames - done)
+            let isGliding = (0..<Self.maximumNotches).contains { !slots[$0].isSettled }
+            let count = min(isGliding ? Self.chunkFrames - chunkPhase : Self.passFrames, frames - done)
             let left = inputs[0] + done
             let right = inputs[channels - 1] + done
             for frame in 0..<count { scratch[frame] = SIMD2(Double(left[frame]), Double(right[frame])) }
+            var active = 0
             for index in 0..<Self.maximumNotches where slots[index].depth != 0 {
-                Self.run(slots + index, scratch, count)
+                gathered[active] = sections[index]
+                active += 1
             }
+            EQSectionCascade.run(gathered, count: active, scratch, frames: count)
+            for index in 0..<active { sections[gathered[index].owner] = gathered[index] }
             for channel in 0..<channels {
                 let output = outputs[channel] + done
                 for frame in 0..<count { output[frame] = Float(scratch[frame][channel]) }
@@ -123,21 +142,6 @@ public struct NotchBank: ~Copyable {
             done += count
             chunkPhase = (chunkPhase + count) % Self.chunkFrames
         }
-    }
-
-    @_noLocks @inline(__always)
-    private static func run(_ slot: UnsafeMutablePointer<Slot>, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
-        let c = slot.pointee.coefficients
-        var s1 = slot.pointee.s1, s2 = slot.pointee.s2
-        for frame in 0..<frames {
-            let x = buffer[frame]
-            let y = SIMD2(repeating: c.b0) * x + s1
-            s1 = SIMD2(repeating: c.b1) * x - SIMD2(repeating: c.a1) * y + s2
-            s2 = SIMD2(repeating: c.b2) * x - SIMD2(repeating: c.a2) * y
-            buffer[frame] = y
-        }
-        slot.pointee.s1 = s1
-        slot.pointee.s2 = s2
     }
 
     /// Moves every gliding notch one chunk toward its target and redesigns its section.
@@ -153,17 +157,17 @@ public struct NotchBank: ~Copyable {
             s.q = abs(qRatio - 1) < 1e-6 ? s.targetQ : s.q * pow(qRatio, glideCoefficient)
             s.isSettled = s.depth == s.targetDepth && s.frequency == s.targetFrequency && s.q == s.targetQ
             if s.depth == 0 {                   // switched out: forget its state for the next placement
-                s.s1 = SIMD2()
-                s.s2 = SIMD2()
+                sections[index].s1 = SIMD2()
+                sections[index].s2 = SIMD2()
             }
             slot.pointee = s
-            redesign(slot)
+            redesign(index)
         }
     }
 
-    private func redesign(_ slot: UnsafeMutablePointer<Slot>) {
-        let omega = 2 * Double.pi * slot.pointee.frequency / sampleRate
-        slot.pointee.coefficients = slot.pointee.depth == 0
-            ? .identity : BiquadDesign.section(.peak, omega: omega, gainDB: slot.pointee.depth, q: slot.pointee.q)
+    private func redesign(_ index: Int) {
+        let slot = slots[index]
+        let omega = 2 * Double.pi * slot.frequency / sampleRate
+        sections[index].coefficients = slot.depth == 0 ? .identity : BiquadDesign.section(.peak, omega: omega, gainDB: slot.depth, q: slot.q)
     }
 }
