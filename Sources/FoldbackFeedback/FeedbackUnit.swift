@@ -32,8 +32,8 @@ extension FeedbackSettings {
 
 /// A feedback suppressor: up to 16 narrow cuts with no latency, placed by analysis off the audio thread.
 ///
-/// The audio thread copies the unit's input (mono, or the mean of a stereo pair) into a lock-free ring, applies
-/// the notch commands waiting in a second ring and runs the ``NotchBank``. A worker thread, started in
+/// The audio thread applies the notch commands waiting in a lock-free ring, runs the ``NotchBank`` and copies
+/// its output (mono, or the mean of a stereo pair) into a second ring: the analysis judges a notch by its effect. A worker thread, started in
 /// ``prepare(channels:sampleRate:maxFrames:)`` and stopped when the unit is released, runs
 /// ``FeedbackAnalysis`` (FFTW, ``HowlDetector``, ``NotchPlanner``) on the ring and sends the commands.
 /// A unit made with `runsWorker: false` leaves the analysis to ``analyzePending()`` (tests, offline use).
@@ -130,8 +130,9 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
                                            q: Double(command.q), depthRateDBPerSecond: Double(command.depthRate))
             }
             let count = Int(frames)
-            unit.pointee.samples.write(inputs[0], inputs[unit.pointee.bank.channels - 1], frames: count)
             unit.pointee.bank.process(inputs: inputs, outputs: outputs, frames: count)
+            let last = unit.pointee.bank.channels - 1
+            unit.pointee.samples.write(UnsafePointer(outputs[0]), UnsafePointer(outputs[last]), frames: count)
         },
         setParameter: { state, index, value in
             state.assumingMemoryBound(to: FeedbackCore.State.self).pointee.live.store(index, value)
