@@ -33,8 +33,9 @@ extension FeedbackSettings {
 /// A feedback suppressor: up to 16 narrow cuts with no latency, placed by analysis off the audio thread.
 ///
 /// The audio thread applies the notch commands waiting in a lock-free ring, runs the ``NotchBank`` and copies
-/// its output (mono, or the mean of a stereo pair) into a second ring: the analysis judges a notch by its effect. A worker thread, started in
-/// ``prepare(channels:sampleRate:maxFrames:)`` and stopped when the unit is released, runs
+/// its output (mono, or the mean of a stereo pair) into a second ring: the analysis judges a notch by its
+/// effect. A worker thread, started in ``prepare(channels:sampleRate:maxFrames:)`` and stopped when the last
+/// unit sharing its ``FeedbackCore`` is released, runs
 /// ``FeedbackAnalysis`` (FFTW, ``HowlDetector``, ``NotchPlanner``) on the ring and sends the commands.
 /// A unit made with `runsWorker: false` leaves the analysis to ``analyzePending()`` (tests, offline use).
 public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
