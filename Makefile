@@ -1,7 +1,7 @@
 # Foldback: build, test and demo. Every target installs the Debian packages it needs first.
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev liblo-dev libebur128-dev pkg-config
+DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev liblo-dev libebur128-dev libfftw3-dev pkg-config
 # Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
 TEST_DEBS := lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -9,12 +9,13 @@ RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -p
 RELEASE_BIN = .build/release
 DEBUG_BIN = .build/debug
 
-.PHONY: all deps test-deps install-debs build test unit rtcheck rtsan rtsan-live fuzz demo clean help
+.PHONY: all deps test-deps install-debs build test unit rtcheck rtsan rtsan-live fuzz demo feedback-demo clean help
 
 all: build
 
 help:
 	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav, then the monitor-console preset into demo-console.wav"
+	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it, into feedback-demo.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration, allocation count, RealtimeSanitizer, preset fuzzing"
 	@echo "make build   release build of foldback, foldback-probe and foldback-rtcheck"
 	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit   the parts of make test"
@@ -71,5 +72,8 @@ test: test-deps rtcheck rtsan rtsan-live fuzz unit
 demo: build
 	bash scripts/demo.sh
 
+feedback-demo: build
+	bash scripts/feedback-demo.sh
+
 clean:
-	rm -rf .build .build-rtsan demo-out.wav demo-console.wav
+	rm -rf .build .build-rtsan demo-out.wav demo-console.wav feedback-demo.wav

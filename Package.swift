@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .target(name: "CFoldback", dependencies: ["CJack"]),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CFoldbackLV2"),
@@ -68,13 +69,21 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "FoldbackFeedback",
+            dependencies: [
+                "CFFTW", "FoldbackEngine", "FoldbackDSP",
+                .product(name: "Atomics", package: "swift-atomics"), .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: realtimeSwift
+        ),
         .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
         .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "FoldbackEngine"], swiftSettings: strictSwift),
 
         // MARK: Presets and the command line
         .target(
             name: "FoldbackPresets",
-            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "TOMLKit"],
+            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "TOMLKit"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -95,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-probe",
             dependencies: [
-                "FoldbackJACK", "FoldbackRender",
+                "FoldbackJACK", "FoldbackRender", "FoldbackFeedback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -103,8 +112,9 @@ let package = Package(
         .executableTarget(
             name: "foldback-rtcheck",
             dependencies: [
-                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackAnalysis", "CFoldback",
+                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackAnalysis", "FoldbackFeedback", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Atomics", package: "swift-atomics"),
             ],
             swiftSettings: strictSwift
         ),
@@ -118,7 +128,8 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP", "FoldbackEngine"]),
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
-        .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackFeedback"]),
+        .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackRender"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),

@@ -10,7 +10,7 @@ public final class ControlRouter: Sendable {
     /// Every address starts with this.
     public static let root = "/foldback"
 
-    private let target: any LiveControlTarget
+    let target: any LiveControlTarget
     private let setlist: SetlistController?
     private let meters: MeterFeed?
     private let midi: MIDIController?
@@ -87,6 +87,13 @@ public final class ControlRouter: Sendable {
         case "midi":
             do {
                 return try midiCommand(message, command: parts.dropFirst().joined(separator: "/"), midi: midi)
+            } catch {
+                log("\(message.path) refused: \(error)")
+                throw error
+            }
+        case "strip" where Self.isUnitSave(parts):
+            do {
+                return try unitSave(message, strip: String(parts[1]), unit: String(parts[3]))
             } catch {
                 log("\(message.path) refused: \(error)")
                 throw error

@@ -13,6 +13,7 @@ import Synchronization
 /// With a loudness source, each bus also gets `/foldback/meters/loudness/<bus> ffff` (momentary, short-term
 /// and integrated LUFS, true peak dBTP since the last reading) and each in-ear bus
 /// `/foldback/meters/dose/<bus> ff` (ear dose so far and projected to the show's end, percent).
+/// Feedback notches are also sent when they change, to every subscriber, as ``FeedbackNotchReport`` describes.
 public final class MeterFeed: @unchecked Sendable {
     /// Rates a subscriber may ask for, Hz.
     public static let rateRange: ClosedRange<Float> = 1...60
@@ -38,6 +39,7 @@ public final class MeterFeed: @unchecked Sendable {
     private let isStarted = Atomic<Bool>(false)
     private let isStopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    private var notchReport = FeedbackNotchReport()      // the sending thread's only
 
     /// A feed of `engine`'s meters (and the bus loudness `loudness` returns, if given), sending through `send`.
     public init(engine: Engine, loudness: (@Sendable () -> [BusLoudness])? = nil, send: @escaping Sender) {
@@ -133,8 +135,13 @@ public final class MeterFeed: @unchecked Sendable {
                 return peers
             }
             if !due.isEmpty {
-                let messages = Self.messages(for: engine.meters()) + Self.messages(for: loudness?() ?? [])
+                let snapshot = engine.meters()
+                let messages = Self.messages(for: snapshot) + Self.messages(for: loudness?() ?? [])
                 for peer in due { for message in messages { send(message, peer) } }
+                let notchChanges = notchReport.changes(in: snapshot)      // to every subscriber, once
+                if !notchChanges.isEmpty {
+                    for peer in subscribers.withLock({ $0.map(\.peer) }) { for message in notchChanges { send(message, peer) } }
+                }
             }
             Thread.sleep(forTimeInterval: 0.002)
         }

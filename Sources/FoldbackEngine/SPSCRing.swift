@@ -1,17 +1,19 @@
 // Fixed-capacity lock-free single-producer/single-consumer ring. Realtime-safe on either side.
-import Atomics
+public import Atomics
 
 /// A wait-free ring of trivially copyable elements between exactly one producer and one consumer thread.
 ///
 /// Storage is allocated once by ``init(capacity:)`` and freed by ``destroy()``; push and pop never allocate.
-struct SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
-    private let storage: UnsafeMutablePointer<Element>
-    private let mask: Int
-    private let head: UnsafeAtomic<Int>   // next slot to write; written by the producer only
-    private let tail: UnsafeAtomic<Int>   // next slot to read; written by the consumer only
+/// Public and inlinable so other realtime modules (the feedback unit) use it specialised, with no generic dispatch.
+@frozen
+public struct SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
+    @usableFromInline let storage: UnsafeMutablePointer<Element>
+    @usableFromInline let mask: Int
+    @usableFromInline let head: UnsafeAtomic<Int>   // next slot to write; written by the producer only
+    @usableFromInline let tail: UnsafeAtomic<Int>   // next slot to read; written by the consumer only
 
     /// A ring holding at least `capacity` elements (rounded up to a power of two).
-    init(capacity: Int) {
+    public init(capacity: Int) {
         var size = 1
         while size < max(capacity, 2) { size <<= 1 }
         storage = .allocate(capacity: size)
@@ -21,18 +23,18 @@ struct SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Frees the storage; no thread may use the ring afterwards.
-    func destroy() {
+    public func destroy() {
         storage.deallocate()
         head.destroy()
         tail.destroy()
     }
 
     /// The number of elements the ring holds when full.
-    var capacity: Int { mask + 1 }
+    @inlinable public var capacity: Int { mask + 1 }
 
     /// Producer: appends `element`; false when full.
-    @inline(__always)
-    func push(_ element: Element) -> Bool {
+    @inlinable @inline(__always)
+    public func push(_ element: Element) -> Bool {
         let writeIndex = head.load(ordering: .relaxed)
         if writeIndex - tail.load(ordering: .acquiring) > mask { return false }
         storage[writeIndex & mask] = element
@@ -41,11 +43,11 @@ struct SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Producer: free slots right now.
-    var freeCount: Int { capacity - (head.load(ordering: .relaxed) - tail.load(ordering: .acquiring)) }
+    @inlinable public var freeCount: Int { capacity - (head.load(ordering: .relaxed) - tail.load(ordering: .acquiring)) }
 
     /// Consumer: removes the oldest element, or nil when empty.
-    @inline(__always)
-    func pop() -> Element? {
+    @inlinable @inline(__always)
+    public func pop() -> Element? {
         let readIndex = tail.load(ordering: .relaxed)
         if readIndex == head.load(ordering: .acquiring) { return nil }
         let element = storage[readIndex & mask]
@@ -54,8 +56,8 @@ struct SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     }
 
     /// Consumer: the oldest element without removing it, or nil when empty.
-    @inline(__always)
-    func peek() -> Element? {
+    @inlinable @inline(__always)
+    public func peek() -> Element? {
         let readIndex = tail.load(ordering: .relaxed)
         if readIndex == head.load(ordering: .acquiring) { return nil }
         return storage[readIndex & mask]

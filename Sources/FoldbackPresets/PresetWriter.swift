@@ -23,6 +23,10 @@ public enum PresetWriter {
             EQBandWriter.write(unit, into: &text)
         },
         UnitSchema.lv2.type: { unit, text in LV2UnitWriter.write(unit, into: &text) },
+        UnitSchema.feedback.type: { unit, text in
+            writeSchemaParameters(of: unit, into: &text)
+            EQBandWriter.write(unit, into: &text)
+        },
     ]
 
     /// The preset as TOML text.

@@ -54,8 +54,9 @@ enum UnitDecoder {
         let isEQ = type == UnitSchema.eq.type
         let isLV2 = type == UnitSchema.lv2.type
         let isDelay = type == UnitSchema.delay.type
+        let isFeedback = type == UnitSchema.feedback.type       // its saved ring-out notches are `band`s
         typed.checkKeys(allowed: commonKeys + schema.parameters.map(\.key) + (isEQ ? EQDecoder.unitKeys : [])
-            + (isLV2 ? LV2UnitDecoder.unitKeys : []) + (isDelay ? DelayDecoder.unitKeys : []))
+            + (isLV2 ? LV2UnitDecoder.unitKeys : []) + (isDelay ? DelayDecoder.unitKeys : []) + (isFeedback ? ["band"] : []))
         let id = typed.name("id", what: "unit id", required: false)
         let isBypassed = typed.bool("bypass", default: false)
         var parameters: [String: Float] = [:]
@@ -63,7 +64,7 @@ enum UnitDecoder {
             parameters[parameter.key] = typed.parameter(parameter)
         }
         var unit = UnitSpec(type: type, id: id ?? type, isBypassed: isBypassed, parameters: parameters, location: reader.location)
-        if isEQ { (unit.curve, unit.bands) = EQDecoder.decode(typed) }
+        if isEQ || isFeedback { (unit.curve, unit.bands) = EQDecoder.decode(typed) }
         if isDelay { DelayDecoder.decode(typed, parameters: &unit.parameters) }
         if isLV2 {
             guard let (plugin, controls) = LV2UnitDecoder.decode(typed) else { return nil }

@@ -1,6 +1,8 @@
 // Makes engine units from validated preset unit specs. Non-realtime.
 public import FoldbackEngine
 public import FoldbackLV2
+import FoldbackDSP
+import FoldbackFeedback
 
 /// Turns a ``UnitSpec`` (already validated against its ``UnitSchema``) into a fresh engine unit.
 ///
@@ -22,6 +24,18 @@ public enum UnitFactory {
             return GraphicEQUnit(values: spec.parameters)
         case "delay":
             return DelayUnit(milliseconds: spec.parameters["delay_ms"] ?? 0)
+        case "feedback":
+            guard spec.bands.count <= NotchBank.maximumNotches else {
+                throw PresetError(diagnostics: [PresetDiagnostic(
+                    location: spec.location, message: "a feedback unit holds at most \(NotchBank.maximumNotches) notches, not \(spec.bands.count) bands",
+                    severity: .error)])
+            }
+            var settings = FeedbackSettings()
+            settings.mode = FeedbackMode(rawValue: Int(spec.parameters["mode"] ?? 1)) ?? .live
+            settings.maxDepthDB = spec.parameters["max_depth_db"] ?? -12
+            settings.holdSeconds = spec.parameters["hold_s"] ?? 10
+            settings.fixedNotches = spec.bands.map(\.band)
+            return FeedbackUnit(settings: settings, label: "feedback unit '\(spec.id)'")
         case "lv2" where spec.lv2 != nil:
             return try makePlugin(spec, hosting: hosting)
         // One case per built-in type, each returning its unit from `spec`.

@@ -27,6 +27,7 @@ public struct UnitSchema: Sendable {
         reverb,
         geq,
         delay,
+        feedback,
         lv2,
     ]
 

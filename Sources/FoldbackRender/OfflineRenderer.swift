@@ -141,6 +141,8 @@ public final class OfflineRenderer {
         let busChannels = Self.channelOffsets(graph.description.buses.map { $0.hasOutput ? $0.channels : 0 })
         var end = RenderEnd(tail: request.tail, sampleRate: graph.sampleRate, latency: graph.layout.latencyFrames)
         let inputChannels = streams.map { Array(buffers.inputs[stripChannels[$0.strip]]) }
+        let driven = graph.offlineDrivenUnits          // their analysis runs here, in step, not on a thread of their own
+        driven.forEach { $0.beginOfflineRendering() }
         var rendered = 0
         var lastProgress = 0
         while true {
@@ -151,6 +153,7 @@ public final class OfflineRenderer {
                 end.inputFrames = streams.map(\.stream.deliveredFrames).max() ?? 0
             }
             fb_realtime_cycle(Engine.cycleFunction, engine.cycleContext, UInt32(block))
+            for unit in driven { unit.offlineStep() }
             let span = end.advance(outputs: buffers.outputs, rendered: rendered, block: block)
             for (bus, writer) in writers {
                 try buffers.write(channels: busChannels[bus], frames: span.range, to: writer)

@@ -32,6 +32,7 @@ struct FoldbackProbe: ParsableCommand {
                   --seconds 8 --output demo.wav
               foldback-probe --server test --play system:playback_1=sine:1000:-20
               foldback-probe --play foldback:vox_in=voice --midi foldback:midi_in --seconds 5
+              foldback-probe --feedback-stage --output feedback-demo.wav
             """)
 
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
@@ -55,10 +56,21 @@ struct FoldbackProbe: ParsableCommand {
     @Option(help: "Sample format of the WAV file: float or pcm24.")
     var format: String = "float"
 
+    @Flag(help: "No JACK: render the simulated feedback stage (a howl without the feedback unit, tamed with it) into --output.")
+    var feedbackStage = false
+
+    @Option(help: ArgumentHelp("With --feedback-stage: how far past the room's maximum stable gain the loop is pushed, dB.", valueName: "DB"))
+    var overDB: Double = 6
+
     @Option(help: "Client name prefix: clients are NAME-player and NAME-recorder.")
     var name: String = "foldback-probe"
 
     func validate() throws {
+        if feedbackStage {
+            guard output != nil else { throw ValidationError("--feedback-stage needs --output FILE.wav.") }
+            guard (0...12).contains(overDB) else { throw ValidationError("--over-db must be 0 … 12 (got \(overDB)).") }
+            return
+        }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600 (got \(seconds)).") }
         guard !plays.isEmpty || !records.isEmpty else { throw ValidationError("Give at least one --play or --record.") }
         if midi != nil && plays.isEmpty { throw ValidationError("--midi sends while playing; give at least one --play.") }
@@ -85,6 +97,9 @@ struct FoldbackProbe: ParsableCommand {
 
     func run() throws {
         do {
+            if feedbackStage, let output {
+                return try FeedbackStageDemo.render(to: output, overDB: overDB, format: AudioFileFormat(rawValue: format) ?? .float)
+            }
             try probe()
         } catch let error as JACKError {
             throw failure("\(error)")

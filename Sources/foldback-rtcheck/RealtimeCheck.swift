@@ -83,15 +83,17 @@ struct RealtimeCheck: ParsableCommand {
         if !audio.ftzDazEnabled { failures.append("FTZ/DAZ was not set on the audio thread") }
         if applied != RealtimeScenario.changes.count { failures.append("only \(applied) of \(RealtimeScenario.changes.count) parameter changes were made") }
         if swapped != swaps { failures.append("only \(swapped) of \(swaps) graph swaps were made") }
-        let expectedContinuations = swaps / 2 * RealtimeScenario.pluginCount
+        let expectedContinuations = swaps / 2 * (RealtimeScenario.pluginCount + RealtimeScenario.feedbackUnitCount)
         if continuedPlugins != expectedContinuations {
-            failures.append("\(continuedPlugins) plugins continued across swaps, expected \(expectedContinuations)")
+            failures.append("\(continuedPlugins) units (plugins, feedback units) continued across swaps, expected \(expectedContinuations)")
         }
         if engine.liveGraphCount != 1 { failures.append("graph swaps incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
         failures += streams.failures
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins continued), \(streams.summary)"
+        let feedbackChanges = RealtimeScenario.feedbackChanges.load(ordering: .relaxed)
+        if feedbackChanges == 0 { failures.append("the feedback units' analysis never moved a notch") }
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(feedbackChanges) feedback notch changes"
         if let counter, !noAllocCount {
             let counts = counter.counts
             summary += "; audio-path allocations \(counts.allocations), frees \(counts.frees)"

@@ -16,7 +16,8 @@ enum RealtimeScenario {
 
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
     /// on strips 0 and 4; → graphic EQ → delay on strips 2 and 4; → an LV2 plugin on strips 1 and 5, see
-    /// ``lv2Unit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
+    /// ``lv2Unit(strip:)``; → a feedback suppressor with its analysis worker on strips 2 and 5, see
+    /// ``feedbackUnit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     /// `main` carries an EQ and a compressor, `iem_vox` a gain unit; strips 0 and 1 also feed the effect bus `verb`
     /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
     /// lookahead compressor makes every other path into its buses run through a send delay.
@@ -45,6 +46,10 @@ enum RealtimeScenario {
             if let plugin = try lv2Unit(strip: index) {
                 units.append(plugin)
                 ids.append("lv2")
+            }
+            if let feedback = feedbackUnit(strip: index) {
+                units.append(feedback)
+                ids.append("fbx")
             }
             strips.append(StripDescription(
                 name: "strip\(index)", channels: index < 4 ? 1 : 2, units: units, unitIDs: ids,
@@ -99,7 +104,7 @@ enum RealtimeScenario {
         (.busUnitParameter(bus: verbBus, unit: 0, parameter: 0), 3), (.busLimiterCeiling(bus: 1), -6), (.busLimiterRelease(bus: 1), 200),
         (.stripGain(strip: verbReturn), -4), (.sendGain(strip: verbReturn, send: 1), -3), (.unitBypass(strip: verbReturn, unit: 0), 1),
         (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
-    ] + graphicEQAndDelayChanges + lv2Changes
+    ] + graphicEQAndDelayChanges + lv2Changes + feedbackParameterChanges
 
     /// Graphic EQ faders, its output gain and delay moves (to the 500 ms end, and back mid-crossfade), a bypass.
     private static let graphicEQAndDelayChanges: [(ParameterAddress, Float)] = [

@@ -46,7 +46,7 @@ final class RealtimeStreams {
         for frame in 0..<frames {
             let sample = Float(sin(Double(phase + frame) * 0.05)) * 0.25
             scratch[2 * frame] = sample
-            scratch[2 * frame + 1] = -sample
+            scratch[2 * frame + 1] = 0.5 * sample     // not anti-phase: strip5's feedback unit hears the mean
         }
         if frames > 0, source.fill(from: scratch, frames: frames) { phase += frames }
     }

@@ -1,5 +1,7 @@
 // The presets `foldback bench` measures: one per built-in unit, and the reference vocal chain. Non-realtime.
 
+import Foundation
+
 /// One benchmark: a one-strip preset and what it exercises.
 struct BenchCase {
     let name: String
@@ -18,6 +20,7 @@ enum BenchCases {
         BenchCase(name: "geq", summary: "31-band graphic EQ, 6 bands moved", preset: preset(units: graphicEQ, limiter: false)),
         BenchCase(name: "delay", summary: "delay, 120 ms", preset: preset(units: unit("delay", "delay_ms = 120.0"), limiter: false)),
         BenchCase(name: "limiter", summary: "bus brickwall limiter (stereo)", preset: preset(units: "", limiter: true)),
+        BenchCase(name: "feedback", summary: "feedback suppressor, all 16 notches in place, analysis running", preset: preset(units: feedback, limiter: false)),
         BenchCase(name: "vocal_chain", summary: "10-band EQ → compressor → reverb → limiter", preset: preset(units: referenceChain, limiter: true)),
         BenchCase(
             name: "console", summary: "monitor console: 2 strips, 4 limited buses with units, reverb effect bus + return",
@@ -87,6 +90,14 @@ enum BenchCases {
 
     /// The reference vocal chain's units (TOML): 10-band EQ → compressor → reverb (mono in, stereo out).
     static let referenceChain = tenBandEQ + compressor + reverb
+
+    /// A feedback unit holding a saved ring-out of 16 notches (the most its bank runs), 250 Hz … 8.4 kHz.
+    private static let feedback: String = {
+        let bands = (0..<16).map { index in
+            "\n    [[strip.unit.band]]\n    type = \"peak\"\n    freq_hz = \(Double(Int(250 * pow(2, Double(index) / 3).rounded())))\n    gain_db = -9.0\n    q = 16.0\n"
+        }
+        return unit("feedback", "mode = \"live\"") + bands.joined()
+    }()
 
     private static let compressor = unit("compressor", "threshold_db = -24.0\n  ratio = 4.0\n  knee_db = 6.0\n  detection = \"rms\"")
     private static let reverb = unit("reverb", "decay_s = 1.8\n  mix = 0.25")

@@ -40,11 +40,12 @@ extension LiveSession {
     }
 
     /// Writes the running chain to `path`: ``snapshot(base:)`` of `base`, with each LV2 plugin's state
-    /// saved in `<path without .toml>.plugin-state/`. Used by OSC's preset save and by NSM's save.
+    /// saved in `<path without .toml>.plugin-state/` and each ring-out's notches as its feedback unit's bands. Used by OSC's preset save and by NSM's save.
     func writeChain(to path: String, base: Preset) throws(PresetError) -> ChainOmissions {
         var (preset, skipped) = snapshot(base: base)
         let directory = (path.hasSuffix(".toml") ? String(path.dropLast(5)) : path) + ".plugin-state"
         let warnings = engine.graph.map { PluginStateCapture.saveStates(of: $0, into: &preset, directory: directory) } ?? []
+        if let graph = engine.graph { FeedbackNotchCapture.saveNotches(of: graph, into: &preset) }
         try PresetWriter.write(preset, to: path)
         return ChainOmissions(skipped: skipped, pluginWarnings: warnings)
     }

@@ -24,6 +24,7 @@ struct LiveStatus {
             parts.append(readout.unit == previousUnit ? readout.text : "\(readout.unit) \(readout.text)")
             previousUnit = readout.unit
         }
+        for readout in FeedbackReadout.readouts(meters) { parts.append("\(readout.unit) \(readout.shortText)") }
         for output in unitOutputs(meters) {
             parts.append("\(output.unit) \(output.key) " + String(format: "%.2f", output.value))
         }
@@ -34,10 +35,11 @@ struct LiveStatus {
         return parts.joined(separator: "  ")
     }
 
-    /// Every unit reading other than a compressor's gain reduction (an LV2 plugin's control outputs), labelled `strip/unit`.
+    /// Every unit reading other than a compressor's gain reduction and a feedback unit's notches (an LV2
+    /// plugin's control outputs), labelled `strip/unit`.
     static func unitOutputs(_ meters: MeterSnapshot) -> [(unit: String, key: String, value: Float)] {
         meters.units.flatMap { unit in
-            unit.readings.filter { !DynamicsReadout.isDynamicsKey($0.key) }.map { ("\(unit.strip)/\(unit.unit)", $0.key, $0.value) }
+            unit.readings.filter { !DynamicsReadout.isDynamicsKey($0.key) && !FeedbackReadout.isFeedbackKey($0.key) }.map { ("\(unit.strip)/\(unit.unit)", $0.key, $0.value) }
         }
     }
 

@@ -84,13 +84,18 @@ final class MeterView: @unchecked Sendable {
     }
 
     /// The bar lines of one snapshot: strips, buses, then gain reduction per compressor (compression, and
-    /// expansion where any, on rows of their own).
+    /// expansion where any, on rows of their own), each feedback unit's notches, plugin outputs.
     func meterLines(_ meters: MeterSnapshot, now: Date) -> [String] {
         let reductions = DynamicsReadout.readouts(meters)
         var lines = meterLines(
             strips: meters.strips.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
             buses: meters.buses.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
             reductions: reductions, now: now)
+        let feedback = FeedbackReadout.readouts(meters)
+        if !feedback.isEmpty {
+            lines.append("feedback notches")
+            lines += feedback.map { pad($0.unit, 24) + " " + $0.text }
+        }
         let outputs = LiveStatus.unitOutputs(meters)
         if !outputs.isEmpty {
             lines.append("plugin outputs")

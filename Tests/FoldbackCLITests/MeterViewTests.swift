@@ -94,6 +94,26 @@ final class MeterViewTests: XCTestCase {
         XCTAssertTrue(status.contains("vox/darc gain_min 12.50") && status.contains("vox/darc gain_max -3.25"), status)
     }
 
+    /// A feedback unit's notches get their own section and a count in the status line, not plugin-output rows.
+    func testFeedbackNotchesAreShownPerUnit() {
+        var meters = MeterSnapshot(strips: [], buses: [])
+        meters.units = [
+            ("vox", "fbx", [UnitMeterReading(key: "notches_active", value: 2),
+                            UnitMeterReading(key: "notch1_freq_hz", value: 2537.6), UnitMeterReading(key: "notch1_depth_db", value: -12),
+                            UnitMeterReading(key: "notch3_freq_hz", value: 820.2), UnitMeterReading(key: "notch3_depth_db", value: -9)]),
+            ("keys", "fbx", [UnitMeterReading(key: "notches_active", value: 0)]),
+        ]
+        let lines = MeterView(isTerminal: false).meterLines(meters, now: Date())
+        let start = try? XCTUnwrap(lines.firstIndex(of: "feedback notches"))
+        XCTAssertNotNil(start, "\(lines)")
+        XCTAssertEqual(Array(lines[((start ?? 0) + 1)...]), [
+            "vox/fbx                  2 notches: 2538 Hz -12 dB, 820 Hz -9 dB",
+            "keys/fbx                 no notches",
+        ])
+        let status = LiveStatus.line(load: 10, xruns: 0, meters: meters)
+        XCTAssertTrue(status.hasSuffix("vox/fbx 2 notches  keys/fbx no notches"), status)
+    }
+
     /// The status line tells compression from expansion: a gated silence reads `gate -80 dB` beside `GR  0.0 dB`,
     /// partial expansion `exp -12.0 dB`, and compression alone `GR -6.0 dB`.
     func testStatusLineTellsCompressionFromExpansionAndGate() {

@@ -36,6 +36,19 @@ final class OfflineTarget: LiveControlTarget, @unchecked Sendable {
             throw .failed("\(error)")
         }
     }
+
+    /// Writes the current preset with every ring-out feedback unit's notches (the CLI also writes live values,
+    /// connections and plugin states).
+    func saveChain(toPath path: String) throws(ControlError) -> String {
+        var saved = currentPreset
+        let notches = engine.graph.map { FeedbackNotchCapture.saveNotches(of: $0, into: &saved) } ?? 0
+        do {
+            try PresetWriter.write(saved, to: path)
+        } catch {
+            throw .failed("\(error)")
+        }
+        return "wrote \(path) with \(notches) feedback notches"
+    }
 }
 
 enum ControlFixtures {

@@ -1,0 +1,195 @@
+// Tells feedback rings from music in a stream of short-time spectra: peak tracking and the howl criteria. Non-realtime (the feedback worker).
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The thresholds a spectral peak must pass to be called a feedback ring (documented in docs/presets.md).
+public struct HowlCriteria: Sendable, Hashable {
+    /// The peak stands this far above every bin 3 to 6 bins away on both sides (peak-to-neighbour ratio), dB.
+    public var peakToNeighbourDB = 10.0
+    /// The peak stands this far above the mean power of the analysed band (peak-to-average ratio), dB.
+    public var peakToAverageDB = 22.0
+    /// Peaks quieter than this (dBFS of a sine) are ignored.
+    public var floorDB = -70.0
+    /// The peak passes both ratios on this many successive analysis frames.
+    public var persistenceFrames = 5
+    /// Since the track began its level rose by at least this much, and over those frames it did not fall
+    /// (a ring grows; a held note does not), dB.
+    public var growthDB = 3.0
+    /// And its frequency stayed within this many bins (a sung note's vibrato wanders).
+    public var frequencySpreadBins = 0.35
+    /// A peak with a partner at an integer ratio within this fraction is musical: one below it (f/k, k = 2…6:
+    /// it is an upper harmonic) or an even harmonic above it (2f, 4f, 6f: it is a fundamental).
+    public var harmonicTolerance = 0.015
+    /// A partner above the peak only counts when it is within this many dB of the peak.
+    public var upperPartnerRangeDB = 30.0
+
+    /// The defaults above.
+    public init() {}
+}
+
+/// One ring: where, how loud, how fast it was growing.
+public struct HowlRing: Sendable, Hashable {
+    /// Interpolated frequency, Hz.
+    public var frequency: Double
+    /// Level of the peak, dBFS (sine-calibrated).
+    public var levelDB: Double
+    /// Growth since its track began, dB.
+    public var growthDB: Double
+
+    /// A ring at `frequency` Hz, `levelDB` dBFS, grown by `growthDB`.
+    public init(frequency: Double, levelDB: Double, growthDB: Double) {
+        self.frequency = frequency
+        self.levelDB = levelDB
+        self.growthDB = growthDB
+    }
+}
+
+/// Tracks spectral peaks from frame to frame and reports the ones that behave like feedback.
+///
+/// Each frame: local maxima above ``HowlCriteria/floorDB`` are found, their frequency refined by a
+/// parabola through the log-magnitudes of the three top bins, and those passing both ratios are matched to
+/// the tracks of the frame before (within 1.5 bins). A track is reported once, as a ``HowlRing``, when over its last
+/// ``HowlCriteria/persistenceFrames`` frames it passed both ratios every time and did not fall, has grown
+/// since it began, held its frequency
+/// and has no harmonic partner; a track is forgotten after two frames without its peak.
+public struct HowlDetector: Sendable {
+    struct Track {
+        var bin: Double
+        var levels: [Double] = []
+        var bins: [Double] = []
+        var passes: [Bool] = []
+        var lowest = Double.infinity
+        var missed = 0
+        var isReported = false
+    }
+
+    /// The thresholds in use.
+    public var criteria: HowlCriteria
+    /// Hz per bin.
+    public let binWidth: Double
+    private let lowBin: Int
+    private let highBin: Int
+    private var tracks: [Track] = []
+    /// Mean power of the analysed band in the latest frame, dB.
+    public private(set) var averageDB = -200.0
+
+    /// A detector for spectra of `binCount` bins spaced `binWidth` Hz, analysing 60 Hz … 0.45 × the rate.
+    public init(binCount: Int, binWidth: Double, criteria: HowlCriteria = HowlCriteria()) {
+        self.binWidth = binWidth
+        self.criteria = criteria
+        lowBin = max(6, Int(60 / binWidth))
+        highBin = min(binCount - 7, Int(0.9 * Double(binCount)))
+    }
+
+    /// Analyses one frame of power spectrum (`spectrumDB[k]`, dB of a sine of that level at bin k) and
+    /// returns the rings newly found in it.
+    public mutating func analyze(_ spectrumDB: UnsafeBufferPointer<Float>) -> [HowlRing] {
+        var sum = 0.0
+        for bin in lowBin...highBin { sum += pow(10, Double(spectrumDB[bin]) / 10) }
+        averageDB = 10 * log10(max(sum / Double(highBin - lowBin + 1), 1e-30))
+        let peaks = findPeaks(spectrumDB)
+        for index in tracks.indices { tracks[index].missed += 1 }
+        for peak in peaks where peak.passes {      // only peaks passing both ratios can make a ring: track those alone
+            if let index = tracks.firstIndex(where: { abs($0.bin - peak.bin) <= 1.5 && $0.missed > 0 }) {
+                tracks[index].append(peak, keep: criteria.persistenceFrames)
+            } else {
+                var track = Track(bin: peak.bin)
+                track.append(peak, keep: criteria.persistenceFrames)
+                tracks.append(track)
+            }
+        }
+        tracks.removeAll { $0.missed > 2 }
+        var rings: [HowlRing] = []
+        for index in tracks.indices where !tracks[index].isReported && isHowl(tracks[index], among: peaks) {
+            tracks[index].isReported = true
+            let track = tracks[index]
+            rings.append(HowlRing(frequency: track.bin * binWidth, levelDB: track.levels.last!,
+                                  growthDB: track.levels.last! - track.lowest))
+        }
+        return rings
+    }
+
+    /// Forgets every track (after a notch moved the spectrum, or on reset).
+    public mutating func reset() { tracks.removeAll() }
+
+    /// How far the spectrum at `frequency` stands above its neighbours (the same ratio the criteria use), dB.
+    public func peakToNeighbour(_ spectrumDB: UnsafeBufferPointer<Float>, at frequency: Double) -> Double {
+        let bin = Int((frequency / binWidth).rounded())
+        guard bin - 6 >= 0, bin + 6 < spectrumDB.count else { return 0 }
+        let top = max(Double(spectrumDB[bin - 1]), Double(spectrumDB[bin]), Double(spectrumDB[bin + 1]))
+        return top - neighbourMax(spectrumDB, bin)
+    }
+
+    struct Peak {
+        var bin: Double
+        var levelDB: Double
+        var passes: Bool
+    }
+
+    private func neighbourMax(_ spectrum: UnsafeBufferPointer<Float>, _ bin: Int) -> Double {
+        var top = -Double.infinity
+        for offset in 3...6 { top = max(top, Double(spectrum[bin - offset]), Double(spectrum[bin + offset])) }
+        return top
+    }
+
+    private func findPeaks(_ spectrum: UnsafeBufferPointer<Float>) -> [Peak] {
+        var peaks: [Peak] = []
+        for bin in lowBin...highBin {
+            let level = spectrum[bin]
+            guard Double(level) > criteria.floorDB, level > spectrum[bin - 1], level >= spectrum[bin + 1],
+                  level > spectrum[bin - 2], level >= spectrum[bin + 2] else { continue }
+            let left = Double(spectrum[bin - 1]), centre = Double(level), right = Double(spectrum[bin + 1])
+            let curvature = left - 2 * centre + right
+            let offset = curvature < 0 ? 0.5 * (left - right) / curvature : 0
+            let peakLevel = centre - 0.25 * (left - right) * offset
+            let passes = centre - neighbourMax(spectrum, bin) >= criteria.peakToNeighbourDB
+                && peakLevel - averageDB >= criteria.peakToAverageDB
+            peaks.append(Peak(bin: Double(bin) + offset, levelDB: peakLevel, passes: passes))
+        }
+        return peaks
+    }
+
+    private func isHowl(_ track: Track, among peaks: [Peak]) -> Bool {
+        let needed = criteria.persistenceFrames
+        guard track.missed == 0, track.passes.count >= needed, track.passes.allSatisfy({ $0 }) else { return false }
+        guard track.levels.last! - track.lowest >= criteria.growthDB, track.levels.last! >= track.levels.first! - 0.5 else { return false }
+        guard track.bins.max()! - track.bins.min()! <= criteria.frequencySpreadBins else { return false }
+        return !hasHarmonicPartner(track, among: peaks)
+    }
+
+    /// A peak at f/k (the track is an upper harmonic) or a strong even harmonic (the track is a fundamental).
+    private func hasHarmonicPartner(_ track: Track, among peaks: [Peak]) -> Bool {
+        let frequency = track.bin
+        let level = track.levels.last!
+        for peak in peaks where abs(peak.bin - frequency) > 1.5 && level - peak.levelDB <= 40 {
+            let isAbove = peak.bin > frequency
+            let ratio = isAbove ? peak.bin / frequency : frequency / peak.bin
+            let harmonic = ratio.rounded()
+            guard (2...6).contains(harmonic) else { continue }
+            let tolerance = max(criteria.harmonicTolerance * harmonic, 1.0 / min(peak.bin, frequency))
+            guard abs(ratio - harmonic) <= tolerance else { continue }
+            // Above the peak only even harmonics count: a clipping amplifier adds odd ones to a howl.
+            if !isAbove || (Int(harmonic) % 2 == 0 && level - peak.levelDB <= criteria.upperPartnerRangeDB) { return true }
+        }
+        return false
+    }
+}
+
+extension HowlDetector.Track {
+    mutating func append(_ peak: HowlDetector.Peak, keep: Int) {
+        bin = peak.bin
+        missed = 0
+        levels.append(peak.levelDB)
+        lowest = min(lowest, peak.levelDB)
+        bins.append(peak.bin)
+        passes.append(peak.passes)
+        if levels.count > keep {
+            levels.removeFirst()
+            bins.removeFirst()
+            passes.removeFirst()
+        }
+    }
+}

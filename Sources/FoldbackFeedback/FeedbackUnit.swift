@@ -1,0 +1,179 @@
+// The built-in `feedback` unit: 16 notches on the audio path, a worker thread finding rings off it. Setup non-realtime; render functions realtime.
+public import FoldbackDSP
+public import FoldbackEngine
+import Atomics
+import Foundation
+
+/// How a ``FeedbackUnit`` behaves (preset keys `mode`, `max_depth_db`, `hold_s`).
+public struct FeedbackSettings: Sendable, Hashable {
+    /// Live (dynamic notches) or ring-out (fixed notches).
+    public var mode: FeedbackMode = .live
+    /// The deepest cut, dB (−3 … −40; −12 by default).
+    public var maxDepthDB: Float = -12
+    /// How long a live notch outlives its ring, seconds.
+    public var holdSeconds: Float = 10
+    /// The detector's thresholds.
+    public var criteria = HowlCriteria()
+    /// Notches in place from the start (a saved ring-out): frequency, cut (≤ 0 dB) and Q of peak bands.
+    public var fixedNotches: [EQBand] = []
+
+    /// The defaults above.
+    public init() {}
+}
+
+extension FeedbackSettings {
+    /// ``fixedNotches`` as notch settings in slots 0, 1, … (at most ``NotchBank/maximumNotches``).
+    var fixedSettings: [NotchSetting] {
+        fixedNotches.prefix(NotchBank.maximumNotches).enumerated().map { slot, band in
+            NotchSetting(slot: slot, frequency: band.frequency, depthDB: min(band.gainDB, 0), q: band.q, depthRateDBPerSecond: 0)
+        }
+    }
+}
+
+/// A feedback suppressor: up to 16 narrow cuts with no latency, placed by analysis off the audio thread.
+///
+/// The audio thread applies the notch commands waiting in a lock-free ring, runs the ``NotchBank`` and copies
+/// its output (mono, or the mean of a stereo pair) into a second ring: the analysis judges a notch by its
+/// effect. A worker thread, started in ``prepare(channels:sampleRate:maxFrames:)`` and stopped when the last
+/// unit sharing its ``FeedbackCore`` is released, runs
+/// ``FeedbackAnalysis`` (FFTW, ``HowlDetector``, ``NotchPlanner``) on the ring and sends the commands.
+/// A unit made with `runsWorker: false` leaves the analysis to ``analyzePending()`` (tests, offline use).
+public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
+    public let typeName = "feedback"
+    /// Live parameters: 0 `mode` (0 ring-out, 1 live), 1 `max_depth_db` (−40 … −3), 2 `hold_s` (0.5 … 600); the
+    /// analysis takes a change on its next pass (existing notches keep their depth until next changed).
+    public let parameters: [ParameterDescriptor]
+    /// The settings it was made with.
+    public let settings: FeedbackSettings
+    /// The name used in log lines (`strip vox`).
+    public let label: String
+    private let runsWorker: Bool
+    private let onEvent: (@Sendable (FeedbackEvent) -> Void)?
+    private var core: FeedbackCore?
+
+    /// A suppressor with `settings`, logging as `label`; `onEvent` hears every notch change on the analysis thread.
+    public init(settings: FeedbackSettings = FeedbackSettings(), label: String = "feedback", runsWorker: Bool = true,
+                onEvent: (@Sendable (FeedbackEvent) -> Void)? = nil) {
+        self.settings = settings
+        parameters = [
+            ParameterDescriptor(key: "mode", range: 0...1, defaultValue: Float(settings.mode.rawValue)),
+            ParameterDescriptor(key: "max_depth_db", range: -40 ... -3, defaultValue: settings.maxDepthDB),
+            ParameterDescriptor(key: "hold_s", range: 0.5...600, defaultValue: settings.holdSeconds),
+        ]
+        self.label = label
+        self.runsWorker = runsWorker
+        self.onEvent = onEvent
+    }
+
+    public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
+        guard core == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        guard channels == 1 || channels == 2 else { throw .unsupportedChannelCount(name: typeName, channels: channels) }
+        guard sampleRate.isFinite, (8000...768_000).contains(sampleRate) else {
+            throw .unitSetupFailed(unit: typeName, reason: "runs at 8 kHz to 768 kHz, not \(sampleRate) Hz")
+        }
+        guard let core = FeedbackCore(settings: settings, parameters: parameters.map(\.defaultValue), channels: channels, sampleRate: sampleRate,
+                                      maxFrames: maxFrames, label: label, runsWorker: runsWorker, onEvent: onEvent) else {
+            throw .unitSetupFailed(unit: typeName, reason: "FFTW could not plan the analysis transform")
+        }
+        self.core = core
+        return slot(core)
+    }
+
+    /// Carries on a running feedback unit set up the same way (mode and depth limits may differ; the same saved
+    /// bands) in the same format: its notches, found rings and analysis go on through the preset switch, and this
+    /// unit's `mode`, `max_depth_db` and `hold_s` are applied at the takeover.
+    public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {
+        guard core == nil, let old = predecessor as? FeedbackUnit, let running = old.core, running.channels == channels,
+              running.sampleRate == sampleRate, running.maxFrames >= maxFrames, old.settings.fixedNotches == settings.fixedNotches
+        else { return nil }
+        core = running
+        return UnitContinuation(slot: slot(running), parameterValues: parameters.map(\.defaultValue))
+    }
+
+    /// Whether this unit runs the same notches and analysis as `other` (one continues the other).
+    func shares(with other: FeedbackUnit) -> Bool { core != nil && core === other.core }
+
+    private func slot(_ core: FeedbackCore) -> UnitRenderSlot {
+        UnitRenderSlot(functions: Self.functions, state: UnsafeMutableRawPointer(core.state), inputChannels: core.channels, outputChannels: core.channels)
+    }
+
+    /// Runs the analysis over everything the audio thread has written so far (units made with `runsWorker: false`,
+    /// or driven by an offline render).
+    public func analyzePending() { core?.analysis.pump() }
+
+    /// The notches placed now (slot, frequency, depth, width), as the analysis set them.
+    public var notches: [NotchSetting] { core?.analysis.notches ?? [] }
+
+    /// Every notch change so far (the most recent 256).
+    public var events: [FeedbackEvent] { core?.analysis.events ?? [] }
+
+    /// The notches as fixed EQ bands (peaks with their cut and Q), e.g. to save a ring-out into a preset.
+    public var notchBands: [EQBand] {
+        notches.filter { $0.depthDB < 0 }.map { EQBand(type: .peak, frequency: $0.frequency, gainDB: $0.depthDB, q: $0.q) }
+    }
+
+    /// Active notches and each one's frequency and depth (`notch<n>_freq_hz`, `notch<n>_depth_db`).
+    public func meterReadings() -> [UnitMeterReading] {
+        let active = notches.filter { $0.depthDB < 0 }
+        var readings = [UnitMeterReading(key: "notches_active", value: Float(active.count))]
+        for notch in active {
+            readings.append(UnitMeterReading(key: "notch\(notch.slot + 1)_freq_hz", value: Float(notch.frequency)))
+            readings.append(UnitMeterReading(key: "notch\(notch.slot + 1)_depth_db", value: Float(notch.depthDB)))
+        }
+        return readings
+    }
+
+    private static let functions = UnitRenderFunctions(
+        process: { state, inputs, outputs, frames in
+            let unit = state.assumingMemoryBound(to: FeedbackCore.State.self)
+            while let command = unit.pointee.commands.pop() {
+                unit.pointee.bank.setNotch(Int(command.slot), frequency: Double(command.frequency), depthDB: Double(command.depthDB),
+                                           q: Double(command.q), depthRateDBPerSecond: Double(command.depthRate))
+            }
+            let count = Int(frames)
+            unit.pointee.bank.process(inputs: inputs, outputs: outputs, frames: count)
+            let last = unit.pointee.bank.channels - 1
+            unit.pointee.samples.write(UnsafePointer(outputs[0]), UnsafePointer(outputs[last]), frames: count)
+        },
+        setParameter: { state, index, value in
+            state.assumingMemoryBound(to: FeedbackCore.State.self).pointee.live.store(index, value)
+        },
+        reset: { state in
+            state.assumingMemoryBound(to: FeedbackCore.State.self).pointee.bank.reset()
+        }
+    )
+}
+
+/// The thread that runs a unit's analysis every `interval` seconds until stopped.
+final class AnalysisWorker: @unchecked Sendable {
+    private let isStopping = ManagedAtomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(analysis: FeedbackAnalysis, interval: Double) {
+        let flag = isStopping
+        let finished = finished
+        let thread = Thread {
+            while !flag.load(ordering: .acquiring) {
+                analysis.pump()
+                Thread.sleep(forTimeInterval: interval)
+            }
+            finished.signal()
+        }
+        thread.name = "foldback-feedback"
+        thread.start()
+    }
+
+    /// Stops the thread and waits for it to finish its current pass.
+    func stop() {
+        guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+    }
+}
+
+extension FeedbackUnit: OfflineDrivenUnit {
+    /// An offline render runs the analysis itself after every cycle: the worker stops.
+    public func beginOfflineRendering() { core?.stopWorker() }
+
+    /// One cycle's analysis (as ``analyzePending()``).
+    public func offlineStep() { analyzePending() }
+}

@@ -1,0 +1,34 @@
+// Feedback notch changes as OSC messages: placed, deepened, unchanged, released. Non-realtime.
+import FoldbackControl
+import FoldbackEngine
+import XCTest
+
+final class FeedbackNotchReportTests: XCTestCase {
+    private func snapshot(_ notches: [(slot: Int, frequency: Float, depth: Float)]) -> MeterSnapshot {
+        var readings = [UnitMeterReading(key: "notches_active", value: Float(notches.count))]
+        for notch in notches {
+            readings.append(UnitMeterReading(key: "notch\(notch.slot)_freq_hz", value: notch.frequency))
+            readings.append(UnitMeterReading(key: "notch\(notch.slot)_depth_db", value: notch.depth))
+        }
+        return MeterSnapshot(strips: [], buses: [], units: [("vox", "fbx", readings), ("vox", "comp", [UnitMeterReading(key: "gain_reduction_db", value: -3)])])
+    }
+
+    private func texts(_ messages: [OSCMessage]) -> [String] {
+        messages.map { message in
+            message.path + " " + message.arguments.map { argument in
+                if case .float(let value) = argument { return String(value) }
+                return "?"
+            }.joined(separator: " ")
+        }
+    }
+
+    func testEachChangeIsSentOnceAndAReleaseAsDepthZero() {
+        var report = FeedbackNotchReport()
+        XCTAssertEqual(texts(report.changes(in: snapshot([]))), [])
+        XCTAssertEqual(texts(report.changes(in: snapshot([(1, 2538, -9)]))), ["/foldback/strip/vox/feedback 2538.0 -9.0"])
+        XCTAssertEqual(texts(report.changes(in: snapshot([(1, 2538, -9)]))), [], "nothing changed")
+        XCTAssertEqual(texts(report.changes(in: snapshot([(1, 2538, -12), (2, 820, -9)]))),
+                       ["/foldback/strip/vox/feedback 2538.0 -12.0", "/foldback/strip/vox/feedback 820.0 -9.0"])
+        XCTAssertEqual(texts(report.changes(in: snapshot([(2, 820, -9)]))), ["/foldback/strip/vox/feedback 2538.0 0.0"])
+    }
+}

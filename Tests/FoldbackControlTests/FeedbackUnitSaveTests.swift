@@ -1,0 +1,53 @@
+// OSC /foldback/strip/<strip>/unit/<id>/save: a ring-out's notches written into the preset; wrong units refused. Non-realtime.
+@testable import FoldbackControl
+import FoldbackEngine
+import FoldbackPresets
+import Foundation
+import XCTest
+
+final class FeedbackUnitSaveTests: XCTestCase {
+    private let peer = OSCPeer(host: "127.0.0.1", port: 9999)!
+
+    private let preset = ControlFixtures.preset.replacingOccurrences(of: """
+          [[strip.send]]
+          bus = "main"
+        """, with: """
+          [[strip.unit]]
+          type = "feedback"
+          id = "fbx"
+          mode = "ringout"
+          [[strip.unit.band]]
+          type = "peak"
+          freq_hz = 2540
+          gain_db = -9
+          q = 16
+          [[strip.send]]
+          bus = "main"
+        """)
+
+    func testARingOutSavesItsNotchesAsBands() throws {
+        let path = try ControlFixtures.write(preset, name: "soundcheck.toml")
+        let target = try OfflineTarget(text: preset, path: path)
+        let router = ControlRouter(target: target)
+        let replies = router.handle(OSCMessage("/foldback/strip/vox/unit/fbx/save"), from: peer)
+        XCTAssertEqual(replies.first?.path, "/foldback/strip/vox/unit/fbx/saved", "\(replies)")
+        XCTAssertEqual(replies.first?.arguments.first?.text, path)
+        XCTAssertTrue(replies.first?.arguments.last?.text?.contains("1 feedback notches") ?? false, "\(replies)")
+        let saved = try PresetLoader.load(path: path)
+        let unit = try XCTUnwrap(saved.strips[0].units.first { $0.id == "fbx" })
+        XCTAssertEqual(unit.bands.map(\.band.frequency), [2540])
+        XCTAssertEqual(unit.bands.map(\.band.gainDB), [-9])
+    }
+
+    func testOnlyAFeedbackUnitOfAKnownStripSavesItself() throws {
+        let target = try OfflineTarget(text: preset)
+        let router = ControlRouter(target: target)
+        for (path, fragment) in [("/foldback/strip/vox/unit/comp/save", "only a feedback unit saves itself"),
+                                 ("/foldback/strip/vox/unit/nope/save", "has no unit 'nope'"),
+                                 ("/foldback/strip/gtr/unit/fbx/save", "no strip named 'gtr'")] {
+            let replies = router.handle(OSCMessage(path), from: peer)
+            XCTAssertEqual(replies.first?.path, OSCServer.errorPath, path)
+            XCTAssertTrue(replies.first?.arguments.last?.text?.contains(fragment) ?? false, "\(replies)")
+        }
+    }
+}
