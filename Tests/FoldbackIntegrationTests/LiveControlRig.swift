@@ -112,6 +112,15 @@ final class LiveControlRig {
             """.write(toFile: path, atomically: true, encoding: .utf8)
     }
 
+    /// `foldback run --watch` of a fresh `live.toml` (vox at −2 dB, measured) in a fresh folder: the rig and the preset's path.
+    static func watchingLivePreset(server: String, testCase: XCTestCase) throws -> (rig: LiveControlRig, preset: String) {
+        let preset = try temporaryFolder() + "/live.toml"
+        try writePreset(to: preset, voxGainDB: -2)
+        let rig = try LiveControlRig(server: server, arguments: [preset, "--watch"], testCase: testCase)
+        XCTAssertEqual(decibels(try rig.measuredGain()), -2, accuracy: 0.1)
+        return (rig, preset)
+    }
+
     /// A fresh temporary folder for a test's presets.
     static func temporaryFolder() throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-live-\(UUID().uuidString)").path
