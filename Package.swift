@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // MARK: System libraries (pkg-config) and C shims
@@ -80,10 +81,19 @@ let package = Package(
             dependencies: ["CLo", "FoldbackEngine", "FoldbackPresets"],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "FoldbackWeb",
+            dependencies: [
+                "FoldbackControl", "FoldbackEngine", "FoldbackPresets", "FoldbackDSP",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            resources: [.copy("Resources")],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackControl", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback", "CLo",
+                "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2", "CFoldback", "CLo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -119,6 +129,7 @@ let package = Package(
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender", "FoldbackEngine", "FoldbackControl"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
