@@ -70,7 +70,7 @@ public final class WebServer: @unchecked Sendable {
         guard let task else { return }
         self.task = nil
         let server = server
-        _ = Self.wait { await server.stop(timeout: 1) }
+        _ = Self.wait { await server.stop(timeout: 0.3) }
         task.cancel()
     }
 

@@ -1,1 +1,45 @@
+// Token lookup and the role rules: who may change which parameter. Non-realtime.
+@testable import FoldbackWeb
 import XCTest
+
+final class WebAccessTests: XCTestCase {
+    func testGeneratedTokensAreDistinctWellFormedAndMapToTheirRoles() {
+        let access = WebAccess.generated(buses: ["main", "iem_vox", "iem_gtr"])
+        let tokens = [access.engineerToken] + access.busTokens.map(\.token)
+        XCTAssertEqual(Set(tokens).count, 4)
+        for token in tokens {
+            XCTAssertEqual(token.count, 16)
+            XCTAssertTrue(WebAccess.isWellFormed(token))
+        }
+        XCTAssertEqual(access.role(for: access.engineerToken), .engineer)
+        for (bus, token) in access.busTokens { XCTAssertEqual(access.role(for: token), .musician(bus: bus)) }
+        XCTAssertNotEqual(WebAccess.generated(buses: ["main"]).engineerToken, WebAccess.generated(buses: ["main"]).engineerToken)
+    }
+
+    func testMissingWrongAndMalformedTokensGrantNothing() {
+        let access = WebTestTarget.access
+        let engineer = access.engineerToken
+        for token: String? in [nil, "", "short", engineer + "x", String(engineer.dropLast()), engineer.uppercased(), "vox-token-01235",
+                               String(repeating: "a", count: 65), "engineer 0123456789", "engineer-0123456789\0", "éngineer-0123456789"] {
+            XCTAssertNil(access.role(for: token), "token \(String(describing: token))")
+        }
+        XCTAssertNil(WebAccess(engineerToken: "same-token-1", busTokens: [("main", "same-token-1")]), "tokens must differ")
+        XCTAssertNil(WebAccess(engineerToken: "has space here", busTokens: []), "tokens are URL-safe")
+    }
+
+    func testAMusicianMayChangeOnlyTheirOwnBusesSendsLevelAndMute() {
+        let vox = WebRole.musician(bus: "iem_vox")
+        func may(_ role: WebRole, _ path: String) -> Bool { WebAccess.mayChange(role, path.split(separator: "/", omittingEmptySubsequences: false)) }
+        for path in ["strip/vox/send/iem_vox/gain_db", "strip/gtr/send/iem_vox/gain_db", "bus/iem_vox/gain_db", "bus/iem_vox/mute"] {
+            XCTAssertTrue(may(vox, path), path)
+            XCTAssertTrue(may(.engineer, path), path)
+        }
+        for path in ["strip/vox/send/iem_gtr/gain_db", "strip/vox/send/main/gain_db", "bus/iem_gtr/gain_db", "bus/main/mute",
+                     "strip/vox/gain_db", "strip/vox/mute", "strip/vox/unit/comp/bypass", "bus/iem_vox/latency", "bus/iem_vox",
+                     "strip/vox/send/iem_vox", "strip/vox/send/iem_vox/gain_db/x", "preset/reload", "setlist/next", ""] {
+            XCTAssertFalse(may(vox, path), path)
+        }
+        XCTAssertTrue(may(.engineer, "strip/vox/unit/comp/bypass"))
+        XCTAssertFalse(may(.engineer, "preset/load"))
+    }
+}
