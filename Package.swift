@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets", "CLo", "foldback"],
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets", "FoldbackWeb", "CLo", "foldback"],
             exclude: ["Fixtures"]
         ),
     ],
