@@ -118,7 +118,7 @@ let package = Package(
 
         .executableTarget(
             name: "foldback-fuzz",
-            dependencies: ["FoldbackPresets", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FoldbackPresets", "FoldbackDSP", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift
         ),
 
@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
-        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender", "FoldbackEngine", "FoldbackControl"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(

@@ -6,34 +6,9 @@ import XCTest
 
 /// A real foldback process on a dummy jackd, driven over its web surface, heard by a JACK test client on `main`.
 final class WebControlEndToEndTests: JACKServerTestCase {
-    /// The tokens foldback printed at start, by role (`engineer`, or the bus name), and its web port.
-    private func access(_ log: String) throws -> (port: UInt16, tokens: [String: String]) {
-        var port: UInt16?
-        var tokens: [String: String] = [:]
-        for line in log.split(separator: "\n") {
-            guard let link = line.range(of: #"http://127\.0\.0\.1:\d+/\?token=[0-9a-f]+"#, options: .regularExpression) else { continue }
-            let url = line[link]
-            port = UInt16(url.split(separator: ":")[2].prefix { $0.isNumber })
-            let token = String(url.split(separator: "=").last ?? "")
-            let role = line.contains("engineer:") ? "engineer" : String(line.split(separator: "'").dropFirst().first ?? "")
-            tokens[role] = token
-        }
-        return (try XCTUnwrap(port, "foldback printed its web links:\n\(log)"), tokens)
-    }
-
     func testAMusiciansSendMoveChangesTheMeasuredLevelAndAnotherBusIsRefused() throws {
-        let preset = try LiveControlRig.temporaryFolder() + "/web.toml"
-        try LiveControlRig.writePreset(to: preset, voxGainDB: 0, extra: """
-              [[strip.send]]
-              bus = "iem"
-            [[bus]]
-            name = "iem"
-            channels = 1
-            limiter = false
-            """)
-        let rig = try LiveControlRig(server: serverName, arguments: [preset, "--web-port", "0"], testCase: self)
+        let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self)
         defer { rig.close() }
-        let (port, tokens) = try access(rig.run.standardError)
         XCTAssertEqual(Set(tokens.keys), ["engineer", "main", "iem"])
         XCTAssertEqual(decibels(try rig.measuredGain()), 0, accuracy: 0.1, "unity to start with")
 
@@ -61,40 +36,23 @@ final class WebPageBrowserTests: JACKServerTestCase {
     func testAMusicianMovesTheVocalSendOnAPhoneSizedPage() throws {
         let browser = try WebDriverSession()
         defer { browser.close() }
-        let preset = try LiveControlRig.temporaryFolder() + "/web.toml"
-        try LiveControlRig.writePreset(to: preset, voxGainDB: 0, extra: """
-              [[strip.unit]]
-              type = "compressor"
-              id = "comp"
-              threshold_db = 0.0
-              [[strip.send]]
-              bus = "iem"
-              gain_db = -3.0
+        let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self, extraStrip: """
             [[strip]]
             name = "keys"
               [[strip.send]]
               bus = "main"
               gain_db = -8.0
-            [[bus]]
-            name = "iem"
-            channels = 1
-            limiter = false
             """)
-        let rig = try LiveControlRig(server: serverName, arguments: [preset, "--web-port", "0"], testCase: self)
         defer { rig.close() }
-        let links = rig.run.standardError.split(separator: "\n").compactMap { line -> (String, String)? in
-            guard let range = line.range(of: #"http://\S+"#, options: .regularExpression) else { return nil }
-            return (line.contains("engineer:") ? "engineer" : String(line.split(separator: "'").dropFirst().first ?? ""), String(line[range]))
-        }
-        let link = Dictionary(links) { first, _ in first }
+        func link(_ role: String) throws -> String { "http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens[role]))" }
         let fader = #"document.querySelector('input[aria-label="strip/vox/send/main/gain_db"]')"#
 
         let engineerTab = try browser.currentTab()
-        try browser.open(try XCTUnwrap(link["engineer"]))
+        try browser.open(try link("engineer"))
         try browser.wait(until: "return \(fader) !== null && !document.body.classList.contains('offline')", "the engineer's send fader")
         let musicianTab = try browser.newTab()
         try browser.switchTo(musicianTab)
-        try browser.open(try XCTUnwrap(link["main"]))
+        try browser.open(try link("main"))
         try browser.wait(until: "return \(fader) !== null && !document.body.classList.contains('offline')", "the musician's send fader")
         XCTAssertEqual(try browser.run("return window.innerWidth") as? Int, 360, "a 360-pixel-wide phone")
         XCTAssertEqual(try browser.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool, true, "nothing wider than the phone")
@@ -118,6 +76,37 @@ final class WebPageBrowserTests: JACKServerTestCase {
 }
 
 extension LiveControlRig {
+    /// `foldback run --web-port 0` with vox (a compressor that never acts, sends to `main` at 0 dB and `iem`
+    /// at −3 dB), `extraStrip` and the mono buses `main` and `iem`; its web port and the printed tokens by
+    /// role (`engineer`, or the bus name).
+    static func web(server: String, testCase: XCTestCase, extraStrip: String = "") throws -> (LiveControlRig, UInt16, [String: String]) {
+        let preset = try temporaryFolder() + "/web.toml"
+        try writePreset(to: preset, voxGainDB: 0, extra: """
+              [[strip.unit]]
+              type = "compressor"
+              id = "comp"
+              threshold_db = 0.0
+              [[strip.send]]
+              bus = "iem"
+              gain_db = -3.0
+            \(extraStrip)
+            [[bus]]
+            name = "iem"
+            channels = 1
+            limiter = false
+            """)
+        let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], testCase: testCase)
+        var port: UInt16?
+        var tokens: [String: String] = [:]
+        for line in rig.run.standardError.split(separator: "\n") {
+            guard let link = line.range(of: #"http://127\.0\.0\.1:\d+/\?token=[0-9a-f]+"#, options: .regularExpression) else { continue }
+            port = UInt16(line[link].split(separator: ":")[2].prefix { $0.isNumber })
+            tokens[line.contains("engineer:") ? "engineer" : String(line.split(separator: "'").dropFirst().first ?? "")] =
+                String(line[link].split(separator: "=").last ?? "")
+        }
+        return (rig, try XCTUnwrap(port, "foldback printed its web links:\n\(rig.run.standardError)"), tokens)
+    }
+
     /// Waits until an OSC query of `path` answers `value`.
     func waitForValue(_ path: String, _ value: Float, timeout: Double = 5) throws {
         let deadline = Date().addingTimeInterval(timeout)

@@ -1,5 +1,6 @@
 // Parsing and applying page requests: shapes, sizes, types, roles, and a fuzz of malformed messages that must change nothing. Non-realtime.
 import FoldbackControl
+import FoldbackDSP
 @testable import FoldbackWeb
 import XCTest
 
@@ -65,7 +66,7 @@ final class WebRequestTests: XCTestCase {
     /// 20,000 random and mutated messages as a musician and as the engineer: no crash, and every refused one changes nothing.
     func testFuzzedMessagesNeverCrashAndRefusedOnesChangeNothing() throws {
         let (target, control, _) = try WebTestTarget.control()
-        var random = SplitMix64(seed: 0x5EED_0013)
+        var random = SeededGenerator(seed: 0x5EED_0013)
         let seeds = [
             #"{"path":"/foldback/strip/vox/send/iem_vox/gain_db","value":-3}"#, #"{"path":"/foldback/bus/iem_vox/mute","value":1}"#,
             #"{"command":"setlist/next"}"#, #"{"path":"/foldback/strip/gtr/pan","value":0.5}"#,
@@ -98,18 +99,5 @@ final class WebRequestTests: XCTestCase {
             if round % 1000 == 0 { target.engine.renderCycle(frames: 16) }   // drains the parameter queue
         }
         XCTAssertGreaterThan(refused, 15_000, "most mutations are refused")
-    }
-}
-
-/// A small deterministic generator for reproducible fuzzing.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
