@@ -1,4 +1,5 @@
 // Who may use the web surface: the engineer's token, one token per bus, and what each role may change. Non-realtime.
+public import FoldbackPresets
 
 /// What a token lets its holder do.
 public enum WebRole: Sendable, Hashable, CustomStringConvertible {
@@ -17,7 +18,7 @@ public enum WebRole: Sendable, Hashable, CustomStringConvertible {
 
 /// The tokens of one web surface: one for the engineer and one per bus.
 ///
-/// Tokens are 16 lowercase hex digits (64 random bits) unless given. Lookup compares every token in
+/// Tokens are 16 lowercase hex digits (64 random bits) unless given (a preset's `[web]` section). Lookup compares every token in
 /// constant time, so response timing tells nothing about how much of a guess was right.
 public struct WebAccess: Sendable, Equatable {
     /// The engineer's token.
@@ -26,7 +27,7 @@ public struct WebAccess: Sendable, Equatable {
     public let busTokens: [(bus: String, token: String)]
 
     /// The longest token accepted (longer ones are refused before any comparison).
-    public static let maximumTokenLength = 64
+    public static let maximumTokenLength = WebSpec.tokenLengths.upperBound
 
     /// Tokens as given (e.g. for tests); every token must be distinct and ``isWellFormed(_:)``.
     public init?(engineerToken: String, busTokens: [(bus: String, token: String)]) {
@@ -36,29 +37,29 @@ public struct WebAccess: Sendable, Equatable {
         self.busTokens = busTokens
     }
 
-    /// Fresh random tokens for the engineer and for each of `buses`.
-    public static func generated(buses: [String]) -> WebAccess {
+    /// Fresh random tokens for the engineer and for each of `buses`, except those `fixed` gives (a preset's `[web]`).
+    public static func generated(buses: [String], fixed: WebSpec = WebSpec()) -> WebAccess {
         var generator = SystemRandomNumberGenerator()
-        var used: Set<String> = []
+        var used = Set(fixed.busTokens.map(\.token) + [fixed.engineerToken].compactMap { $0 })
         func fresh() -> String {
             while true {
                 let token = String(generator.next() as UInt64, radix: 16).leftPadded(to: 16)
                 if used.insert(token).inserted { return token }
             }
         }
-        let engineer = fresh()
-        // swiftlint:disable:next force_unwrapping — generated tokens are well formed and distinct by construction
-        return WebAccess(engineerToken: engineer, busTokens: buses.map { ($0, fresh()) })!
+        let engineer = fixed.engineerToken ?? fresh()
+        let tokens = buses.map { ($0, fixed.token(forBus: $0) ?? fresh()) }
+        // The preset's tokens are checked (well formed, distinct) when it loads; generated ones are by construction.
+        return WebAccess(engineerToken: engineer, busTokens: tokens) ?? WebAccess(unchecked: fresh(), busTokens: buses.map { ($0, fresh()) })
+    }
+
+    private init(unchecked engineerToken: String, busTokens: [(bus: String, token: String)]) {
+        self.engineerToken = engineerToken
+        self.busTokens = busTokens
     }
 
     /// Whether `token` is 8 to ``maximumTokenLength`` characters of `0-9 a-z A-Z - _` (safe in a URL and a page).
-    public static func isWellFormed(_ token: String) -> Bool {
-        let bytes = Array(token.utf8)
-        return (8...maximumTokenLength).contains(bytes.count) && bytes.allSatisfy { byte in
-            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
-                || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
-    }
+    public static func isWellFormed(_ token: String) -> Bool { WebSpec.isWellFormed(token) }
 
     /// The role `token` grants, or nil for no token, a malformed one or one that matches none.
     public func role(for token: String?) -> WebRole? {

@@ -91,7 +91,7 @@ final class LiveControl: @unchecked Sendable {
         guard let port = options.webPort else { return nil }
         let log: @Sendable (String) -> Void = { StandardError.writeLine("foldback: web \($0)") }
         let router = ControlRouter(target: session, setlist: setlist, midi: midi, files: try options.filePolicy(), log: log)
-        let access = WebAccess.generated(buses: session.preset.buses.map(\.name))
+        let access = WebAccess.generated(buses: session.preset.buses.map(\.name), fixed: session.preset.web)
         let host = session.host
         let server = try WebServer(
             target: session, router: router, setlist: setlist, access: access, host: options.webBind, port: port,

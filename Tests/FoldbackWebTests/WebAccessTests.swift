@@ -1,4 +1,5 @@
 // Token lookup and the role rules: who may change which parameter. Non-realtime.
+import FoldbackPresets
 @testable import FoldbackWeb
 import XCTest
 
@@ -14,6 +15,16 @@ final class WebAccessTests: XCTestCase {
         XCTAssertEqual(access.role(for: access.engineerToken), .engineer)
         for (bus, token) in access.busTokens { XCTAssertEqual(access.role(for: token), .musician(bus: bus)) }
         XCTAssertNotEqual(WebAccess.generated(buses: ["main"]).engineerToken, WebAccess.generated(buses: ["main"]).engineerToken)
+    }
+
+    func testAPresetsFixedTokensAreKeptAndTheRestGenerated() {
+        let fixed = WebSpec(engineerToken: nil, busTokens: [.init(bus: "iem_vox", token: "vox_Anna_1234")])
+        let access = WebAccess.generated(buses: ["main", "iem_vox"], fixed: fixed)
+        XCTAssertEqual(access.role(for: "vox_Anna_1234"), .musician(bus: "iem_vox"))
+        XCTAssertEqual(access.busTokens.map(\.bus), ["main", "iem_vox"])
+        XCTAssertEqual(access.busTokens[0].token.count, 16, "main has no fixed token: a generated one")
+        XCTAssertNotEqual(access.engineerToken, "vox_Anna_1234")
+        XCTAssertEqual(WebAccess.generated(buses: ["main"], fixed: WebSpec(engineerToken: "sound-desk-2026")).engineerToken, "sound-desk-2026")
     }
 
     func testMissingWrongAndMalformedTokensGrantNothing() {
