@@ -10,6 +10,7 @@ final class WebControlEndToEndTests: JACKServerTestCase {
         let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self)
         defer { rig.close() }
         XCTAssertEqual(Set(tokens.keys), ["engineer", "main", "iem"])
+        XCTAssertEqual(tokens["iem"], "iem-fixed-token", "the preset's [web] token")
         XCTAssertEqual(decibels(try rig.measuredGain()), 0, accuracy: 0.1, "unity to start with")
 
         let main = try WebSocketTestClient(port: port, path: "/ws?token=\(try XCTUnwrap(tokens["main"]))")
@@ -71,6 +72,13 @@ final class WebPageBrowserTests: JACKServerTestCase {
         try browser.switchTo(engineerTab)
         try browser.wait(until: "return \(fader).value === '-6'", timeout: 2, "the musician's move on the engineer's page")
         XCTAssertEqual(try browser.run("return document.getElementById('stats').textContent.includes('xruns')") as? Bool, true)
+
+        // A dropped connection shows, greys the controls, and comes back by itself with the current values.
+        try browser.run("window.foldbackSocket.close()")
+        try browser.wait(until: "return document.body.classList.contains('offline') && getComputedStyle(document.getElementById('offline')).display !== 'none'",
+                         timeout: 0.5, "the offline banner (it reconnects after 0.5 s)")
+        try rig.osc.send(OSCMessage("/foldback/strip/vox/send/main/gain_db", [.float(-9)]))
+        try browser.wait(until: "return !document.body.classList.contains('offline') && \(fader).value === '-9'", timeout: 5, "a reconnect with the value OSC set meanwhile")
         if let shots { try browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-engineer.png")) }
     }
 }
@@ -94,12 +102,14 @@ extension LiveControlRig {
             name = "iem"
             channels = 1
             limiter = false
+            [web.bus_tokens]
+            iem = "iem-fixed-token"
             """)
         let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], testCase: testCase)
         var port: UInt16?
         var tokens: [String: String] = [:]
         for line in rig.run.standardError.split(separator: "\n") {
-            guard let link = line.range(of: #"http://127\.0\.0\.1:\d+/\?token=[0-9a-f]+"#, options: .regularExpression) else { continue }
+            guard let link = line.range(of: #"http://127\.0\.0\.1:\d+/\?token=[0-9a-zA-Z_-]+"#, options: .regularExpression) else { continue }
             port = UInt16(line[link].split(separator: ":")[2].prefix { $0.isNumber })
             tokens[line.contains("engineer:") ? "engineer" : String(line.split(separator: "'").dropFirst().first ?? "")] =
                 String(line[link].split(separator: "=").last ?? "")

@@ -153,6 +153,7 @@
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`);
+    window.foldbackSocket = socket;   // for tests and the curious: the page's live connection
     socket.onopen = () => { retry = 500; setOnline(true); };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
