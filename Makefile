@@ -1,7 +1,7 @@
 # Foldback: build, test and demo. Every target installs the Debian packages it needs first.
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev liblo-dev pkg-config
+DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev liblo-dev libqrencode-dev pkg-config
 # Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
 TEST_DEBS := lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 chromium chromium-driver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

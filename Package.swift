@@ -36,6 +36,7 @@ let package = Package(
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CFoldback", dependencies: ["CJack"]),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CFoldbackLV2"),
@@ -84,7 +85,7 @@ let package = Package(
         .target(
             name: "FoldbackWeb",
             dependencies: [
-                "FoldbackControl", "FoldbackEngine", "FoldbackPresets", "FoldbackDSP",
+                "CQRencode", "FoldbackControl", "FoldbackEngine", "FoldbackPresets", "FoldbackDSP",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             resources: [.copy("Resources")],

@@ -3,7 +3,7 @@ import FlyingFox
 import FoldbackControl
 import Foundation
 
-/// Answers `/`, `/app.js`, `/app.css` and `/ws`; anything else is 404 (after the token check).
+/// Answers `/`, `/app.js`, `/app.css`, `/qr.svg` (engineer only) and `/ws`; anything else is 404 (after the token check).
 struct WebRouteHandler: HTTPHandler {
     let access: WebAccess
     let pages: WebPages
@@ -23,12 +23,27 @@ struct WebRouteHandler: HTTPHandler {
             return Self.file(pages.script, type: "text/javascript; charset=utf-8")
         case "/app.css":
             return Self.file(pages.style, type: "text/css; charset=utf-8")
+        case "/qr.svg":
+            return qrCode(for: request, role: role)
         case "/ws":
-            let session = WebSocketSession(role: role, hub: hub, control: control)
+            let links = role == .engineer ? access.busTokens.map { WebSocketSession.Link(bus: $0.bus, token: $0.token) } : []
+            let session = WebSocketSession(role: role, hub: hub, control: control, links: links)
             return try await WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: session)).handleRequest(request)
         default:
             return Self.text(.notFound, "no such page\n")
         }
+    }
+
+    /// `/qr.svg?bus=NAME`: the QR code of that bus's link, as reached at the request's `Host` (engineer only).
+    private func qrCode(for request: HTTPRequest, role: WebRole) -> HTTPResponse {
+        guard role == .engineer else { return Self.text(.forbidden, "only the engineer's page shows the musicians' links\n") }
+        let bus = request.query.first { $0.name == "bus" }?.value
+        guard let token = access.busTokens.first(where: { $0.bus == bus })?.token,
+              let host = request.headers[.host], host.utf8.count <= 255, !host.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0.isWhitespace }),
+              let code = QRCode("http://\(host)/?token=\(token)") else {
+            return Self.text(.notFound, "no such bus\n")
+        }
+        return Self.file(Data(code.svg().utf8), type: "image/svg+xml")
     }
 
     private static func file(_ data: Data, type: String) -> HTTPResponse {

@@ -12,13 +12,21 @@ struct WebSocketSession: WSMessageHandler {
     let role: WebRole
     let hub: WebHub
     let control: WebControl
+    /// The musicians' tokens, told to the engineer's page only (for its links and QR codes).
+    let links: [Link]
+
+    /// One bus's musician token.
+    struct Link: Encodable {
+        var bus: String
+        var token: String
+    }
 
     /// Where every page's requests run (a serial queue: a preset reload never blocks the server's threads).
     static let queue = DispatchQueue(label: "foldback-web-control")
 
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let (outbox, continuation) = AsyncStream.makeStream(of: WSMessage.self, bufferingPolicy: .bufferingNewest(WebHub.outboxLimit))
-        continuation.yield(.text(Hello(role: role).jsonText()))
+        continuation.yield(.text(Hello(role: role, links: links).jsonText()))
         let id = hub.add { continuation.yield(.text($0)) }
         continuation.onTermination = { [hub] _ in hub.remove(id) }
         let role = role, control = control
@@ -55,8 +63,10 @@ struct WebSocketSession: WSMessageHandler {
         var type = "hello"
         var role: String
         var bus: String?
+        var links: [Link]?
 
-        init(role: WebRole) {
+        init(role: WebRole, links: [Link]) {
+            self.links = links.isEmpty ? nil : links
             switch role {
             case .engineer: self.role = "engineer"
             case let .musician(bus): self.role = "musician"; self.bus = bus

@@ -101,6 +101,13 @@ final class LiveControl: @unchecked Sendable {
         let hosts = options.webBind == "0.0.0.0" ? NetworkAddresses.local() : [options.webBind]
         for line in server.accessLines(host: hosts.first) { StandardError.writeLine("  " + line) }
         if hosts.count > 1 { StandardError.writeLine("  (also reachable at \(hosts.dropFirst().joined(separator: ", ")))") }
+        if isatty(STDERR_FILENO) != 0 {   // one scan joins: each musician's link as a QR code (the engineer's page shows them too)
+            for (bus, token) in access.busTokens {
+                guard let code = QRCode(server.link(token: token, host: hosts.first)) else { continue }
+                StandardError.writeLine("  bus '\(bus)':")
+                for line in code.terminalLines() { StandardError.writeLine("  " + line) }
+            }
+        }
         return server
     }
 

@@ -72,6 +72,8 @@ final class WebPageBrowserTests: JACKServerTestCase {
         try browser.switchTo(engineerTab)
         try browser.wait(until: "return \(fader).value === '-6'", timeout: 2, "the musician's move on the engineer's page")
         XCTAssertEqual(try browser.run("return document.getElementById('stats').textContent.includes('xruns')") as? Bool, true)
+        try browser.wait(until: "const q = [...document.querySelectorAll('.links img')]; return q.length === 2 && q.every(i => i.complete && i.naturalWidth > 0)",
+                         "a loaded QR code per musician's link")
 
         // A dropped connection shows, greys the controls, and comes back by itself with the current values.
         try browser.run("window.foldbackSocket.close()")

@@ -54,3 +54,25 @@ final class WebAccessTests: XCTestCase {
         XCTAssertFalse(may(.engineer, "preset/load"))
     }
 }
+
+/// QR codes of the links, from libqrencode.
+final class QRCodeTests: XCTestCase {
+    func testALinkEncodesToAVersion4CodeWithFinderPatternsInEveryForm() throws {
+        let code = try XCTUnwrap(QRCode("http://192.168.1.20:8080/?token=7b7009eff64bf9a8"))
+        XCTAssertEqual(code.width, 33, "48 bytes at level M: version 4, 33 modules")
+        // Finder patterns: a dark 7 × 7 ring with a dark 3 × 3 centre in three corners.
+        for (top, left) in [(0, 0), (0, code.width - 7), (code.width - 7, 0)] {
+            XCTAssertTrue((0..<7).allSatisfy { code.isDark(row: top, column: left + $0) && code.isDark(row: top + 6, column: left + $0) })
+            XCTAssertFalse(code.isDark(row: top + 1, column: left + 1))
+            XCTAssertTrue(code.isDark(row: top + 3, column: left + 3))
+        }
+        XCTAssertFalse(code.isDark(row: -1, column: 0), "the quiet zone is light")
+        let lines = code.terminalLines()
+        XCTAssertEqual(lines.count, (code.width + 2 * QRCode.quietZone + 1) / 2, "two module rows per line")
+        XCTAssertEqual(lines[0].components(separatedBy: "▀").count - 1, code.width + 2 * QRCode.quietZone)
+        let svg = code.svg()
+        XCTAssertTrue(svg.hasPrefix("<svg") && svg.contains("viewBox=\"0 0 37 37\""), svg)
+        XCTAssertEqual(svg.components(separatedBy: "h1v1h-1z").count - 1, code.modules.filter { $0 }.count, "one square per dark module")
+        XCTAssertNil(QRCode(String(repeating: "x", count: 5000)), "too long for any QR code")
+    }
+}

@@ -40,10 +40,24 @@ final class WebServerTests: XCTestCase {
         XCTAssertEqual(status, 200)
         XCTAssertTrue(page.contains("app.js?token=\(token)"), "the page's script link carries its token")
         XCTAssertFalse(page.contains(WebPages.tokenPlaceholder))
-        for (path, expected) in [("/app.js", 200), ("/app.css", 200), ("/secret", 404), ("/ws", 400)] {
+        for (path, expected) in [("/app.js", 200), ("/app.css", 200), ("/secret", 404), ("/ws", 400), ("/qr.svg", 403)] {
             let (status, _) = try await get("\(path)?token=\(token)")
             XCTAssertEqual(status, expected, "\(path) (a plain GET of /ws is not an upgrade)")
         }
+    }
+
+    func testTheEngineerGetsTheMusiciansLinksAndTheirQRCodes() async throws {
+        let engineer = try WebSocketTestClient(port: server.port, token: "engineer-0123456789")
+        let links = try XCTUnwrap(try engineer.expect("hello")["links"] as? [[String: String]])
+        XCTAssertEqual(links, [["bus": "main", "token": "main-token-0123"], ["bus": "iem_vox", "token": "vox-token-01234"], ["bus": "iem_gtr", "token": "gtr-token-01234"]])
+        let musician = try WebSocketTestClient(port: server.port, token: "vox-token-01234")
+        XCTAssertNil(try musician.expect("hello")["links"], "a musician learns no one else's token")
+        let (status, svg) = try await get("/qr.svg?token=engineer-0123456789&bus=iem_vox")
+        XCTAssertEqual(status, 200)
+        let expected = try XCTUnwrap(QRCode("http://127.0.0.1:\(server.port)/?token=vox-token-01234")).svg()
+        XCTAssertEqual(svg, expected, "the code of the bus's link as the engineer reached the server")
+        let (missing, _) = try await get("/qr.svg?token=engineer-0123456789&bus=nobody")
+        XCTAssertEqual(missing, 404)
     }
 
     func testAWebSocketUpgradeWithoutAValidTokenIsRefusedWith401() {

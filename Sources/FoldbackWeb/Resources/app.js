@@ -5,7 +5,7 @@
   const view = document.getElementById("view");
   const root = "/foldback/";
   const FADER_MIN = -60, FADER_MAX = 12, METER_FLOOR = -60, HOLD_MS = 1500;
-  let socket = null, role = null, bus = null, state = null, layout = "", retry = 500;
+  let socket = null, role = null, bus = null, links = [], state = null, layout = "", retry = 500;
   const controls = new Map();   // path -> {input, show}
   const meters = new Map();     // key -> {rms, peak, hold, holdAt}
   const grs = new Map();        // strip/unit -> element
@@ -97,6 +97,13 @@
         el("div", { class: "tools" }, ...units)));
     }
     view.append(el("h2", {}, "Buses"), ...s.buses.map((b) => busRow(b)));
+    if (links.length) {
+      view.append(el("h2", {}, "Musicians' links"), el("div", { class: "links" }, ...links.map((link) => {
+        const url = `${location.origin}/?token=${link.token}`;
+        return el("figure", { class: "row" }, el("img", { alt: `QR code of bus ${link.bus}`, src: `qr.svg?token=${encodeURIComponent(token)}&bus=${encodeURIComponent(link.bus)}` }),
+          el("figcaption", {}, el("b", {}, link.bus), el("br"), el("a", { href: url }, url)));
+      })));
+    }
   }
 
   // Rebuild when the shape changes (a preset switch); otherwise update values in place.
@@ -157,7 +164,7 @@
     socket.onopen = () => { retry = 500; setOnline(true); };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "hello") { role = message.role; bus = message.bus || null; layout = ""; document.title = `Foldback · ${bus || "engineer"}`; }
+      if (message.type === "hello") { role = message.role; bus = message.bus || null; links = message.links || []; layout = ""; document.title = `Foldback · ${bus || "engineer"}`; }
       else if (message.type === "state") applyState(message);
       else if (message.type === "meters") applyMeters(message);
       else if (message.type === "error") console.warn("foldback refused:", message.reason);
