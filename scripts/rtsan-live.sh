@@ -4,7 +4,7 @@
 # the JACK process callback (audio and the MIDI input it copies into its ring) aborts foldback with a report,
 # through period changes (jack_bufsize) too; the run must end clean with audio recorded. Meanwhile OSC
 # (liblo's oscsend) moves faders and reloads the preset, so parameter changes and crossfaded preset switches
-# run under the sanitizer too.
+# run under the sanitizer too, and four web pages (scripts/web-moves.py) move send levels over the web surface.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 server="foldback-rtsan-$$"
@@ -12,7 +12,7 @@ log="${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log"
 osc_port=$((20000 + $$ % 20000))
 export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true
 
-.build-rtsan/release/foldback run presets/vocal-monitor.toml --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" >"$log" 2>&1 &
+.build-rtsan/release/foldback run presets/vocal-monitor.toml --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" --web-port 0 >"$log" 2>&1 &
 pid=$!
 trap 'kill -INT $pid 2>/dev/null || true' EXIT
 for _ in $(seq 1 200); do
@@ -33,17 +33,23 @@ done
   done
 ) &
 control=$!
+web_port=$(grep -o 'web on 127\.0\.0\.1:[0-9]*' "$log" | cut -d: -f2 || true)
+engineer=$(grep -o 'engineer: http://[^ ]*token=[0-9a-f]*' "$log" | sed 's/.*token=//' || true)
+python3 scripts/web-moves.py "$web_port" "$engineer" /foldback/strip/vox/send/iem_vox/gain_db 4 40 &
+web=$!
 .build/release/foldback-probe --server "$server" --seconds 3 \
   --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
   --midi foldback:midi_in --record foldback:main_L --record foldback:iem_vox_L --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" | tail -n 1
 wait "$control" || true
+web_status=0
+wait "$web" || web_status=$?
 kill -INT "$pid"
 status=0
 wait "$pid" || status=$?
 trap - EXIT
-if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || ! grep -q "OSC on" "$log"; then
+if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || [ "$web_status" -ne 0 ] || ! grep -q "OSC on" "$log"; then
   cat "$log"
   echo "rtsan-live: FAILED (foldback exit $status)"
   exit 1
 fi
-echo "rtsan-live: five period changes, then 3 s of live JACK processing with MIDI, OSC fader moves and preset reloads under RealtimeSanitizer, no violation"
+echo "rtsan-live: five period changes, then 3 s of live JACK processing with MIDI, OSC fader moves, preset reloads and web fader moves from four pages under RealtimeSanitizer, no violation"
