@@ -11,11 +11,11 @@ struct WebRouteHandler: HTTPHandler {
     let control: WebControl
 
     func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard request.method == .GET else { return Self.text(.methodNotAllowed, "GET only\n") }
         let token = request.query.first { $0.name == "token" }?.value
         guard let role = access.role(for: token), let token else {
             return Self.text(.unauthorized, "a valid token is needed: use the link foldback printed at start\n")
         }
+        guard request.method == .GET else { return Self.text(.methodNotAllowed, "GET only\n") }
         switch request.path {
         case "/", "/index.html":
             return Self.file(pages.index(token: token), type: "text/html; charset=utf-8")
