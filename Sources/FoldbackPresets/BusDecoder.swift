@@ -6,6 +6,7 @@ enum BusDecoder {
     /// The keys a `[[bus]]` table accepts.
     static let keys = [
         "name", "channels", "gain_db", "mute", "connect", "in_ear", "limiter", "limiter_mode", "limiter_ceiling_db", "limiter_release_ms",
+        "recall_safe",
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -31,10 +32,13 @@ enum BusDecoder {
             ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: defaults.ceilingDB),
             releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: defaults.releaseMs),
             mode: LimiterMode.allCases[Int(modeIndex)])
+        let isRecallSafe = reader.bool("recall_safe", default: false)
         guard let name else { return nil }
-        return BusSpec(
+        var bus = BusSpec(
             name: name, channels: channels, gainDB: gainDB, isMuted: isMuted,
             connections: connections, limiter: isLimited ? limiter : nil, isInEar: isInEar, location: reader.location
         )
+        bus.isRecallSafe = isRecallSafe
+        return bus
     }
 }

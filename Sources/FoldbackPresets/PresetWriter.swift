@@ -82,6 +82,7 @@ public enum PresetWriter {
         text.key("mute", bus.isMuted)
         text.key("connect", connections: bus.connections)
         text.key("in_ear", bus.isInEar)
+        if bus.isRecallSafe { text.key("recall_safe", true) }
         if let limiter = bus.limiter {
             text.key("limiter", true)
             text.key("limiter_mode", string: limiter.mode.name)

@@ -98,6 +98,13 @@ public final class WebSocketTestClient {
         return nil
     }
 
+    /// The send level of `strip` into `bus` in a pushed `state` message, dB (nil when it has no such send).
+    public static func sendLevel(in state: [String: Any], strip: String, bus: String) -> Double? {
+        let strips = state["strips"] as? [[String: Any]] ?? []
+        let sends = strips.first { $0["name"] as? String == strip }?["sends"] as? [[String: Any]] ?? []
+        return (sends.first { $0["bus"] as? String == bus }?["gain_db"] as? NSNumber)?.doubleValue
+    }
+
     /// One whole unmasked frame at the start of the buffer: opcode, payload, bytes it takes.
     private func frame() -> (UInt8, ArraySlice<UInt8>, Int)? {
         guard buffer.count >= 2 else { return nil }

@@ -30,6 +30,40 @@ final class WebControlEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(try rig.request("/foldback/strip/vox/send/main/gain_db/get"), OSCMessage("/foldback/strip/vox/send/main/gain_db", [.float(-6)]),
                        "OSC reads the web move back: one parameter model")
     }
+
+    func testARecallSafeBusKeepsAWebMoveAcrossASongChange() throws {
+        let folder = try LiveControlRig.temporaryFolder()
+        func song(_ name: String, recallSafe: Bool, voxSendDB: Double) throws {
+            try """
+                [[bus]]
+                name = "main"
+                channels = 1
+                limiter = false
+                recall_safe = \(recallSafe)
+                [[strip]]
+                name = "vox"
+                send = [{ bus = "main", gain_db = \(voxSendDB) }]
+                [web.bus_tokens]
+                main = "main-fixed-token"
+                """.write(toFile: "\(folder)/\(name).toml", atomically: true, encoding: .utf8)
+        }
+        try song("one", recallSafe: true, voxSendDB: 0)
+        try song("two", recallSafe: true, voxSendDB: -12)
+        try song("three", recallSafe: false, voxSendDB: -12)
+        let rig = try LiveControlRig(server: serverName, arguments: ["\(folder)/one.toml", "--web-port", "0"], testCase: self)
+        defer { rig.close() }
+        let port = try XCTUnwrap(rig.run.standardError.range(of: #"web on 127\.0\.0\.1:\d+"#, options: .regularExpression)
+            .flatMap { UInt16(rig.run.standardError[$0].split(separator: ":").last ?? "") })
+        let main = try WebSocketTestClient(port: port, path: "/ws?token=main-fixed-token")
+        main.send(#"{"path":"/foldback/strip/vox/send/main/gain_db","value":-6}"#)
+        XCTAssertNotNil(main.next("ok"))
+        XCTAssertEqual(decibels(try rig.measuredGain()), -6, accuracy: 0.1, "after the musician's move")
+        XCTAssertEqual(try rig.request("/foldback/preset/load", [.string("two.toml")])?.path, "/foldback/preset/loaded")
+        XCTAssertEqual(decibels(try rig.measuredGain()), -6, accuracy: 0.1, "song two's −12 dB does not replace the recall-safe bus's mix")
+        XCTAssertNotNil(main.next("state") { WebSocketTestClient.sendLevel(in: $0, strip: "vox", bus: "main") == -6 }, "the page shows the kept level")
+        XCTAssertEqual(try rig.request("/foldback/preset/load", [.string("three.toml")])?.path, "/foldback/preset/loaded")
+        XCTAssertEqual(decibels(try rig.measuredGain()), -12, accuracy: 0.1, "song three's bus is not recall-safe: its own level")
+    }
 }
 
 /// The page itself in headless Chromium at phone size: a musician's fader move is heard on the bus and seen by the engineer's page.

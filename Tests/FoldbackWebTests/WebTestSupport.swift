@@ -85,7 +85,5 @@ extension WebSocketTestClient {
 
 /// The send level of `strip` into `bus` in a pushed state message, dB.
 func sendLevel(_ state: [String: Any], strip: String, bus: String) -> Double? {
-    let strips = state["strips"] as? [[String: Any]] ?? []
-    let sends = strips.first { $0["name"] as? String == strip }?["sends"] as? [[String: Any]] ?? []
-    return (sends.first { $0["bus"] as? String == bus }?["gain_db"] as? NSNumber)?.doubleValue
+    WebSocketTestClient.sendLevel(in: state, strip: strip, bus: bus)
 }
