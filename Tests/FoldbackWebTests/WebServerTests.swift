@@ -103,6 +103,15 @@ final class WebServerTests: XCTestCase {
         XCTAssertLessThan(oscMove.duration(to: .now), .milliseconds(100))
     }
 
+    func testMetersArriveTwentyFiveTimesASecond() throws {
+        let page = try WebSocketTestClient(port: server.port, token: "gtr-token-01234")
+        _ = try page.expect("meters")
+        let start = ContinuousClock.now
+        for _ in 0..<50 { _ = try page.expect("meters") }
+        let rate = 50 / (start.duration(to: .now) / .seconds(1))
+        XCTAssertEqual(rate, 25, accuracy: 2.5, "meter pushes per second (the page needs at least 20)")
+    }
+
     func testMalformedAndOversizedMessagesCloseTheSocketAndChangeNothing() throws {
         let before = target.engine.changedValues
         for text in [#"{"path":"/foldback/bus/iem_vox/gain_db","value":"loud"}"#, "not json",
