@@ -129,7 +129,7 @@ final class WebServerTests: XCTestCase {
 
     func testTwentyPagesAtOnceAllGetStateAndMeters() throws {
         let tokens = [WebTestTarget.access.engineerToken] + WebTestTarget.access.busTokens.map(\.token)
-        let clients = try (0..<20).map { try WebSocketTestClient(port: server.port, token: tokens[$0 % tokens.count]) }
+        var clients = try (0..<20).map { try WebSocketTestClient(port: server.port, token: tokens[$0 % tokens.count]) }
         for client in clients {
             _ = try client.expect("state")
             _ = try client.expect("meters")
@@ -141,5 +141,9 @@ final class WebServerTests: XCTestCase {
                 ((state["buses"] as? [[String: Any]])?.first { $0["name"] as? String == "iem_gtr" }?["gain_db"] as? NSNumber)?.doubleValue == -9
             }
         }
+        clients.removeAll()   // phones leave (their sockets close): nothing of them stays behind
+        let deadline = Date().addingTimeInterval(5)
+        while server.pageCount > 0 && Date() < deadline { usleep(10_000) }
+        XCTAssertEqual(server.pageCount, 0)
     }
 }
