@@ -7,12 +7,14 @@ import Synchronization
 ///
 /// Each page has a bounded outbox (the newest ``outboxLimit`` messages): a slow phone drops old meter
 /// frames instead of growing memory. State is compared as text, so any change (web, OSC, MIDI, a preset
-/// switch) reaches every page within one tick (40 ms).
+/// switch) reaches every page within one tick (40 ms); it is also pushed every 2 s regardless.
 final class WebHub: @unchecked Sendable {
     /// Pushes per second (meters every tick, state when changed).
     static let rate = 25.0
     /// Messages a page's outbox holds before the oldest are dropped.
     static let outboxLimit = 64
+    /// Ticks between unconditional state pushes (2 s), so a page whose outbox dropped one catches up.
+    static let stateRefreshTicks = 50
 
     private struct Page {
         var send: @Sendable (String) -> Void
@@ -26,6 +28,7 @@ final class WebHub: @unchecked Sendable {
     private let lastState = Mutex<String>("")
     private let isStopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
+    private var tickCount = 0   // the push thread's own
 
     init(target: any LiveControlTarget, setlist: SetlistController?, status: @escaping @Sendable () -> (load: Double, xruns: Int)) {
         self.target = target
@@ -75,10 +78,11 @@ final class WebHub: @unchecked Sendable {
         let current: [(UUID, Page)] = pages.withLock { Array($0) }
         guard !current.isEmpty else { return }
         let state = stateText()
+        tickCount += 1
         let changed = lastState.withLock { last in
             defer { last = state }
             return last != state
-        }
+        } || tickCount % Self.stateRefreshTicks == 0
         let (load, xruns) = status()
         let meters = WebMeters(target.engine.meters(), load: load, xruns: xruns).jsonText()
         for (id, page) in current {
