@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-atomics", exact: "1.3.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // MARK: System libraries (pkg-config) and C shims
@@ -37,6 +38,7 @@ let package = Package(
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
         .target(name: "CFoldback", dependencies: ["CJack"]),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CFoldbackLV2"),
@@ -91,11 +93,20 @@ let package = Package(
             dependencies: ["CLo", "FoldbackEngine", "FoldbackPresets", "FoldbackAnalysis"],
             swiftSettings: strictSwift
         ),
+        .target(
+            name: "FoldbackWeb",
+            dependencies: [
+                "CQRencode", "FoldbackControl", "FoldbackEngine", "FoldbackPresets", "FoldbackDSP",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ],
+            resources: [.copy("Resources")],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackControl", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender", "FoldbackLV2",
-                "FoldbackAnalysis", "CFoldback", "CLo",
+                "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender",
+                "FoldbackLV2", "FoldbackAnalysis", "CFoldback", "CLo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -121,7 +132,7 @@ let package = Package(
 
         .executableTarget(
             name: "foldback-fuzz",
-            dependencies: ["FoldbackPresets", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FoldbackPresets", "FoldbackDSP", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift
         ),
 
@@ -134,11 +145,12 @@ let package = Package(
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets", "CLo", "foldback"],
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets", "FoldbackWeb", "CLo", "foldback"],
             exclude: ["Fixtures"]
         ),
     ],

@@ -6,19 +6,21 @@
 # recorded. Meanwhile OSC (liblo's oscsend) moves faders and reloads the preset, so parameter changes and
 # crossfaded preset switches run under the sanitizer too. Two presets: vocal-monitor (strip units, LV2-free
 # monitor mix) and monitor-console (bus units, a graphic EQ and a delay on buses, an effect bus and its
-# return, send delays aligning paths).
+# return, send delays aligning paths). In both, four web pages (scripts/web-moves.py) move send levels over
+# the web surface.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true
 
-# live PRESET READY_PORT "OSC MOVES" PROBE_ARGS…: one sanitized run; OSC MOVES is a list of
-# "path f value" triples separated by ';', sent each step with a reload.
+# live PRESET READY_PORT "OSC MOVES" WEB_PATH PROBE_ARGS…: one sanitized run; OSC MOVES is a list of
+# "path f value" triples separated by ';', sent each step with a reload; WEB_PATH is the parameter four
+# web pages move meanwhile.
 live() {
-  local preset=$1 ready=$2 moves=$3
-  shift 3
+  local preset=$1 ready=$2 moves=$3 web_path=$4
+  shift 4
   local server="foldback-rtsan-$$-$RANDOM" log="${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log"
   local osc_port=$((20000 + ($$ + RANDOM) % 20000))
-  .build-rtsan/release/foldback run "$preset" --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" >"$log" 2>&1 &
+  .build-rtsan/release/foldback run "$preset" --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" --web-port 0 >"$log" 2>&1 &
   local pid=$!
   trap "kill -INT $pid 2>/dev/null || true" EXIT
   for _ in $(seq 1 200); do
@@ -43,24 +45,32 @@ live() {
     done
   ) &
   local control=$!
+  local web_port engineer
+  web_port=$(grep -o 'web on 127\.0\.0\.1:[0-9]*' "$log" | cut -d: -f2 || true)
+  engineer=$(grep -o 'engineer: http://[^ ]*token=[0-9a-f]*' "$log" | sed 's/.*token=//' || true)
+  python3 scripts/web-moves.py "$web_port" "$engineer" "$web_path" 4 40 &
+  local web=$!
   .build/release/foldback-probe --server "$server" --seconds 3 "$@" --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" | tail -n 1
   wait "$control" || true
+  local web_status=0
+  wait "$web" || web_status=$?
   kill -INT "$pid"
   local status=0
   wait "$pid" || status=$?
   trap - EXIT
-  if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || ! grep -q "OSC on" "$log"; then
+  if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || [ "$web_status" -ne 0 ] || ! grep -q "OSC on" "$log"; then
     cat "$log"
     echo "rtsan-live: $preset FAILED (foldback exit $status)"
     exit 1
   fi
 }
 
-live presets/vocal-monitor.toml main_L "/foldback/strip/vox/gain_db f -STEP" \
+live presets/vocal-monitor.toml main_L "/foldback/strip/vox/gain_db f -STEP" /foldback/strip/vox/send/iem_vox/gain_db \
   --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
   --midi foldback:midi_in --record foldback:main_L --record foldback:iem_vox_L
 live presets/monitor-console.toml wedge \
   "/foldback/bus/wedge/unit/ring_out/g2k5 f -STEP;/foldback/bus/foh/unit/align/delay_ms f 1STEP;/foldback/bus/iem_vox/limiter/ceiling_db f -STEP;/foldback/strip/verb_ret/gain_db f -STEP" \
+  /foldback/strip/vox/send/iem_vox/gain_db \
   --play foldback:vox_in=voice --play foldback:gtr_in_L=chord --play foldback:gtr_in_R=chord \
   --record foldback:foh_L --record foldback:wedge
-echo "rtsan-live: two presets (strip units; bus units, effect return, send delays), each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves and preset reloads under RealtimeSanitizer, no violation"
+echo "rtsan-live: two presets (strip units; bus units, effect return, send delays), each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"

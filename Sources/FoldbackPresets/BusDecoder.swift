@@ -6,7 +6,7 @@ enum BusDecoder {
     /// The keys a `[[bus]]` table accepts.
     static let keys = [
         "name", "channels", "gain_db", "mute", "connect", "in_ear", "limiter", "limiter_mode", "limiter_ceiling_db", "limiter_release_ms",
-        "unit", "output", "compensate",
+        "unit", "output", "compensate", "recall_safe",
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -38,12 +38,14 @@ enum BusDecoder {
         if !hasOutput, reader.table["connect"] != nil {
             reader.log.error("\(owner) has output = false, so it has no ports to connect; remove 'connect'", at: reader.keyLocation("connect"))
         }
+        let isRecallSafe = reader.bool("recall_safe", default: false)
         guard let name else { return nil }
         var bus = BusSpec(
             name: name, channels: channels, gainDB: gainDB, isMuted: isMuted,
             connections: connections, limiter: isLimited ? limiter : nil, isInEar: isInEar, location: reader.location
         )
         (bus.units, bus.hasOutput, bus.isCompensated) = (units, hasOutput, isCompensated)
+        bus.isRecallSafe = isRecallSafe
         return bus
     }
 }

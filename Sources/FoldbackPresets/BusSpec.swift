@@ -20,6 +20,9 @@ public struct BusSpec: Sendable {
     /// An in-ear monitor mix (`in_ear = true`): its limiter defaults to zero latency, and `foldback run`
     /// warns when its round trip passes ``BusSpec/inEarRoundTripBudgetMs``.
     public var isInEar: Bool
+    /// A musician's own mix (`recall_safe = true`): a preset or setlist switch keeps its running send levels,
+    /// level and mute instead of taking the new preset's (FoldbackControl's `RecallSafeMixes`).
+    public var isRecallSafe = false
     /// Where the bus's `[[bus]]` table starts.
     public var location: SourceLocation
     /// Units processed in order on the summed bus (`[[bus.unit]]`), before the gain and the limiter.

@@ -17,15 +17,18 @@ public struct Preset: Sendable {
     public var path: String
     /// How MIDI on the `midi_in` port controls the preset (the `[midi]` section).
     public var midi: MIDIMap
+    /// Fixed tokens of the web surface (the `[web]` section; empty when absent).
+    public var web: WebSpec
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 
     /// Creates a preset model directly (tests and generated presets); files go through ``PresetLoader``.
     public init(
         name: String? = nil, description: String? = nil, buses: [BusSpec], strips: [StripSpec],
-        path: String, warnings: [PresetDiagnostic] = [], midi: MIDIMap = MIDIMap()
+        path: String, warnings: [PresetDiagnostic] = [], midi: MIDIMap = MIDIMap(), web: WebSpec = WebSpec()
     ) {
         self.midi = midi
+        self.web = web
         self.name = name
         self.description = description
         self.buses = buses

@@ -4,7 +4,7 @@ import TOMLKit
 /// Turns a parsed preset document into the model, or into the list of everything wrong with it.
 enum PresetDecoder {
     /// The keys allowed at the top level.
-    static let rootKeys = ["preset", "bus", "strip", "midi"]
+    static let rootKeys = ["preset", "bus", "strip", "midi", "web"]
     /// The keys of the `[preset]` table.
     static let infoKeys = ["name", "description"]
 
@@ -43,13 +43,14 @@ enum PresetDecoder {
         SendLoopCheck.report(strips: strips, log: log)
         let routing = Preset(buses: buses, strips: strips, path: locator.file)
         let midi = MIDIMapDecoder.decode(reader.subtable("midi", label: "[midi]"), preset: routing)
+        let web = WebDecoder.decode(reader.subtable("web", label: "[web]"), buses: buses)
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
         // Only a valid preset is checked for odd routing: after an error (a send to a misspelt
         // bus, say) these warnings would only echo it.
         warnAboutUnusedRouting(strips: strips, buses: buses, log: log)
         return Preset(
             name: name, description: description, buses: buses, strips: strips,
-            path: locator.file, warnings: log.sortedWarnings(), midi: midi
+            path: locator.file, warnings: log.sortedWarnings(), midi: midi, web: web
         )
     }
 

@@ -6,7 +6,7 @@ import Darwin
 #endif
 
 /// Turns a ``Preset`` into preset-file text: `[preset]`, every `[[bus]]`, every `[[strip]]` with its units and
-/// sends, then `[midi]`. Every value is written explicitly, so loading the text gives back an equal preset
+/// sends, then `[midi]` and `[web]`. Every value is written explicitly, so loading the text gives back an equal preset
 /// (comments and the original layout are not kept).
 ///
 /// Unit types write their own keys: ``unitWriters`` maps a type to the lines after `type`, `id` and `bypass`;
@@ -40,6 +40,7 @@ public enum PresetWriter {
         for bus in preset.buses { write(bus, into: &text) }
         for strip in preset.strips { write(strip, into: &text) }
         MIDIMapWriter.write(preset.midi, into: &text)
+        preset.web.write(into: &text)
         return text.output
     }
 
@@ -85,6 +86,7 @@ public enum PresetWriter {
         text.key("mute", bus.isMuted)
         text.key("connect", connections: bus.connections)
         text.key("in_ear", bus.isInEar)
+        if bus.isRecallSafe { text.key("recall_safe", true) }
         if let limiter = bus.limiter {
             text.key("limiter", true)
             text.key("limiter_mode", string: limiter.mode.name)

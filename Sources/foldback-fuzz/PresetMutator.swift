@@ -1,19 +1,5 @@
 // Seeded mutations of preset, curve and setlist files for the fuzz runner: bytes, TOML tokens, lines, splices. Non-realtime.
-
-/// A small, fast, seedable generator (SplitMix64), so a run is repeatable from its seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import FoldbackDSP
 
 /// Turns seed files into new inputs: one to eight mutations each, chosen to reach the parser's and the
 /// decoders' edges (table headers, quoting, numbers at their limits, keys Foldback knows, broken UTF-8).
@@ -26,6 +12,7 @@ struct PresetMutator {
         "-9223372036854775809", "0x7fffffffffffffff", "0o777", "0b1", "1_000", "3.", ".5", "1979-05-27T07:32:00Z",
         "true", "false", "[]", "{}", "[[]]", "\"\"", "''",
         "[preset]", "[[strip]]", "[[bus]]", "[[strip.unit]]", "[[strip.send]]", "[[bus.unit]]", "[midi]", "[[midi.cc]]",
+        "[web]", "[web.bus_tokens]", "engineer_token", "bus_tokens",
         "[curve]", "[[band]]", "[setlist]", "[[song]]", "[[strip.unit.band]]",
         "name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "send", "bus", "pre_fader", "type",
         "id", "freq_hz", "q", "slope_db", "threshold_db", "ratio", "attack_ms", "release_ms", "decay_s", "uri",

@@ -52,6 +52,11 @@ enum SeedCorpus {
             target = "strip.vox.mute"
             mode = "toggle"
 
+            [web]
+            engineer_token = "sound-desk-2026"
+            [web.bus_tokens]
+            main = "front-of-house"
+
             """.utf8)),
         ("geq and delay", Array("""
             [[bus]]

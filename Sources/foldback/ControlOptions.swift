@@ -1,4 +1,4 @@
-// `foldback run` options for live control: OSC, the folders it may use, setlists, reloading, the meter view. Non-realtime.
+// `foldback run` options for live control: OSC, the web surface, the folders it may use, setlists, reloading, the meter view. Non-realtime.
 import ArgumentParser
 import FoldbackControl
 import FoldbackPresets
@@ -10,6 +10,12 @@ struct ControlOptions: ParsableArguments {
 
     @Option(name: .long, help: ArgumentHelp("The address OSC listens on (0.0.0.0 for every interface).", valueName: "address"))
     var oscBind = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp("Serve the web control surface (phone pages per bus, an engineer page) on this TCP port (0 picks a free one). Off by default; see docs/web.md.", valueName: "port"))
+    var webPort: UInt16?
+
+    @Option(name: .long, help: ArgumentHelp("The address the web surface listens on (0.0.0.0 for every interface, e.g. a stage Wi-Fi).", valueName: "address"))
+    var webBind = "127.0.0.1"
 
     @Option(name: .long, help: ArgumentHelp("Let OSC preset loads and saves use .toml files in this folder too (repeatable; the preset's and the setlist's folders are always allowed).", valueName: "dir"))
     var allowDir: [String] = []
@@ -25,6 +31,10 @@ struct ControlOptions: ParsableArguments {
 
     func validate() throws {
         if oscPort == nil && oscBind != "127.0.0.1" { throw ValidationError("--osc-bind needs --osc-port") }
+        if webPort == nil && webBind != "127.0.0.1" { throw ValidationError("--web-bind needs --web-port") }
+        if OSCPeer(host: webBind, port: 0) == nil {
+            throw ValidationError("--web-bind '\(webBind)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)")
+        }
         if OSCPeer(host: oscBind, port: 0) == nil {
             throw ValidationError("--osc-bind '\(oscBind)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)")
         }

@@ -2,6 +2,7 @@
 import CFoldback
 import FoldbackControl
 import FoldbackPresets
+import FoldbackWeb
 import Foundation
 import Synchronization
 
@@ -11,6 +12,7 @@ final class LiveControl: @unchecked Sendable {
     let setlist: SetlistController?
     private let osc: OSCServer?
     private let feed: MeterFeed?
+    private let web: WebServer?
     private let watch: Bool
     private let view: MeterView?
     private let isStopping = Atomic<Bool>(false)
@@ -50,6 +52,7 @@ final class LiveControl: @unchecked Sendable {
             osc = nil
             feed = nil
         }
+        web = try Self.startWeb(session: session, options: options, setlist: setlistController, midi: midi)
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
         let hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
         let thread = Thread { [self] in run(hangup) }
@@ -63,6 +66,7 @@ final class LiveControl: @unchecked Sendable {
         finished.wait()
         osc?.stop()
         feed?.stop()
+        web?.stop()
         view?.finish()
     }
 
@@ -79,6 +83,33 @@ final class LiveControl: @unchecked Sendable {
             Thread.sleep(forTimeInterval: 0.05)
         }
         finished.signal()
+    }
+
+    /// The web surface (with `--web-port`): its own router on the same session, tokens for the engineer and each bus.
+    private static func startWeb(
+        session: LiveSession, options: ControlOptions, setlist: SetlistController?, midi: MIDIController?
+    ) throws -> WebServer? {
+        guard let port = options.webPort else { return nil }
+        let log: @Sendable (String) -> Void = { StandardError.writeLine("foldback: web \($0)") }
+        let router = ControlRouter(target: session, setlist: setlist, midi: midi, files: try options.filePolicy(), log: log)
+        let access = WebAccess.generated(buses: session.preset.buses.map(\.name), fixed: session.preset.web)
+        let host = session.host
+        let server = try WebServer(
+            target: session, router: router, setlist: setlist, access: access, host: options.webBind, port: port,
+            status: { (host.cpuLoad, host.xrunCount) }, log: log)
+        try server.start()
+        StandardError.writeLine("foldback: web on \(options.webBind):\(server.port) (see docs/web.md); access links:")
+        let hosts = options.webBind == "0.0.0.0" ? NetworkAddresses.local() : [options.webBind]
+        for line in server.accessLines(host: hosts.first) { StandardError.writeLine("  " + line) }
+        if hosts.count > 1 { StandardError.writeLine("  (also reachable at \(hosts.dropFirst().joined(separator: ", ")))") }
+        if isatty(STDERR_FILENO) != 0 {   // one scan joins: each musician's link as a QR code (the engineer's page shows them too)
+            for (bus, token) in access.busTokens {
+                guard let code = QRCode(server.link(token: token, host: hosts.first)) else { continue }
+                StandardError.writeLine("  bus '\(bus)':")
+                for line in code.terminalLines() { StandardError.writeLine("  " + line) }
+            }
+        }
+        return server
     }
 
     private func reload(because reason: String) {

@@ -15,16 +15,18 @@ extension LiveSession: LiveControlTarget {
     /// match: ports whose names persist keep their connections, new ones are registered (and connected
     /// as the preset lists, unless `--no-connect`), vanished ones removed. LV2 plugins the new preset has
     /// in the same place with the same setup keep running (tails and state carry on; see
-    /// ``PresetGraphBuilder/graph(for:sampleRate:maxFrames:hosting:continuing:)``). Returns what changed.
+    /// ``PresetGraphBuilder/graph(for:sampleRate:maxFrames:hosting:continuing:)``); `recall_safe` buses keep
+    /// their running sends, level and mute (``RecallSafeMixes``). Returns what changed.
     func switchPreset(toPath path: String) throws(ControlError) -> String {
         state.switching.lock()
         defer { state.switching.unlock() }
-        let preset: Preset
+        var preset: Preset
         do {
             preset = try PresetLoader.load(path: path)
         } catch {
             throw Self.rejection(error, path: path)
         }
+        preset = RecallSafeMixes.carry(into: preset, from: self)   // musicians' own mixes survive the switch
         var graph = try build(preset, path: path, continuing: engine.runningGraph)
         let before = host.layout
         var failure = install(graph)

@@ -40,6 +40,11 @@ struct RunCommand: ParsableCommand {
             '..' or a symlink leading out, another file type) gets an error reply, is logged, and nothing \
             is read or written.
 
+            Web control: '--web-port N' serves a page per bus for the musicians' phones (their own sends, \
+            level and mute, live meters) and one for the engineer (everything), on 127.0.0.1:N unless \
+            '--web-bind ADDR' says otherwise. Foldback prints a link with a fresh token for each at start; \
+            a request without a valid token changes nothing (docs/web.md).
+
             A JACK MIDI input port, midi_in, takes a controller: the preset's [midi] section maps its \
             controllers to faders, sends, unit parameters, mutes and bypasses (see docs/presets.md).
 

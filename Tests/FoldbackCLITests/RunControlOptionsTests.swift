@@ -7,7 +7,7 @@ final class RunControlOptionsTests: XCTestCase {
         XCTAssertEqual(run.status, 0)
         for expected in [
             "--osc-port", "--osc-bind", "--allow-dir", "--setlist", "--watch", "--meters", "SIGHUP", "oscsend localhost 9000", "docs/osc.md",
-            "--allow-dir ~/saves", "/foldback/preset/save s ~/saves/soundcheck.toml",
+            "--allow-dir ~/saves", "/foldback/preset/save s ~/saves/soundcheck.toml", "--web-port", "--web-bind", "docs/web.md",
         ] {
             XCTAssertTrue(run.standardOutput.contains(expected), "help mentions \(expected)")
         }
@@ -35,6 +35,15 @@ final class RunControlOptionsTests: XCTestCase {
         let run = try FoldbackProcess.run(["run", "presets/passthrough.toml", "--osc-port", "9000", "--osc-bind", "stage.local"])
         XCTAssertNotEqual(run.status, 0)
         XCTAssertTrue(run.standardError.contains("'stage.local' is not an IPv4 address"), run.standardError)
+    }
+
+    func testABadWebBindOrAWebBindWithoutAPortIsRefused() throws {
+        let bad = try FoldbackProcess.run(["run", "presets/passthrough.toml", "--web-port", "8080", "--web-bind", "stage.local"])
+        XCTAssertNotEqual(bad.status, 0)
+        XCTAssertTrue(bad.standardError.contains("--web-bind 'stage.local' is not an IPv4 address"), bad.standardError)
+        let portless = try FoldbackProcess.run(["run", "presets/passthrough.toml", "--web-bind", "0.0.0.0"])
+        XCTAssertNotEqual(portless.status, 0)
+        XCTAssertTrue(portless.standardError.contains("--web-bind needs --web-port"), portless.standardError)
     }
 
     func testAnAllowDirThatIsNotAFolderIsRefused() throws {

@@ -1,0 +1,182 @@
+// Foldback web surface: renders the pushed state, sends moves as {"path","value"} JSON, reconnects by itself (docs/web.md).
+"use strict";
+(() => {
+  const token = new URLSearchParams(location.search).get("token") || "";
+  const view = document.getElementById("view");
+  const root = "/foldback/";
+  const FADER_MIN = -60, FADER_MAX = 12, METER_FLOOR = -60, HOLD_MS = 1500;
+  let socket = null, role = null, bus = null, links = [], state = null, layout = "", retry = 500;
+  const controls = new Map();   // path -> {input, show}
+  const meters = new Map();     // key -> {rms, peak, hold, holdAt}
+  const grs = new Map();        // strip/unit -> element
+  const dragging = new Set();
+
+  const el = (tag, attrs = {}, ...children) => {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs)) {
+      if (key === "class") node.className = value; else if (key.startsWith("on")) node.addEventListener(key.slice(2), value); else node.setAttribute(key, value);
+    }
+    for (const child of children) node.append(child);
+    return node;
+  };
+
+  const fmt = (db) => db <= FADER_MIN ? "-inf" : (db > 0 ? "+" : "") + db.toFixed(1);
+
+  function send(message) {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  }
+
+  // Faders send at most every 50 ms while moving, and their last value when let go.
+  function fader(path, value, min = FADER_MIN, max = FADER_MAX, step = 0.5, show = fmt) {
+    const out = el("span", { class: "value" }, show(value));
+    const input = el("input", { type: "range", min, max, step, value, "aria-label": path });
+    let timer = null;
+    const toWire = () => { const v = Number(input.value); return min === FADER_MIN && v <= FADER_MIN ? -144 : v; };
+    const push = () => { timer = null; send({ path: root + path, value: toWire() }); };
+    input.addEventListener("input", () => { out.textContent = show(Number(input.value)); if (!timer) timer = setTimeout(push, 50); });
+    input.addEventListener("change", () => { clearTimeout(timer); push(); dragging.delete(path); });
+    input.addEventListener("pointerdown", () => dragging.add(path));
+    controls.set(path, { kind: "fader", input, out, show });
+    return [input, out];
+  }
+
+  function toggle(path, label, on, cls) {
+    const button = el("button", { class: cls + (on ? " on" : ""), "aria-pressed": String(on), onclick: () => {
+      send({ path: root + path, value: button.classList.contains("on") ? 0 : 1 });
+    } }, label);
+    controls.set(path, { kind: "toggle", button });
+    return button;
+  }
+
+  function meter(key) {
+    const rms = el("div", { class: "rms" }), peak = el("div", { class: "peak" });
+    meters.set(key, { rms, peak, hold: METER_FLOOR, holdAt: 0 });
+    return el("div", { class: "meter" }, rms, peak);
+  }
+
+  function stripSend(strip, send) {
+    return el("div", { class: "row" },
+      el("div", { class: "line" }, el("span", { class: "name" }, strip.name), ...fader(`strip/${strip.name}/send/${send.bus}/gain_db`, send.gain_db)),
+      meter("strip/" + strip.name));
+  }
+
+  function busRow(b, title) {
+    return el("div", { class: "row" },
+      el("div", { class: "line" }, el("span", { class: "name" }, title || b.name), ...fader(`bus/${b.name}/gain_db`, b.gain_db),
+        toggle(`bus/${b.name}/mute`, "M", b.mute, "mute")),
+      meter("bus/" + b.name));
+  }
+
+  function renderMix(s) {
+    const mine = s.buses.find((b) => b.name === bus);
+    if (!mine) { view.append(el("p", {}, `This preset has no bus '${bus}'.`)); return; }
+    view.append(el("h2", {}, `My mix: ${bus}`), busRow(mine, "level"), el("h2", {}, "Sends"));
+    for (const strip of s.strips) for (const send of strip.sends) if (send.bus === bus) view.append(stripSend(strip, send));
+  }
+
+  function renderEngineer(s) {
+    view.append(el("h2", {}, "Show"), el("div", { class: "row tools" },
+      ...[["◀ prev", "setlist/prev"], ["next ▶", "setlist/next"], ["reload", "preset/reload"], ["save", "preset/save"],
+          ["rec ●", "record/start"], ["rec ■", "record/stop"]].map(([label, command]) => el("button", { onclick: () => send({ command }) }, label)),
+      el("span", { class: "small", id: "setlist" }, s.setlist || "")));
+    view.append(el("h2", {}, "Strips"));
+    for (const strip of s.strips) {
+      const units = strip.units.map((unit) => {
+        const gr = el("span", { class: "gr" }, "");
+        grs.set(`${strip.name}/${unit.id}`, gr);
+        return el("span", { class: "line" }, toggle(`strip/${strip.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, ""), gr);
+      });
+      view.append(el("div", { class: "row" },
+        el("div", { class: "line" }, el("span", { class: "name" }, strip.name), ...fader(`strip/${strip.name}/gain_db`, strip.gain_db),
+          toggle(`strip/${strip.name}/mute`, "M", strip.mute, "mute"), toggle(`strip/${strip.name}/solo`, "S", strip.solo, "solo")),
+        meter("strip/" + strip.name),
+        el("div", { class: "line" }, el("span", { class: "name small" }, "pan"),
+          ...fader(`strip/${strip.name}/pan`, strip.pan, -1, 1, 0.05, (v) => v === 0 ? "C" : (v < 0 ? "L" : "R") + Math.round(Math.abs(v) * 100))),
+        ...strip.sends.map((send) => el("div", { class: "line" }, el("span", { class: "name small" }, "→ " + send.bus),
+          ...fader(`strip/${strip.name}/send/${send.bus}/gain_db`, send.gain_db))),
+        el("div", { class: "tools" }, ...units)));
+    }
+    view.append(el("h2", {}, "Buses"), ...s.buses.map((b) => busRow(b)));
+    if (links.length) {
+      view.append(el("h2", {}, "Musicians' links"), el("div", { class: "links" }, ...links.map((link) => {
+        const url = `${location.origin}/?token=${link.token}`;
+        return el("figure", { class: "row" }, el("img", { alt: `QR code of bus ${link.bus}`, src: `qr.svg?token=${encodeURIComponent(token)}&bus=${encodeURIComponent(link.bus)}` }),
+          el("figcaption", {}, el("b", {}, link.bus), el("br"), el("a", { href: url }, url)));
+      })));
+    }
+  }
+
+  // Rebuild when the shape changes (a preset switch); otherwise update values in place.
+  function applyState(s) {
+    state = s;
+    document.getElementById("preset").textContent = s.preset + (s.setlist ? " · " + s.setlist : "");
+    const shape = JSON.stringify([role, bus, s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id)]), s.buses.map((b) => b.name)]);
+    if (shape !== layout) {
+      layout = shape; view.textContent = ""; controls.clear(); meters.clear(); grs.clear();
+      if (role === "engineer") renderEngineer(s); else renderMix(s);
+      return;
+    }
+    const values = new Map();
+    for (const strip of s.strips) {
+      const p = `strip/${strip.name}/`;
+      values.set(p + "gain_db", strip.gain_db).set(p + "pan", strip.pan).set(p + "mute", strip.mute).set(p + "solo", strip.solo);
+      for (const send of strip.sends) values.set(`${p}send/${send.bus}/gain_db`, send.gain_db);
+      for (const unit of strip.units) values.set(`${p}unit/${unit.id}/bypass`, unit.bypass);
+    }
+    for (const b of s.buses) values.set(`bus/${b.name}/gain_db`, b.gain_db).set(`bus/${b.name}/mute`, b.mute);
+    for (const [path, control] of controls) {
+      if (!values.has(path) || dragging.has(path)) continue;
+      const value = values.get(path);
+      if (control.kind === "fader") { control.input.value = value; control.out.textContent = control.show(Number(value)); }
+      else { control.button.classList.toggle("on", value); control.button.setAttribute("aria-pressed", String(value)); }
+    }
+    const setlist = document.getElementById("setlist");
+    if (setlist) setlist.textContent = s.setlist || "";
+  }
+
+  function applyMeters(m) {
+    const now = performance.now();
+    const show = (key, reading) => {
+      const meter = meters.get(key);
+      if (!meter || !reading) return;
+      const pct = (db) => Math.max(0, Math.min(100, (db - METER_FLOOR) / -METER_FLOOR * 100)) + "%";
+      meter.rms.style.width = pct(reading[1]);
+      if (reading[0] >= meter.hold || now - meter.holdAt > HOLD_MS) { meter.hold = reading[0]; meter.holdAt = now; }
+      meter.peak.style.left = pct(meter.hold);
+    };
+    for (const [name, reading] of Object.entries(m.strips)) show("strip/" + name, reading);
+    for (const [name, reading] of Object.entries(m.buses)) show("bus/" + name, reading);
+    for (const [key, element] of grs) element.textContent = m.gr[key] > 0.05 ? "GR -" + m.gr[key].toFixed(1) : "";
+    document.getElementById("stats").textContent = role === "engineer" ? `DSP ${m.dsp.toFixed(1)}%   xruns ${m.xruns}` : "";
+  }
+
+  function setOnline(online) {
+    document.body.classList.toggle("offline", !online);
+    const link = document.getElementById("link");
+    link.textContent = online ? "live" : "offline";
+    link.classList.toggle("down", !online);
+  }
+
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`);
+    window.foldbackSocket = socket;   // for tests and the curious: the page's live connection
+    socket.onopen = () => { retry = 500; setOnline(true); };
+    socket.onmessage = (event) => {
+      const message = JSON.parse(event.data);
+      if (message.type === "hello") { role = message.role; bus = message.bus || null; links = message.links || []; layout = ""; document.title = `Foldback · ${bus || "engineer"}`; }
+      else if (message.type === "state") applyState(message);
+      else if (message.type === "meters") applyMeters(message);
+      else if (message.type === "error") console.warn("foldback refused:", message.reason);
+    };
+    socket.onclose = () => {
+      setOnline(false);
+      dragging.clear();
+      setTimeout(connect, retry);   // the fresh state on reconnect replaces whatever the page showed
+      retry = Math.min(retry * 2, 4000);
+    };
+  }
+
+  setOnline(false);
+  connect();
+})();

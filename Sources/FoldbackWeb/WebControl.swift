@@ -1,0 +1,49 @@
+// Applies checked web requests through the shared ControlRouter (the same path as OSC and MIDI), role by role. Non-realtime.
+public import FoldbackControl
+
+/// Turns a page's request into the OSC message the ``ControlRouter`` would get from an OSC client, after the
+/// role check, so web moves are smoothed, range-checked and saved exactly like OSC and MIDI moves.
+public final class WebControl: Sendable {
+    private let router: ControlRouter
+    private let log: @Sendable (String) -> Void
+    /// The router needs a sender; web requests never subscribe to OSC meters, so nothing is sent to it.
+    private static let peer = OSCPeer(host: "127.0.0.1", port: 9)!
+
+    /// Applies requests through `router`; `log` hears every refusal (and why).
+    public init(router: ControlRouter, log: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.router = router
+        self.log = log
+    }
+
+    /// Parses `text` and applies it as `role`.
+    /// - Throws: ``WebRefusal`` saying why nothing changed.
+    public func apply(text: String, as role: WebRole) throws(WebRefusal) {
+        do {
+            try apply(try WebRequest.parse(text), as: role)
+        } catch {
+            log("web request from \(role) refused: \(error)")
+            throw error
+        }
+    }
+
+    /// Applies `request` as `role`: nothing changes unless the role may make the change and the router accepts it.
+    public func apply(_ request: WebRequest, as role: WebRole) throws(WebRefusal) {
+        let message: OSCMessage
+        switch request {
+        case let .set(path, value):
+            let components = path.dropFirst(ControlRouter.root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+            guard components.last != "get", components.last != "latency" else { throw .malformed("a page sets values; queries are not taken") }
+            guard WebAccess.mayChange(role, components) else {
+                throw .forbidden("the \(role) may not change \(path.prefix(WebRequest.maximumPathBytes))")
+            }
+            message = OSCMessage(path, [.float(value)])
+        case let .command(command):
+            guard role == .engineer else { throw .forbidden("only the engineer may run \(command)") }
+            message = OSCMessage(ControlRouter.root + "/" + command)
+        }
+        let replies = router.handle(message, from: Self.peer)
+        if let error = replies.first(where: { $0.path == OSCServer.errorPath }) {
+            throw .refused(error.arguments.last?.text ?? "refused")
+        }
+    }
+}

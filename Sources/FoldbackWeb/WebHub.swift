@@ -1,0 +1,96 @@
+// The connected pages and the 25 Hz push thread: meters every tick, the mix's state whenever it changed. Non-realtime.
+import FoldbackControl
+import Foundation
+import Synchronization
+
+/// Pushes JSON text to every connected page from a thread of its own (never the audio thread).
+///
+/// Each page has a bounded outbox (the newest ``outboxLimit`` messages): a slow phone drops old meter
+/// frames instead of growing memory. State is compared as text, so any change (web, OSC, MIDI, a preset
+/// switch) reaches every page within one tick (40 ms); it is also pushed every 2 s regardless.
+final class WebHub: @unchecked Sendable {
+    /// Pushes per second (meters every tick, state when changed).
+    static let rate = 25.0
+    /// Messages a page's outbox holds before the oldest are dropped.
+    static let outboxLimit = 64
+    /// Ticks between unconditional state pushes (2 s), so a page whose outbox dropped one catches up.
+    static let stateRefreshTicks = 50
+
+    private struct Page {
+        var send: @Sendable (String) -> Void
+        var hasState: Bool
+    }
+
+    private let target: any LiveControlTarget
+    private let setlist: SetlistController?
+    private let status: @Sendable () -> (load: Double, xruns: Int)
+    private let pages = Mutex<[UUID: Page]>([:])
+    private let lastState = Mutex<String>("")
+    private let isStopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private var tickCount = 0   // the push thread's own
+
+    init(target: any LiveControlTarget, setlist: SetlistController?, status: @escaping @Sendable () -> (load: Double, xruns: Int)) {
+        self.target = target
+        self.setlist = setlist
+        self.status = status
+        let thread = Thread { [self] in run() }
+        thread.name = "foldback-web-push"
+        thread.start()
+    }
+
+    /// Adds a page; `send` queues one text message to it. Returns its id for ``remove(_:)``.
+    func add(send: @escaping @Sendable (String) -> Void) -> UUID {
+        let id = UUID()
+        pages.withLock { $0[id] = Page(send: send, hasState: false) }
+        return id
+    }
+
+    func remove(_ id: UUID) {
+        _ = pages.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Pages connected now.
+    var pageCount: Int { pages.withLock { $0.count } }
+
+    /// The mix's state as a page receives it.
+    func stateText() -> String { WebState.read(target, setlist: setlist).jsonText() }
+
+    func stop() {
+        guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+    }
+
+    private func run() {
+        let interval = Duration.nanoseconds(Int64(1e9 / Self.rate))
+        var due = ContinuousClock.now
+        while !isStopping.load(ordering: .acquiring) {
+            tick()
+            due += interval
+            let now = ContinuousClock.now
+            if due < now { due = now }
+            Thread.sleep(forTimeInterval: (due - now) / .seconds(1))
+        }
+        finished.signal()
+    }
+
+    private func tick() {
+        let current: [(UUID, Page)] = pages.withLock { Array($0) }
+        guard !current.isEmpty else { return }
+        let state = stateText()
+        tickCount += 1
+        let changed = lastState.withLock { last in
+            defer { last = state }
+            return last != state
+        } || tickCount % Self.stateRefreshTicks == 0
+        let (load, xruns) = status()
+        let meters = WebMeters(target.engine.meters(), load: load, xruns: xruns).jsonText()
+        for (id, page) in current {
+            if changed || !page.hasState {
+                page.send(state)
+                pages.withLock { $0[id]?.hasState = true }
+            }
+            page.send(meters)
+        }
+    }
+}

@@ -1,0 +1,118 @@
+// The JSON a page is pushed: the mix's values (on change) and the meters (every tick). Non-realtime.
+public import FoldbackControl
+import FoldbackDSP
+public import FoldbackEngine
+import FoldbackPresets
+import Foundation
+
+/// The values a page shows, read from the running engine (live values over the preset's), as one JSON object
+/// `{"type": "state", …}`; see docs/web.md.
+public struct WebState: Encodable, Equatable, Sendable {
+    /// One send of a strip.
+    public struct Send: Encodable, Equatable, Sendable {
+        public var bus: String
+        public var gain_db: Float
+    }
+
+    /// One unit of a strip.
+    public struct Unit: Encodable, Equatable, Sendable {
+        public var id: String
+        public var bypass: Bool
+    }
+
+    /// One strip.
+    public struct Strip: Encodable, Equatable, Sendable {
+        public var name: String
+        public var gain_db: Float
+        public var pan: Float
+        public var mute: Bool
+        public var solo: Bool
+        public var sends: [Send]
+        public var units: [Unit]
+    }
+
+    /// One bus.
+    public struct Bus: Encodable, Equatable, Sendable {
+        public var name: String
+        public var gain_db: Float
+        public var mute: Bool
+    }
+
+    public var type = "state"
+    /// The preset's name (or its file).
+    public var preset: String
+    /// `song 2/5 'name'`, or nil without a setlist.
+    public var setlist: String?
+    public var strips: [Strip]
+    public var buses: [Bus]
+
+    /// Gains below this are sent as this (JSON has no −∞), dB.
+    public static let floorDB: Float = -144
+
+    /// The state of `target` now.
+    public static func read(_ target: any LiveControlTarget, setlist: SetlistController?) -> WebState {
+        let preset = target.currentPreset
+        let graph = target.engine.graph
+        func value(_ parts: String...) -> Float? {
+            guard let graph, let parameter = try? ParameterPath.resolve(parts.map { Substring($0) }, graph: graph, preset: preset) else { return nil }
+            return target.engine.value(at: parameter.address) ?? parameter.presetValue
+        }
+        func gain(_ decibels: Float?) -> Float { max(((decibels ?? floorDB) * 100).rounded() / 100, floorDB) }
+        let strips = preset.strips.map { strip in
+            Strip(
+                name: strip.name, gain_db: gain(value("strip", strip.name, "gain_db")), pan: value("strip", strip.name, "pan") ?? 0,
+                mute: value("strip", strip.name, "mute") == 1, solo: value("strip", strip.name, "solo") == 1,
+                sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value("strip", strip.name, "send", $0.busName, "gain_db"))) },
+                units: strip.units.map { Unit(id: $0.id, bypass: value("strip", strip.name, "unit", $0.id, "bypass") == 1) })
+        }
+        let buses = preset.buses.map { Bus(name: $0.name, gain_db: gain(value("bus", $0.name, "gain_db")), mute: value("bus", $0.name, "mute") == 1) }
+        return WebState(preset: preset.name ?? preset.path, setlist: setlist?.positionText, strips: strips, buses: buses)
+    }
+}
+
+/// One meter tick as JSON `{"type": "meters", …}`: peak and RMS per strip and bus in dBFS (floored), each
+/// compressor's gain reduction, the DSP load and the xrun count.
+public struct WebMeters: Encodable, Sendable {
+    public var type = "meters"
+    /// `[peak, rms]` per strip, by strip name.
+    public var strips: [String: [Float]]
+    /// `[peak, rms]` per bus, by bus name.
+    public var buses: [String: [Float]]
+    /// Gain reduction in dB (≥ 0) per `strip/unit`.
+    public var gr: [String: Float]
+    /// DSP load, percent.
+    public var dsp: Float
+    /// Xruns since start.
+    public var xruns: Int
+
+    /// The meters of `snapshot` with the host's `load` and `xruns`.
+    public init(_ snapshot: MeterSnapshot, load: Double, xruns: Int) {
+        func level(_ reading: MeterReading) -> [Float] {
+            [reading.peak, reading.rms].map { linear in
+                let decibels = Decibels.decibels(fromLinearGain: linear)
+                return decibels.isFinite ? (max(decibels, MeterFeed.floorDB) * 10).rounded() / 10 : MeterFeed.floorDB
+            }
+        }
+        strips = Dictionary(snapshot.strips.map { ($0.name, level($0.reading)) }) { first, _ in first }
+        buses = Dictionary(snapshot.buses.map { ($0.name, level($0.reading)) }) { first, _ in first }
+        var reductions: [String: Float] = [:]
+        for unit in snapshot.units {
+            for reading in unit.readings where reading.key == CompressorUnit.compressionKey && reading.value.isFinite {
+                reductions["\(unit.strip)/\(unit.unit)"] = (reading.value * 10).rounded() / 10
+            }
+        }
+        gr = reductions
+        dsp = load.isFinite ? Float((load * 10).rounded() / 10) : 0
+        self.xruns = xruns
+    }
+}
+
+extension Encodable {
+    /// This value as compact JSON text (keys sorted, so equal values give equal text).
+    func jsonText() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,78 @@
+// Token lookup and the role rules: who may change which parameter. Non-realtime.
+import FoldbackPresets
+@testable import FoldbackWeb
+import XCTest
+
+final class WebAccessTests: XCTestCase {
+    func testGeneratedTokensAreDistinctWellFormedAndMapToTheirRoles() {
+        let access = WebAccess.generated(buses: ["main", "iem_vox", "iem_gtr"])
+        let tokens = [access.engineerToken] + access.busTokens.map(\.token)
+        XCTAssertEqual(Set(tokens).count, 4)
+        for token in tokens {
+            XCTAssertEqual(token.count, 16)
+            XCTAssertTrue(WebAccess.isWellFormed(token))
+        }
+        XCTAssertEqual(access.role(for: access.engineerToken), .engineer)
+        for (bus, token) in access.busTokens { XCTAssertEqual(access.role(for: token), .musician(bus: bus)) }
+        XCTAssertNotEqual(WebAccess.generated(buses: ["main"]).engineerToken, WebAccess.generated(buses: ["main"]).engineerToken)
+    }
+
+    func testAPresetsFixedTokensAreKeptAndTheRestGenerated() {
+        let fixed = WebSpec(engineerToken: nil, busTokens: [.init(bus: "iem_vox", token: "vox_Anna_1234")])
+        let access = WebAccess.generated(buses: ["main", "iem_vox"], fixed: fixed)
+        XCTAssertEqual(access.role(for: "vox_Anna_1234"), .musician(bus: "iem_vox"))
+        XCTAssertEqual(access.busTokens.map(\.bus), ["main", "iem_vox"])
+        XCTAssertEqual(access.busTokens[0].token.count, 16, "main has no fixed token: a generated one")
+        XCTAssertNotEqual(access.engineerToken, "vox_Anna_1234")
+        XCTAssertEqual(WebAccess.generated(buses: ["main"], fixed: WebSpec(engineerToken: "sound-desk-2026")).engineerToken, "sound-desk-2026")
+    }
+
+    func testMissingWrongAndMalformedTokensGrantNothing() {
+        let access = WebTestTarget.access
+        let engineer = access.engineerToken
+        for token: String? in [nil, "", "short", engineer + "x", String(engineer.dropLast()), engineer.uppercased(), "vox-token-01235",
+                               String(repeating: "a", count: 65), "engineer 0123456789", "engineer-0123456789\0", "éngineer-0123456789"] {
+            XCTAssertNil(access.role(for: token), "token \(String(describing: token))")
+        }
+        XCTAssertNil(WebAccess(engineerToken: "same-token-1", busTokens: [("main", "same-token-1")]), "tokens must differ")
+        XCTAssertNil(WebAccess(engineerToken: "has space here", busTokens: []), "tokens are URL-safe")
+    }
+
+    func testAMusicianMayChangeOnlyTheirOwnBusesSendsLevelAndMute() {
+        let vox = WebRole.musician(bus: "iem_vox")
+        func may(_ role: WebRole, _ path: String) -> Bool { WebAccess.mayChange(role, path.split(separator: "/", omittingEmptySubsequences: false)) }
+        for path in ["strip/vox/send/iem_vox/gain_db", "strip/gtr/send/iem_vox/gain_db", "bus/iem_vox/gain_db", "bus/iem_vox/mute"] {
+            XCTAssertTrue(may(vox, path), path)
+            XCTAssertTrue(may(.engineer, path), path)
+        }
+        for path in ["strip/vox/send/iem_gtr/gain_db", "strip/vox/send/main/gain_db", "bus/iem_gtr/gain_db", "bus/main/mute",
+                     "strip/vox/gain_db", "strip/vox/mute", "strip/vox/unit/comp/bypass", "bus/iem_vox/latency", "bus/iem_vox",
+                     "strip/vox/send/iem_vox", "strip/vox/send/iem_vox/gain_db/x", "preset/reload", "setlist/next", ""] {
+            XCTAssertFalse(may(vox, path), path)
+        }
+        XCTAssertTrue(may(.engineer, "strip/vox/unit/comp/bypass"))
+        XCTAssertFalse(may(.engineer, "preset/load"))
+    }
+}
+
+/// QR codes of the links, from libqrencode.
+final class QRCodeTests: XCTestCase {
+    func testALinkEncodesToAVersion4CodeWithFinderPatternsInEveryForm() throws {
+        let code = try XCTUnwrap(QRCode("http://192.168.1.20:8080/?token=7b7009eff64bf9a8"))
+        XCTAssertEqual(code.width, 33, "48 bytes at level M: version 4, 33 modules")
+        // Finder patterns: a dark 7 × 7 ring with a dark 3 × 3 centre in three corners.
+        for (top, left) in [(0, 0), (0, code.width - 7), (code.width - 7, 0)] {
+            XCTAssertTrue((0..<7).allSatisfy { code.isDark(row: top, column: left + $0) && code.isDark(row: top + 6, column: left + $0) })
+            XCTAssertFalse(code.isDark(row: top + 1, column: left + 1))
+            XCTAssertTrue(code.isDark(row: top + 3, column: left + 3))
+        }
+        XCTAssertFalse(code.isDark(row: -1, column: 0), "the quiet zone is light")
+        let lines = code.terminalLines()
+        XCTAssertEqual(lines.count, (code.width + 2 * QRCode.quietZone + 1) / 2, "two module rows per line")
+        XCTAssertEqual(lines[0].components(separatedBy: "▀").count - 1, code.width + 2 * QRCode.quietZone)
+        let svg = code.svg()
+        XCTAssertTrue(svg.hasPrefix("<svg") && svg.contains("viewBox=\"0 0 37 37\""), svg)
+        XCTAssertEqual(svg.components(separatedBy: "h1v1h-1z").count - 1, code.modules.filter { $0 }.count, "one square per dark module")
+        XCTAssertNil(QRCode(String(repeating: "x", count: 5000)), "too long for any QR code")
+    }
+}
