@@ -102,10 +102,19 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: strictSwift
         ),
+        // MARK: The live session (what `foldback run` runs), driven by the CLI, OSC, MIDI and the web surface
+        .target(
+            name: "FoldbackLive",
+            dependencies: [
+                "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender",
+                "FoldbackAnalysis", "CFoldback", "CLo",
+            ],
+            swiftSettings: strictSwift
+        ),
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender",
+                "FoldbackLive", "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender",
                 "FoldbackLV2", "FoldbackAnalysis", "CFoldback", "CLo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -146,7 +155,7 @@ let package = Package(
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",

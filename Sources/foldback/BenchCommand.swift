@@ -1,5 +1,6 @@
 // `foldback bench`: single-threaded speed of every built-in unit and of the reference vocal chain. Non-realtime driver.
 import ArgumentParser
+import FoldbackLive
 import Foundation
 import FoldbackEngine
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // `foldback check`: validates a preset, prints the chain it resolves to, and can plot a strip's EQ. Non-realtime.
+import FoldbackLive
 import ArgumentParser
 import FoldbackDSP
 import FoldbackPresets

@@ -1,6 +1,7 @@
 // `foldback run` options for live control: OSC, the web surface, the folders it may use, setlists, reloading, the meter view. Non-realtime.
 import ArgumentParser
 import FoldbackControl
+import FoldbackLive
 import FoldbackPresets
 
 /// The live-control options of `foldback run` (an option group, so `RunCommand` stays small).
@@ -48,7 +49,15 @@ struct ControlOptions: ParsableArguments {
     /// The files control requests may read and write: `.toml` files in the running preset's folder, the
     /// setlist's (added by the router) and each `--allow-dir` folder.
     func filePolicy() throws(ControlError) -> FilePathPolicy {
-        try FilePathPolicy(folders: allowDir)
+        try settings.filePolicy()
+    }
+
+    /// The options as the live session takes them.
+    var settings: LiveControlSettings {
+        var settings = LiveControlSettings()
+        (settings.oscPort, settings.oscBind, settings.webPort, settings.webBind) = (oscPort, oscBind, webPort, webBind)
+        (settings.allowDir, settings.watch, settings.meters) = (allowDir, watch, meters)
+        return settings
     }
 
     /// The setlist, or nil without `--setlist`; exit status 2 after printing its problems.

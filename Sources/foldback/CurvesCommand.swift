@@ -1,4 +1,5 @@
 // `foldback curves`: lists the factory EQ curves, or shows one's bands, response and SVG plot. Non-realtime.
+import FoldbackLive
 import ArgumentParser
 import FoldbackDSP
 import FoldbackPresets

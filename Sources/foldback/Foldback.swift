@@ -1,4 +1,5 @@
 // The `foldback` root command: version, the overview `--help` shows, and the verbs. Non-realtime.
+import FoldbackLive
 import ArgumentParser
 
 /// `foldback`: a JACK mixing host for live monitor mixes, driven by preset files.

@@ -1,4 +1,5 @@
 // Formats an LV2 plugin's description for `foldback plugin`. Non-realtime.
+import FoldbackLive
 import FoldbackLV2
 import FoldbackPresets
 

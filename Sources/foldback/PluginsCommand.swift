@@ -1,4 +1,5 @@
 // `foldback plugins`: lists the installed LV2 plugins, optionally filtered. Non-realtime.
+import FoldbackLive
 import ArgumentParser
 import FoldbackLV2
 

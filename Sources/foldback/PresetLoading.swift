@@ -1,4 +1,5 @@
 // Loads a preset for a CLI verb, printing every diagnostic and exiting 2 on bad input. Non-realtime.
+import FoldbackLive
 import ArgumentParser
 import FoldbackPresets
 
@@ -15,9 +16,5 @@ enum PresetLoading {
     }
 
     /// Prints every diagnostic of `error` and a count line.
-    static func report(_ error: PresetError, path: String) {
-        for diagnostic in error.diagnostics { StandardError.writeLine(diagnostic.description) }
-        let count = error.errors.count
-        StandardError.writeLine("foldback: \(path) has \(count) \(count == 1 ? "error" : "errors")")
-    }
+    static func report(_ error: PresetError, path: String) { PresetProblems.report(error, path: path) }
 }

@@ -1,5 +1,6 @@
 // `foldback run` recording options: which buses and strips to tap, where, in which format. Non-realtime.
 import ArgumentParser
+import FoldbackLive
 import Foundation
 import FoldbackEngine
 import FoldbackPresets

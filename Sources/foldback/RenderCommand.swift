@@ -1,6 +1,7 @@
 // `foldback render`: renders audio files offline through a preset with the live engine, one or many input sets in parallel. Non-realtime.
 import ArgumentParser
 import CFoldback
+import FoldbackLive
 import Foundation
 import FoldbackEngine
 import FoldbackLV2

@@ -1,5 +1,6 @@
 // Runs `foldback render`'s input sets on up to N threads, with one shared progress bar. Non-realtime.
 import CFoldback
+import FoldbackLive
 import Foundation
 import FoldbackRender
 import Synchronization

@@ -1,4 +1,5 @@
 // Turns `foldback render`'s --input/--output/--each arguments into one request per input set. Non-realtime.
+import FoldbackLive
 import Foundation
 import FoldbackPresets
 import FoldbackRender

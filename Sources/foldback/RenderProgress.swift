@@ -1,4 +1,5 @@
 // The progress bar `foldback render` draws on a terminal, shared by parallel jobs. Non-realtime.
+import FoldbackLive
 import Foundation
 import FoldbackRender
 import Synchronization

@@ -1,4 +1,5 @@
 // The summary `foldback render` prints for one finished input set. Non-realtime.
+import FoldbackLive
 import Foundation
 import FoldbackRender
 

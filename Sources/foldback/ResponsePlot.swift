@@ -1,6 +1,7 @@
 // Draws an EQ's magnitude response as an SVG plot (log frequency 20 Hz–20 kHz, dB axis, grid, labels) and writes it. Non-realtime.
 import ArgumentParser
 import FoldbackDSP
+import FoldbackLive
 import Foundation
 
 /// An SVG picture of what a set of EQ bands does, for `foldback curves NAME --svg` and `foldback check --eq-svg`.

@@ -1,6 +1,7 @@
 // `foldback run`: hosts a preset as a live JACK client until SIGINT/SIGTERM or server shutdown. Non-realtime.
 import ArgumentParser
 import CFoldback
+import FoldbackLive
 import Foundation
 import FoldbackEngine
 import FoldbackJACK
@@ -138,7 +139,12 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let recorder = try recording.makeRecorder(preset: loaded, graph: prototype)
-        let players = try FilePlayers(preset: loaded)
+        let players: FilePlayers
+        do {
+            players = try FilePlayers(preset: loaded)
+        } catch let failure as LiveStartFailure {
+            throw ExitCode(failure.status)
+        }
         defer { players.close() }
         fb_install_stop_signals()
         var launcher: JACKServerLauncher?
@@ -184,7 +190,7 @@ struct RunCommand: ParsableCommand {
         if let controller = midi?.controller { session.onPresetSwitched.append { controller.adopt($0) } }
         let liveControl: LiveControl
         do {
-            liveControl = try LiveControl(session: session, options: control, setlist: setlist, midi: midi?.controller)
+            liveControl = try LiveControl(session: session, options: control.settings, setlist: setlist, midi: midi?.controller)
         } catch {
             session.close()
             StandardError.writeLine("foldback: \(error)")

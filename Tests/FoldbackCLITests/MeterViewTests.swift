@@ -1,5 +1,6 @@
 // The --meters view's bars: RMS and peak lengths in dB, peak hold and its fall, gain reduction. Non-realtime.
 @testable import foldback
+@testable import FoldbackLive
 import FoldbackAnalysis
 import FoldbackControl
 import FoldbackEngine

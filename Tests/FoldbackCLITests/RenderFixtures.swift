@@ -1,5 +1,6 @@
 // Input files, presets and output checks shared by the `foldback render` tests. Non-realtime.
 @testable import foldback
+import FoldbackLive
 import FoldbackRender
 import Foundation
 import XCTest

@@ -4,6 +4,7 @@ import FoldbackJACK
 import FoldbackPresets
 import XCTest
 @testable import foldback
+import FoldbackLive
 
 final class MIDIControlTests: JACKServerTestCase {
     /// A mono strip `vox` (with a `gain` unit `trim`) sent to a mono bus `main` without a limiter.

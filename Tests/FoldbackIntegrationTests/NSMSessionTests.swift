@@ -4,6 +4,7 @@ import FoldbackJACK
 import FoldbackPresets
 import XCTest
 @testable import foldback
+import FoldbackLive
 
 final class NSMSessionTests: JACKServerTestCase {
     private static let template = MIDIControlTests.routing + """

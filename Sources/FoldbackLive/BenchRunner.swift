@@ -1,26 +1,31 @@
 // Renders a graph offline on the calling thread and measures its CPU time. Non-realtime driver of the realtime cycle.
 import CFoldback
 import Foundation
-import FoldbackEngine
+package import FoldbackEngine
 import FoldbackRender
 
 /// Times `frames` frames of noise through `graph`, in blocks of `block` frames.
-struct BenchRunner {
-    let graph: EngineGraph
-    let block: Int
-    let frames: Int
+package struct BenchRunner {
+    package let graph: EngineGraph
+    package let block: Int
+    package let frames: Int
+
+    /// A run of `frames` frames through `graph` in blocks of `block`.
+    package init(graph: EngineGraph, block: Int, frames: Int) {
+        (self.graph, self.block, self.frames) = (graph, block, frames)
+    }
 
     /// What one case measured.
-    struct Measurement {
+    package struct Measurement {
         /// Thread CPU time per input sample, nanoseconds.
-        var nanosecondsPerSample: Double
+        package var nanosecondsPerSample: Double
         /// Audio-path mallocs + frees per cycle; nil unless the allocation counter is preloaded.
-        var allocationsPerCycle: Double?
+        package var allocationsPerCycle: Double?
     }
 
     /// Measures after one second of warm-up. Cycles run through `fb_realtime_cycle` with FTZ/DAZ on,
     /// as on the JACK thread, so the preloaded allocation counter sees them as the audio path.
-    func measure() -> Measurement {
+    package func measure() -> Measurement {
         fb_realtime_enable_ftz_daz()
         let engine = Engine(configuration: EngineConfiguration(maxFrames: block))
         try? engine.install(graph, crossfade: .none)
@@ -56,7 +61,7 @@ struct BenchRunner {
     }
 
     /// Audio-path mallocs + frees counted so far, or nil when the allocation counter is not preloaded.
-    static func audioAllocationCalls() -> Int64? {
+    package static func audioAllocationCalls() -> Int64? {
         var allocations: Int64 = 0, frees: Int64 = 0
         guard fb_audio_allocation_counts(&allocations, &frees) != 0 else { return nil }
         return allocations + frees

@@ -7,29 +7,34 @@ import FoldbackPresets
 /// Runs N strips of the reference vocal chain live, each fed noise by a test player, and times
 /// Foldback's own process callback inside the callback (monotonic clock, 1 µs histogram). Finds the
 /// largest N whose callback time (max, or p99 with `byP99`) stays under half the period.
-struct BenchLive {
-    let seconds: Double
-    let byP99: Bool
-    static let sampleRate = 48_000
-    static let period = 64
+package struct BenchLive {
+    package let seconds: Double
+    package let byP99: Bool
+
+    /// A search with trials of `seconds` each, judged by p99 (`byP99`) or by the maximum.
+    package init(seconds: Double, byP99: Bool) {
+        (self.seconds, self.byP99) = (seconds, byP99)
+    }
+    package static let sampleRate = 48_000
+    package static let period = 64
     /// The search's range (each trial's engine is sized to its preset, so any count runs).
-    static let strips = 1...4_096
+    package static let strips = 1...4_096
 
     /// One measured strip count.
-    struct Trial {
-        var strips: Int
-        var maxMicroseconds: Double
-        var p99Microseconds: Double
-        var cycles: Int
+    package struct Trial {
+        package var strips: Int
+        package var maxMicroseconds: Double
+        package var p99Microseconds: Double
+        package var cycles: Int
         /// Under half the period by the chosen statistic.
-        var fits: Bool
+        package var fits: Bool
     }
 
     /// The budget: half of one period, in microseconds.
-    static var budgetMicroseconds: Double { 0.5 * Double(period) / Double(sampleRate) * 1e6 }
+    package static var budgetMicroseconds: Double { 0.5 * Double(period) / Double(sampleRate) * 1e6 }
 
     /// Doubles the strip count until a trial misses the budget, then bisects; prints each trial.
-    func run() throws -> Trial? {
+    package func run() throws -> Trial? {
         print(String(format: "foldback bench --live: private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial",
                      Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds))
         print("strips      max µs      p99 µs   cycles")
@@ -96,7 +101,7 @@ struct BenchLive {
 }
 
 /// A live benchmark that could not run.
-struct BenchLiveError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+package struct BenchLiveError: Error, CustomStringConvertible {
+    package let description: String
+    package init(_ description: String) { self.description = description }
 }

@@ -1,17 +1,16 @@
 // File-player strips in a live session: opening the preset's source files, SIGUSR2 start/stop, underrun warnings. Non-realtime.
-import ArgumentParser
 import CFoldback
 import Foundation
-import FoldbackEngine
-import FoldbackPresets
-import FoldbackRender
+package import FoldbackEngine
+package import FoldbackPresets
+package import FoldbackRender
 
 /// The file players of a preset's `source` strips.
-struct FilePlayers: Sendable {
-    let players: [(strip: String, stream: FilePlayerStream)]
+package struct FilePlayers: Sendable {
+    package let players: [(strip: String, stream: FilePlayerStream)]
 
     /// Opens every strip's source file; a file libsndfile cannot read exits 2 naming the preset line.
-    init(preset: Preset) throws {
+    package init(preset: Preset) throws {
         var players: [(strip: String, stream: FilePlayerStream)] = []
         for strip in preset.strips {
             guard let source = strip.source else { continue }
@@ -22,21 +21,21 @@ struct FilePlayers: Sendable {
                 players.append((strip.name, stream))
             } catch {
                 StandardError.writeLine("\(source.location): error: \(error)")
-                throw ExitCode(2)
+                throw LiveStartFailure(status: 2)
             }
         }
         self.players = players
     }
 
     /// Makes every source strip of `graph` play its file.
-    func attach(to graph: EngineGraph) throws {
+    package func attach(to graph: EngineGraph) throws {
         for player in players { try player.stream.attach(to: graph, strip: player.strip) }
     }
 
     /// Starts every player from the top (`true`) or stops them all; `nil` stops them if any is playing,
     /// else starts them. Returns what was done.
     @discardableResult
-    func set(playing: Bool?) -> String {
+    package func set(playing: Bool?) -> String {
         let start = playing ?? !players.contains { $0.stream.isPlaying }
         for player in players {
             if start { player.stream.start() } else { player.stream.stop() }
@@ -45,12 +44,12 @@ struct FilePlayers: Sendable {
         return start ? "file players started from the top" : "file players stopped"
     }
 
-    func close() { players.forEach { $0.stream.close() } }
+    package func close() { players.forEach { $0.stream.close() } }
 }
 
 extension LiveSession {
     /// Toggles the file players on SIGUSR2 and warns when one runs dry.
-    func play(with players: FilePlayers) {
+    package func play(with players: FilePlayers) {
         guard !players.players.isEmpty else { return }
         var usr2 = SignalCounter(SIGUSR2)
         var underruns = players.players.map { _ in 0 }

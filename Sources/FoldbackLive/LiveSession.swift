@@ -1,44 +1,44 @@
 // A running preset: the engine, its JACK host, graph rebuilds on format changes, and the main loop. Non-realtime.
 import CFoldback
 import Foundation
-import FoldbackAnalysis
-import FoldbackEngine
-import FoldbackJACK
-import FoldbackPresets
+package import FoldbackAnalysis
+package import FoldbackEngine
+package import FoldbackJACK
+package import FoldbackPresets
 
 /// One preset hosted live on a JACK server.
-final class LiveSession: @unchecked Sendable {
+package final class LiveSession: @unchecked Sendable {
     /// The preset playing now (preset switches replace it).
-    var preset: Preset { state.preset }
-    let state: LivePresetState
-    let engine: Engine
-    let host: JACKHost
-    let serverName: String?
+    package var preset: Preset { state.preset }
+    package let state: LivePresetState
+    package let engine: Engine
+    package let host: JACKHost
+    package let serverName: String?
     /// Loudness of every bus and the ear dose of in-ear buses, from analysis taps on every graph.
-    let loudness: BusLoudnessMonitor
+    package let loudness: BusLoudnessMonitor
     /// Work the main loop does every tick (100 ms), e.g. run-time record and player toggles.
-    var tickHandlers: [() -> Void] = []
+    package var tickHandlers: [() -> Void] = []
     /// Extra status-line parts (recording, file players); nil for nothing to show.
-    var statusParts: [() -> String?] = []
+    package var statusParts: [() -> String?] = []
     /// Called with the new preset after each preset switch (e.g. the MIDI controller adopts its map).
-    var onPresetSwitched: [@Sendable (Preset) -> Void] = []
+    package var onPresetSwitched: [@Sendable (Preset) -> Void] = []
     /// Start/stop of the record tap and file players (signals and OSC).
-    let transport = LiveTransport()
+    package let transport = LiveTransport()
     /// Attaches record taps and file sources to a graph before it is installed.
-    let prepareGraph: @Sendable (EngineGraph) throws -> Void
+    package let prepareGraph: @Sendable (EngineGraph) throws -> Void
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
-    static let engineChunkFrames = 4096
+    package static let engineChunkFrames = 4096
     /// JACK input ports a live session can carry at least (a large show has 96 to 128 inputs); a larger
     /// starting preset sizes the engine to itself. Presets switched to later must fit.
-    static let inputChannelCapacity = 256
+    package static let inputChannelCapacity = 256
     /// JACK output ports a live session can carry at least.
-    static let outputChannelCapacity = 128
+    package static let outputChannelCapacity = 128
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
     /// `prepare` runs on every graph built (at start, on format changes and preset switches) before it is
     /// installed: it attaches record taps and file sources.
-    init(
+    package init(
         preset: Preset, clientName: String, serverName: String?,
         prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }, showSeconds: Double = 2 * 3600
     ) throws {
@@ -89,7 +89,7 @@ final class LiveSession: @unchecked Sendable {
     /// their nominal block length. Plugins of `predecessor` (the running graph) continue where they can;
     /// a new rate or period never continues them (they re-instantiate). Every bus gets its analysis tap
     /// from `loudness`.
-    static func graph(
+    package static func graph(
         for preset: Preset, sampleRate: Double, period: Int, continuing predecessor: EngineGraph? = nil, loudness: BusLoudnessMonitor
     ) throws(PresetError) -> EngineGraph {
         let graph = try PresetGraphBuilder.graph(
@@ -103,12 +103,12 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// Makes the connections the preset lists; returns a warning for each one not made.
-    func connect() -> [JACKConnectionWarning] {
+    package func connect() -> [JACKConnectionWarning] {
         host.connect(PresetGraphBuilder.connectionPlan(for: preset))
     }
 
     /// What is running, where, with which ports.
-    var summary: String {
+    package var summary: String {
         let layout = host.layout
         let title = preset.name.map { "'\($0)'" } ?? preset.path
         return """
@@ -120,13 +120,13 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// Port names separated by spaces; past 24 of them, the first 16 and the last 4 around the count.
-    static func portList(_ names: [String]) -> String {
+    package static func portList(_ names: [String]) -> String {
         guard names.count > 24 else { return names.joined(separator: " ") }
         return (names.prefix(16) + ["… (\(names.count) ports) …"] + names.suffix(4)).joined(separator: " ")
     }
 
     /// Runs the main loop until a stop signal (returns 0), riding out server restarts (see `waitForServerAndReopen`).
-    func runUntilStopped(showStatus: Bool) -> Int32 {
+    package func runUntilStopped(showStatus: Bool) -> Int32 {
         let status = LiveStatus(isTerminal: isatty(STDOUT_FILENO) != 0)
         var tick = 0
         while true {
@@ -153,7 +153,7 @@ final class LiveSession: @unchecked Sendable {
     }
 
     /// Deactivates and closes the client.
-    func close() {
+    package func close() {
         loudness.stop()
         host.deactivate()
         host.close()

@@ -1,15 +1,15 @@
 // Preset switching for a live session: load and build off the audio thread, crossfade, update ports, report. Non-realtime.
-import FoldbackControl
-import FoldbackEngine
+package import FoldbackControl
+package import FoldbackEngine
 import FoldbackJACK
-import FoldbackPresets
+package import FoldbackPresets
 import Foundation
 
 extension LiveSession: LiveControlTarget {
     /// The equal-power crossfade between presets (within the 50 ms bound).
-    static let switchCrossfade = Crossfade(duration: 0.030, law: .equalPower)
+    package static let switchCrossfade = Crossfade(duration: 0.030, law: .equalPower)
 
-    var currentPreset: Preset { state.preset }
+    package var currentPreset: Preset { state.preset }
 
     /// Loads `path`, builds its graph at the server's format, crossfades to it and makes the JACK ports
     /// match: ports whose names persist keep their connections, new ones are registered (and connected
@@ -17,7 +17,7 @@ extension LiveSession: LiveControlTarget {
     /// in the same place with the same setup keep running (tails and state carry on; see
     /// ``PresetGraphBuilder/graph(for:sampleRate:maxFrames:hosting:continuing:)``); `recall_safe` buses keep
     /// their running sends, level and mute (``RecallSafeMixes``). Returns what changed.
-    func switchPreset(toPath path: String) throws(ControlError) -> String {
+    package func switchPreset(toPath path: String) throws(ControlError) -> String {
         state.switching.lock()
         defer { state.switching.unlock() }
         var preset: Preset
@@ -101,7 +101,7 @@ extension LiveSession: LiveControlTarget {
 
 extension LiveSession {
     /// OSC's `/foldback/record/start|stop` and `/foldback/player/start|stop`.
-    func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {
+    package func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {
         let report = recorder ? transport.record(on) : transport.play(on)
         guard let report else {
             throw .failed(recorder ? "not recording: start foldback run with --record DIR" : "no strip plays a file")

@@ -1,11 +1,11 @@
 // Run-time recording in a live session: first take, SIGUSR1 toggles, reports when a take ends. Non-realtime.
 import CFoldback
 import Foundation
-import FoldbackRender
+package import FoldbackRender
 
 extension LiveSession {
     /// Starts `recorder`'s first take (unless `paused`) and toggles takes on every SIGUSR1.
-    func record(with recorder: Recorder, paused: Bool) {
+    package func record(with recorder: Recorder, paused: Bool) {
         var usr1 = SignalCounter(SIGUSR1)
         if !paused { Self.startTake(recorder, sampleRate: Int(host.sampleRate)) } else {
             StandardError.writeLine("foldback: recorder armed; send SIGUSR1 (kill -USR1 \(getpid())) to start a take")
@@ -29,7 +29,7 @@ extension LiveSession {
     }
 
     /// Opens a take's files and prints where they are.
-    static func startTake(_ recorder: Recorder, sampleRate: Int) {
+    package static func startTake(_ recorder: Recorder, sampleRate: Int) {
         do {
             let urls = try recorder.start(sampleRate: sampleRate)
             StandardError.writeLine("foldback: recording started: " + urls.map(\.path).joined(separator: " "))
@@ -39,7 +39,7 @@ extension LiveSession {
     }
 
     /// Stops the take and prints, per file, the frames written and processed (and any lost).
-    static func finishTake(_ recorder: Recorder) {
+    package static func finishTake(_ recorder: Recorder) {
         for report in recorder.stop() { StandardError.writeLine("foldback: recording stopped: \(report)") }
     }
 }

@@ -3,23 +3,23 @@ import Foundation
 
 /// What can be started and stopped while a session plays. Signals (on the main loop) and OSC (on its
 /// thread) both go through here, one request at a time.
-final class LiveTransport: @unchecked Sendable {
+package final class LiveTransport: @unchecked Sendable {
     /// Sets the recorder (`true`) or file players (`false`) running or not, `nil` toggles; returns a report.
-    typealias Switch = (_ on: Bool?) -> String
+    package typealias Switch = (_ on: Bool?) -> String
 
     private let lock = NSLock()
     private var recorder: Switch?
     private var players: Switch?
 
     /// Installs the record tap's switch (`--record`).
-    func setRecorder(_ recorder: @escaping Switch) { lock.withLock { self.recorder = recorder } }
+    package func setRecorder(_ recorder: @escaping Switch) { lock.withLock { self.recorder = recorder } }
 
     /// Installs the file players' switch (strips with a `source`).
-    func setPlayers(_ players: @escaping Switch) { lock.withLock { self.players = players } }
+    package func setPlayers(_ players: @escaping Switch) { lock.withLock { self.players = players } }
 
     /// Starts, stops (or with nil toggles) recording; nil when there is no recorder.
-    func record(_ on: Bool?) -> String? { lock.withLock { recorder?(on) } }
+    package func record(_ on: Bool?) -> String? { lock.withLock { recorder?(on) } }
 
     /// Starts (from the top), stops (or with nil toggles) the file players; nil when there are none.
-    func play(_ on: Bool?) -> String? { lock.withLock { players?(on) } }
+    package func play(_ on: Bool?) -> String? { lock.withLock { players?(on) } }
 }

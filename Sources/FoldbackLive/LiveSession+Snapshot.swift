@@ -1,13 +1,13 @@
 // The running session as a preset: parameter values set live and the connections its ports have now. Non-realtime.
-import FoldbackEngine
-import FoldbackControl
-import FoldbackPresets
+package import FoldbackEngine
+package import FoldbackControl
+package import FoldbackPresets
 
 extension LiveSession {
     /// `base` (the session's preset, with any MIDI-learned mappings) with every value set since the graph
     /// was installed and, for each port, the JACK ports connected to it now: what a session save writes.
     /// Also returns the changed parameters the preset has no place for (EQ band parameters), for a warning.
-    func snapshot(base: Preset) -> (preset: Preset, skipped: [ParameterAddress]) {
+    package func snapshot(base: Preset) -> (preset: Preset, skipped: [ParameterAddress]) {
         guard let graph = engine.graph else { return (base, []) }
         var (preset, skipped) = base.applying(engine.changedValues, graph: graph)
         for index in preset.strips.indices where preset.strips[index].hasInputPorts {
@@ -32,7 +32,7 @@ extension LiveSession {
 
 extension LiveSession {
     /// What ``writeChain(to:base:)`` could not put in the file.
-    struct ChainOmissions {
+    package struct ChainOmissions {
         /// Changed values the preset has no key for (EQ band parameters).
         var skipped: [ParameterAddress]
         /// Plugins whose state could not be saved, with why.
@@ -41,7 +41,7 @@ extension LiveSession {
 
     /// Writes the running chain to `path`: ``snapshot(base:)`` of `base`, with each LV2 plugin's state
     /// saved in `<path without .toml>.plugin-state/` and each ring-out's notches as its feedback unit's bands. Used by OSC's preset save and by NSM's save.
-    func writeChain(to path: String, base: Preset) throws(PresetError) -> ChainOmissions {
+    package func writeChain(to path: String, base: Preset) throws(PresetError) -> ChainOmissions {
         var (preset, skipped) = snapshot(base: base)
         let directory = (path.hasSuffix(".toml") ? String(path.dropLast(5)) : path) + ".plugin-state"
         let warnings = engine.graph.map { PluginStateCapture.saveStates(of: $0, into: &preset, directory: directory) } ?? []
@@ -51,7 +51,7 @@ extension LiveSession {
     }
 
     /// OSC `/foldback/preset/save`: ``writeChain(to:base:)`` of the preset playing now, with a report.
-    func saveChain(toPath path: String) throws(ControlError) -> String {
+    package func saveChain(toPath path: String) throws(ControlError) -> String {
         let omissions: ChainOmissions
         do {
             omissions = try writeChain(to: path, base: state.preset)

@@ -1,12 +1,12 @@
 // Which JACK ports a preset switch adds and removes, for its report and its new connections. Non-realtime.
-import FoldbackEngine
+package import FoldbackEngine
 
 /// Which ports a switch added and removed, by short name.
-struct PortChange {
-    var added: Set<String>
-    var removed: Set<String>
+package struct PortChange {
+    package var added: Set<String>
+    package var removed: Set<String>
 
-    init(from old: GraphLayout, to new: GraphLayout) {
+    package init(from old: GraphLayout, to new: GraphLayout) {
         let oldNames = Set((old.inputPorts + old.outputPorts).map(\.name))
         let newNames = Set((new.inputPorts + new.outputPorts).map(\.name))
         added = newNames.subtracting(oldNames)
@@ -14,7 +14,7 @@ struct PortChange {
     }
 
     /// "ports added: a b", "ports removed: c" (only the non-empty ones).
-    var descriptions: [String] {
+    package var descriptions: [String] {
         var parts: [String] = []
         if !added.isEmpty { parts.append("ports added: " + added.sorted().joined(separator: " ")) }
         if !removed.isEmpty { parts.append("ports removed: " + removed.sorted().joined(separator: " ")) }

@@ -1,34 +1,34 @@
 // The `--meters` terminal view: peak/RMS bars with peak hold, gain reduction, DSP load, xruns, latency per bus, preset and song. Non-realtime.
-import FoldbackAnalysis
-import FoldbackControl
+package import FoldbackAnalysis
+package import FoldbackControl
 import FoldbackDSP
-import FoldbackEngine
+package import FoldbackEngine
 import FoldbackPresets
-import Foundation
+package import Foundation
 
 /// Draws the meter view in place about 20 times a second: cursor home, every line rewritten and
 /// cleared to its end, the rest of the screen cleared once at the bottom, so nothing flickers.
-final class MeterView: @unchecked Sendable {
+package final class MeterView: @unchecked Sendable {
     /// Bars span this many dBFS up to 0.
-    static let rangeDB: Float = 60
+    package static let rangeDB: Float = 60
     /// Characters per bar.
-    static let barWidth = 40
+    package static let barWidth = 40
     /// How long a peak-hold mark stays before it falls, seconds.
-    static let holdSeconds = 1.5
+    package static let holdSeconds = 1.5
 
     private let isTerminal: Bool
     private var holds: [String: (level: Float, time: Date)] = [:]
     private var hasDrawn = false
 
     /// A view writing to standard output; on a non-terminal it prints one frame every few seconds instead.
-    init(isTerminal: Bool) {
+    package init(isTerminal: Bool) {
         self.isTerminal = isTerminal
     }
 
     private var frameCount = 0
 
     /// Draws one frame for `session` (`position` is the setlist position, if any).
-    func draw(session: LiveSession, position: String?) {
+    package func draw(session: LiveSession, position: String?) {
         frameCount += 1
         guard isTerminal || frameCount % 100 == 1 else { return }
         let preset = session.preset
@@ -50,7 +50,7 @@ final class MeterView: @unchecked Sendable {
 
     /// `latency  main +1.50 ms, rt 17.50 ms   iem_vox* +0.00 ms, rt 5.33 ms!`: what Foldback adds and the
     /// round trip per bus (* in-ear, ! over the in-ear budget).
-    static func latencyLine(_ figures: [BusLatencyFigures]) -> String {
+    package static func latencyLine(_ figures: [BusLatencyFigures]) -> String {
         "latency  " + figures.map { bus in
             let added = NumberFormatting.milliseconds(frames: bus.addedFrames, sampleRate: bus.sampleRate)
             let trip = bus.roundTripFrames.map { NumberFormatting.milliseconds(frames: $0, sampleRate: bus.sampleRate) } ?? "?"
@@ -60,7 +60,7 @@ final class MeterView: @unchecked Sendable {
 
     /// `loudness` then per bus `bus/iem  M -18.2  S -19.0  I -18.7 LUFS  TP -1.2 dBTP  dose 12 % → 80 %`
     /// (momentary, short-term, integrated, the last reading's true peak; in-ear buses: dose now → projected).
-    static func loudnessLines(_ buses: [BusLoudness]) -> [String] {
+    package static func loudnessLines(_ buses: [BusLoudness]) -> [String] {
         guard !buses.isEmpty else { return [] }
         func value(_ number: Double) -> String { number.isFinite ? String(format: "%6.1f", number) : "    -∞" }
         let width = max(8, buses.map { $0.name.count + 4 }.max() ?? 0)
@@ -77,7 +77,7 @@ final class MeterView: @unchecked Sendable {
     }
 
     /// One meter's linear levels, by name.
-    struct Level {
+    package struct Level {
         var name: String
         var peak: Float
         var rms: Float
@@ -85,7 +85,7 @@ final class MeterView: @unchecked Sendable {
 
     /// The bar lines of one snapshot: strips, buses, then gain reduction per compressor (compression, and
     /// expansion where any, on rows of their own), each feedback unit's notches, plugin outputs.
-    func meterLines(_ meters: MeterSnapshot, now: Date) -> [String] {
+    package func meterLines(_ meters: MeterSnapshot, now: Date) -> [String] {
         let reductions = DynamicsReadout.readouts(meters)
         var lines = meterLines(
             strips: meters.strips.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
@@ -105,7 +105,7 @@ final class MeterView: @unchecked Sendable {
     }
 
     /// The bar lines: strips, buses, then gain reduction rows (`strip/unit GR`, `… exp`, `… gate`; bars over 24 dB).
-    func meterLines(strips: [Level], buses: [Level], reductions: [DynamicsReadout], now: Date) -> [String] {
+    package func meterLines(strips: [Level], buses: [Level], reductions: [DynamicsReadout], now: Date) -> [String] {
         let names = reductions.map { "\($0.unit) \($0.kind.rawValue)" }
         let width = max(8, ((strips + buses).map(\.name) + names).map(\.count).max() ?? 0)
         var lines = ["strips (pre-fader)"]
@@ -154,7 +154,7 @@ final class MeterView: @unchecked Sendable {
     }
 
     /// Shows the cursor again and moves below the view.
-    func finish() {
+    package func finish() {
         if isTerminal && hasDrawn { print("\u{1B}[?25h") }
     }
 }

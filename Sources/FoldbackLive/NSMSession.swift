@@ -11,14 +11,14 @@ import FoldbackPresets
 /// after the client id. `/nsm/client/save` writes that copy with the current parameter values and
 /// connections. Parameter changes send `/nsm/client/is_dirty`, a save `/nsm/client/is_clean`. A second open
 /// switches: the running session closes and the new one starts.
-final class NSMSession {
+package final class NSMSession {
     /// The protocol version spoken (NSM API 1.2).
-    static let apiVersion: (major: Int32, minor: Int32) = (1, 2)
+    package static let apiVersion: (major: Int32, minor: Int32) = (1, 2)
     /// What this client can do beyond the basics.
-    static let capabilities = ":switch:dirty:"
+    package static let capabilities = ":switch:dirty:"
 
     /// NSM error codes used in `/error` replies.
-    enum ErrorCode: Int32 {
+    package enum ErrorCode: Int32 {
         case general = -1
         case noSessionOpen = -6
         case badProject = -9
@@ -26,7 +26,7 @@ final class NSMSession {
     }
 
     /// The session manager's URL, when foldback was started by one.
-    static var sessionManagerURL: String? {
+    package static var sessionManagerURL: String? {
         ProcessInfo.processInfo.environment["NSM_URL"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
@@ -42,7 +42,7 @@ final class NSMSession {
     private var isDirty = false
 
     /// Prepares to speak to the manager at `managerURL`; `templatePath` is the preset a new session starts from.
-    init(managerURL: String, templatePath: String, serverName: String?, makesConnections: Bool) throws(NSMError) {
+    package init(managerURL: String, templatePath: String, serverName: String?, makesConnections: Bool) throws(NSMError) {
         self.managerURL = managerURL
         self.templatePath = templatePath
         self.serverName = serverName
@@ -51,7 +51,7 @@ final class NSMSession {
     }
 
     /// Announces, then serves the manager until a stop signal (0), a refused announce or a JACK shutdown (1).
-    func run() -> Int32 {
+    package func run() -> Int32 {
         let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "foldback").lastPathComponent
         transport.send(to: managerURL, "/nsm/server/announce", [
             .string("Foldback"), .string(Self.capabilities), .string(executable),
@@ -108,7 +108,7 @@ final class NSMSession {
         do {
             preset = try PresetLoader.load(path: file)
         } catch {
-            PresetLoading.report(error, path: file)
+            PresetProblems.report(error, path: file)
             return reply(error: .badProject, to: "/nsm/client/open", error.description)
         }
         closeSession()

@@ -6,9 +6,9 @@ import Darwin
 #endif
 
 /// Standard error for diagnostics, so standard output carries only the report.
-enum StandardError {
+package enum StandardError {
     /// Writes `line` and a newline.
-    static func writeLine(_ line: String) {
+    package static func writeLine(_ line: String) {
         let bytes = Array((line + "\n").utf8)
         var offset = 0
         while offset < bytes.count {

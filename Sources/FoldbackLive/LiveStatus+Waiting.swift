@@ -3,7 +3,7 @@ import Foundation
 
 extension LiveStatus {
     /// Shows "waiting for JACK" in place of the meters.
-    func showWaiting(server: String) {
+    package func showWaiting(server: String) {
         draw("waiting for JACK server '\(server)'…")
     }
 }

@@ -1,18 +1,18 @@
 // The one-line live status: DSP load, xruns and bus peaks, redrawn in place on a terminal. Non-realtime.
 import Foundation
 import FoldbackDSP
-import FoldbackEngine
+package import FoldbackEngine
 
 /// Formats and prints the live status line.
-struct LiveStatus {
+package struct LiveStatus {
     /// Whether standard output is a terminal (redraw in place) or a log (a line every few seconds).
-    let isTerminal: Bool
+    package let isTerminal: Bool
 
     /// Main-loop ticks (100 ms) between status lines.
-    var ticksPerLine: Int { isTerminal ? 1 : 50 }
+    package var ticksPerLine: Int { isTerminal ? 1 : 50 }
 
     /// One status line: load, xruns, each bus's peak, then each compressor's compression (and expansion where any) and NaN/Inf guard trips where any.
-    static func line(load: Double, xruns: Int, meters: MeterSnapshot) -> String {
+    package static func line(load: Double, xruns: Int, meters: MeterSnapshot) -> String {
         var parts = [String(format: "DSP %5.1f%%  xruns %d", load, xruns)]
         for bus in meters.buses {
             let decibels = Decibels.decibels(fromLinearGain: bus.reading.peak)
@@ -37,18 +37,18 @@ struct LiveStatus {
 
     /// Every unit reading other than a compressor's gain reduction and a feedback unit's notches (an LV2
     /// plugin's control outputs), labelled `strip/unit`.
-    static func unitOutputs(_ meters: MeterSnapshot) -> [(unit: String, key: String, value: Float)] {
+    package static func unitOutputs(_ meters: MeterSnapshot) -> [(unit: String, key: String, value: Float)] {
         meters.units.flatMap { unit in
             unit.readings.filter { !DynamicsReadout.isDynamicsKey($0.key) && !FeedbackReadout.isFeedbackKey($0.key) }.map { ("\(unit.strip)/\(unit.unit)", $0.key, $0.value) }
         }
     }
 
-    func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = []) {
+    package func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = []) {
         draw(([Self.line(load: load, xruns: xruns, meters: meters)] + extra).joined(separator: "  "))
     }
 
     /// Prints `text` as the status line: in place on a terminal, else as a new line.
-    func draw(_ text: String) {
+    package func draw(_ text: String) {
         if isTerminal {
             print("\r\u{1B}[2K" + text, terminator: "")
         } else {
@@ -58,7 +58,7 @@ struct LiveStatus {
     }
 
     /// Ends an in-place status line.
-    func finish() {
+    package func finish() {
         if isTerminal { print("") }
     }
 }

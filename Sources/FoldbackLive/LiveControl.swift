@@ -1,15 +1,15 @@
 // The live-control side of `foldback run`: OSC server, meter feed, setlist, SIGHUP and --watch reloads, meter view. Non-realtime.
 import CFoldback
-import FoldbackControl
-import FoldbackPresets
+package import FoldbackControl
+package import FoldbackPresets
 import FoldbackWeb
 import Foundation
 import Synchronization
 
 /// Everything that changes a running session from outside, on threads of its own (never the audio thread).
-final class LiveControl: @unchecked Sendable {
+package final class LiveControl: @unchecked Sendable {
     private let session: LiveSession
-    let setlist: SetlistController?
+    package let setlist: SetlistController?
     private let osc: OSCServer?
     private let feed: MeterFeed?
     private let web: WebServer?
@@ -22,7 +22,7 @@ final class LiveControl: @unchecked Sendable {
 
     /// Starts OSC (if a port was given), the reload poller and the meter view for `session`.
     /// With `midi`, program changes select setlist entries and OSC can arm MIDI learn.
-    init(session: LiveSession, options: ControlOptions, setlist: Setlist?, midi: MIDIController? = nil) throws {
+    package init(session: LiveSession, options: LiveControlSettings, setlist: Setlist?, midi: MIDIController? = nil) throws {
         self.session = session
         let setlistController = setlist.map { SetlistController(setlist: $0, target: session) }
         self.setlist = setlistController
@@ -61,7 +61,7 @@ final class LiveControl: @unchecked Sendable {
     }
 
     /// Stops every control thread and restores the terminal.
-    func stop() {
+    package func stop() {
         guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finished.wait()
         osc?.stop()
@@ -87,7 +87,7 @@ final class LiveControl: @unchecked Sendable {
 
     /// The web surface (with `--web-port`): its own router on the same session, tokens for the engineer and each bus.
     private static func startWeb(
-        session: LiveSession, options: ControlOptions, setlist: SetlistController?, midi: MIDIController?
+        session: LiveSession, options: LiveControlSettings, setlist: SetlistController?, midi: MIDIController?
     ) throws -> WebServer? {
         guard let port = options.webPort else { return nil }
         let log: @Sendable (String) -> Void = { StandardError.writeLine("foldback: web \($0)") }
@@ -142,5 +142,5 @@ final class LiveControl: @unchecked Sendable {
 
 /// Lets the OSC handler reach the router built after the server (the router needs the server's meter feed).
 private final class RouterBox: @unchecked Sendable {
-    var router: ControlRouter?
+    package var router: ControlRouter?
 }

@@ -3,15 +3,15 @@
 import Foundation
 
 /// One benchmark: a one-strip preset and what it exercises.
-struct BenchCase {
-    let name: String
-    let summary: String
-    let preset: String
+package struct BenchCase {
+    package let name: String
+    package let summary: String
+    package let preset: String
 }
 
 /// Every benchmark case, as preset text (so the real preset → graph path is what gets measured).
-enum BenchCases {
-    static let all: [BenchCase] = [
+package enum BenchCases {
+    package static let all: [BenchCase] = [
         BenchCase(name: "mixer", summary: "mono strip → stereo bus, no units, no limiter", preset: preset(units: "", limiter: false)),
         BenchCase(name: "gain", summary: "gain unit", preset: preset(units: unit("gain", "gain_db = -3.0"), limiter: false)),
         BenchCase(name: "eq", summary: "10-band parametric EQ", preset: preset(units: tenBandEQ, limiter: false)),
@@ -31,7 +31,7 @@ enum BenchCases {
     /// lookahead so the other paths run through alignment delays) and a stereo guitar into front of house
     /// (compressor + EQ), two in-ear mixes (one with a compressor), a wedge (EQ) and a shared reverb effect
     /// bus returned (through an EQ) into three of them.
-    static let console: String = {
+    package static let console: String = {
         func bus(_ name: String, channels: Int, units: String, extra: String = "") -> String {
             "\n[[bus]]\nname = \"\(name)\"\nchannels = \(channels)\n\(extra)\(units.replacingOccurrences(of: "strip.unit", with: "bus.unit"))\n"
         }
@@ -51,7 +51,7 @@ enum BenchCases {
     }()
 
     /// One mono strip `vox` with `units` (TOML) sent to one bus `main` of `busChannels` channels.
-    static func preset(units: String, busChannels: Int = 2, limiter: Bool) -> String {
+    package static func preset(units: String, busChannels: Int = 2, limiter: Bool) -> String {
         """
         [[bus]]
         name = "main"
@@ -68,7 +68,7 @@ enum BenchCases {
     }
 
     /// `strips` mono strips of the reference vocal chain (`vox1`…), all sent to one limited stereo bus.
-    static func vocalChains(strips: Int) -> String {
+    package static func vocalChains(strips: Int) -> String {
         let chain = referenceChain
         let stripTables = (1...max(1, strips)).map { index in
             "\n[[strip]]\nname = \"vox\(index)\"\nchannels = 1\n\(chain)\n  [[strip.send]]\n  bus = \"main\"\n"
@@ -89,7 +89,7 @@ enum BenchCases {
     }()
 
     /// The reference vocal chain's units (TOML): 10-band EQ → compressor → reverb (mono in, stereo out).
-    static let referenceChain = tenBandEQ + compressor + reverb
+    package static let referenceChain = tenBandEQ + compressor + reverb
 
     /// A feedback unit holding a saved ring-out of 16 notches (the most its bank runs), 250 Hz … 8.4 kHz.
     private static let feedback: String = {

@@ -4,9 +4,9 @@ import CFoldback
 /// Reports what libFoldbackAllocCounter.so counted inside the JACK process callback, so a test (or a
 /// developer) can run the real `foldback run` under `LD_PRELOAD=…/libFoldbackAllocCounter.so` and check
 /// that the audio thread never allocated or freed, through restarts and period changes included.
-enum AudioAllocationReport {
+package enum AudioAllocationReport {
     /// The line `foldback: audio path: N allocations, M frees`, or nil when the counter is not loaded.
-    static var line: String? {
+    package static var line: String? {
         var allocations: Int64 = 0, frees: Int64 = 0
         guard fb_audio_allocation_counts(&allocations, &frees) != 0 else { return nil }
         return "foldback: audio path: \(allocations) allocations, \(frees) frees (allocation counter)"

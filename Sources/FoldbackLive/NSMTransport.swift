@@ -3,17 +3,17 @@ import CLo
 import Foundation
 
 /// One OSC argument as NSM uses them.
-enum NSMArgument: Sendable, Equatable, CustomStringConvertible {
+package enum NSMArgument: Sendable, Equatable, CustomStringConvertible {
     case string(String)
     case int(Int32)
     case float(Float)
 
     /// The string, if this is one.
-    var string: String? { if case .string(let value) = self { value } else { nil } }
+    package var string: String? { if case .string(let value) = self { value } else { nil } }
     /// The integer, if this is one.
-    var int: Int32? { if case .int(let value) = self { value } else { nil } }
+    package var int: Int32? { if case .int(let value) = self { value } else { nil } }
 
-    var description: String {
+    package var description: String {
         switch self {
         case .string(let value): return "\"\(value)\""
         case .int(let value): return "\(value)"
@@ -23,28 +23,28 @@ enum NSMArgument: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A received OSC message and where it came from (so it can be answered).
-struct NSMMessage: Sendable, Equatable {
+package struct NSMMessage: Sendable, Equatable {
     /// The OSC path, e.g. `/nsm/client/open`.
-    var path: String
+    package var path: String
     /// The arguments, in order (types other than s, i and f are left out).
-    var arguments: [NSMArgument]
+    package var arguments: [NSMArgument]
     /// The sender's URL, `osc.udp://host:port/`.
-    var sourceURL: String
+    package var sourceURL: String
 }
 
 /// Why an NSM connection could not be set up.
-struct NSMError: Error, CustomStringConvertible {
-    let description: String
+package struct NSMError: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// A liblo UDP server on a free port: sends messages from its own socket (so replies come back to it)
 /// and receives every message into a queue that ``receive(timeout:)`` returns. Use from one thread.
-final class NSMTransport {
+package final class NSMTransport {
     private let server: lo_server
     private let inbox: UnsafeMutablePointer<[NSMMessage]>
 
     /// Opens a UDP socket on a free port (or `port`).
-    init(port: String? = nil) throws(NSMError) {
+    package init(port: String? = nil) throws(NSMError) {
         guard let server = lo_server_new(port, nil) else {
             throw NSMError(description: "cannot open an OSC (UDP) socket\(port.map { " on port \($0)" } ?? "")")
         }
@@ -60,7 +60,7 @@ final class NSMTransport {
     }
 
     /// This socket's URL, `osc.udp://host:port/`.
-    var url: String {
+    package var url: String {
         guard let text = lo_server_get_url(server) else { return "" }
         defer { free(text) }
         return String(cString: text)
@@ -68,7 +68,7 @@ final class NSMTransport {
 
     /// Sends `path` with `arguments` to the OSC server at `url`; false if it could not be sent.
     @discardableResult
-    func send(to url: String, _ path: String, _ arguments: [NSMArgument] = []) -> Bool {
+    package func send(to url: String, _ path: String, _ arguments: [NSMArgument] = []) -> Bool {
         guard let address = lo_address_new_from_url(url) else { return false }
         defer { lo_address_free(address) }
         guard let message = lo_message_new() else { return false }
@@ -84,7 +84,7 @@ final class NSMTransport {
     }
 
     /// Waits up to `timeout` seconds for messages and returns every one received (empty on timeout).
-    func receive(timeout: Double) -> [NSMMessage] {
+    package func receive(timeout: Double) -> [NSMMessage] {
         var waitMs = Int32(max(0, timeout * 1000))
         while lo_server_recv_noblock(server, waitMs) > 0 { waitMs = 0 }
         defer { inbox.pointee.removeAll() }

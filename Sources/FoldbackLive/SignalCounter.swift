@@ -3,19 +3,19 @@ import CFoldback
 import Foundation
 
 /// Counts one signal through an async-signal-safe C handler and tells a polling loop when it arrived.
-struct SignalCounter {
+package struct SignalCounter {
     private let signal: Int32
     private var seen: Int32
 
     /// Installs the counting handler for `signal`; arrivals before now are not reported.
-    init(_ signal: Int32) {
+    package init(_ signal: Int32) {
         self.signal = signal
         fb_count_signal(signal)
         seen = fb_signal_count(signal)
     }
 
     /// Whether the signal arrived since the last call (several arrivals count as one request).
-    mutating func hasArrived() -> Bool {
+    package mutating func hasArrived() -> Bool {
         let count = fb_signal_count(signal)
         defer { seen = count }
         return count != seen

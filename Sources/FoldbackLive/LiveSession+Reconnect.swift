@@ -1,17 +1,17 @@
 // LiveSession surviving a JACK server restart: "waiting for JACK", polling without spinning, reopening. Non-realtime.
 import CFoldback
 import Foundation
-import FoldbackJACK
+package import FoldbackJACK
 
 extension LiveSession {
     /// How often a vanished server is tried again, in seconds.
-    static let reconnectInterval = 0.25
+    package static let reconnectInterval = 0.25
 
     /// After the server went away: reports it, then tries every ``reconnectInterval`` to reopen the
     /// same client, ports and connections on a server of the same name. The engine keeps running its
     /// graph meanwhile (nothing calls it); a server back at another sample rate rebuilds the graph.
     /// - Returns: false when a stop signal arrived while waiting.
-    func waitForServerAndReopen(after shutdown: JACKShutdown, status: LiveStatus, showStatus: Bool) -> Bool {
+    package func waitForServerAndReopen(after shutdown: JACKShutdown, status: LiveStatus, showStatus: Bool) -> Bool {
         status.finish()
         let server = serverName ?? "default"
         let connections = host.trackedConnections.count
@@ -42,7 +42,7 @@ extension LiveSession {
 
     /// Logs connections restored late (their other end came back after Foldback rejoined) and those a
     /// patchbay undid, which a server restart will no longer bring back.
-    func reportConnectionChanges(restored: [JACKConnection], forgotten: [JACKConnection]) {
+    package func reportConnectionChanges(restored: [JACKConnection], forgotten: [JACKConnection]) {
         for connection in restored { StandardError.writeLine("foldback: restored connection \(host.actualName):\(connection)") }
         for connection in forgotten {
             StandardError.writeLine("foldback: connection \(host.actualName):\(connection) was undone; it will not be restored")

@@ -1,12 +1,12 @@
 // Starts MIDI control of a live session: the `midi_in` port and the control thread applying the preset's `[midi]` map. Non-realtime.
-import FoldbackJACK
+package import FoldbackJACK
 import FoldbackPresets
 
 extension LiveSession {
     /// Registers `midi_in` and starts the thread that applies the preset's `[midi]` map; status notes
     /// (a program change with no setlist, a refused value, a learned mapping) go to standard error.
     /// Set the returned loop's `controller.onProgramChange` to switch setlist entries.
-    func startMIDI() throws(JACKError) -> MIDIInputLoop {
+    package func startMIDI() throws(JACKError) -> MIDIInputLoop {
         try host.registerMIDIInput()
         let controller = MIDIController(preset: preset, engine: engine)
         controller.onNote = { StandardError.writeLine("foldback: \($0)") }
@@ -17,7 +17,7 @@ extension LiveSession {
 
 extension LiveSession {
     /// ``startMIDI()``, or nil after a warning: a session without MIDI still mixes.
-    func startMIDIOrWarn() -> MIDIInputLoop? {
+    package func startMIDIOrWarn() -> MIDIInputLoop? {
         do {
             return try startMIDI()
         } catch {

@@ -1,0 +1,35 @@
+// What a live session's control surfaces are: OSC, the web surface, the folders they may use, reloading, the meter view. Non-realtime.
+package import FoldbackControl
+
+/// The live-control settings of a session (the CLI's `ControlOptions` fill them from the command line).
+package struct LiveControlSettings: Sendable {
+    /// OSC's UDP port (0 picks a free one), or nil for no OSC.
+    package var oscPort: UInt16?
+    /// The address OSC listens on.
+    package var oscBind = "127.0.0.1"
+    /// The web surface's TCP port (0 picks a free one), or nil for none.
+    package var webPort: UInt16?
+    /// The address the web surface listens on.
+    package var webBind = "127.0.0.1"
+    /// More folders whose `.toml` files control requests may read and write.
+    package var allowDir: [String] = []
+    /// Reload the preset when its file changes.
+    package var watch = false
+    /// Show the full-screen meter view instead of the status line.
+    package var meters = false
+
+    /// No OSC, no web, no watching, the status line.
+    package init() {}
+
+    /// The files control requests may read and write: `.toml` files in the running preset's folder, the
+    /// setlist's (added by the router) and each ``allowDir`` folder.
+    package func filePolicy() throws(ControlError) -> FilePathPolicy {
+        try FilePathPolicy(folders: allowDir)
+    }
+}
+
+/// A live session could not start; what went wrong was printed, and the process should exit with ``status``.
+package struct LiveStartFailure: Error, Sendable {
+    /// The exit status (2: bad input such as an unreadable source file).
+    package let status: Int32
+}

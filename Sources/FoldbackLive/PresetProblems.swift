@@ -1,0 +1,12 @@
+// Prints a preset's problems as file:line:column lines and a count, for every front end. Non-realtime.
+package import FoldbackPresets
+
+/// How a refused preset is reported on standard error.
+package enum PresetProblems {
+    /// Prints every diagnostic of `error` and a count line.
+    package static func report(_ error: PresetError, path: String) {
+        for diagnostic in error.diagnostics { StandardError.writeLine(diagnostic.description) }
+        let count = error.errors.count
+        StandardError.writeLine("foldback: \(path) has \(count) \(count == 1 ? "error" : "errors")")
+    }
+}
