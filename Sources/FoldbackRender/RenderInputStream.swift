@@ -128,11 +128,19 @@ final class RenderInputStream {
     }
 
     /// Appends interleaved file frames to `pending`, adapted to the strip's channels as live use does.
+    /// Each channel grows once per piece (geometrically, by the array's own growth) and is filled through
+    /// its buffer pointer: no per-sample append, no copy of what is already pending.
     private func append(interleaved samples: [Float], frames: Int) {
+        guard frames > 0 else { return }
         let adapted = ChannelAdaptation.adapt(samples, frames: frames, from: fileChannels, to: stripChannels)
-        for channel in 0..<stripChannels {
-            pending[channel].reserveCapacity(pending[channel].count + frames)
-            for frame in 0..<frames { pending[channel].append(adapted[frame * stripChannels + channel]) }
+        adapted.withUnsafeBufferPointer { source in
+            for channel in 0..<stripChannels {
+                let start = pending[channel].count
+                pending[channel].append(contentsOf: repeatElement(0, count: frames))
+                pending[channel].withUnsafeMutableBufferPointer { destination in
+                    for frame in 0..<frames { destination[start + frame] = source[frame * stripChannels + channel] }
+                }
+            }
         }
     }
 }
