@@ -145,6 +145,18 @@ public final class JACKClient: @unchecked Sendable {
         if let handle = openHandle { jack_deactivate(handle) }
     }
 
+    /// Closes a client whose server has shut down: no metadata removal, no port requests, only
+    /// `jack_client_close`. (libjack's metadata store is a Berkeley DB shared by every JACK client of the
+    /// user; touching it for a dead server's ports only risks waiting on a lock forever.) Safe to call twice.
+    public func closeAfterServerShutdown() {
+        let isFirst = lock.withLock {
+            defer { (closed, portsWithMetadata) = (true, []) }
+            return !closed
+        }
+        guard isFirst else { return }
+        JACKMessages.quietly { jack_client_close(handle) }
+    }
+
     /// Removes this client's port metadata, unregisters its ports and closes it. Safe to call twice.
     ///
     /// The ports go before `jack_client_close`: libjack stops reading the client's notifications first, and

@@ -107,9 +107,9 @@ public final class JACKHost: @unchecked Sendable {
         lock.withLock { isActive = false }
     }
 
-    /// Deactivates, removes the ports' metadata and closes the client. Safe to call twice.
+    /// Deactivates, removes the ports' metadata and closes the client (after a server shutdown, only closes it). Safe to call twice.
     public func close() {
-        client.close()
+        if shutdown != nil { client.closeAfterServerShutdown() } else { client.close() }
         notifications.clientClosed()
         lock.withLock { isActive = false }
     }
