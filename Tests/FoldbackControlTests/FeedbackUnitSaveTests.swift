@@ -1,4 +1,4 @@
-// OSC /foldback/strip/<strip>/unit/<id>/save: a ring-out's notches written into the preset; wrong units refused. Non-realtime.
+// OSC /foldback/strip/<strip>/unit/<id>/save and /foldback/bus/<bus>/unit/<id>/save: a ring-out's notches written into the preset; wrong units refused. Non-realtime.
 @testable import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets
@@ -48,6 +48,47 @@ final class FeedbackUnitSaveTests: XCTestCase {
             let replies = router.handle(OSCMessage(path), from: peer)
             XCTAssertEqual(replies.first?.path, OSCServer.errorPath, path)
             XCTAssertTrue(replies.first?.arguments.last?.text?.contains(fragment) ?? false, "\(replies)")
+        }
+    }
+
+    /// A wedge bus's ring-out (`[[bus.unit]]`) saves through `/foldback/bus/<bus>/unit/<id>/save` as `[[bus.unit.band]]`.
+    private let busPreset = ControlFixtures.preset.replacingOccurrences(of: "gain_db = -3.0\n", with: """
+        gain_db = -3.0
+          [[bus.unit]]
+          type = "gain"
+          id = "trim"
+          [[bus.unit]]
+          type = "feedback"
+          id = "fb"
+          mode = "ringout"
+            [[bus.unit.band]]
+            type = "peak"
+            freq_hz = 820
+            gain_db = -12
+            q = 10
+
+        """)
+
+    func testABusRingOutSavesItsNotchesAsBusBands() throws {
+        let path = try ControlFixtures.write(busPreset, name: "wedge-check.toml")
+        let target = try OfflineTarget(text: busPreset, path: path)
+        let router = ControlRouter(target: target)
+        let replies = router.handle(OSCMessage("/foldback/bus/iem/unit/fb/save"), from: peer)
+        XCTAssertEqual(replies.first?.path, "/foldback/bus/iem/unit/fb/saved", "\(replies)")
+        XCTAssertEqual(replies.first?.arguments.first?.text, path)
+        XCTAssertTrue(replies.first?.arguments.last?.text?.contains("1 feedback notches") ?? false, "\(replies)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        XCTAssertTrue(text.contains("[[bus.unit.band]]"), text)
+        let saved = try PresetLoader.load(path: path)
+        let unit = try XCTUnwrap(saved.buses.first { $0.name == "iem" }?.units.first { $0.id == "fb" })
+        XCTAssertEqual(unit.bands.map(\.band.frequency), [820])
+        XCTAssertEqual(unit.bands.map(\.band.gainDB), [-12])
+        for (address, fragment) in [("/foldback/bus/iem/unit/trim/save", "only a feedback unit saves itself"),
+                                    ("/foldback/bus/iem/unit/nope/save", "bus 'iem' has no unit 'nope'"),
+                                    ("/foldback/bus/wedge/unit/fb/save", "no bus named 'wedge'; buses: main, iem")] {
+            let refused = router.handle(OSCMessage(address), from: peer)
+            XCTAssertEqual(refused.first?.path, OSCServer.errorPath, address)
+            XCTAssertTrue(refused.first?.arguments.last?.text?.contains(fragment) ?? false, "\(refused)")
         }
     }
 }
