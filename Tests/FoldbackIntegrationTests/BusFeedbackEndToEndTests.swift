@@ -2,6 +2,7 @@
 import FoldbackControl
 import FoldbackFeedback
 import FoldbackJACK
+import FoldbackPresets
 import Foundation
 import Synchronization
 import XCTest
@@ -29,7 +30,8 @@ final class BusFeedbackEndToEndTests: JACKServerTestCase {
     /// 11 ms in all, peaks at 2.5 kHz and 820 Hz) at 6 dB past the room's maximum stable gain. With the unit bypassed
     /// (as the preset has it) the loop howls; the loop is opened, the unit switched in over OSC, and the gain
     /// stepped back up: a notch is reported (`/foldback/bus/wedge/feedback` to the meter subscriber, a log line
-    /// naming the bus) and the recorded wedge settles at least 20 dB under the howl.
+    /// naming the bus) within 200 ms of the ring becoming audible, and the recorded wedge settles at least 20 dB
+    /// under the howl. About 6 s of wall time (5.5 s of audio).
     func testALiveBusUnitTamesAWedgeHowlingPastItsMaximumStableGain() throws {
         let server = try serverName
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-bus-feedback-\(UUID().uuidString)")
@@ -97,17 +99,55 @@ final class BusFeedbackEndToEndTests: JACKServerTestCase {
         let howl = level(samples[index(howlStart, plus: 1.0)..<index(howlStart, plus: 1.5)])
         let early = maxLevel(samples[index(step, plus: 0.2)..<index(step, plus: 0.5)], window: Int(0.05 * sampleRate))
         let settled = maxLevel(samples[index(step, plus: 0.5)..<samples.count], window: Int(0.05 * sampleRate))
+        // When the bypassed howl became audible (10 ms level 6 dB over the open loop's room noise): the same rise the step starts.
+        let floor = level(samples[index(step, plus: -0.6)..<index(step, plus: -0.3)])
+        let window = Int(0.01 * sampleRate)
+        let onset = stride(from: index(howlStart), to: index(howlStart, plus: 1), by: window / 2)
+            .first { level(samples[$0..<$0 + window]) >= floor + 6 }.map { Double($0 + window - index(howlStart)) / sampleRate * 1000 } ?? .nan
         let notches = reports.messages.filter { $0.time > stepWall }
         let first = try XCTUnwrap(notches.first, "a notch reported on /foldback/bus/wedge/feedback")
         let firstMs = Double((first.time - stepWall).components.attoseconds) * 1e-15 + Double((first.time - stepWall).components.seconds) * 1000
-        print("JACK loop at MSG + 6 dB (\(String(format: "%.1f", msg + 6)) dB): bypassed howl \(fmt(howl)) dBFS; with the unit first notch reported"
+        print("JACK loop at MSG + 6 dB (\(String(format: "%.1f", msg + 6)) dB): room \(fmt(floor)) dBFS, bypassed howl audible \(fmt(onset)) ms after the push, at \(fmt(howl)) dBFS; with the unit first notch reported"
               + " \(fmt(firstMs)) ms after the step; 200…500 ms max \(fmt(early)) dBFS; settled (0.5 s on) max \(fmt(settled)) dBFS (\(fmt(settled - howl)) dB);"
               + " reports: \(notches.map { "\(Int($0.frequency)) Hz \($0.depth) dB" }); xruns \(stage.xrunCount)")
         XCTAssertGreaterThan(howl, -10, "the bypassed loop howls")
         XCTAssertLessThan(settled - howl, -20)
+        XCTAssertLessThan(firstMs - onset, 200, "reported within 200 ms of the ring becoming audible (OSC polling included)")
         XCTAssertTrue((600...3000).contains(first.frequency) && first.depth < 0, "\(first)")
         XCTAssertTrue(run.standardError.contains("feedback unit 'fb' on bus 'wedge': notch 1 at"), run.standardError)
         XCTAssertTrue(run.standardError.contains("ring found"), run.standardError)
+    }
+
+    /// The running session saves a wedge bus's ring-out (`/foldback/bus/<bus>/unit/<id>/save`): its notches come
+    /// back as the unit's `[[bus.unit.band]]` peaks, the rest of the chain as it was.
+    func testTheRunningSessionSavesABusRingOutAsBusBands() throws {
+        let folder = try LiveControlRig.temporaryFolder()
+        try LiveControlRig.writePreset(to: folder + "/show.toml", voxGainDB: 0, extra: """
+            [[bus]]
+            name = "wedge"
+            channels = 1
+            limiter = false
+              [[bus.unit]]
+              type = "feedback"
+              id = "fb"
+              mode = "ringout"
+                [[bus.unit.band]]
+                type = "peak"
+                freq_hz = 2538
+                gain_db = -9
+                q = 16
+            """)
+        let rig = try LiveControlRig(server: serverName, arguments: [folder + "/show.toml"], testCase: self)
+        defer { rig.close() }
+        let saved = folder + "/rung-out.toml"
+        let reply = try XCTUnwrap(try rig.request("/foldback/bus/wedge/unit/fb/save", [.string(saved)]))
+        XCTAssertEqual(reply.path, "/foldback/bus/wedge/unit/fb/saved", "\(reply)")
+        let text = try String(contentsOfFile: saved, encoding: .utf8)
+        XCTAssertTrue(text.contains("[[bus.unit.band]]"), text)
+        let unit = try XCTUnwrap(try PresetLoader.load(path: saved).buses.first { $0.name == "wedge" }?.units.first)
+        XCTAssertEqual(unit.type, "feedback")
+        XCTAssertEqual(unit.bands.map(\.band.frequency), [2538])
+        XCTAssertEqual(unit.bands.map(\.band.gainDB), [-9])
     }
 
     private func level(_ samples: ArraySlice<Float>) -> Double {
