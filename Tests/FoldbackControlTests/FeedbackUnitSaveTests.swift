@@ -8,22 +8,14 @@ import XCTest
 final class FeedbackUnitSaveTests: XCTestCase {
     private let peer = OSCPeer(host: "127.0.0.1", port: 9999)!
 
-    private let preset = ControlFixtures.preset.replacingOccurrences(of: """
-          [[strip.send]]
-          bus = "main"
-        """, with: """
-          [[strip.unit]]
-          type = "feedback"
-          id = "fbx"
-          mode = "ringout"
-          [[strip.unit.band]]
-          type = "peak"
-          freq_hz = 2540
-          gain_db = -9
-          q = 16
-          [[strip.send]]
-          bus = "main"
-        """)
+    /// A ring-out `feedback` unit `id` as a `[[table]]` (`strip.unit` or `bus.unit`) with one saved notch.
+    private static func ringOut(_ table: String, id: String, frequency: Int, cut: Int, q: Int) -> String {
+        "  [[\(table)]]\n  type = \"feedback\"\n  id = \"\(id)\"\n  mode = \"ringout\"\n"
+            + "  [[\(table).band]]\n  type = \"peak\"\n  freq_hz = \(frequency)\n  gain_db = \(cut)\n  q = \(q)\n"
+    }
+
+    private let preset = ControlFixtures.preset.replacingOccurrences(of: "  [[strip.send]]\n  bus = \"main\"\n",
+        with: ringOut("strip.unit", id: "fbx", frequency: 2540, cut: -9, q: 16) + "  [[strip.send]]\n  bus = \"main\"\n")
 
     func testARingOutSavesItsNotchesAsBands() throws {
         let path = try ControlFixtures.write(preset, name: "soundcheck.toml")
@@ -52,22 +44,8 @@ final class FeedbackUnitSaveTests: XCTestCase {
     }
 
     /// A wedge bus's ring-out (`[[bus.unit]]`) saves through `/foldback/bus/<bus>/unit/<id>/save` as `[[bus.unit.band]]`.
-    private let busPreset = ControlFixtures.preset.replacingOccurrences(of: "gain_db = -3.0\n", with: """
-        gain_db = -3.0
-          [[bus.unit]]
-          type = "gain"
-          id = "trim"
-          [[bus.unit]]
-          type = "feedback"
-          id = "fb"
-          mode = "ringout"
-            [[bus.unit.band]]
-            type = "peak"
-            freq_hz = 820
-            gain_db = -12
-            q = 10
-
-        """)
+    private let busPreset = ControlFixtures.preset.replacingOccurrences(of: "gain_db = -3.0\n", with: "gain_db = -3.0\n"
+        + "  [[bus.unit]]\n  type = \"gain\"\n  id = \"trim\"\n" + ringOut("bus.unit", id: "fb", frequency: 820, cut: -12, q: 10))
 
     func testABusRingOutSavesItsNotchesAsBusBands() throws {
         let path = try ControlFixtures.write(busPreset, name: "wedge-check.toml")

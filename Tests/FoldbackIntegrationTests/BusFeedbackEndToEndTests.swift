@@ -8,23 +8,13 @@ import Synchronization
 import XCTest
 
 final class BusFeedbackEndToEndTests: JACKServerTestCase {
-    private let preset = """
-        [[bus]]
-        name = "wedge"
-        channels = 1
-        limiter = false
-          [[bus.unit]]
-          type = "feedback"
-          id = "fb"
-          mode = "live"
-          bypass = true
+    /// A mono wedge bus (no limiter) with a `feedback` unit `fb` taking `keys` (and any `[[bus.unit.band]]`s).
+    private static func wedgeBus(_ keys: String) -> String {
+        "[[bus]]\nname = \"wedge\"\nchannels = 1\nlimiter = false\n  [[bus.unit]]\n  type = \"feedback\"\n  id = \"fb\"\n" + keys
+    }
 
-        [[strip]]
-        name = "vox"
-        channels = 1
-          [[strip.send]]
-          bus = "wedge"
-        """
+    private let preset = wedgeBus("  mode = \"live\"\n  bypass = true\n")
+        + "[[strip]]\nname = \"vox\"\nchannels = 1\n  [[strip.send]]\n  bus = \"wedge\"\n"
 
     /// The wedge bus output loops back into the vox strip through ``JACKTestStage`` (the simulated stage's room:
     /// 11 ms in all, peaks at 2.5 kHz and 820 Hz) at 6 dB past the room's maximum stable gain. With the unit bypassed
@@ -122,21 +112,8 @@ final class BusFeedbackEndToEndTests: JACKServerTestCase {
     /// back as the unit's `[[bus.unit.band]]` peaks, the rest of the chain as it was.
     func testTheRunningSessionSavesABusRingOutAsBusBands() throws {
         let folder = try LiveControlRig.temporaryFolder()
-        try LiveControlRig.writePreset(to: folder + "/show.toml", voxGainDB: 0, extra: """
-            [[bus]]
-            name = "wedge"
-            channels = 1
-            limiter = false
-              [[bus.unit]]
-              type = "feedback"
-              id = "fb"
-              mode = "ringout"
-                [[bus.unit.band]]
-                type = "peak"
-                freq_hz = 2538
-                gain_db = -9
-                q = 16
-            """)
+        try LiveControlRig.writePreset(to: folder + "/show.toml", voxGainDB: 0, extra: Self.wedgeBus(
+            "  mode = \"ringout\"\n  [[bus.unit.band]]\n  type = \"peak\"\n  freq_hz = 2538\n  gain_db = -9\n  q = 16\n"))
         let rig = try LiveControlRig(server: serverName, arguments: [folder + "/show.toml"], testCase: self)
         defer { rig.close() }
         let saved = folder + "/rung-out.toml"
