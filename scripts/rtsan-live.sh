@@ -5,9 +5,9 @@
 # foldback with a report, through period changes (jack_bufsize) too; the run must end clean with audio
 # recorded. Meanwhile OSC (liblo's oscsend) moves faders and reloads the preset, so parameter changes and
 # crossfaded preset switches run under the sanitizer too. Two presets: vocal-monitor (strip units, LV2-free
-# monitor mix) and monitor-console (bus units, a graphic EQ and a delay on buses, an effect bus and its
-# return, send delays aligning paths). In both, four web pages (scripts/web-moves.py) move send levels over
-# the web surface.
+# monitor mix) and monitor-console (bus units, a graphic EQ, a feedback suppressor and a delay on buses, an
+# effect bus and its return, send delays aligning paths). In both, four web pages (scripts/web-moves.py) move
+# send levels over the web surface.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true
@@ -69,7 +69,7 @@ live presets/vocal-monitor.toml main_L "/foldback/strip/vox/gain_db f -STEP" /fo
   --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
   --midi foldback:midi_in --record foldback:main_L --record foldback:iem_vox_L
 live presets/monitor-console.toml wedge \
-  "/foldback/bus/wedge/unit/ring_out/g2k5 f -STEP;/foldback/bus/foh/unit/align/delay_ms f 1STEP;/foldback/bus/iem_vox/limiter/ceiling_db f -STEP;/foldback/strip/verb_ret/gain_db f -STEP" \
+  "/foldback/bus/wedge/unit/ring_out/g2k5 f -STEP;/foldback/bus/wedge/unit/fbx/max_depth_db f -1STEP;/foldback/bus/foh/unit/align/delay_ms f 1STEP;/foldback/bus/iem_vox/limiter/ceiling_db f -STEP;/foldback/strip/verb_ret/gain_db f -STEP" \
   /foldback/strip/vox/send/iem_vox/gain_db \
   --play foldback:vox_in=voice --play foldback:gtr_in_L=chord --play foldback:gtr_in_R=chord \
   --record foldback:foh_L --record foldback:wedge

@@ -91,9 +91,9 @@ public final class ControlRouter: Sendable {
                 log("\(message.path) refused: \(error)")
                 throw error
             }
-        case "strip" where Self.isUnitSave(parts):
+        case "strip" where Self.isUnitSave(parts), "bus" where Self.isUnitSave(parts):
             do {
-                return try unitSave(message, strip: String(parts[1]), unit: String(parts[3]))
+                return try unitSave(message, kind: parts[0], owner: String(parts[1]), unit: String(parts[3]))
             } catch {
                 log("\(message.path) refused: \(error)")
                 throw error

@@ -2,8 +2,9 @@
 public import FoldbackEngine
 
 /// Remembers the notches last reported and, given a new meter snapshot, returns
-/// `/foldback/strip/<strip>/feedback f freq_hz f depth_db` for each notch placed, moved, deepened or released
-/// (a released notch is reported once with its last frequency and a depth of 0).
+/// `/foldback/strip/<strip>/feedback f freq_hz f depth_db` (a strip's unit) or
+/// `/foldback/bus/<bus>/feedback f freq_hz f depth_db` (a bus's unit) for each notch placed, moved, deepened or
+/// released (a released notch is reported once with its last frequency and a depth of 0).
 ///
 /// It reads the readings a `feedback` unit publishes (`notch<n>_freq_hz`, `notch<n>_depth_db`), so it needs no
 /// knowledge of the unit itself.
@@ -39,8 +40,10 @@ public struct FeedbackNotchReport: Sendable {
         return messages
     }
 
-    private static func message(_ strip: String, _ frequency: Float, _ depth: Float) -> OSCMessage {
-        OSCMessage("/foldback/strip/\(strip)/feedback", [.float(frequency), .float(depth)])
+    /// `owner` is a meter snapshot's unit owner: a strip's name, or `bus/<name>` for a bus's unit.
+    private static func message(_ owner: String, _ frequency: Float, _ depth: Float) -> OSCMessage {
+        let path = owner.hasPrefix("bus/") ? "/foldback/\(owner)/feedback" : "/foldback/strip/\(owner)/feedback"
+        return OSCMessage(path, [.float(frequency), .float(depth)])
     }
 
     /// The notches in one unit's readings, in slot order (slot n of `notch<n>_freq_hz` / `notch<n>_depth_db`).

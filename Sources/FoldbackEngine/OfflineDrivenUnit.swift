@@ -12,8 +12,8 @@ public protocol OfflineDrivenUnit: AnyObject {
 }
 
 extension EngineGraph {
-    /// The units of this graph an offline render must drive itself (see ``OfflineDrivenUnit``).
+    /// The units of this graph (on strips and on buses) an offline render must drive itself (see ``OfflineDrivenUnit``).
     public var offlineDrivenUnits: [any OfflineDrivenUnit] {
-        description.strips.flatMap(\.units).compactMap { $0 as? any OfflineDrivenUnit }
+        (description.strips.flatMap(\.units) + description.buses.flatMap(\.units)).compactMap { $0 as? any OfflineDrivenUnit }
     }
 }

@@ -57,31 +57,55 @@ public struct RoomModel: Sendable {
     }
 }
 
-/// Closes the loop: mic = source + loop gain × room(wedge output, delayed); wedge output = unit(mic),
-/// soft-clipped at full scale by the wedge's amplifier (tanh). Runs block by block (blocks no longer than
-/// the room's delay) as fast as the CPU allows; a `FeedbackUnit` made with `runsWorker: false` has its
-/// analysis run after every `analysisFrames` frames, as its worker would.
+/// Closes the loop: mic = source + loop gain × room(wedge output, delayed); wedge output = wedge path(mic),
+/// soft-clipped at full scale by the wedge's amplifier (tanh). The wedge path is a `FeedbackUnit` (already
+/// unprepared, or nothing) or any block processor (a whole engine graph from mic strip to wedge bus). Runs block
+/// by block (blocks no longer than the room's delay) as fast as the CPU allows; `analyze` (a `FeedbackUnit`
+/// made with `runsWorker: false`: its analysis) runs after every 5 ms of audio, as a worker would.
 public final class SimulatedStage {
+    /// Processes `frames` mic samples into as many wedge samples (before the amplifier).
+    public typealias WedgePath = (_ mic: UnsafePointer<Float>, _ wedge: UnsafeMutablePointer<Float>, _ frames: Int) -> Void
+
     public let sampleRate: Double
     private let delay: Int
     private let sections: [BiquadCoefficients]
     private var state: [SIMD2<Double>]
     private var wedge: [Float]
     private var position = 0
-    private let unit: FeedbackUnit?
+    private let path: WedgePath?
+    private let analyze: () -> Void
     private let slot: UnitRenderSlot?
     /// The unit's render slot (to set its parameters as the engine would), nil without a unit.
     public var unitSlot: UnitRenderSlot? { slot }
 
     /// A stage at `sampleRate` through `room`, with `unit` (already unprepared) in the wedge's path or nothing.
-    public init(room: RoomModel, sampleRate: Double, unit: FeedbackUnit?, maxFrames: Int) throws {
+    public convenience init(room: RoomModel, sampleRate: Double, unit: FeedbackUnit?, maxFrames: Int) throws {
+        let slot = try unit?.prepare(channels: 1, sampleRate: sampleRate, maxFrames: maxFrames)
+        let path: WedgePath? = slot.map { slot in
+            { mic, wedge, frames in
+                var inputs = [mic]
+                var outputs = [wedge]
+                slot.functions.process(slot.state, &inputs, &outputs, Int32(frames))
+            }
+        }
+        self.init(room: room, sampleRate: sampleRate, maxFrames: maxFrames, slot: slot, path: path, analyze: { unit?.analyzePending() })
+    }
+
+    /// A stage at `sampleRate` through `room` whose wedge path is `path` (at most `maxFrames` at once);
+    /// `analyze` runs every 5 ms of audio.
+    public convenience init(room: RoomModel, sampleRate: Double, maxFrames: Int, path: @escaping WedgePath, analyze: @escaping () -> Void = {}) {
+        self.init(room: room, sampleRate: sampleRate, maxFrames: maxFrames, slot: nil, path: path, analyze: analyze)
+    }
+
+    private init(room: RoomModel, sampleRate: Double, maxFrames: Int, slot: UnitRenderSlot?, path: WedgePath?, analyze: @escaping () -> Void) {
         self.sampleRate = sampleRate
         delay = Int((room.delaySeconds * sampleRate).rounded())
         sections = room.sections(sampleRate: sampleRate)
         state = Array(repeating: SIMD2(), count: sections.count)
         wedge = Array(repeating: 0, count: delay + maxFrames)
-        self.unit = unit
-        slot = try unit?.prepare(channels: 1, sampleRate: sampleRate, maxFrames: maxFrames)
+        self.slot = slot
+        self.path = path
+        self.analyze = analyze
     }
 
     /// Runs `frames` frames in blocks of `blockSize`; `source(frame)` is the singer's sound at the mic,
@@ -102,13 +126,9 @@ public final class SimulatedStage {
                 let gain = pow(10, loopGainDB(frame) / 20)
                 mic[index] = source(frame) + Float(gain * room(Double(back)))
             }
-            if let slot {
+            if let path {
                 mic.withUnsafeBufferPointer { input in
-                    processed.withUnsafeMutableBufferPointer { out in
-                        var inputs = [input.baseAddress!]
-                        var outputs = [out.baseAddress!]
-                        slot.functions.process(slot.state, &inputs, &outputs, Int32(count))
-                    }
+                    processed.withUnsafeMutableBufferPointer { out in path(input.baseAddress!, out.baseAddress!, count) }
                 }
             } else {
                 processed = mic
@@ -121,7 +141,7 @@ public final class SimulatedStage {
             position = (position + count) % wedge.count
             start += count
             if start - analysed >= analysisFrames {
-                unit?.analyzePending()
+                analyze()
                 analysed = start
             }
         }

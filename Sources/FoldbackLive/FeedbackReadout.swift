@@ -5,7 +5,7 @@ package import FoldbackEngine
 /// One `feedback` unit's notches, read from its meter readings (`notches_active`, `notch<n>_freq_hz`,
 /// `notch<n>_depth_db`): shown as `2 notches: 2538 Hz -12 dB, 820 Hz -9 dB`, or `no notches`.
 package struct FeedbackReadout {
-    /// `strip/unit`.
+    /// `strip/unit`, or `bus/<bus>/unit` for a bus's unit.
     package var unit: String
     /// Active notches in slot order: frequency (Hz) and depth (dB).
     package var notches: [(frequency: Float, depth: Float)]

@@ -1,4 +1,4 @@
-// Reads an `eq` unit's `curve` and `[[strip.unit.band]]` tables into its resolved list of bands. Non-realtime.
+// Reads an `eq` unit's `curve` and `[[strip.unit.band]]` (or `[[bus.unit.band]]`) tables into its resolved list of bands. Non-realtime.
 import FoldbackDSP
 
 /// Resolves an `eq` unit's bands: the curve's bands (if it names one), each replaced by a preset band with
@@ -31,7 +31,8 @@ enum EQDecoder {
         }
         let curveBandCount = bands.count
         var indices = NameRegistry(what: "band index")
-        for bandReader in reader.tables("band", label: "[[strip.unit.band]]") ?? [] {
+        let isOnBus = reader.path.components.first == .key("bus")
+        for bandReader in reader.tables("band", label: isOnBus ? "[[bus.unit.band]]" : "[[strip.unit.band]]") ?? [] {
             bandReader.checkKeys(allowed: EQBandDecoder.presetKeys)
             guard let index = overriddenIndex(bandReader, curve: curveName, curveBandCount: curveBandCount, curveIsKnown: curveIsKnown) else {
                 if bandReader.table["index"] == nil, let band = EQBandDecoder.decode(bandReader) {

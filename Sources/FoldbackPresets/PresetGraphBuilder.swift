@@ -10,7 +10,7 @@ public enum PresetGraphBuilder {
         var strips: [StripDescription] = []
         for strip in preset.strips {
             var units: [any EngineUnit] = []
-            for unit in strip.units { units.append(try UnitFactory.makeUnit(unit, hosting: hosting)) }
+            for unit in strip.units { units.append(try UnitFactory.makeUnit(unit, hosting: hosting, owner: "strip '\(strip.name)'")) }
             var sends: [SendDescription] = []
             for send in strip.sends {
                 guard let bus = busIndex[send.busName] else {
@@ -30,7 +30,7 @@ public enum PresetGraphBuilder {
         var buses: [BusDescription] = []
         for bus in preset.buses {
             var units: [any EngineUnit] = []
-            for unit in bus.units { units.append(try UnitFactory.makeUnit(unit, hosting: hosting)) }
+            for unit in bus.units { units.append(try UnitFactory.makeUnit(unit, hosting: hosting, owner: "bus '\(bus.name)'")) }
             buses.append(BusDescription(
                 name: bus.name, channels: bus.channels, gainDB: bus.gainDB, isMuted: bus.isMuted, limiter: bus.limiter,
                 units: units, unitIDs: bus.units.map(\.id), bypassedUnits: bus.units.map(\.isBypassed),

@@ -9,8 +9,9 @@ import FoldbackFeedback
 /// A unit object is prepared once, by one graph; rebuilding a graph (new sample rate, reload) makes new units.
 public enum UnitFactory {
     /// A new unit for `spec`, its plugins hosted for `hosting`; throws for a type with no implementation
-    /// behind its schema, or a plugin that cannot be loaded.
-    public static func makeUnit(_ spec: UnitSpec, hosting: PluginHosting = .live) throws(PresetError) -> any EngineUnit {
+    /// behind its schema, or a plugin that cannot be loaded. `owner` (`strip 'vox'`, `bus 'wedge'`) names
+    /// where the unit sits in the lines it logs.
+    public static func makeUnit(_ spec: UnitSpec, hosting: PluginHosting = .live, owner: String? = nil) throws(PresetError) -> any EngineUnit {
         switch spec.type {
         case "gain":
             return GainUnit(gainDB: spec.parameters["gain_db"] ?? 0, isInverted: (spec.parameters["polarity"] ?? 0) >= 0.5)
@@ -35,7 +36,7 @@ public enum UnitFactory {
             settings.maxDepthDB = spec.parameters["max_depth_db"] ?? -12
             settings.holdSeconds = spec.parameters["hold_s"] ?? 10
             settings.fixedNotches = spec.bands.map(\.band)
-            return FeedbackUnit(settings: settings, label: "feedback unit '\(spec.id)'")
+            return FeedbackUnit(settings: settings, label: "feedback unit '\(spec.id)'" + (owner.map { " on \($0)" } ?? ""))
         case "lv2" where spec.lv2 != nil:
             return try makePlugin(spec, hosting: hosting)
         // One case per built-in type, each returning its unit from `spec`.

@@ -18,7 +18,7 @@ enum RealtimeScenario {
     /// on strips 0 and 4; → graphic EQ → delay on strips 2 and 4; → an LV2 plugin on strips 1 and 5, see
     /// ``lv2Unit(strip:)``; → a feedback suppressor with its analysis worker on strips 2 and 5, see
     /// ``feedbackUnit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
-    /// `main` carries an EQ and a compressor, `iem_vox` a gain unit; strips 0 and 1 also feed the effect bus `verb`
+    /// `main` carries an EQ and a compressor, `iem_vox` a gain unit and a live feedback suppressor; strips 0 and 1 also feed the effect bus `verb`
     /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
     /// lookahead compressor makes every other path into its buses run through a send delay.
     static func graph(maxFrames: Int, busGainDB: Float = 0, continuing predecessor: EngineGraph? = nil) throws(EngineError) -> EngineGraph {
@@ -27,8 +27,8 @@ enum RealtimeScenario {
         }
         buses[0].units = [EQUnit(bands: tenBands(tilt: 2)), makeCompressor(0)]
         buses[0].unitIDs = ["eq", "glue"]
-        buses[1].units = [GainUnit(gainDB: -2)]
-        buses[1].unitIDs = ["trim"]
+        buses[1].units = [GainUnit(gainDB: -2), busFeedbackUnit()]
+        buses[1].unitIDs = ["trim", "fbx"]
         buses.append(BusDescription(
             name: "verb", channels: 2, units: [ReverbUnit(settings: ReverbParameters(decay: 1.5, mix: 1))], unitIDs: ["plate"], hasOutput: false))
         var strips: [StripDescription] = []

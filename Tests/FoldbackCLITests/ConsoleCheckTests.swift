@@ -1,4 +1,4 @@
-// `foldback check` and `foldback render` on a console: bus units, an effect bus and its return, aligned paths, send loops. Non-realtime.
+// `foldback check` and `foldback render` on a console: bus units (a wedge's feedback suppressor among them), an effect bus and its return, aligned paths, send loops. Non-realtime.
 import FoldbackDSP
 import XCTest
 
@@ -13,7 +13,8 @@ final class ConsoleCheckTests: XCTestCase {
             "Bus 5  verb  (stereo, effect bus)",
             "outputs   (none: output = false)",
             "return    <- bus verb (effect return: no input ports)",
-            "1. ring_out  geq  gain_db=0 g20=-15 g25=-15 g31_5=-12 g40=-9 g50=-6 g63=0",
+            "1. ring_out  geq       gain_db=0 g20=-15 g25=-15 g31_5=-12 g40=-9 g50=-6 g63=0",
+            "2. fbx       feedback  mode=live max_depth_db=-15 hold_s=20",     // the wedge's live suppressor, after its ring-out EQ
             "2. align  delay       delay_ms=9.912537",
             // The vocal's 2 ms lookahead (96 frames) is the slowest path: the guitar is delayed to match it…
             "  foh       3.50 ms (168 frames)  = strips 96 + limiter lookahead 72",

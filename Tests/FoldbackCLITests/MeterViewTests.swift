@@ -95,7 +95,8 @@ final class MeterViewTests: XCTestCase {
         XCTAssertTrue(status.contains("vox/darc gain_min 12.50") && status.contains("vox/darc gain_max -3.25"), status)
     }
 
-    /// A feedback unit's notches get their own section and a count in the status line, not plugin-output rows.
+    /// A feedback unit's notches get their own section and a count in the status line, not plugin-output rows;
+    /// a bus's unit (`[[bus.unit]]`, meters name its owner `bus/<bus>`) shows under its bus.
     func testFeedbackNotchesAreShownPerUnit() {
         var meters = MeterSnapshot(strips: [], buses: [])
         meters.units = [
@@ -103,6 +104,8 @@ final class MeterViewTests: XCTestCase {
                             UnitMeterReading(key: "notch1_freq_hz", value: 2537.6), UnitMeterReading(key: "notch1_depth_db", value: -12),
                             UnitMeterReading(key: "notch3_freq_hz", value: 820.2), UnitMeterReading(key: "notch3_depth_db", value: -9)]),
             ("keys", "fbx", [UnitMeterReading(key: "notches_active", value: 0)]),
+            ("bus/wedge", "fb", [UnitMeterReading(key: "notches_active", value: 1),
+                                 UnitMeterReading(key: "notch2_freq_hz", value: 2452.4), UnitMeterReading(key: "notch2_depth_db", value: -9)]),
         ]
         let lines = MeterView(isTerminal: false).meterLines(meters, now: Date())
         let start = try? XCTUnwrap(lines.firstIndex(of: "feedback notches"))
@@ -110,9 +113,10 @@ final class MeterViewTests: XCTestCase {
         XCTAssertEqual(Array(lines[((start ?? 0) + 1)...]), [
             "vox/fbx                  2 notches: 2538 Hz -12 dB, 820 Hz -9 dB",
             "keys/fbx                 no notches",
+            "bus/wedge/fb             1 notch: 2452 Hz -9 dB",
         ])
         let status = LiveStatus.line(load: 10, xruns: 0, meters: meters)
-        XCTAssertTrue(status.hasSuffix("vox/fbx 2 notches  keys/fbx no notches"), status)
+        XCTAssertTrue(status.hasSuffix("vox/fbx 2 notches  keys/fbx no notches  bus/wedge/fb 1 notch"), status)
     }
 
     /// The status line tells compression from expansion: a gated silence reads `gate -80 dB` beside `GR  0.0 dB`,

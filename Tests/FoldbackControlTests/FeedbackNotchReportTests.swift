@@ -4,13 +4,14 @@ import FoldbackEngine
 import XCTest
 
 final class FeedbackNotchReportTests: XCTestCase {
-    private func snapshot(_ notches: [(slot: Int, frequency: Float, depth: Float)]) -> MeterSnapshot {
+    /// `owner` as the engine's meters name it: a strip, or `bus/<name>` for a bus's unit.
+    private func snapshot(_ notches: [(slot: Int, frequency: Float, depth: Float)], owner: String = "vox") -> MeterSnapshot {
         var readings = [UnitMeterReading(key: "notches_active", value: Float(notches.count))]
         for notch in notches {
             readings.append(UnitMeterReading(key: "notch\(notch.slot)_freq_hz", value: notch.frequency))
             readings.append(UnitMeterReading(key: "notch\(notch.slot)_depth_db", value: notch.depth))
         }
-        return MeterSnapshot(strips: [], buses: [], units: [("vox", "fbx", readings), ("vox", "comp", [UnitMeterReading(key: "gain_reduction_db", value: -3)])])
+        return MeterSnapshot(strips: [], buses: [], units: [(owner, "fbx", readings), ("vox", "comp", [UnitMeterReading(key: "gain_reduction_db", value: -3)])])
     }
 
     private func texts(_ messages: [OSCMessage]) -> [String] {
@@ -30,5 +31,17 @@ final class FeedbackNotchReportTests: XCTestCase {
         XCTAssertEqual(texts(report.changes(in: snapshot([(1, 2538, -12), (2, 820, -9)]))),
                        ["/foldback/strip/vox/feedback 2538.0 -12.0", "/foldback/strip/vox/feedback 820.0 -9.0"])
         XCTAssertEqual(texts(report.changes(in: snapshot([(2, 820, -9)]))), ["/foldback/strip/vox/feedback 2538.0 0.0"])
+    }
+
+    /// A bus's feedback unit (meters name it `bus/wedge`) reports on `/foldback/bus/wedge/feedback`; a strip's beside it keeps its own address.
+    func testABusUnitReportsOnItsBusAddress() {
+        var report = FeedbackNotchReport()
+        XCTAssertEqual(texts(report.changes(in: snapshot([(1, 2538, -9)], owner: "bus/wedge"))), ["/foldback/bus/wedge/feedback 2538.0 -9.0"])
+        var both = snapshot([(1, 2538, -12)], owner: "bus/wedge")
+        both.units.append(("vox", "fbx", [UnitMeterReading(key: "notches_active", value: 1),
+                                           UnitMeterReading(key: "notch1_freq_hz", value: 820), UnitMeterReading(key: "notch1_depth_db", value: -9)]))
+        XCTAssertEqual(texts(report.changes(in: both)), ["/foldback/bus/wedge/feedback 2538.0 -12.0", "/foldback/strip/vox/feedback 820.0 -9.0"])
+        XCTAssertEqual(texts(report.changes(in: snapshot([], owner: "bus/wedge"))),
+                       ["/foldback/bus/wedge/feedback 2538.0 0.0", "/foldback/strip/vox/feedback 820.0 0.0"])
     }
 }

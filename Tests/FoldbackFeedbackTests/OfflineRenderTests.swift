@@ -19,11 +19,13 @@ final class OfflineRenderTests: XCTestCase {
         return url
     }
 
-    private func render(_ input: URL, sampleRate: Double) throws -> (output: [Float], notches: [Double]) {
+    /// Renders `input` through a feedback unit on the mic strip, or `onBus` on the wedge bus (`[[bus.unit]]`).
+    private func render(_ input: URL, sampleRate: Double, onBus: Bool = false) throws -> (output: [Float], notches: [Double]) {
         let unit = FeedbackUnit()                 // with its worker: the render must stop it and drive the analysis
         let graph = try EngineGraph(GraphDescription(
-            strips: [StripDescription(name: "mic", channels: 1, units: [unit], unitIDs: ["fbx"], sends: [SendDescription(bus: 0)])],
-            buses: [BusDescription(name: "wedge", channels: 1)]), sampleRate: sampleRate, maxFrames: 256)
+            strips: [StripDescription(name: "mic", channels: 1, units: onBus ? [] : [unit], unitIDs: onBus ? [] : ["fbx"], sends: [SendDescription(bus: 0)])],
+            buses: [BusDescription(name: "wedge", channels: 1, units: onBus ? [unit] : [], unitIDs: onBus ? ["fbx"] : [])]),
+            sampleRate: sampleRate, maxFrames: 256)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-ring-out-\(UUID().uuidString).wav")
         defer { try? FileManager.default.removeItem(at: output) }
         _ = try OfflineRenderer(graph: graph, request: RenderRequest(inputs: [("mic", input)], outputs: [("wedge", output)])).run()
@@ -37,6 +39,8 @@ final class OfflineRenderTests: XCTestCase {
         let first = try render(input, sampleRate: sampleRate)
         let second = try render(input, sampleRate: sampleRate)
         XCTAssertEqual(first.output, second.output, "bit-identical")
+        let onBus = try render(input, sampleRate: sampleRate, onBus: true)
+        XCTAssertEqual(onBus.output, first.output, "a bus's unit is driven by the render just as a strip's")
         XCTAssertEqual(first.notches.count, 1)
         XCTAssertEqual(first.notches.first ?? 0, 2000, accuracy: 2)
         let tail = Array(first.output[Int(1.5 * sampleRate)...])

@@ -43,6 +43,16 @@ final class FoldbackRun {
         }
     }
 
+    /// The UDP port foldback said its OSC server listens on (`OSC on 127.0.0.1:PORT`, with `--osc-port 0`).
+    func announcedOSCPort() throws -> UInt16 {
+        let text = standardError
+        guard let range = text.range(of: #"OSC on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+              let port = UInt16(text[range].split(separator: ":").last ?? "") else {
+            throw Failure("foldback did not say its OSC port:\n\(text)")
+        }
+        return port
+    }
+
     /// The products directory (where `foldback` and `libFoldbackAllocCounter.so` are built).
     static func productsDirectory(testBundle: Bundle) -> URL {
         var products = testBundle.bundleURL

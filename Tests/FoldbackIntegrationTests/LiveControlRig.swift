@@ -21,13 +21,8 @@ final class LiveControlRig {
             ["run"] + arguments + ["--server", server, "--no-connect", "--quiet", "--name", clientName, "--osc-port", "0"],
             testBundle: Bundle(for: type(of: testCase)))
         try run.waitUntilRunning()
-        let text = run.standardError
-        guard let range = text.range(of: #"OSC on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
-              let port = UInt16(text[range].split(separator: ":").last ?? "") else {
-            throw FoldbackRun.Failure("foldback did not say its OSC port:\n\(text)")
-        }
-        oscPort = port
-        osc = try OSCClient(serverPort: port)
+        oscPort = try run.announcedOSCPort()
+        osc = try OSCClient(serverPort: oscPort)
         lister = try JACKClient(name: "\(clientName)-lister", serverName: server)
         client = try Self.wiredClient(server: server, clientName: clientName, signal: signal, capacity: capacity)
     }
