@@ -96,7 +96,7 @@ let package = Package(
         .target(
             name: "FoldbackWeb",
             dependencies: [
-                "CQRencode", "FoldbackControl", "FoldbackEngine", "FoldbackPresets", "FoldbackDSP",
+                "CQRencode", "FoldbackControl", "FoldbackAnalysis", "FoldbackEngine", "FoldbackPresets", "FoldbackDSP",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             resources: [.copy("Resources")],
@@ -154,7 +154,7 @@ let package = Package(
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
-        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
+        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(

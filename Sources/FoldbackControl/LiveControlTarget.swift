@@ -1,4 +1,5 @@
 // What live control drives: the running engine and preset, and switching presets. Non-realtime.
+public import FoldbackAnalysis
 public import FoldbackEngine
 public import FoldbackPresets
 
@@ -23,6 +24,8 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String
     /// The latency figures of bus `name` (what Foldback adds, the round trip JACK reports), or nil for no such bus.
     func busLatency(named name: String) -> BusLatencyFigures?
+    /// Every bus's latest loudness (and in-ear dose), in preset order.
+    func busLoudness() -> [BusLoudness]
 }
 
 extension LiveControlTarget {
@@ -30,6 +33,9 @@ extension LiveControlTarget {
     public func saveChain(toPath path: String) throws(ControlError) -> String {
         throw .failed("this instance cannot write its chain to a preset")
     }
+
+    /// Targets that measure no loudness answer an empty list.
+    public func busLoudness() -> [BusLoudness] { [] }
 
     /// Targets that know no latency answer nil.
     public func busLatency(named name: String) -> BusLatencyFigures? { nil }

@@ -1,4 +1,5 @@
 // Preset switching for a live session: load and build off the audio thread, crossfade, update ports, report. Non-realtime.
+package import FoldbackAnalysis
 package import FoldbackControl
 package import FoldbackEngine
 import FoldbackJACK
@@ -6,6 +7,9 @@ package import FoldbackPresets
 import Foundation
 
 extension LiveSession: LiveControlTarget {
+    /// Every bus's latest loudness and in-ear dose.
+    package func busLoudness() -> [BusLoudness] { loudness.snapshot() }
+
     /// The equal-power crossfade between presets (within the 50 ms bound).
     package static let switchCrossfade = Crossfade(duration: 0.030, law: .equalPower)
 

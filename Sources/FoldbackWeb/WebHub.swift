@@ -84,7 +84,7 @@ final class WebHub: @unchecked Sendable {
             return last != state
         } || tickCount % Self.stateRefreshTicks == 0
         let (load, xruns) = status()
-        let meters = WebMeters(target.engine.meters(), load: load, xruns: xruns).jsonText()
+        let meters = WebMeters(target.engine.meters(), load: load, xruns: xruns, loudness: target.busLoudness()).jsonText()
         for (id, page) in current {
             if changed || !page.hasState {
                 page.send(state)

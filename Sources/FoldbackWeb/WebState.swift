@@ -1,4 +1,5 @@
 // The JSON a page is pushed: the mix's values (on change) and the meters (every tick). Non-realtime.
+public import FoldbackAnalysis
 public import FoldbackControl
 import FoldbackDSP
 public import FoldbackEngine
@@ -36,6 +37,8 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var name: String
         public var gain_db: Float
         public var mute: Bool
+        /// The bus's own units (`[[bus.unit]]`), with their bypass.
+        public var units: [Unit]
     }
 
     public var type = "state"
@@ -65,13 +68,17 @@ public struct WebState: Encodable, Equatable, Sendable {
                 sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value("strip", strip.name, "send", $0.busName, "gain_db"))) },
                 units: strip.units.map { Unit(id: $0.id, bypass: value("strip", strip.name, "unit", $0.id, "bypass") == 1) })
         }
-        let buses = preset.buses.map { Bus(name: $0.name, gain_db: gain(value("bus", $0.name, "gain_db")), mute: value("bus", $0.name, "mute") == 1) }
+        let buses = preset.buses.map { bus in
+            Bus(
+                name: bus.name, gain_db: gain(value("bus", bus.name, "gain_db")), mute: value("bus", bus.name, "mute") == 1,
+                units: bus.units.map { Unit(id: $0.id, bypass: value("bus", bus.name, "unit", $0.id, "bypass") == 1) })
+        }
         return WebState(preset: preset.name ?? preset.path, setlist: setlist?.positionText, strips: strips, buses: buses)
     }
 }
 
 /// One meter tick as JSON `{"type": "meters", …}`: peak and RMS per strip and bus in dBFS (floored), each
-/// compressor's gain reduction, the DSP load and the xrun count.
+/// compressor's gain reduction, each bus's loudness and in-ear buses' dose, the DSP load and the xrun count.
 public struct WebMeters: Encodable, Sendable {
     public var type = "meters"
     /// `[peak, rms]` per strip, by strip name.
@@ -84,9 +91,13 @@ public struct WebMeters: Encodable, Sendable {
     public var dsp: Float
     /// Xruns since start.
     public var xruns: Int
+    /// `[momentary, short-term, integrated]` LUFS and the last true peak in dBTP per bus (floored at −144).
+    public var loudness: [String: [Float]]
+    /// `[dose so far, projected to the show's end]` in percent per in-ear bus.
+    public var dose: [String: [Float]]
 
-    /// The meters of `snapshot` with the host's `load` and `xruns`.
-    public init(_ snapshot: MeterSnapshot, load: Double, xruns: Int) {
+    /// The meters of `snapshot` with the host's `load` and `xruns`, and the buses' `loudness`.
+    public init(_ snapshot: MeterSnapshot, load: Double, xruns: Int, loudness busLoudness: [BusLoudness] = []) {
         func level(_ reading: MeterReading) -> [Float] {
             [reading.peak, reading.rms].map { linear in
                 let decibels = Decibels.decibels(fromLinearGain: linear)
@@ -104,6 +115,15 @@ public struct WebMeters: Encodable, Sendable {
         gr = reductions
         dsp = load.isFinite ? Float((load * 10).rounded() / 10) : 0
         self.xruns = xruns
+        func tenths(_ value: Double) -> Float { value.isFinite ? Float((max(value, Double(WebState.floorDB)) * 10).rounded() / 10) : WebState.floorDB }
+        loudness = Dictionary(busLoudness.map { bus in
+            let reading = bus.reading
+            return (bus.name, [reading.momentaryLUFS, reading.shortTermLUFS, reading.integratedLUFS, reading.truePeakDBTP].map(tenths))
+        }) { first, _ in first }
+        dose = Dictionary(busLoudness.compactMap { bus in
+            guard let percent = bus.dosePercent, let projected = bus.projectedDosePercent else { return nil }
+            return (bus.name, [Float(percent.rounded()), Float(projected.rounded())])
+        }) { first, _ in first }
     }
 }
 

@@ -9,6 +9,7 @@
   const controls = new Map();   // path -> {input, show}
   const meters = new Map();     // key -> {rms, peak, hold, holdAt}
   const grs = new Map();        // strip/unit -> element
+  const loudness = new Map();   // bus -> its loudness line
   const dragging = new Set();
 
   const el = (tag, attrs = {}, ...children) => {
@@ -60,11 +61,14 @@
       meter("strip/" + strip.name));
   }
 
-  function busRow(b, title) {
+  function busRow(b, title, withUnits) {
+    const lufs = el("div", { class: "small lufs" }, "");
+    loudness.set(b.name, lufs);
+    const units = withUnits ? (b.units || []).map((unit) => toggle(`bus/${b.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, "")) : [];
     return el("div", { class: "row" },
       el("div", { class: "line" }, el("span", { class: "name" }, title || b.name), ...fader(`bus/${b.name}/gain_db`, b.gain_db),
         toggle(`bus/${b.name}/mute`, "M", b.mute, "mute")),
-      meter("bus/" + b.name));
+      meter("bus/" + b.name), lufs, ...(units.length ? [el("div", { class: "tools" }, ...units)] : []));
   }
 
   function renderMix(s) {
@@ -96,7 +100,7 @@
           ...fader(`strip/${strip.name}/send/${send.bus}/gain_db`, send.gain_db))),
         el("div", { class: "tools" }, ...units)));
     }
-    view.append(el("h2", {}, "Buses"), ...s.buses.map((b) => busRow(b)));
+    view.append(el("h2", {}, "Buses"), ...s.buses.map((b) => busRow(b, null, true)));
     if (links.length) {
       view.append(el("h2", {}, "Musicians' links"), el("div", { class: "links" }, ...links.map((link) => {
         const url = `${location.origin}/?token=${link.token}`;
@@ -110,9 +114,9 @@
   function applyState(s) {
     state = s;
     document.getElementById("preset").textContent = s.preset + (s.setlist ? " · " + s.setlist : "");
-    const shape = JSON.stringify([role, bus, s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id)]), s.buses.map((b) => b.name)]);
+    const shape = JSON.stringify([role, bus, s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id)]), s.buses.map((b) => [b.name, (b.units || []).map((u) => u.id)])]);
     if (shape !== layout) {
-      layout = shape; view.textContent = ""; controls.clear(); meters.clear(); grs.clear();
+      layout = shape; view.textContent = ""; controls.clear(); meters.clear(); grs.clear(); loudness.clear();
       if (role === "engineer") renderEngineer(s); else renderMix(s);
       return;
     }
@@ -123,7 +127,10 @@
       for (const send of strip.sends) values.set(`${p}send/${send.bus}/gain_db`, send.gain_db);
       for (const unit of strip.units) values.set(`${p}unit/${unit.id}/bypass`, unit.bypass);
     }
-    for (const b of s.buses) values.set(`bus/${b.name}/gain_db`, b.gain_db).set(`bus/${b.name}/mute`, b.mute);
+    for (const b of s.buses) {
+      values.set(`bus/${b.name}/gain_db`, b.gain_db).set(`bus/${b.name}/mute`, b.mute);
+      for (const unit of b.units || []) values.set(`bus/${b.name}/unit/${unit.id}/bypass`, unit.bypass);
+    }
     for (const [path, control] of controls) {
       if (!values.has(path) || dragging.has(path)) continue;
       const value = values.get(path);
@@ -147,6 +154,12 @@
     for (const [name, reading] of Object.entries(m.strips)) show("strip/" + name, reading);
     for (const [name, reading] of Object.entries(m.buses)) show("bus/" + name, reading);
     for (const [key, element] of grs) element.textContent = m.gr[key] > 0.05 ? "GR -" + m.gr[key].toFixed(1) : "";
+    const lu = (v) => v <= -144 ? "-∞" : v.toFixed(1);
+    for (const [name, element] of loudness) {
+      const l = (m.loudness || {})[name], d = (m.dose || {})[name];
+      element.textContent = l ? `M ${lu(l[0])}  S ${lu(l[1])}  I ${lu(l[2])} LUFS  TP ${lu(l[3])} dBTP` + (d ? `  ·  ear dose ${d[0]} % → ${d[1]} %` : "") : "";
+      element.classList.toggle("warn", !!d && d[1] > 100);
+    }
     document.getElementById("stats").textContent = role === "engineer" ? `DSP ${m.dsp.toFixed(1)}%   xruns ${m.xruns}` : "";
   }
 
