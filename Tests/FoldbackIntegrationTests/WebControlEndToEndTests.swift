@@ -100,6 +100,8 @@ final class WebPageBrowserTests: JACKServerTestCase {
         try rig.waitForValue("/foldback/strip/vox/send/main/gain_db", -6)
         XCTAssertEqual(decibels(try rig.measuredGain()), -6, accuracy: 0.1, "main after the page's fader move")
         try browser.wait(until: "return [...document.querySelectorAll('.meter .rms')].some(e => parseFloat(e.style.width) > 0)", "moving meters")
+        try browser.wait(until: "const l = document.querySelector('.lufs'); return l !== null && /^M -?[0-9]+\\.[0-9] .* LUFS/.test(l.textContent)",
+                         "the bus's measured loudness under its fader")
         let shots = ProcessInfo.processInfo.environment["FOLDBACK_SCREENSHOTS"]
         if let shots { try browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-musician.png")) }
 
