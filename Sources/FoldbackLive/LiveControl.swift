@@ -92,7 +92,7 @@ package final class LiveControl: @unchecked Sendable {
         guard let port = options.webPort else { return nil }
         let log: @Sendable (String) -> Void = { StandardError.writeLine("foldback: web \($0)") }
         let router = ControlRouter(target: session, setlist: setlist, midi: midi, files: try options.filePolicy(), log: log)
-        let access = WebAccess.generated(buses: session.preset.buses.map(\.name), fixed: session.preset.web)
+        let access = WebAccess.generated(buses: webBuses(session.preset, setlist: setlist), fixed: session.preset.web)
         let host = session.host
         let server = try WebServer(
             target: session, router: router, setlist: setlist, access: access, host: options.webBind, port: port,
@@ -110,6 +110,18 @@ package final class LiveControl: @unchecked Sendable {
             }
         }
         return server
+    }
+
+    /// Every bus a musician may need a link for: the running preset's, then those only later setlist songs
+    /// have (so a bus that first appears in song 5 has its link from the start). Songs that do not load now
+    /// add nothing; switching to them reports their errors as usual.
+    private static func webBuses(_ preset: Preset, setlist: SetlistController?) -> [String] {
+        var names = preset.buses.map(\.name)
+        for entry in setlist?.setlist.entries ?? [] where entry.presetPath != preset.path {
+            guard let song = try? PresetLoader.load(path: entry.presetPath) else { continue }
+            for bus in song.buses where !names.contains(bus.name) { names.append(bus.name) }
+        }
+        return names
     }
 
     private func reload(because reason: String) {

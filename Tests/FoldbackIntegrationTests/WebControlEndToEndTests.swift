@@ -68,6 +68,31 @@ final class WebControlEndToEndTests: JACKServerTestCase {
 
 /// The page itself in headless Chromium at phone size: a musician's fader move is heard on the bus and seen by the engineer's page.
 final class WebPageBrowserTests: JACKServerTestCase {
+    /// A bus that only a later setlist song has gets its musician's link at start, so it can be handed out
+    /// before the show.
+    func testEveryBusOfTheSetlistGetsALinkAtStart() throws {
+        let folder = try LiveControlRig.temporaryFolder()
+        try LiveControlRig.writePreset(to: folder + "/one.toml", voxGainDB: 0)
+        try LiveControlRig.writePreset(to: folder + "/two.toml", voxGainDB: 0, extra: """
+            [[bus]]
+            name = "iem_gtr"
+            channels = 1
+            """)
+        let setlist = folder + "/show.toml"
+        try """
+            [[song]]
+            name = "One"
+            preset = "one.toml"
+            [[song]]
+            name = "Two"
+            preset = "two.toml"
+            """.write(toFile: setlist, atomically: true, encoding: .utf8)
+        let rig = try LiveControlRig(server: serverName, arguments: ["--setlist", setlist, "--web-port", "0"], testCase: self)
+        defer { rig.close() }
+        try rig.waitForLog("bus 'iem_gtr': http://127.0.0.1:")
+        XCTAssertTrue(rig.run.standardError.contains("bus 'main': http://127.0.0.1:"), rig.run.standardError)
+    }
+
     func testAMusicianMovesTheVocalSendOnAPhoneSizedPage() throws {
         let browser = try WebDriverSession()
         defer { browser.close() }
