@@ -1,0 +1,53 @@
+// Single key presses from the terminal for the meter view (non-canonical, no echo), on a thread of their own. Non-realtime.
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads key presses from standard input while the meter view shows, one byte at a time, without waiting
+/// for Enter and without echoing them; puts the terminal back as it was on ``stop()``. Does nothing when
+/// standard input is not a terminal.
+package final class TerminalKeys: @unchecked Sendable {
+    private var saved = termios()
+    private var isRaw = false
+    private let isStopping = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    /// Starts reading; `onKey` gets each byte on the reading thread.
+    package init?(onKey: @escaping @Sendable (UInt8) -> Void) {
+        guard isatty(STDIN_FILENO) != 0, tcgetattr(STDIN_FILENO, &saved) == 0 else { return nil }
+        var raw = saved
+        raw.c_lflag &= ~tcflag_t(ICANON | ECHO)
+        withUnsafeMutablePointer(to: &raw.c_cc) { cc in
+            cc.withMemoryRebound(to: cc_t.self, capacity: Int(NCCS)) { chars in
+                chars[Int(VMIN)] = 0
+                chars[Int(VTIME)] = 0
+            }
+        }
+        guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
+        isRaw = true
+        let thread = Thread { [self] in
+            var byte: UInt8 = 0
+            while !isStopping.load(ordering: .acquiring) {
+                var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, 100) > 0, read(STDIN_FILENO, &byte, 1) == 1 else { continue }
+                onKey(byte)
+            }
+            finished.signal()
+        }
+        thread.name = "foldback-keys"
+        self.thread = thread
+        thread.start()
+    }
+
+    deinit { stop() }
+
+    /// Stops reading and restores the terminal. Safe to call twice.
+    package func stop() {
+        guard thread != nil, !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finished.wait()
+        if isRaw { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
+    }
+}
