@@ -25,7 +25,9 @@ extension EngineGraph {
                 gainLinear: linear, isMuted: bus.isMuted, meter: Int32(stripDescriptions.count + index),
                 limiter: limiters[index], firstUnit: Int32(firstUnit), unitCount: Int32(preparedBuses[index].slots.count),
                 work: workBuffers(preparedBuses[index].slots.isEmpty ? 0 : 4),
-                isReturned: stripDescriptions.contains { $0.returnBus == index }))
+                isReturned: stripDescriptions.contains { $0.returnBus == index },
+                talk: stripDescriptions.contains { $0.isTalkback && $0.sends.contains { $0.bus == index } } ? workBuffers(2) : nil,
+                dim: LinearSmoother(value: 1, rampFrames: smoothingRamp)))
             if bus.hasOutput { outputChannel += bus.channels }
         }
 
@@ -64,7 +66,11 @@ extension EngineGraph {
                 fader: LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.gainDB), rampFrames: smoothingRamp),
                 gate: LinearSmoother(value: 0, rampFrames: smoothingRamp),
                 pan: strip.pan, isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled,
-                meter: Int32(index), returnBus: Int32(strip.returnBus ?? -1))
+                meter: Int32(index), returnBus: Int32(strip.returnBus ?? -1),
+                trim: LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.trimDB), rampFrames: smoothingRamp),
+                sendTrim: LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.trimDB), rampFrames: smoothingRamp),
+                trimDB: strip.trimDB, isTalkback: strip.isTalkback,
+                talkbackDim: Decibels.linearGain(fromDecibels: min(strip.talkbackDimDB, 0)))
             render.gate.reset(to: GraphRender.gateTarget(of: render, soloCount: soloCount))
             (strips + index).initialize(to: render)
             if strip.hasInputPorts { inputChannel += strip.channels }
@@ -99,7 +105,9 @@ extension EngineGraph {
             stripSources: nilTable(count: stripDescriptions.count), sourceBuffers: sourceTable(count: stripDescriptions.count * 2, silence: silence),
             handovers: handoverTable(handovers), handoverCount: handovers.count,
             predecessor: handovers.isEmpty ? nil : predecessor.map { UnsafeMutableRawPointer($0.render) },
-            order: order, orderCount: routing.order.count, sendScratch: workBuffers(2))
+            order: order, orderCount: routing.order.count, sendScratch: workBuffers(2),
+            trimScratch: workBuffers(2), trimFrames: zeroedFrames(), compensationFrames: zeroedFrames(),
+            compensatedPre: zeroedFrames(), compensatedPost: zeroedFrames())
     }
 
     /// `count` zeroed buffers of `maxFrames` frames, in a table freed with the graph.

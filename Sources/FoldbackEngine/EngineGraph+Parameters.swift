@@ -89,6 +89,16 @@ extension EngineGraph {
         case let .busUnitBypass(index, unit):
             let owner = try bus(index)
             try Self.checkUnit(address, owner: "bus '\(owner.name)'", path: "bus/\(owner.name)", units: owner.units, ids: owner.unitIDs, unit: unit, parameter: nil, value: value)
+        case let .stripTrim(index), let .stripTrimCompensated(index):
+            let name = try strip(index).name
+            if !Self.trimRange.contains(value) { throw .valueOutOfRange(parameter: "\(name)/trim_db", value: value, range: Self.trimRange) }
+        case let .stripTrimCompensation(index):
+            let name = try strip(index).name
+            let range = -2 * Self.trimRange.upperBound...2 * Self.trimRange.upperBound
+            if !range.contains(value) { throw .valueOutOfRange(parameter: "\(name)/trim_compensation_db", value: value, range: range) }
+        case let .talkback(index):
+            let owner = try strip(index)
+            guard owner.isTalkback else { throw .unknownParameter("\(address): strip '\(owner.name)' is not a talkback (talkback = true)") }
         case let .busLimiterCeiling(index), let .busLimiterRelease(index):
             let owner = try bus(index)
             guard owner.limiter != nil else { throw .unknownParameter("\(address): bus '\(owner.name)' has no limiter") }
@@ -100,6 +110,9 @@ extension EngineGraph {
         }
         return address.change(value: value, graph: UnsafeMutableRawPointer(render))
     }
+
+    /// A strip's input trim range, dB.
+    public static let trimRange: ClosedRange<Float> = -24...24
 
     /// A bus limiter's live ceiling range, dBFS, and release range, ms (as presets accept them).
     public static let limiterCeilingRange: ClosedRange<Float> = -30...0

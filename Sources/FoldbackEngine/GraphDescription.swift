@@ -43,6 +43,13 @@ public struct StripDescription: Sendable {
     /// The bus whose output this strip takes as its input (an effect return), or nil for input ports.
     /// A return has no input ports; it renders after that bus in the same cycle.
     public var returnBus: Int?
+    /// Input trim, dB, applied before the units (see ``ParameterAddress/stripTrim(strip:)``).
+    public var trimDB: Float = 0
+    /// A talkback strip: silent until pressed (``ParameterAddress/talkback(strip:)``); its sends feed the
+    /// talk input of their buses, which dims the rest of each such bus by ``talkbackDimDB`` while pressed.
+    public var isTalkback = false
+    /// How far a pressed talkback dims the other content of the buses it talks to, dB (≤ 0).
+    public var talkbackDimDB: Float = -12
 
     /// Whether the strip has JACK input ports (neither a file source nor a return).
     public var hasInputPorts: Bool { !isFileSource && returnBus == nil }

@@ -18,6 +18,7 @@ extension GraphRender {
         for bus in 0..<busCount {
             for channel in 0..<Int(buses[bus].channels) {
                 MixKernels.clear(buses[bus].buffers[channel], frames: frames)
+                if let talk = buses[bus].talk { MixKernels.clear(talk[channel], frames: frames) }
             }
         }
         for step in 0..<orderCount {
@@ -60,6 +61,7 @@ extension GraphRender {
         frames: Int,
         factors: (peakDecay: Float, rmsWeight: Float)
     ) {
+        mixTalk(into: bus, frames: frames)
         runBusUnits(bus, frames: frames, factors: factors)
         let start = bus.pointee.gain
         var ramp = start

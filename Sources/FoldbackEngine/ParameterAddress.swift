@@ -33,13 +33,23 @@ public enum ParameterAddress: Sendable, Hashable {
     case busLimiterCeiling(bus: Int)
     /// A bus limiter's release time, ms (1…2000).
     case busLimiterRelease(bus: Int)
+    /// A strip's input trim before its units, dB (−24…+24), uncompensated: the sends follow it.
+    case stripTrim(strip: Int)
+    /// A gain-compensated trim move, dB (−24…+24): the trim moves the signal into the units and the inverse
+    /// goes to every send, ramped together, so no bus moves. The engine stores it as ``stripTrim(strip:)``
+    /// plus the accumulated ``stripTrimCompensation(strip:)``.
+    case stripTrimCompensated(strip: Int)
+    /// The compensation a strip's sends apply against its trim, dB (what compensated moves add up to).
+    case stripTrimCompensation(strip: Int)
+    /// Whether talkback strip `strip` is pressed, 0/1.
+    case talkback(strip: Int)
 }
 
 /// A parameter change as it travels through the realtime ring: plain values only.
 struct ParameterChange: BitwiseCopyable {
     enum Kind: UInt8 {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
-        case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease
+        case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease, stripTrim, stripTrimCompensation, talkback
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
@@ -74,6 +84,10 @@ extension ParameterAddress {
         case let .busUnitBypass(bus, unit): return message(.busUnitBypass, bus, unit)
         case let .busLimiterCeiling(bus): return message(.busLimiterCeiling, 0, bus)
         case let .busLimiterRelease(bus): return message(.busLimiterRelease, 0, bus)
+        case let .stripTrim(strip): return message(.stripTrim, strip, 0, 0)
+        case let .stripTrimCompensated(strip): return message(.stripTrim, strip, 0, 1)
+        case let .stripTrimCompensation(strip): return message(.stripTrimCompensation, strip)
+        case let .talkback(strip): return message(.talkback, strip)
         }
     }
 }

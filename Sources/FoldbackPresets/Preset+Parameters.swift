@@ -72,6 +72,8 @@ extension Preset {
             return buses[safe: bus]?.units[safe: unit]?.parameters[key]
         case let .busLimiterCeiling(bus): return buses[safe: bus]?.limiter?.ceilingDB
         case let .busLimiterRelease(bus): return buses[safe: bus]?.limiter?.releaseMs
+        case let .stripTrim(strip), let .stripTrimCompensated(strip): return strips[safe: strip]?.trimDB
+        case let .stripTrimCompensation(strip), let .talkback(strip): return strips[safe: strip].map { _ in 0 }
         }
     }
 
@@ -80,7 +82,9 @@ extension Preset {
     public func applying(_ values: [ParameterAddress: Float], graph: EngineGraph) -> (preset: Preset, skipped: [ParameterAddress]) {
         var result = self
         var skipped: [ParameterAddress] = []
-        for (address, value) in values where !result.set(address, to: value, graph: graph) {
+        // A trim's compensation folds into the strip's send levels, so it goes in after them.
+        let ordered = values.sorted { !Self.isCompensation($0.key) && Self.isCompensation($1.key) }
+        for (address, value) in ordered where !result.set(address, to: value, graph: graph) {
             skipped.append(address)
         }
         return (result, skipped)
@@ -115,9 +119,20 @@ extension Preset {
             buses[bus].units[unit].parameters[key] = value
         case let .busLimiterCeiling(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.ceilingDB = value
         case let .busLimiterRelease(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.releaseMs = value
+        case let .stripTrim(strip) where strips.indices.contains(strip): strips[strip].trimDB = value
+        case let .stripTrimCompensation(strip) where strips.indices.contains(strip):
+            // Compensation scales every send alike: saved as the send levels it leaves.
+            for send in strips[strip].sends.indices {
+                strips[strip].sends[send].gainDB = min(max(strips[strip].sends[send].gainDB + value, -144), 24)
+            }
+        case .talkback: break   // a press is not part of the preset
         default: return false
         }
         return true
+    }
+
+    private static func isCompensation(_ address: ParameterAddress) -> Bool {
+        if case .stripTrimCompensation = address { true } else { false }
     }
 
     /// The key of parameter `parameter` of unit `unit` in strip `strip` of `graph`.

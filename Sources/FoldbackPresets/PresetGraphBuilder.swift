@@ -25,6 +25,13 @@ public enum PresetGraphBuilder {
                 isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled)
             description.isFileSource = strip.source != nil
             description.returnBus = strip.returnBus.flatMap { busIndex[$0] }
+            description.trimDB = strip.trimDB
+            if let talkback = strip.talkback {
+                // A talkback's sends are its talk_to buses, post-fader at 0 dB: its fader is the talk level.
+                description.isTalkback = true
+                description.talkbackDimDB = talkback.dimDB
+                description.sends = talkback.busNames.compactMap { busIndex[$0].map { SendDescription(bus: $0) } }
+            }
             strips.append(description)
         }
         var buses: [BusDescription] = []
