@@ -2,13 +2,13 @@
 
 /// A parameter a controller can move, by name: the dotted path written as `target = "…"` in `[[midi.cc]]`.
 ///
-/// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo`
+/// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo` | `trim_db` | `talkback` (a talkback strip)
 /// - `strip.<strip>.send.<bus>.gain_db`
 /// - `strip.<strip>.unit.<unit id>.<parameter key>` and `strip.<strip>.unit.<unit id>.bypass`
 /// - `bus.<bus>.gain_db` | `mute` | `limiter_ceiling_db` | `limiter_release_ms`
 /// - `bus.<bus>.unit.<unit id>.<parameter key>` and `bus.<bus>.unit.<unit id>.bypass`
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
-    /// A strip's fader, pan, mute or solo (`key` is `gain_db`, `pan`, `mute` or `solo`).
+    /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
     /// The level of a strip's send to a bus.
     case send(strip: String, bus: String)
@@ -20,7 +20,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     case busUnit(bus: String, unit: String, key: String)
 
     /// The keys a strip target takes.
-    public static let stripKeys = ["gain_db", "pan", "mute", "solo"]
+    public static let stripKeys = ["gain_db", "pan", "mute", "solo", "trim_db", "talkback"]
     /// The keys a bus target takes.
     public static let busKeys = ["gain_db", "mute", "limiter_ceiling_db", "limiter_release_ms"]
     /// The key that bypasses a unit.
@@ -56,9 +56,12 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         let levels = MIDITargetInfo.level
         switch self {
         case let .strip(name, key):
-            guard preset.strip(named: name) != nil else { return .failure(unknown("strip", name, preset.strips.map(\.name))) }
+            guard let strip = preset.strip(named: name) else { return .failure(unknown("strip", name, preset.strips.map(\.name))) }
             switch key {
             case "gain_db": return .success(levels)
+            case "trim_db": return .success(MIDITargetInfo(range: -24...24))
+            case "talkback" where strip.talkback != nil: return .success(.onOff)
+            case "talkback": return .failure(MIDITargetProblem(message: "target '\(self)': strip '\(name)' is not a talkback (talkback = true)"))
             case "pan": return .success(MIDITargetInfo(range: -1...1))
             case "mute", "solo": return .success(.onOff)
             default: return .failure(unknown("strip key", key, Self.stripKeys))

@@ -13,6 +13,8 @@ extension MIDITarget {
             case "pan": return .stripPan(strip: strip)
             case "mute": return .stripMute(strip: strip)
             case "solo": return .stripSolo(strip: strip)
+            case "trim_db": return preset.strips[strip].trimCompensates ? .stripTrimCompensated(strip: strip) : .stripTrim(strip: strip)
+            case "talkback" where preset.strips[strip].talkback != nil: return .talkback(strip: strip)
             default: return nil
             }
         case let .send(name, bus):
