@@ -109,6 +109,13 @@ public enum PresetWriter {
         text.key("enabled", strip.isEnabled)
         text.key("connect", connections: strip.connections)
         text.key("return", string: strip.returnBus)
+        if strip.trimDB != 0 { text.key("trim_db", strip.trimDB) }
+        if strip.trimCompensates { text.key("trim_compensate", true) }
+        if let talkback = strip.talkback {
+            text.key("talkback", true)
+            text.raw("talk_to", "[" + talkback.busNames.map(TOMLText.quoted).joined(separator: ", ") + "]")
+            text.key("dim_db", talkback.dimDB)
+        }
         writeUnits(strip.units, path: "strip.unit", into: &text)
         for send in strip.sends {
             text.table("[[strip.send]]")

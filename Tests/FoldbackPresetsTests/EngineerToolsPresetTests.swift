@@ -1,0 +1,79 @@
+// Preset keys for trim (trim_db, trim_compensate) and talkback (talkback, talk_to, dim_db): reading, building, errors, writing. Non-realtime.
+import FoldbackEngine
+import XCTest
+@testable import FoldbackPresets
+
+final class EngineerToolsPresetTests: XCTestCase {
+    private let text = """
+        [[bus]]
+        name = "main"
+        [[bus]]
+        name = "iem"
+
+        [[strip]]
+        name = "vox"
+        trim_db = -4.5
+        trim_compensate = true
+        send = [{ bus = "main" }]
+
+        [[strip]]
+        name = "tb"
+        talkback = true
+        talk_to = ["iem", "main"]
+        dim_db = -18
+        gain_db = -6
+        """
+
+    func testTrimAndTalkbackKeysReachTheGraph() throws {
+        let preset = try PresetLoader.parse(text, path: "tools.toml")
+        XCTAssertEqual(preset.strips[0].trimDB, -4.5)
+        XCTAssertTrue(preset.strips[0].trimCompensates)
+        XCTAssertEqual(preset.strips[1].talkback, TalkbackSpec(busNames: ["iem", "main"], dimDB: -18))
+        XCTAssertNil(preset.strips[0].talkback)
+        let description = try PresetGraphBuilder.description(for: preset)
+        XCTAssertEqual(description.strips[0].trimDB, -4.5)
+        XCTAssertTrue(description.strips[1].isTalkback)
+        XCTAssertEqual(description.strips[1].talkbackDimDB, -18)
+        XCTAssertEqual(description.strips[1].sends.map(\.bus), [1, 0], "talk_to becomes post-fader 0 dB sends")
+        XCTAssertTrue(description.strips[1].sends.allSatisfy { $0.gainDB == 0 && !$0.isPreFader })
+    }
+
+    func testTheDefaultDimIsMinusTwelveDecibels() throws {
+        let preset = try PresetLoader.parse(presetText(sendsToMain: false, stripLines: "talkback = true\ntalk_to = [\"main\"]\n"), path: "tb.toml")
+        XCTAssertEqual(preset.strips[0].talkback?.dimDB, -12)
+    }
+
+    func testBrokenTrimAndTalkbackKeysAreLocated() {
+        assertSingleError(presetText(stripLines: "trim_db = 30\n"), line: 6, column: 11, contains: ["trim_db", "30"])
+        assertSingleError(presetText(stripLines: "talk_to = [\"main\"]\n"), line: 6, column: 1, contains: ["'talk_to'", "talkback = true"])
+        assertSingleError(presetText(stripLines: "dim_db = -6\n"), line: 6, column: 1, contains: ["'dim_db'", "talkback = true"])
+        assertSingleError(presetText(sendsToMain: false, stripLines: "talkback = true\n"), line: 3, column: 1, contains: ["needs 'talk_to'"])
+        assertSingleError(
+            presetText(sendsToMain: false, stripLines: "talkback = true\ntalk_to = [\"mian\"]\n"), line: 6, column: 12,
+            contains: ["unknown bus 'mian'", "did you mean 'main'?"])
+        assertSingleError(
+            presetText(stripLines: "talkback = true\ntalk_to = [\"main\"]\n"), line: 5, column: 1, contains: ["cannot have [[strip.send]]"])
+        assertSingleError(
+            presetText(sendsToMain: false, stripLines: "talkback = true\ntalk_to = [\"main\", \"main\"]\n"), line: 6, column: 20, contains: ["twice"])
+        assertSingleError(
+            presetText(sendsToMain: false, stripLines: "talkback = true\ntalk_to = [\"main\"]\ndim_db = 3\n"), line: 7, column: 10, contains: ["dim_db"])
+    }
+
+    func testTheWriterKeepsTrimAndTalkback() throws {
+        let preset = try PresetLoader.parse(text, path: "tools.toml")
+        let again = try PresetLoader.parse(PresetWriter.text(for: preset), path: "tools.toml")
+        XCTAssertEqual(again.strips[0].trimDB, -4.5)
+        XCTAssertTrue(again.strips[0].trimCompensates)
+        XCTAssertEqual(again.strips[1].talkback, preset.strips[1].talkback)
+    }
+
+    func testSavingFoldsACompensatedTrimIntoTheSendLevels() throws {
+        let preset = try PresetLoader.parse(text, path: "tools.toml")
+        let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 64)
+        let (saved, skipped) = preset.applying(
+            [.stripTrim(strip: 0): 7.5, .stripTrimCompensation(strip: 0): -12, .sendGain(strip: 0, send: 0): -2, .talkback(strip: 1): 1], graph: graph)
+        XCTAssertEqual(skipped, [])
+        XCTAssertEqual(saved.strips[0].trimDB, 7.5)
+        XCTAssertEqual(saved.strips[0].sends[0].gainDB, -14, "the send as set live, less the compensation")
+    }
+}
