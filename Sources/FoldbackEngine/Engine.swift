@@ -166,6 +166,8 @@ public final class Engine: @unchecked Sendable {
                 let compensation = control.values[.stripTrimCompensation(strip: strip)] ?? 0
                 control.values[.stripTrimCompensation(strip: strip)] = compensation - (value - trim)
                 control.values[.stripTrim(strip: strip)] = value
+            } else if address == .cueClear {
+                control.values = control.values.filter { !$0.key.isCueSelection }
             } else {
                 control.values[address] = value
             }

@@ -93,7 +93,8 @@ extension EngineGraph {
             case let .bus(index): (order + position).initialize(to: Int32(-index - 1))
             }
         }
-        return GraphRender(
+        let cue = description.cue.map { makeCue(settings: $0, outputChannel: outputChannel, ramp: smoothingRamp) }
+        var render = GraphRender(
             strips: strips, stripCount: stripDescriptions.count, units: units, sends: sends, taps: taps,
             buses: buses, busCount: busDescriptions.count, inputChannelCount: inputChannel,
             outputChannelCount: outputChannel, maxFrames: maxFrames, soloCount: soloCount, silence: silence,
@@ -108,6 +109,25 @@ extension EngineGraph {
             order: order, orderCount: routing.order.count, sendScratch: workBuffers(2),
             trimScratch: workBuffers(2), trimFrames: zeroedFrames(), compensationFrames: zeroedFrames(),
             compensatedPre: zeroedFrames(), compensatedPost: zeroedFrames())
+        render.cue = cue
+        if cue != nil { render.outputChannelCount += 2 }
+        return render
+    }
+
+    /// The cue output's realtime state: mix buffers, a selection ramp per source (all off), level and limiter.
+    private func makeCue(settings: CueDescription, outputChannel: Int, ramp: Int) -> UnsafeMutablePointer<CueRender> {
+        func selections(_ count: Int) -> UnsafeMutablePointer<LinearSmoother> {
+            let table = allocate(LinearSmoother.self, count: count)
+            table.initialize(repeating: LinearSmoother(value: 0, rampFrames: ramp), count: max(count, 1))
+            return table
+        }
+        let cue = allocate(CueRender.self, count: 1)
+        cue.initialize(to: CueRender(
+            outputChannel: Int32(outputChannel), mix: workBuffers(2),
+            busSelect: selections(description.buses.count), pflSelect: selections(description.strips.count),
+            aflSelect: selections(description.strips.count),
+            gain: LinearSmoother(value: Decibels.linearGain(fromDecibels: settings.gainDB), rampFrames: ramp), limiter: cueLimiter!))
+        return cue
     }
 
     /// `count` zeroed buffers of `maxFrames` frames, in a table freed with the graph.

@@ -61,6 +61,9 @@ extension EngineGraph {
         func checkGain(_ name: String) throws(EngineError) {
             if value > Self.maxGainDB { throw .valueOutOfRange(parameter: name, value: value, range: -Float.infinity...Self.maxGainDB) }
         }
+        func checkCue() throws(EngineError) {
+            guard description.cue != nil else { throw .unknownParameter("\(address): this graph has no cue output ([cue])") }
+        }
         switch address {
         case let .stripGain(index):
             try checkGain("\(try strip(index).name)/gain_db")
@@ -99,6 +102,17 @@ extension EngineGraph {
         case let .talkback(index):
             let owner = try strip(index)
             guard owner.isTalkback else { throw .unknownParameter("\(address): strip '\(owner.name)' is not a talkback (talkback = true)") }
+        case let .cueBus(index):
+            try checkCue()
+            _ = try bus(index)
+        case let .cuePFL(index), let .cueAFL(index):
+            try checkCue()
+            _ = try strip(index)
+        case .cueGain:
+            try checkCue()
+            try checkGain("cue/gain_db")
+        case .cueClear:
+            try checkCue()
         case let .busLimiterCeiling(index), let .busLimiterRelease(index):
             let owner = try bus(index)
             guard owner.limiter != nil else { throw .unknownParameter("\(address): bus '\(owner.name)' has no limiter") }

@@ -6,11 +6,28 @@ public struct GraphDescription: Sendable {
     public var strips: [StripDescription]
     /// The output buses, in output-port order.
     public var buses: [BusDescription]
+    /// The engineer's stereo cue output (ports `cue_L`, `cue_R` after every bus's), or nil for none.
+    public var cue: CueDescription?
 
     /// A graph of `strips` mixing into `buses`.
     public init(strips: [StripDescription], buses: [BusDescription]) {
         self.strips = strips
         self.buses = buses
+    }
+}
+
+/// The cue output: a stereo pair the engineer listens on, fed by any selection of bus outputs and strip
+/// PFL/AFL taps (``ParameterAddress/cueBus(bus:)`` and the like), with its own level and safety limiter.
+public struct CueDescription: Sendable, Hashable {
+    /// The cue output's level, dB.
+    public var gainDB: Float
+    /// Its safety limiter, after the level; zero-latency by default, so a cued bus stays sample-aligned.
+    public var limiter: LimiterSettings
+
+    /// A cue output at `gainDB` with `limiter`.
+    public init(gainDB: Float = 0, limiter: LimiterSettings = LimiterSettings(ceilingDB: -1, releaseMs: 50, mode: .zeroLatency)) {
+        self.gainDB = gainDB
+        self.limiter = limiter
     }
 }
 

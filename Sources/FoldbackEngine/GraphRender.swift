@@ -154,6 +154,9 @@ struct GraphRender {
     var compensation: Float = 1
     var isCompensationRamping = false
 
+    /// The cue output, or nil when the graph has none (see `CueRenderer.swift`).
+    var cue: UnsafeMutablePointer<CueRender>? = nil
+
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8
 }

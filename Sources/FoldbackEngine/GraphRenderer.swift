@@ -15,6 +15,7 @@ extension GraphRender {
     ) {
         let factors = meters.factors(frames: frames)
         sampleTaps()
+        clearCue(frames: frames)
         for bus in 0..<busCount {
             for channel in 0..<Int(buses[bus].channels) {
                 MixKernels.clear(buses[bus].buffers[channel], frames: frames)
@@ -29,6 +30,7 @@ extension GraphRender {
                 renderBus(buses + (-item - 1), outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames, factors: factors)
             }
         }
+        finishCue(outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
     }
 
     /// Runs a bus's units on its mix and leaves the bus's channels in ``stripChannels`` (a stereo result on
@@ -93,5 +95,6 @@ extension GraphRender {
         }
         meters.update(Int(bus.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
         tapBus(bus - buses, channels: channels, frames: frames)
+        cueBus(bus - buses, outputs: unitInputs, channels: channels, frames: frames)
     }
 }

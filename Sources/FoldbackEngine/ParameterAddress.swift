@@ -43,6 +43,16 @@ public enum ParameterAddress: Sendable, Hashable {
     case stripTrimCompensation(strip: Int)
     /// Whether talkback strip `strip` is pressed, 0/1.
     case talkback(strip: Int)
+    /// Whether bus `bus` is in the cue (what it outputs), 0/1. Cue selections add up and fade.
+    case cueBus(bus: Int)
+    /// Whether strip `strip`'s PFL (after its units, before its fader and mute) is in the cue, 0/1.
+    case cuePFL(strip: Int)
+    /// Whether strip `strip`'s AFL (after its fader and mute) is in the cue, 0/1.
+    case cueAFL(strip: Int)
+    /// The cue output's level, dB.
+    case cueGain
+    /// Takes everything out of the cue (any value).
+    case cueClear
 }
 
 /// A parameter change as it travels through the realtime ring: plain values only.
@@ -50,6 +60,7 @@ struct ParameterChange: BitwiseCopyable {
     enum Kind: UInt8 {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
         case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease, stripTrim, stripTrimCompensation, talkback
+        case cueBus, cuePFL, cueAFL, cueGain, cueClear
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
@@ -64,6 +75,14 @@ struct ParameterChange: BitwiseCopyable {
 }
 
 extension ParameterAddress {
+    /// Whether this selects a source for the cue (bus, PFL or AFL).
+    public var isCueSelection: Bool {
+        switch self {
+        case .cueBus, .cuePFL, .cueAFL: true
+        default: false
+        }
+    }
+
     /// The ring message for this address, for `graph`.
     func change(value: Float, graph: UnsafeMutableRawPointer) -> ParameterChange {
         func message(_ kind: ParameterChange.Kind, _ strip: Int, _ index: Int = 0, _ parameter: Int = 0) -> ParameterChange {
@@ -88,6 +107,11 @@ extension ParameterAddress {
         case let .stripTrimCompensated(strip): return message(.stripTrim, strip, 0, 1)
         case let .stripTrimCompensation(strip): return message(.stripTrimCompensation, strip)
         case let .talkback(strip): return message(.talkback, strip)
+        case let .cueBus(bus): return message(.cueBus, 0, bus)
+        case let .cuePFL(strip): return message(.cuePFL, 0, strip)
+        case let .cueAFL(strip): return message(.cueAFL, 0, strip)
+        case .cueGain: return message(.cueGain, 0)
+        case .cueClear: return message(.cueClear, 0)
         }
     }
 }

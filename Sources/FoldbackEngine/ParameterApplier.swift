@@ -54,6 +54,12 @@ extension GraphRender {
         case .talkback:
             guard strip < stripCount else { return }
             setTalkback(ofStrip: strip, isOn: isOn)
+        case .cueBus, .cuePFL, .cueAFL:
+            setCue(change.kind, index: index, isOn: isOn)
+        case .cueGain:
+            cue?.pointee.gain.setTarget(Decibels.linearGain(fromDecibels: change.value))
+        case .cueClear:
+            clearCueSelection()
         case .busLimiterCeiling, .busLimiterRelease:
             guard index < busCount, let limiter = buses[index].limiter else { return }
             let isCeiling = change.kind == .busLimiterCeiling

@@ -33,6 +33,7 @@ extension GraphRender {
             advanceTrim(of: strip, frames: frames)
             advanceTaps(of: strip, frames: frames)
             tapStrip(index, channels: 0, frames: frames, gain: 0, frameGains: nil)
+            cueStrip(index, channels: 0, postFader: 0, frameGains: nil, frames: frames)
             return
         }
 
@@ -45,6 +46,7 @@ extension GraphRender {
         let postFader = strip.pointee.gate.value * strip.pointee.fader.value
         mixSends(of: strip, channels: currentCount, frames: frames)
         tapStrip(index, channels: currentCount, frames: frames, gain: postFader, frameGains: isSettled ? nil : postFaderFrames)
+        cueStrip(index, channels: currentCount, postFader: postFader, frameGains: isSettled ? nil : postFaderFrames, frames: frames)
     }
 
     /// A return strip's input `channel`: its bus's channel; a mono return of a stereo bus folds it to

@@ -76,6 +76,8 @@ extension Preset {
         case let .busLimiterRelease(bus): return buses[safe: bus]?.limiter?.releaseMs
         case let .stripTrim(strip), let .stripTrimCompensated(strip): return strips[safe: strip]?.trimDB
         case let .stripTrimCompensation(strip), let .talkback(strip): return strips[safe: strip].map { _ in 0 }
+        case .cueGain: return cue?.gainDB
+        case .cueBus, .cuePFL, .cueAFL, .cueClear: return cue.map { _ in 0 }
         }
     }
 
@@ -127,7 +129,8 @@ extension Preset {
             for send in strips[strip].sends.indices {
                 strips[strip].sends[send].gainDB = min(max(strips[strip].sends[send].gainDB + value, -144), 24)
             }
-        case .talkback: break   // a press is not part of the preset
+        case .talkback, .cueBus, .cuePFL, .cueAFL, .cueClear: break   // presses and cue selections are not part of the preset
+        case .cueGain where cue != nil: cue?.gainDB = value
         default: return false
         }
         return true

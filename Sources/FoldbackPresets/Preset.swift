@@ -17,6 +17,8 @@ public struct Preset: Sendable {
     public var path: String
     /// How MIDI on the `midi_in` port controls the preset (the `[midi]` section).
     public var midi: MIDIMap
+    /// The engineer's cue output (`[cue]`), or nil for none.
+    public var cue: CueSpec?
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 

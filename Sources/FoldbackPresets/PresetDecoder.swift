@@ -4,7 +4,7 @@ import TOMLKit
 /// Turns a parsed preset document into the model, or into the list of everything wrong with it.
 enum PresetDecoder {
     /// The keys allowed at the top level.
-    static let rootKeys = ["preset", "bus", "strip", "midi"]
+    static let rootKeys = ["preset", "bus", "strip", "midi", "cue"]
     /// The keys of the `[preset]` table.
     static let infoKeys = ["name", "description"]
 
@@ -41,16 +41,19 @@ enum PresetDecoder {
         }
 
         SendLoopCheck.report(strips: strips, log: log)
-        let routing = Preset(buses: buses, strips: strips, path: locator.file)
+        var routing = Preset(buses: buses, strips: strips, path: locator.file)
+        routing.cue = CueDecoder.decode(reader.subtable("cue", label: "[cue]"), buses: buses)
         let midi = MIDIMapDecoder.decode(reader.subtable("midi", label: "[midi]"), preset: routing)
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
         // Only a valid preset is checked for odd routing: after an error (a send to a misspelt
         // bus, say) these warnings would only echo it.
         warnAboutUnusedRouting(strips: strips, buses: buses, log: log)
-        return Preset(
+        var preset = Preset(
             name: name, description: description, buses: buses, strips: strips,
             path: locator.file, warnings: log.sortedWarnings(), midi: midi
         )
+        preset.cue = routing.cue
+        return preset
     }
 
     /// Reports a top-level array of tables that is absent or empty (other shapes are reported when read).

@@ -43,7 +43,9 @@ public enum PresetGraphBuilder {
                 units: units, unitIDs: bus.units.map(\.id), bypassedUnits: bus.units.map(\.isBypassed),
                 hasOutput: bus.hasOutput, isCompensated: bus.isCompensated))
         }
-        return GraphDescription(strips: strips, buses: buses)
+        var graph = GraphDescription(strips: strips, buses: buses)
+        graph.cue = preset.cue.map { CueDescription(gainDB: $0.gainDB, limiter: $0.limiter) }
+        return graph
     }
 
     /// A prepared graph for `preset` at `sampleRate`, rendering at most `maxFrames` frames at once.
@@ -79,6 +81,9 @@ public enum PresetGraphBuilder {
         for bus in preset.buses where bus.hasOutput {
             let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels)
             for (port, targets) in zip(ports, bus.connections) where !targets.isEmpty { plan[port] = targets }
+        }
+        if let cue = preset.cue {
+            for (port, targets) in zip(PortNaming.cuePortNames, cue.connections) where !targets.isEmpty { plan[port] = targets }
         }
         return plan
     }
