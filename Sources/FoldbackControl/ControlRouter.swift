@@ -100,6 +100,8 @@ public final class ControlRouter: Sendable {
             }
         case "talkback":
             return try talkbackCommand(message, parts: parts)
+        case "cue":
+            return try cueCommand(message, parts: parts)
         case "bus" where parts.count == 4 && parts[2] == "latency" && parts[3] == "get":
             try expect(message, "")
             return [try latencyReply(bus: String(parts[1]))]

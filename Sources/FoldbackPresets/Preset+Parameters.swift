@@ -46,11 +46,27 @@ extension MIDITarget {
             guard let parameter = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters.firstIndex(where: { $0.key == key })
             else { return nil }
             return .busUnitParameter(bus: bus, unit: unit, parameter: parameter)
+        case let .cue(path):
+            return preset.cueAddress(path.split(separator: ".").map(String.init))
         }
     }
 }
 
 extension Preset {
+    /// The cue address `parts` names (`["bus", "iem"]`, `["strip", "vox", "pfl"]`, `["clear"]`, `["gain_db"]`), or nil.
+    public func cueAddress(_ parts: [String]) -> ParameterAddress? {
+        guard cue != nil else { return nil }
+        switch (parts.first, parts.count) {
+        case ("gain_db", 1): return .cueGain
+        case ("clear", 1): return .cueClear
+        case ("bus", 2): return buses.firstIndex { $0.name == parts[1] }.map { .cueBus(bus: $0) }
+        case ("strip", 3):
+            guard let strip = strips.firstIndex(where: { $0.name == parts[1] }) else { return nil }
+            return parts[2] == "pfl" ? .cuePFL(strip: strip) : parts[2] == "afl" ? .cueAFL(strip: strip) : nil
+        default: return nil
+        }
+    }
+
     /// The value `address` has in this preset (what the graph starts with), or nil if it names nothing here.
     /// Unit parameters are looked up by the key of `graph`'s parameter at that index.
     public func value(at address: ParameterAddress, graph: EngineGraph) -> Float? {

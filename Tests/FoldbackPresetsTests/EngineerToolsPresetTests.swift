@@ -77,3 +77,25 @@ final class EngineerToolsPresetTests: XCTestCase {
         XCTAssertEqual(saved.strips[0].sends[0].gainDB, -14, "the send as set live, less the compensation")
     }
 }
+
+final class CuePresetTests: XCTestCase {
+    func testTheCueSectionBuildsACueOutputAndIsWrittenBack() throws {
+        let text = "[cue]\ngain_db = -4\nlimiter_ceiling_db = -3\nconnect = [\"system:playback_1\", \"system:playback_2\"]\n" + minimalBusAndStrip
+        let preset = try PresetLoader.parse(text, path: "cue.toml")
+        XCTAssertEqual(preset.cue?.gainDB, -4)
+        XCTAssertEqual(preset.cue?.limiter, LimiterSettings(ceilingDB: -3, releaseMs: 50, mode: .zeroLatency), "zero-latency by default")
+        let description = try PresetGraphBuilder.description(for: preset)
+        XCTAssertEqual(description.cue, CueDescription(gainDB: -4, limiter: LimiterSettings(ceilingDB: -3, releaseMs: 50, mode: .zeroLatency)))
+        XCTAssertEqual(PresetGraphBuilder.connectionPlan(for: preset)["cue_R"], ["system:playback_2"])
+        XCTAssertEqual(try PresetGraphBuilder.layout(for: preset).outputPorts.map(\.name), ["main_L", "main_R", "cue_L", "cue_R"])
+        let again = try PresetLoader.parse(PresetWriter.text(for: preset), path: "cue.toml")
+        XCTAssertEqual(again.cue, preset.cue)
+        XCTAssertNil(try PresetLoader.parse(minimalBusAndStrip, path: "plain.toml").cue)
+    }
+
+    func testABusTakingTheCuePortNamesAndBadCueKeysAreLocated() {
+        assertSingleError("[cue]\n[[bus]]\nname = \"cue\"\n[[strip]]\nname = \"s\"\nsend = [{ bus = \"cue\" }]\n", line: 2, column: 1, contains: ["'cue_L'", "rename the bus"])
+        assertSingleError("[cue]\ngain_db = 40\n" + minimalBusAndStrip, line: 2, column: 11, contains: ["gain_db"])
+        assertSingleError("[cue]\nlimiter = false\n" + minimalBusAndStrip, line: 2, column: 1, contains: ["unknown key 'limiter'"])
+    }
+}
