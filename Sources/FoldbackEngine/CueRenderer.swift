@@ -72,23 +72,11 @@ extension GraphRender {
     /// Applies the cue level and limiter and writes the cue ports (or, without ports, limits the mix in place).
     func finishCue(outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, outputCount: Int, outputOffset: Int, frames: Int) {
         guard let cue else { return }
-        let start = cue.pointee.gain
-        var ramp = start
-        for side in 0..<2 {
-            ramp = start
-            let mix = cue.pointee.mix[side]
-            let port = Int(cue.pointee.outputChannel) + side
-            var destination = mix
-            if port < outputCount, let output = outputs[port] { destination = output + outputOffset }
-            if ramp.isSettled {
-                MixKernels.scale(mix, into: destination, gain: ramp.value, frames: frames)
-            } else {
-                for frame in 0..<frames { destination[frame] = mix[frame] * ramp.next() }
-            }
-            unitOutputs[side] = destination
-            unitInputs[side] = UnsafePointer(destination)
-        }
-        cue.pointee.gain = ramp
+        stripChannels[0] = UnsafePointer(cue.pointee.mix[0])   // free once every strip and bus has rendered
+        stripChannels[1] = UnsafePointer(cue.pointee.mix[1])
+        writeScaled(
+            channels: 2, gain: &cue.pointee.gain, firstPort: Int(cue.pointee.outputChannel), fallback: cue.pointee.mix,
+            outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
         cue.pointee.limiter.pointee.process(inputs: UnsafePointer(unitInputs), outputs: UnsafePointer(unitOutputs), channels: 2, frames: frames)
     }
 
