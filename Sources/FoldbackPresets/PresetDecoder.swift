@@ -69,10 +69,10 @@ enum PresetDecoder {
         for bus in buses where !bus.hasOutput && !returned.contains(bus.name) {
             log.warning("effect bus '\(bus.name)' has no outputs and no strip returns it, so it is heard nowhere", at: bus.location)
         }
-        for strip in strips where strip.sends.isEmpty {
+        for strip in strips where strip.sends.isEmpty && strip.talkback == nil {
             log.warning("strip '\(strip.name)' has no sends, so it is not heard on any bus", at: strip.location)
         }
-        let fedBuses = Set(strips.flatMap { $0.sends.map(\.busName) })
+        let fedBuses = Set(strips.flatMap { $0.sends.map(\.busName) + ($0.talkback?.busNames ?? []) })
         for bus in buses where !fedBuses.contains(bus.name) {
             log.warning("bus '\(bus.name)' receives no sends, so it outputs silence", at: bus.location)
         }

@@ -29,6 +29,7 @@ final class EngineerToolsPresetTests: XCTestCase {
         XCTAssertEqual(preset.strips[0].trimDB, -4.5)
         XCTAssertTrue(preset.strips[0].trimCompensates)
         XCTAssertEqual(preset.strips[1].talkback, TalkbackSpec(busNames: ["iem", "main"], dimDB: -18))
+        XCTAssertEqual(preset.warnings.map(\.message), [], "a talkback's talk_to counts as its sends")
         XCTAssertNil(preset.strips[0].talkback)
         let description = try PresetGraphBuilder.description(for: preset)
         XCTAssertEqual(description.strips[0].trimDB, -4.5)
@@ -97,5 +98,31 @@ final class CuePresetTests: XCTestCase {
         assertSingleError("[cue]\n[[bus]]\nname = \"cue\"\n[[strip]]\nname = \"s\"\nsend = [{ bus = \"cue\" }]\n", line: 2, column: 1, contains: ["'cue_L'", "rename the bus"])
         assertSingleError("[cue]\ngain_db = 40\n" + minimalBusAndStrip, line: 2, column: 11, contains: ["gain_db"])
         assertSingleError("[cue]\nlimiter = false\n" + minimalBusAndStrip, line: 2, column: 1, contains: ["unknown key 'limiter'"])
+    }
+}
+
+final class EngineerToolsReportTests: XCTestCase {
+    func testCheckShowsTrimTalkbackAndCue() throws {
+        let text = """
+            [cue]
+            gain_db = -6
+            [[bus]]
+            name = "iem"
+            [[strip]]
+            name = "vox"
+            trim_db = 6
+            trim_compensate = true
+            send = [{ bus = "iem" }]
+            [[strip]]
+            name = "tb"
+            talkback = true
+            talk_to = ["iem"]
+            """
+        let report = PresetReport.render(try PresetLoader.parse(text, path: "tools.toml"))
+        XCTAssertTrue(report.contains("foldback: 2 input ports, 4 output ports"), report)
+        XCTAssertTrue(report.contains("live moves compensated"), report)
+        XCTAssertTrue(report.contains("-> iem while pressed, dimming them -12.0 dB"), report)
+        XCTAssertTrue(report.contains("foldback:cue_L"), report)
+        XCTAssertFalse(report.contains("not heard on any bus"), report)
     }
 }
