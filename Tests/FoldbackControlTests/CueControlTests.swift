@@ -35,18 +35,8 @@ final class CueControlTests: XCTestCase {
         router.handle(OSCMessage(path, arguments), from: peer)
     }
 
-    /// Renders DC 0.1 into vox for 40 cycles of 256 frames; the last sample of main, iem, cue L, cue R.
-    private func levels(_ target: OfflineTarget) -> [Float] {
-        var source = [Float](repeating: 0.1, count: 256)
-        var outputs = [[Float]](repeating: [Float](repeating: 0, count: 256), count: 4)
-        let io = target.engine.io
-        io.pointee.inputCount = 1
-        io.pointee.outputCount = 4
-        source.withUnsafeBufferPointer { io.pointee.inputs[0] = $0.baseAddress }
-        for channel in 0..<4 { outputs[channel].withUnsafeMutableBufferPointer { io.pointee.outputs[channel] = $0.baseAddress } }
-        for _ in 0..<40 { target.engine.renderCycle(frames: 256) }
-        return outputs.map { $0[255] }
-    }
+    /// The last sample of main, iem, cue L and cue R with DC 0.1 into vox.
+    private func levels(_ target: OfflineTarget) -> [Float] { target.lastSamples(dc: [0.1], outputs: 4) }
 
     func testCueSelectionsOverOSC() throws {
         let target = try OfflineTarget(text: Self.preset)

@@ -42,17 +42,9 @@ final class EngineerToolsControlTests: XCTestCase {
         router.handle(OSCMessage(path, arguments), from: peer)
     }
 
-    /// Renders `inputs` as DC on the three strips for 40 cycles of 256 frames; the last sample of each bus, dB.
+    /// The last sample of each bus, dB, with DC `inputs` on the three strips.
     private func levels(_ target: OfflineTarget, inputs: [Float] = [0.1, 0, 0]) -> [Double] {
-        var sources = inputs.map { [Float](repeating: $0, count: 256) }
-        var outputs = [[Float]](repeating: [Float](repeating: 0, count: 256), count: 2)
-        let io = target.engine.io
-        io.pointee.inputCount = 3
-        io.pointee.outputCount = 2
-        for channel in 0..<3 { sources[channel].withUnsafeBufferPointer { io.pointee.inputs[channel] = $0.baseAddress } }
-        for channel in 0..<2 { outputs[channel].withUnsafeMutableBufferPointer { io.pointee.outputs[channel] = $0.baseAddress } }
-        for _ in 0..<40 { target.engine.renderCycle(frames: 256) }
-        return outputs.map { Double(Decibels.decibels(fromLinearGain: abs($0[255]))) }
+        target.lastSamples(dc: inputs, outputs: 2).map { Double(Decibels.decibels(fromLinearGain: abs($0))) }
     }
 
     func testTrimMovesTheBusesUnlessCompensatedAndTheFlagOverridesTheStripDefault() throws {
