@@ -58,6 +58,7 @@ extension EngineGraph {
                 }
                 sendIndex += 1
             }
+            let trim = LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.trimDB), rampFrames: smoothingRamp)
             var render = StripRender(
                 inputChannel: strip.hasInputPorts ? Int32(inputChannel) : Int32.max / 2, channels: Int32(strip.channels),
                 outputChannels: Int32(prepared.outputChannels),
@@ -67,8 +68,7 @@ extension EngineGraph {
                 gate: LinearSmoother(value: 0, rampFrames: smoothingRamp),
                 pan: strip.pan, isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled,
                 meter: Int32(index), returnBus: Int32(strip.returnBus ?? -1),
-                trim: LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.trimDB), rampFrames: smoothingRamp),
-                sendTrim: LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.trimDB), rampFrames: smoothingRamp),
+                trim: trim, trimAtSends: trim, sendTrim: trim, unitLatency: Int32(clamping: prepared.latency),
                 trimDB: strip.trimDB, isTalkback: strip.isTalkback,
                 talkbackDim: Decibels.linearGain(fromDecibels: min(strip.talkbackDimDB, 0)))
             render.gate.reset(to: GraphRender.gateTarget(of: render, soloCount: soloCount))

@@ -58,10 +58,17 @@ struct StripRender {
     var meter: Int32
     /// The bus whose output is this strip's input (an effect return), or −1 for ports or a file.
     var returnBus: Int32 = -1
-    /// Input trim into the units, linear, and the trim the sends hear (trim × compensation), linear: the
-    /// sends scale by `sendTrim / trim` frame by frame, so a compensated move leaves every bus still.
+    /// Input trim into the units, linear. The sends scale by `sendTrim / trimAtSends` frame by frame: the trim
+    /// as it reaches the sends and the trim they should hear (trim × compensation), both ramps starting
+    /// `unitLatency` frames after the input's (through ``pendingFrames``), so a compensated move leaves every bus still.
     var trim: LinearSmoother
+    var trimAtSends: LinearSmoother
     var sendTrim: LinearSmoother
+    var unitLatency: Int32 = 0
+    /// Targets of `trimAtSends` and `sendTrim` waiting for the units' latency to pass, and frames left (−1: none).
+    var pendingTrim: Float = 1
+    var pendingSendTrim: Float = 1
+    var pendingFrames: Int32 = -1
     /// The trim and the compensation as set, dB (see ``ParameterAddress/stripTrim(strip:)``).
     var trimDB: Float = 0
     var compensationDB: Float = 0

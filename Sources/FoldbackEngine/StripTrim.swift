@@ -6,11 +6,12 @@ extension GraphRender {
     /// compensation for this chunk: `sendTrim / trim`, a scalar when both are steady, else frame by frame in
     /// ``compensationFrames`` (the exact inverse of the trim ramp, so a compensated move leaves every send still).
     mutating func applyTrim(_ strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int) {
-        let isSteady = strip.pointee.trim.isSettled && strip.pointee.sendTrim.isSettled
+        let isSteady = strip.pointee.trim.isSettled && strip.pointee.trimAtSends.isSettled && strip.pointee.sendTrim.isSettled
+            && strip.pointee.pendingFrames < 0
         isCompensationRamping = !isSteady
         if isSteady {
             let trim = strip.pointee.trim.value
-            compensation = trim == 0 ? 0 : strip.pointee.sendTrim.value / trim
+            compensation = strip.pointee.sendTrim.value / strip.pointee.trimAtSends.value
             guard trim != 1 else { return }
             for channel in 0..<channels {
                 MixKernels.scale(stripChannels[channel], into: trimScratch[channel], gain: trim, frames: frames)
@@ -19,10 +20,9 @@ extension GraphRender {
             return
         }
         strip.pointee.trim.fill(trimFrames, count: frames)
-        strip.pointee.sendTrim.fill(compensationFrames, count: frames)
         for frame in 0..<frames {
-            let trim = trimFrames[frame]
-            compensationFrames[frame] = trim == 0 ? 0 : compensationFrames[frame] / trim
+            startPendingRamps(strip)
+            compensationFrames[frame] = strip.pointee.sendTrim.next() / strip.pointee.trimAtSends.next()
         }
         for channel in 0..<channels {
             let source = stripChannels[channel], destination = trimScratch[channel]
@@ -31,10 +31,27 @@ extension GraphRender {
         }
     }
 
+    /// Counts one frame down toward the sends' ramps and starts them when the units' latency has passed.
+    private func startPendingRamps(_ strip: UnsafeMutablePointer<StripRender>) {
+        guard strip.pointee.pendingFrames >= 0 else { return }
+        if strip.pointee.pendingFrames == 0 {
+            strip.pointee.trimAtSends.setTarget(strip.pointee.pendingTrim)
+            strip.pointee.sendTrim.setTarget(strip.pointee.pendingSendTrim)
+        }
+        strip.pointee.pendingFrames -= 1
+    }
+
     /// Keeps a silent strip's trim ramps on schedule.
     func advanceTrim(of strip: UnsafeMutablePointer<StripRender>, frames: Int) {
         strip.pointee.trim.advance(by: frames)
-        strip.pointee.sendTrim.advance(by: frames)
+        let waiting = min(frames, max(Int(strip.pointee.pendingFrames) + 1, 0))
+        for _ in 0..<waiting {
+            startPendingRamps(strip)
+            strip.pointee.trimAtSends.advance(by: 1)
+            strip.pointee.sendTrim.advance(by: 1)
+        }
+        strip.pointee.trimAtSends.advance(by: frames - waiting)
+        strip.pointee.sendTrim.advance(by: frames - waiting)
     }
 
     /// Sets a strip's trim to `trimDB`; `compensated` holds what its sends hear (the inverse goes to every
@@ -52,9 +69,17 @@ extension GraphRender {
         retargetTrim(strips + index)
     }
 
+    /// Starts the input trim's ramp now and the sends' ramps once the units' latency has passed (a move still
+    /// waiting from before starts its ramps at once).
     private func retargetTrim(_ strip: UnsafeMutablePointer<StripRender>) {
         strip.pointee.trim.setTarget(Decibels.linearGain(fromDecibels: strip.pointee.trimDB))
-        strip.pointee.sendTrim.setTarget(Decibels.linearGain(fromDecibels: strip.pointee.trimDB + strip.pointee.compensationDB))
+        if strip.pointee.pendingFrames >= 0 {
+            strip.pointee.pendingFrames = 0
+            startPendingRamps(strip)
+        }
+        strip.pointee.pendingTrim = Decibels.linearGain(fromDecibels: strip.pointee.trimDB)
+        strip.pointee.pendingSendTrim = Decibels.linearGain(fromDecibels: strip.pointee.trimDB + strip.pointee.compensationDB)
+        strip.pointee.pendingFrames = strip.pointee.unitLatency
     }
 
     /// The per-frame send gains of the strip being mixed with the ramping compensation applied: (pre, post).
