@@ -14,7 +14,7 @@ extension ControlRouter {
                 throw .malformed("/foldback/midi/learn takes one string, the target (e.g. strip.vox.gain_db); got '\(message.typeTags)'")
             }
             guard let target = MIDITarget(parsing: text) else {
-                throw .malformed("'\(text)' is not a MIDI target: strip.NAME.gain_db|pan|mute|solo, strip.NAME.send.BUS.gain_db, strip.NAME.unit.ID.PARAM|bypass, bus.NAME.gain_db|mute|limiter_ceiling_db|limiter_release_ms, bus.NAME.unit.ID.PARAM|bypass")
+                throw .malformed("'\(text)' is not a MIDI target: strip.NAME.gain_db|pan|mute|solo, strip.NAME.send.BUS.gain_db, strip.NAME.unit.ID.PARAM|bypass, bus.NAME.gain_db|mute|limiter_ceiling_db|limiter_release_ms, bus.NAME.unit.ID.PARAM|bypass, cue.bus.NAME, cue.strip.NAME.pfl|afl, cue.clear, cue.gain_db")
             }
             let log = log
             do {

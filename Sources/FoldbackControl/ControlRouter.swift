@@ -98,6 +98,10 @@ public final class ControlRouter: Sendable {
                 log("\(message.path) refused: \(error)")
                 throw error
             }
+        case "talkback":
+            return try talkbackCommand(message, parts: parts)
+        case "cue":
+            return try cueCommand(message, parts: parts)
         case "bus" where parts.count == 4 && parts[2] == "latency" && parts[3] == "get":
             try expect(message, "")
             return [try latencyReply(bus: String(parts[1]))]
@@ -132,7 +136,9 @@ public final class ControlRouter: Sendable {
     }
 
     private func set(_ parameter: ResolvedParameter, from message: OSCMessage) throws(ControlError) {
-        guard message.arguments.count == 1, let value = message.arguments[0].number else {
+        var parameter = parameter
+        if let trimmed = try Self.trimMove(parameter, message) { parameter = trimmed }
+        guard message.arguments.count == 1 || (parameter.isTrim && message.arguments.count == 2), let value = message.arguments[0].number else {
             throw .malformed("\(parameter.name) takes one number (\(parameter.isSwitch ? "i 0 or 1" : "f")); got '\(message.typeTags)'")
         }
         guard !value.isNaN, parameter.range.contains(value), !parameter.isSwitch || value == 0 || value == 1 else {

@@ -19,7 +19,7 @@ public struct ResolvedParameter: Sendable, Equatable {
 
 /// Parses the parameter part of an OSC address (after `/foldback/`) against the running graph and preset.
 ///
-/// Forms: `strip/<name>/{gain_db,pan,mute,solo,enabled}`, `strip/<name>/send/<bus>/gain_db`,
+/// Forms: `strip/<name>/{gain_db,pan,mute,solo,enabled,trim_db,trim_compensation_db,talkback}`, `strip/<name>/send/<bus>/gain_db`,
 /// `strip/<name>/unit/<id>/<key>` (any key the unit's ``EngineUnit/parameters`` lists, built-in or
 /// plugin alike, plus `bypass`), `bus/<name>/{gain_db,mute}`, `bus/<name>/limiter/{ceiling_db,release_ms}`,
 /// `bus/<name>/unit/<id>/<key>`.
@@ -80,8 +80,16 @@ public enum ParameterPath {
             case "mute": return toggle(.stripMute(strip: index), name, spec.isMuted)
             case "solo": return toggle(.stripSolo(strip: index), name, spec.isSoloed)
             case "enabled": return toggle(.stripEnabled(strip: index), name, spec.isEnabled)
+            case "trim_db":
+                let address: ParameterAddress = spec.trimCompensates ? .stripTrimCompensated(strip: index) : .stripTrim(strip: index)
+                return ResolvedParameter(address: address, name: name, range: EngineGraph.trimRange, isSwitch: false, presetValue: spec.trimDB)
+            case "trim_compensation_db":
+                let range = -2 * EngineGraph.trimRange.upperBound...2 * EngineGraph.trimRange.upperBound
+                return ResolvedParameter(address: .stripTrimCompensation(strip: index), name: name, range: range, isSwitch: false, presetValue: 0)
+            case "talkback" where description.isTalkback: return toggle(.talkback(strip: index), name, false)
             default:
-                throw .unknownAddress("strip '\(strip)' has no parameter '\(rest[0])'; it has gain_db, pan, mute, solo, enabled, send/<bus>/gain_db, unit/<id>/<parameter>")
+                throw .unknownAddress(
+                    "strip '\(strip)' has no parameter '\(rest[0])'; it has gain_db, pan, mute, solo, enabled, trim_db, trim_compensation_db\(description.isTalkback ? ", talkback" : ""), send/<bus>/gain_db, unit/<id>/<parameter>")
             }
         }
     }

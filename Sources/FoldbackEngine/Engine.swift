@@ -160,15 +160,26 @@ public final class Engine: @unchecked Sendable {
             guard let latest = control.latest else { throw .noGraph }
             let change = try latest.change(for: address, value: value)
             guard state.pointee.parameters.push(change) else { throw .parameterQueueFull }
-            control.values[address] = value
+            if case let .stripTrimCompensated(strip) = address {
+                // Kept as the trim plus the compensation it added, as the audio thread holds them.
+                let trim = control.values[.stripTrim(strip: strip)] ?? latest.description.strips[strip].trimDB
+                let compensation = control.values[.stripTrimCompensation(strip: strip)] ?? 0
+                control.values[.stripTrimCompensation(strip: strip)] = compensation - (value - trim)
+                control.values[.stripTrim(strip: strip)] = value
+            } else if address == .cueClear {
+                control.values = control.values.filter { !$0.key.isCueSelection }
+            } else {
+                control.values[address] = value
+            }
             control.changeCount += 1
         }
     }
 
     /// The value last set at `address` since the latest graph was installed, or nil if none was
-    /// (the graph still has the value its description gave it).
+    /// (the graph still has the value its description gave it). A compensated trim reads as the trim.
     public func value(at address: ParameterAddress) -> Float? {
-        control.withLock { $0.values[address] }
+        if case let .stripTrimCompensated(strip) = address { return value(at: .stripTrim(strip: strip)) }
+        return control.withLock { $0.values[address] }
     }
 
     /// Every value set since the latest graph was installed, by address.

@@ -25,7 +25,9 @@ extension EngineGraph {
                 gainLinear: linear, isMuted: bus.isMuted, meter: Int32(stripDescriptions.count + index),
                 limiter: limiters[index], firstUnit: Int32(firstUnit), unitCount: Int32(preparedBuses[index].slots.count),
                 work: workBuffers(preparedBuses[index].slots.isEmpty ? 0 : 4),
-                isReturned: stripDescriptions.contains { $0.returnBus == index }))
+                isReturned: stripDescriptions.contains { $0.returnBus == index },
+                talk: stripDescriptions.contains { $0.isTalkback && $0.sends.contains { $0.bus == index } } ? workBuffers(2) : nil,
+                dim: LinearSmoother(value: 1, rampFrames: smoothingRamp)))
             if bus.hasOutput { outputChannel += bus.channels }
         }
 
@@ -56,6 +58,7 @@ extension EngineGraph {
                 }
                 sendIndex += 1
             }
+            let trim = LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.trimDB), rampFrames: smoothingRamp)
             var render = StripRender(
                 inputChannel: strip.hasInputPorts ? Int32(inputChannel) : Int32.max / 2, channels: Int32(strip.channels),
                 outputChannels: Int32(prepared.outputChannels),
@@ -64,7 +67,10 @@ extension EngineGraph {
                 fader: LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.gainDB), rampFrames: smoothingRamp),
                 gate: LinearSmoother(value: 0, rampFrames: smoothingRamp),
                 pan: strip.pan, isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled,
-                meter: Int32(index), returnBus: Int32(strip.returnBus ?? -1))
+                meter: Int32(index), returnBus: Int32(strip.returnBus ?? -1),
+                trim: trim, trimAtSends: trim, sendTrim: trim, unitLatency: Int32(clamping: prepared.latency),
+                trimDB: strip.trimDB, isTalkback: strip.isTalkback,
+                talkbackDim: Decibels.linearGain(fromDecibels: min(strip.talkbackDimDB, 0)))
             render.gate.reset(to: GraphRender.gateTarget(of: render, soloCount: soloCount))
             (strips + index).initialize(to: render)
             if strip.hasInputPorts { inputChannel += strip.channels }
@@ -87,7 +93,8 @@ extension EngineGraph {
             case let .bus(index): (order + position).initialize(to: Int32(-index - 1))
             }
         }
-        return GraphRender(
+        let cue = description.cue.map { makeCue(settings: $0, outputChannel: outputChannel, ramp: smoothingRamp) }
+        var render = GraphRender(
             strips: strips, stripCount: stripDescriptions.count, units: units, sends: sends, taps: taps,
             buses: buses, busCount: busDescriptions.count, inputChannelCount: inputChannel,
             outputChannelCount: outputChannel, maxFrames: maxFrames, soloCount: soloCount, silence: silence,
@@ -99,7 +106,28 @@ extension EngineGraph {
             stripSources: nilTable(count: stripDescriptions.count), sourceBuffers: sourceTable(count: stripDescriptions.count * 2, silence: silence),
             handovers: handoverTable(handovers), handoverCount: handovers.count,
             predecessor: handovers.isEmpty ? nil : predecessor.map { UnsafeMutableRawPointer($0.render) },
-            order: order, orderCount: routing.order.count, sendScratch: workBuffers(2))
+            order: order, orderCount: routing.order.count, sendScratch: workBuffers(2),
+            trimScratch: workBuffers(2), trimFrames: zeroedFrames(), compensationFrames: zeroedFrames(),
+            compensatedPre: zeroedFrames(), compensatedPost: zeroedFrames())
+        render.cue = cue
+        if cue != nil { render.outputChannelCount += 2 }
+        return render
+    }
+
+    /// The cue output's realtime state: mix buffers, a selection ramp per source (all off), level and limiter.
+    private func makeCue(settings: CueDescription, outputChannel: Int, ramp: Int) -> UnsafeMutablePointer<CueRender> {
+        func selections(_ count: Int) -> UnsafeMutablePointer<LinearSmoother> {
+            let table = allocate(LinearSmoother.self, count: count)
+            table.initialize(repeating: LinearSmoother(value: 0, rampFrames: ramp), count: max(count, 1))
+            return table
+        }
+        let cue = allocate(CueRender.self, count: 1)
+        cue.initialize(to: CueRender(
+            outputChannel: Int32(outputChannel), mix: workBuffers(2),
+            busSelect: selections(description.buses.count), pflSelect: selections(description.strips.count),
+            aflSelect: selections(description.strips.count),
+            gain: LinearSmoother(value: Decibels.linearGain(fromDecibels: settings.gainDB), rampFrames: ramp), limiter: cueLimiter!))
+        return cue
     }
 
     /// `count` zeroed buffers of `maxFrames` frames, in a table freed with the graph.

@@ -61,6 +61,9 @@ extension EngineGraph {
         func checkGain(_ name: String) throws(EngineError) {
             if value > Self.maxGainDB { throw .valueOutOfRange(parameter: name, value: value, range: -Float.infinity...Self.maxGainDB) }
         }
+        func checkCue() throws(EngineError) {
+            guard description.cue != nil else { throw .unknownParameter("\(address): this graph has no cue output ([cue])") }
+        }
         switch address {
         case let .stripGain(index):
             try checkGain("\(try strip(index).name)/gain_db")
@@ -89,6 +92,27 @@ extension EngineGraph {
         case let .busUnitBypass(index, unit):
             let owner = try bus(index)
             try Self.checkUnit(address, owner: "bus '\(owner.name)'", path: "bus/\(owner.name)", units: owner.units, ids: owner.unitIDs, unit: unit, parameter: nil, value: value)
+        case let .stripTrim(index), let .stripTrimCompensated(index):
+            let name = try strip(index).name
+            if !Self.trimRange.contains(value) { throw .valueOutOfRange(parameter: "\(name)/trim_db", value: value, range: Self.trimRange) }
+        case let .stripTrimCompensation(index):
+            let name = try strip(index).name
+            let range = -2 * Self.trimRange.upperBound...2 * Self.trimRange.upperBound
+            if !range.contains(value) { throw .valueOutOfRange(parameter: "\(name)/trim_compensation_db", value: value, range: range) }
+        case let .talkback(index):
+            let owner = try strip(index)
+            guard owner.isTalkback else { throw .unknownParameter("\(address): strip '\(owner.name)' is not a talkback (talkback = true)") }
+        case let .cueBus(index):
+            try checkCue()
+            _ = try bus(index)
+        case let .cuePFL(index), let .cueAFL(index):
+            try checkCue()
+            _ = try strip(index)
+        case .cueGain:
+            try checkCue()
+            try checkGain("cue/gain_db")
+        case .cueClear:
+            try checkCue()
         case let .busLimiterCeiling(index), let .busLimiterRelease(index):
             let owner = try bus(index)
             guard owner.limiter != nil else { throw .unknownParameter("\(address): bus '\(owner.name)' has no limiter") }
@@ -100,6 +124,9 @@ extension EngineGraph {
         }
         return address.change(value: value, graph: UnsafeMutableRawPointer(render))
     }
+
+    /// A strip's input trim range, dB.
+    public static let trimRange: ClosedRange<Float> = -24...24
 
     /// A bus limiter's live ceiling range, dBFS, and release range, ms (as presets accept them).
     public static let limiterCeilingRange: ClosedRange<Float> = -30...0

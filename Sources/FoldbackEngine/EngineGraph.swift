@@ -20,6 +20,8 @@ public final class EngineGraph: @unchecked Sendable {
     private var allocations: [UnsafeMutableRawPointer] = []
     /// One per bus (nil where the bus has no limiter); freed in deinit.
     let limiters: [UnsafeMutablePointer<LimiterKernel>?]
+    /// The cue output's limiter (nil without a cue); freed in deinit.
+    let cueLimiter: UnsafeMutablePointer<LimiterKernel>?
     /// The send delay lines that align paths into buses; freed in deinit.
     var sendDelays: [UnsafeMutablePointer<LookaheadDelay>] = []
     /// The render order and the latency of every path (see ``RoutingPlan``).
@@ -74,15 +76,8 @@ public final class EngineGraph: @unchecked Sendable {
         routing = try RoutingPlan(
             description, stripUnitLatencies: preparedStrips.map(\.latency), busUnitLatencies: preparedBuses.map(\.latency),
             limiterLatencies: limiterLatencies)
-        limiters = description.buses.map { bus in
-            bus.limiter.map { settings in
-                let kernel = UnsafeMutablePointer<LimiterKernel>.allocate(capacity: 1)
-                kernel.initialize(to: LimiterKernel(
-                    sampleRate: sampleRate, channels: bus.channels, ceilingDB: settings.ceilingDB,
-                    lookaheadMs: settings.lookaheadMs, releaseMs: settings.releaseMs))
-                return kernel
-            }
-        }
+        limiters = description.buses.map { bus in bus.limiter.map { Self.makeLimiter($0, channels: bus.channels, sampleRate: sampleRate) } }
+        cueLimiter = description.cue.map { Self.makeLimiter($0.limiter, channels: 2, sampleRate: sampleRate) }
         self.predecessor = predecessor
         continuedUnits = zip(description.strips.map(\.name), description.strips.map(\.unitIDs)).enumerated().flatMap { index, strip in
             preparedStrips[index].continued.map { (strip.0, strip.1[$0.unitOffset]) }
@@ -94,13 +89,21 @@ public final class EngineGraph: @unchecked Sendable {
         render.initialize(to: buildRender(preparedStrips: preparedStrips, preparedBuses: preparedBuses))
     }
 
+    /// A limiter kernel with `settings`, freed in deinit.
+    private static func makeLimiter(_ settings: LimiterSettings, channels: Int, sampleRate: Double) -> UnsafeMutablePointer<LimiterKernel> {
+        let kernel = UnsafeMutablePointer<LimiterKernel>.allocate(capacity: 1)
+        kernel.initialize(to: LimiterKernel(
+            sampleRate: sampleRate, channels: channels, ceilingDB: settings.ceilingDB, lookaheadMs: settings.lookaheadMs, releaseMs: settings.releaseMs))
+        return kernel
+    }
+
     private static func free<Value>(_ pointer: UnsafeMutablePointer<Value>) {
         pointer.deinitialize(count: 1)
         pointer.deallocate()
     }
 
     deinit {
-        for limiter in limiters.compactMap({ $0 }) {
+        for limiter in limiters.compactMap({ $0 }) + [cueLimiter].compactMap({ $0 }) {
             limiter.pointee.deallocate()
             Self.free(limiter)
         }

@@ -6,11 +6,28 @@ public struct GraphDescription: Sendable {
     public var strips: [StripDescription]
     /// The output buses, in output-port order.
     public var buses: [BusDescription]
+    /// The engineer's stereo cue output (ports `cue_L`, `cue_R` after every bus's), or nil for none.
+    public var cue: CueDescription?
 
     /// A graph of `strips` mixing into `buses`.
     public init(strips: [StripDescription], buses: [BusDescription]) {
         self.strips = strips
         self.buses = buses
+    }
+}
+
+/// The cue output: a stereo pair the engineer listens on, fed by any selection of bus outputs and strip
+/// PFL/AFL taps (``ParameterAddress/cueBus(bus:)`` and the like), with its own level and safety limiter.
+public struct CueDescription: Sendable, Hashable {
+    /// The cue output's level, dB.
+    public var gainDB: Float
+    /// Its safety limiter, after the level; zero-latency by default, so a cued bus stays sample-aligned.
+    public var limiter: LimiterSettings
+
+    /// A cue output at `gainDB` with `limiter`.
+    public init(gainDB: Float = 0, limiter: LimiterSettings = LimiterSettings(ceilingDB: -1, releaseMs: 50, mode: .zeroLatency)) {
+        self.gainDB = gainDB
+        self.limiter = limiter
     }
 }
 
@@ -43,6 +60,13 @@ public struct StripDescription: Sendable {
     /// The bus whose output this strip takes as its input (an effect return), or nil for input ports.
     /// A return has no input ports; it renders after that bus in the same cycle.
     public var returnBus: Int?
+    /// Input trim, dB, applied before the units (see ``ParameterAddress/stripTrim(strip:)``).
+    public var trimDB: Float = 0
+    /// A talkback strip: silent until pressed (``ParameterAddress/talkback(strip:)``); its sends feed the
+    /// talk input of their buses, which dims the rest of each such bus by ``talkbackDimDB`` while pressed.
+    public var isTalkback = false
+    /// How far a pressed talkback dims the other content of the buses it talks to, dB (≤ 0).
+    public var talkbackDimDB: Float = -12
 
     /// Whether the strip has JACK input ports (neither a file source nor a return).
     public var hasInputPorts: Bool { !isFileSource && returnBus == nil }

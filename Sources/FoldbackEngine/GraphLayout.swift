@@ -14,7 +14,7 @@ public struct PortLayout: Sendable, Hashable {
 public struct GraphLayout: Sendable, Hashable {
     /// Input ports, strip by strip.
     public var inputPorts: [PortLayout]
-    /// Output ports, bus by bus.
+    /// Output ports, bus by bus, then the cue pair if the graph has one.
     public var outputPorts: [PortLayout]
     /// The slowest path from an input port to an output port, in frames.
     public var latencyFrames: Int
@@ -31,7 +31,7 @@ public struct GraphLayout: Sendable, Hashable {
         })
         outputPorts = Self.ports(description.buses.filter(\.hasOutput).map {
             (PortNaming.outputPortNames(bus: $0.name, channels: $0.channels), PortNaming.outputPrettyNames(bus: $0.name, channels: $0.channels))
-        })
+        } + (description.cue == nil ? [] : [(PortNaming.cuePortNames, PortNaming.cuePrettyNames)]))
         self.latencyFrames = latencyFrames
     }
 

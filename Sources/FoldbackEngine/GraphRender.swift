@@ -58,6 +58,24 @@ struct StripRender {
     var meter: Int32
     /// The bus whose output is this strip's input (an effect return), or −1 for ports or a file.
     var returnBus: Int32 = -1
+    /// Input trim into the units, linear. The sends scale by `sendTrim / trimAtSends` frame by frame: the trim
+    /// as it reaches the sends and the trim they should hear (trim × compensation), both ramps starting
+    /// `unitLatency` frames after the input's (through ``pendingFrames``), so a compensated move leaves every bus still.
+    var trim: LinearSmoother
+    var trimAtSends: LinearSmoother
+    var sendTrim: LinearSmoother
+    var unitLatency: Int32 = 0
+    /// Targets of `trimAtSends` and `sendTrim` waiting for the units' latency to pass, and frames left (−1: none).
+    var pendingTrim: Float = 1
+    var pendingSendTrim: Float = 1
+    var pendingFrames: Int32 = -1
+    /// The trim and the compensation as set, dB (see ``ParameterAddress/stripTrim(strip:)``).
+    var trimDB: Float = 0
+    var compensationDB: Float = 0
+    /// A talkback strip (gated by ``isTalking`` alone, solo-safe), whether it is pressed, and its dim, linear.
+    var isTalkback = false
+    var isTalking = false
+    var talkbackDim: Float = 1
 }
 
 /// A bus: its mix buffers, units, output gain and limiter.
@@ -81,6 +99,10 @@ struct BusRender {
     var work: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
     /// Whether a return strip reads this bus: its final output is then kept in ``buffers`` as well.
     var isReturned = false
+    /// Where talkback sends mix (one buffer per channel), or nil when no talkback talks to this bus; the
+    /// rest of the mix is scaled by ``dim`` before the talk is added, ahead of the bus's units.
+    var talk: UnsafeMutablePointer<UnsafeMutablePointer<Float>>? = nil
+    var dim: LinearSmoother
 }
 
 /// A whole graph for the audio thread: flat run lists of strips, units, sends, taps and buses.
@@ -128,6 +150,19 @@ struct GraphRender {
     var orderCount: Int
     /// Two `maxFrames` buffers where a delayed send is mixed before its delay line.
     var sendScratch: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Two `maxFrames` buffers holding the trimmed input of the strip being rendered, its per-frame trim and
+    /// send compensation (`sendTrim / trim`), and the per-frame send gains with compensation while it ramps.
+    var trimScratch: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    var trimFrames: UnsafeMutablePointer<Float>
+    var compensationFrames: UnsafeMutablePointer<Float>
+    var compensatedPre: UnsafeMutablePointer<Float>
+    var compensatedPost: UnsafeMutablePointer<Float>
+    /// The send compensation of the strip being rendered when steady (`sendTrim / trim`), and whether it ramps this chunk.
+    var compensation: Float = 1
+    var isCompensationRamping = false
+
+    /// The cue output, or nil when the graph has none (see `CueRenderer.swift`).
+    var cue: UnsafeMutablePointer<CueRender>? = nil
 
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8

@@ -15,9 +15,11 @@ extension GraphRender {
     ) {
         let factors = meters.factors(frames: frames)
         sampleTaps()
+        clearCue(frames: frames)
         for bus in 0..<busCount {
             for channel in 0..<Int(buses[bus].channels) {
                 MixKernels.clear(buses[bus].buffers[channel], frames: frames)
+                if let talk = buses[bus].talk { MixKernels.clear(talk[channel], frames: frames) }
             }
         }
         for step in 0..<orderCount {
@@ -28,6 +30,7 @@ extension GraphRender {
                 renderBus(buses + (-item - 1), outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames, factors: factors)
             }
         }
+        finishCue(outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
     }
 
     /// Runs a bus's units on its mix and leaves the bus's channels in ``stripChannels`` (a stereo result on
@@ -50,6 +53,31 @@ extension GraphRender {
         }
     }
 
+    /// Writes ``stripChannels`` × the `gain` ramp into output ports from `firstPort` on (into `fallback`,
+    /// in place, where a port is absent) and leaves where each channel went in ``unitOutputs`` and ``unitInputs``.
+    func writeScaled(
+        channels: Int, gain: inout LinearSmoother, firstPort: Int, fallback: UnsafeMutablePointer<UnsafeMutablePointer<Float>>,
+        outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, outputCount: Int, outputOffset: Int, frames: Int
+    ) {
+        let start = gain
+        var ramp = start
+        for channel in 0..<channels {
+            ramp = start
+            let mix = stripChannels[channel]
+            let port = firstPort + channel
+            var destination = fallback[channel]
+            if port < outputCount, let output = outputs[port] { destination = output + outputOffset }
+            if ramp.isSettled {
+                MixKernels.scale(mix, into: destination, gain: ramp.value, frames: frames)
+            } else {
+                for frame in 0..<frames { destination[frame] = mix[frame] * ramp.next() }
+            }
+            unitOutputs[channel] = destination
+            unitInputs[channel] = UnsafePointer(destination)
+        }
+        gain = ramp
+    }
+
     /// Runs a bus's units, applies its output gain into its output ports (or in place when a port is
     /// absent, as for an effect bus), then its limiter, and meters the final output.
     private mutating func renderBus(
@@ -60,26 +88,13 @@ extension GraphRender {
         frames: Int,
         factors: (peakDecay: Float, rmsWeight: Float)
     ) {
+        mixTalk(into: bus, frames: frames)
         runBusUnits(bus, frames: frames, factors: factors)
-        let start = bus.pointee.gain
-        var ramp = start
         let channels = Int(bus.pointee.channels)
         let destinations = unitOutputs   // free scratch between units
-        for channel in 0..<channels {
-            ramp = start
-            let mix = stripChannels[channel]
-            let port = Int(bus.pointee.outputChannel) + channel
-            var destination = bus.pointee.buffers[channel]
-            if port < outputCount, let output = outputs[port] { destination = output + outputOffset }
-            if ramp.isSettled {
-                MixKernels.scale(mix, into: destination, gain: ramp.value, frames: frames)
-            } else {
-                for frame in 0..<frames { destination[frame] = mix[frame] * ramp.next() }
-            }
-            destinations[channel] = destination
-            unitInputs[channel] = UnsafePointer(destination)
-        }
-        bus.pointee.gain = ramp
+        writeScaled(
+            channels: channels, gain: &bus.pointee.gain, firstPort: Int(bus.pointee.outputChannel), fallback: bus.pointee.buffers,
+            outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
         if let limiter = bus.pointee.limiter {
             limiter.pointee.process(inputs: UnsafePointer(unitInputs), outputs: UnsafePointer(destinations), channels: channels, frames: frames)
         }
@@ -91,5 +106,6 @@ extension GraphRender {
         }
         meters.update(Int(bus.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
         tapBus(bus - buses, channels: channels, frames: frames)
+        cueBus(bus - buses, outputs: unitInputs, channels: channels, frames: frames)
     }
 }

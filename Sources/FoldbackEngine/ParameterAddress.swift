@@ -33,13 +33,34 @@ public enum ParameterAddress: Sendable, Hashable {
     case busLimiterCeiling(bus: Int)
     /// A bus limiter's release time, ms (1…2000).
     case busLimiterRelease(bus: Int)
+    /// A strip's input trim before its units, dB (−24…+24), uncompensated: the sends follow it.
+    case stripTrim(strip: Int)
+    /// A gain-compensated trim move, dB (−24…+24): the trim moves the signal into the units and the inverse
+    /// goes to every send, ramped together, so no bus moves. The engine stores it as ``stripTrim(strip:)``
+    /// plus the accumulated ``stripTrimCompensation(strip:)``.
+    case stripTrimCompensated(strip: Int)
+    /// The compensation a strip's sends apply against its trim, dB (what compensated moves add up to).
+    case stripTrimCompensation(strip: Int)
+    /// Whether talkback strip `strip` is pressed, 0/1.
+    case talkback(strip: Int)
+    /// Whether bus `bus` is in the cue (what it outputs), 0/1. Cue selections add up and fade.
+    case cueBus(bus: Int)
+    /// Whether strip `strip`'s PFL (after its units, before its fader and mute) is in the cue, 0/1.
+    case cuePFL(strip: Int)
+    /// Whether strip `strip`'s AFL (after its fader and mute) is in the cue, 0/1.
+    case cueAFL(strip: Int)
+    /// The cue output's level, dB.
+    case cueGain
+    /// Takes everything out of the cue (any value).
+    case cueClear
 }
 
 /// A parameter change as it travels through the realtime ring: plain values only.
 struct ParameterChange: BitwiseCopyable {
     enum Kind: UInt8 {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
-        case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease
+        case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease, stripTrim, stripTrimCompensation, talkback
+        case cueBus, cuePFL, cueAFL, cueGain, cueClear
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
@@ -54,6 +75,14 @@ struct ParameterChange: BitwiseCopyable {
 }
 
 extension ParameterAddress {
+    /// Whether this selects a source for the cue (bus, PFL or AFL).
+    public var isCueSelection: Bool {
+        switch self {
+        case .cueBus, .cuePFL, .cueAFL: true
+        default: false
+        }
+    }
+
     /// The ring message for this address, for `graph`.
     func change(value: Float, graph: UnsafeMutableRawPointer) -> ParameterChange {
         func message(_ kind: ParameterChange.Kind, _ strip: Int, _ index: Int = 0, _ parameter: Int = 0) -> ParameterChange {
@@ -74,6 +103,15 @@ extension ParameterAddress {
         case let .busUnitBypass(bus, unit): return message(.busUnitBypass, bus, unit)
         case let .busLimiterCeiling(bus): return message(.busLimiterCeiling, 0, bus)
         case let .busLimiterRelease(bus): return message(.busLimiterRelease, 0, bus)
+        case let .stripTrim(strip): return message(.stripTrim, strip, 0, 0)
+        case let .stripTrimCompensated(strip): return message(.stripTrim, strip, 0, 1)
+        case let .stripTrimCompensation(strip): return message(.stripTrimCompensation, strip)
+        case let .talkback(strip): return message(.talkback, strip)
+        case let .cueBus(bus): return message(.cueBus, 0, bus)
+        case let .cuePFL(strip): return message(.cuePFL, 0, strip)
+        case let .cueAFL(strip): return message(.cueAFL, 0, strip)
+        case .cueGain: return message(.cueGain, 0)
+        case .cueClear: return message(.cueClear, 0)
         }
     }
 }

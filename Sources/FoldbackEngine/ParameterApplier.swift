@@ -45,6 +45,21 @@ extension GraphRender {
         case .unitBypass, .busUnitBypass:
             guard let slot = unitSlot(of: change) else { return }
             Self.setBypass(slot, isOn: isOn)
+        case .stripTrim:
+            guard strip < stripCount else { return }
+            setTrim(ofStrip: strip, to: change.value, compensated: change.parameter != 0)
+        case .stripTrimCompensation:
+            guard strip < stripCount else { return }
+            setTrimCompensation(ofStrip: strip, to: change.value)
+        case .talkback:
+            guard strip < stripCount else { return }
+            setTalkback(ofStrip: strip, isOn: isOn)
+        case .cueBus, .cuePFL, .cueAFL:
+            setCue(change.kind, index: index, isOn: isOn)
+        case .cueGain:
+            cue?.pointee.gain.setTarget(Decibels.linearGain(fromDecibels: change.value))
+        case .cueClear:
+            clearCueSelection()
         case .busLimiterCeiling, .busLimiterRelease:
             guard index < busCount, let limiter = buses[index].limiter else { return }
             let isCeiling = change.kind == .busLimiterCeiling
@@ -81,13 +96,16 @@ extension GraphRender {
         for strip in 0..<stripCount {
             strips[strip].gate.setTarget(Self.gateTarget(of: strips[strip], soloCount: soloed))
         }
+        retargetDims()
     }
 
     /// The gate of a strip: 0 when muted, disabled, or not soloed while others are (a disabled strip's solo
     /// does not count). Effect returns are solo-safe: a solo leaves them open, so a soloed strip keeps its
-    /// reverb (the other strips' sends into the effect bus are gated already).
+    /// reverb (the other strips' sends into the effect bus are gated already). A talkback is open only
+    /// while pressed, and solo-safe too.
     static func gateTarget(of strip: StripRender, soloCount: Int) -> Float {
         if strip.isMuted || !strip.isEnabled { return 0 }
+        if strip.isTalkback { return strip.isTalking ? 1 : 0 }
         if soloCount > 0 && !strip.isSoloed && strip.returnBus < 0 { return 0 }
         return 1
     }

@@ -24,4 +24,9 @@ public enum PortNaming {
     public static func outputPrettyNames(bus: String, channels: Int) -> [String] {
         channels == 1 ? ["\(bus) out"] : ["\(bus) out left", "\(bus) out right"]
     }
+
+    /// The cue output's ports, after every bus's.
+    public static let cuePortNames = ["cue_L", "cue_R"]
+    /// Their pretty names.
+    public static let cuePrettyNames = ["cue out left", "cue out right"]
 }

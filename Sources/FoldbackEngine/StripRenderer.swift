@@ -30,11 +30,14 @@ extension GraphRender {
         let isDormant = !strip.pointee.isEnabled && strip.pointee.gate.isSettled && strip.pointee.gate.value == 0
         if isDormant {
             meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: meterFactors)
+            advanceTrim(of: strip, frames: frames)
             advanceTaps(of: strip, frames: frames)
             tapStrip(index, channels: 0, frames: frames, gain: 0, frameGains: nil)
+            cueStrip(index, channels: 0, postFader: 0, frameGains: nil, frames: frames)
             return
         }
 
+        applyTrim(strip, channels: currentCount, frames: frames)
         currentCount = runUnits(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), work: strip.pointee.work, channels: currentCount, frames: frames)
         if !meterStrip(strip, channels: currentCount, frames: frames, factors: meterFactors) {
             guardNonFinite(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), channels: currentCount, meter: Int(strip.pointee.meter), factors: meterFactors)
@@ -43,6 +46,7 @@ extension GraphRender {
         let postFader = strip.pointee.gate.value * strip.pointee.fader.value
         mixSends(of: strip, channels: currentCount, frames: frames)
         tapStrip(index, channels: currentCount, frames: frames, gain: postFader, frameGains: isSettled ? nil : postFaderFrames)
+        cueStrip(index, channels: currentCount, postFader: postFader, frameGains: isSettled ? nil : postFaderFrames, frames: frames)
     }
 
     /// A return strip's input `channel`: its bus's channel; a mono return of a stereo bus folds it to
@@ -68,15 +72,21 @@ extension GraphRender {
         return true
     }
 
-    /// Adds the strip's signal into every bus it sends to: gate × (fader unless pre-fader) × send level × pan law.
+    /// Adds the strip's signal into every bus it sends to (a talkback's into their talk inputs):
+    /// gate × (fader unless pre-fader) × trim compensation × send level × pan law.
     private mutating func mixSends(of strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int) {
-        let gainsSettled = strip.pointee.gate.isSettled && strip.pointee.fader.isSettled
-        let gate = strip.pointee.gate.value
+        let gainsSettled = strip.pointee.gate.isSettled && strip.pointee.fader.isSettled && !isCompensationRamping
+        let gate = strip.pointee.gate.value * compensation
         let postFader = gate * strip.pointee.fader.value
+        var preFrames = gateFrames, postFrames = postFaderFrames
         if !gainsSettled {
             strip.pointee.gate.fill(gateFrames, count: frames)
             strip.pointee.fader.fill(postFaderFrames, count: frames)
             for frame in 0..<frames { postFaderFrames[frame] *= gateFrames[frame] }
+            if isCompensationRamping || compensation != 1 {
+                if !isCompensationRamping { compensationFrames.update(repeating: compensation, count: frames) }
+                (preFrames, postFrames) = compensatedFrames(pre: gateFrames, post: postFaderFrames, frames: frames)
+            }
         } else if gate == 0 {
             advanceTaps(of: strip, frames: frames)
             return
@@ -85,7 +95,8 @@ extension GraphRender {
             let send = sends + Int(strip.pointee.firstSend) + sendOffset
             let bus = buses + Int(send.pointee.bus)
             let isPreFader = send.pointee.isPreFader
-            let mixBuffers = send.pointee.delay == nil ? bus.pointee.buffers : sendScratch
+            let busBuffers = strip.pointee.isTalkback ? bus.pointee.talk ?? bus.pointee.buffers : bus.pointee.buffers
+            let mixBuffers = send.pointee.delay == nil ? busBuffers : sendScratch
             if send.pointee.delay != nil {
                 for channel in 0..<Int(bus.pointee.channels) { MixKernels.clear(sendScratch[channel], frames: frames) }
             }
@@ -102,26 +113,25 @@ extension GraphRender {
                         for frame in 0..<frames { destination[frame] += source[frame] * gain * tap.pointee.coefficient.next() }
                     }
                 } else {
-                    let frameGains = isPreFader ? gateFrames : postFaderFrames
+                    let frameGains = isPreFader ? preFrames : postFrames
                     for frame in 0..<frames {
                         destination[frame] += source[frame] * frameGains[frame] * tap.pointee.coefficient.next()
                     }
                 }
             }
-            if let delay = send.pointee.delay { delaySend(delay, from: UnsafePointer(sendScratch), into: bus, frames: frames) }
+            if let delay = send.pointee.delay { delaySend(delay, from: UnsafePointer(sendScratch), into: busBuffers, channels: Int(bus.pointee.channels), frames: frames) }
         }
     }
 
-    /// Passes a delayed send's mix (or silence, from nil) through its delay line into its bus.
+    /// Passes a delayed send's mix (or silence, from nil) through its delay line into its bus's `buffers`.
     private func delaySend(
         _ delay: UnsafeMutablePointer<LookaheadDelay>, from mix: UnsafePointer<UnsafeMutablePointer<Float>>?,
-        into bus: UnsafeMutablePointer<BusRender>, frames: Int
+        into buffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, channels: Int, frames: Int
     ) {
-        let channels = Int(bus.pointee.channels)
         for frame in 0..<frames {
             for channel in 0..<channels {
                 let sample = mix.map { $0[channel][frame] } ?? 0
-                bus.pointee.buffers[channel][frame] += delay.pointee.exchange(sample, channel: channel)
+                buffers[channel][frame] += delay.pointee.exchange(sample, channel: channel)
             }
             delay.pointee.advance()
         }
@@ -131,7 +141,11 @@ extension GraphRender {
     private func advanceTaps(of strip: UnsafeMutablePointer<StripRender>, frames: Int) {
         for sendOffset in 0..<Int(strip.pointee.sendCount) {
             let send = sends + Int(strip.pointee.firstSend) + sendOffset
-            if let delay = send.pointee.delay { delaySend(delay, from: nil, into: buses + Int(send.pointee.bus), frames: frames) }
+            if let delay = send.pointee.delay {
+                let bus = buses + Int(send.pointee.bus)
+                let buffers = strip.pointee.isTalkback ? bus.pointee.talk ?? bus.pointee.buffers : bus.pointee.buffers
+                delaySend(delay, from: nil, into: buffers, channels: Int(bus.pointee.channels), frames: frames)
+            }
             for tapOffset in 0..<Int(send.pointee.tapCount) {
                 taps[Int(send.pointee.firstTap) + tapOffset].coefficient.advance(by: frames)
             }

@@ -13,6 +13,16 @@ enum BusDecoder {
     /// The range of bus and strip levels, in dB.
     static let levelRange: ClosedRange<Float> = -144...24
 
+    /// `limiter_ceiling_db`, `limiter_release_ms` and `limiter_mode` of a bus or the cue, with Foldback's defaults.
+    static func limiterSettings(_ reader: TableReader, defaultMode: LimiterMode) -> LimiterSettings {
+        let defaults = LimiterSettings()
+        let modeIndex = reader.choice("limiter_mode", among: limiterModes, default: Float(LimiterMode.allCases.firstIndex(of: defaultMode) ?? 0))
+        return LimiterSettings(
+            ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: defaults.ceilingDB),
+            releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: defaults.releaseMs),
+            mode: LimiterMode.allCases[Int(modeIndex)])
+    }
+
     /// The bus, or nil if its name is missing or invalid (already reported).
     static func decode(_ reader: TableReader) -> BusSpec? {
         reader.checkKeys(allowed: keys)
@@ -25,13 +35,7 @@ enum BusDecoder {
         let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
         let isInEar = reader.bool("in_ear", default: false)
         let isLimited = reader.bool("limiter", default: true)
-        let defaults = LimiterSettings()
-        let defaultMode: LimiterMode = isInEar ? .zeroLatency : .lookahead
-        let modeIndex = reader.choice("limiter_mode", among: limiterModes, default: Float(LimiterMode.allCases.firstIndex(of: defaultMode) ?? 0))
-        let limiter = LimiterSettings(
-            ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: defaults.ceilingDB),
-            releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: defaults.releaseMs),
-            mode: LimiterMode.allCases[Int(modeIndex)])
+        let limiter = limiterSettings(reader, defaultMode: isInEar ? .zeroLatency : .lookahead)
         let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[bus.unit]]") ?? [], owner: owner)
         let hasOutput = reader.bool("output", default: true)
         let isCompensated = reader.bool("compensate", default: true)

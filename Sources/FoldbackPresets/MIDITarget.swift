@@ -2,13 +2,14 @@
 
 /// A parameter a controller can move, by name: the dotted path written as `target = "…"` in `[[midi.cc]]`.
 ///
-/// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo`
+/// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo` | `trim_db` | `talkback` (a talkback strip)
 /// - `strip.<strip>.send.<bus>.gain_db`
 /// - `strip.<strip>.unit.<unit id>.<parameter key>` and `strip.<strip>.unit.<unit id>.bypass`
 /// - `bus.<bus>.gain_db` | `mute` | `limiter_ceiling_db` | `limiter_release_ms`
 /// - `bus.<bus>.unit.<unit id>.<parameter key>` and `bus.<bus>.unit.<unit id>.bypass`
+/// - `cue.bus.<bus>`, `cue.strip.<strip>.pfl` | `afl`, `cue.clear`, `cue.gain_db` (with a `[cue]`)
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
-    /// A strip's fader, pan, mute or solo (`key` is `gain_db`, `pan`, `mute` or `solo`).
+    /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
     /// The level of a strip's send to a bus.
     case send(strip: String, bus: String)
@@ -18,9 +19,11 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     case bus(String, key: String)
     /// A bus unit's parameter by its preset key, or `bypass`.
     case busUnit(bus: String, unit: String, key: String)
+    /// The cue output: `path` is `bus.<bus>`, `strip.<strip>.pfl`, `strip.<strip>.afl`, `clear` or `gain_db`.
+    case cue(path: String)
 
     /// The keys a strip target takes.
-    public static let stripKeys = ["gain_db", "pan", "mute", "solo"]
+    public static let stripKeys = ["gain_db", "pan", "mute", "solo", "trim_db", "talkback"]
     /// The keys a bus target takes.
     public static let busKeys = ["gain_db", "mute", "limiter_ceiling_db", "limiter_release_ms"]
     /// The key that bypasses a unit.
@@ -36,6 +39,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case ("strip", 5) where parts[2] == "unit": self = .unit(strip: parts[1], unit: parts[3], key: parts[4])
         case ("bus", 3): self = .bus(parts[1], key: parts[2])
         case ("bus", 5) where parts[2] == "unit": self = .busUnit(bus: parts[1], unit: parts[3], key: parts[4])
+        case ("cue", 2...4): self = .cue(path: parts.dropFirst().joined(separator: "."))
         default: return nil
         }
     }
@@ -48,6 +52,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case let .unit(strip, unit, key): return "strip.\(strip).unit.\(unit).\(key)"
         case let .bus(bus, key): return "bus.\(bus).\(key)"
         case let .busUnit(bus, unit, key): return "bus.\(bus).unit.\(unit).\(key)"
+        case let .cue(path): return "cue.\(path)"
         }
     }
 
@@ -56,9 +61,12 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         let levels = MIDITargetInfo.level
         switch self {
         case let .strip(name, key):
-            guard preset.strip(named: name) != nil else { return .failure(unknown("strip", name, preset.strips.map(\.name))) }
+            guard let strip = preset.strip(named: name) else { return .failure(unknown("strip", name, preset.strips.map(\.name))) }
             switch key {
             case "gain_db": return .success(levels)
+            case "trim_db": return .success(MIDITargetInfo(range: -24...24))
+            case "talkback" where strip.talkback != nil: return .success(.onOff)
+            case "talkback": return .failure(MIDITargetProblem(message: "target '\(self)': strip '\(name)' is not a talkback (talkback = true)"))
             case "pan": return .success(MIDITargetInfo(range: -1...1))
             case "mute", "solo": return .success(.onOff)
             default: return .failure(unknown("strip key", key, Self.stripKeys))
@@ -83,6 +91,21 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
             case "limiter_ceiling_db": return .success(MIDITargetInfo(range: -30...0))
             case "limiter_release_ms": return .success(MIDITargetInfo(range: 1...2000, defaultCurve: .log))
             default: return .failure(unknown("bus key", key, Self.busKeys))
+            }
+        case let .cue(path):
+            guard preset.cue != nil else { return .failure(MIDITargetProblem(message: "target '\(self)': the preset has no [cue]")) }
+            let parts = path.split(separator: ".").map(String.init)
+            switch (parts.first, parts.count) {
+            case ("gain_db", 1): return .success(levels)
+            case ("clear", 1): return .success(.onOff)
+            case ("bus", 2):
+                guard preset.bus(named: parts[1]) != nil else { return .failure(unknown("bus", parts[1], preset.buses.map(\.name))) }
+                return .success(.onOff)
+            case ("strip", 3) where parts[2] == "pfl" || parts[2] == "afl":
+                guard preset.strip(named: parts[1]) != nil else { return .failure(unknown("strip", parts[1], preset.strips.map(\.name))) }
+                return .success(.onOff)
+            default:
+                return .failure(MIDITargetProblem(message: "target '\(self)': a cue target is cue.bus.<bus>, cue.strip.<strip>.pfl|afl, cue.clear or cue.gain_db"))
             }
         }
     }

@@ -13,6 +13,8 @@ extension MIDITarget {
             case "pan": return .stripPan(strip: strip)
             case "mute": return .stripMute(strip: strip)
             case "solo": return .stripSolo(strip: strip)
+            case "trim_db": return preset.strips[strip].trimCompensates ? .stripTrimCompensated(strip: strip) : .stripTrim(strip: strip)
+            case "talkback" where preset.strips[strip].talkback != nil: return .talkback(strip: strip)
             default: return nil
             }
         case let .send(name, bus):
@@ -44,11 +46,27 @@ extension MIDITarget {
             guard let parameter = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters.firstIndex(where: { $0.key == key })
             else { return nil }
             return .busUnitParameter(bus: bus, unit: unit, parameter: parameter)
+        case let .cue(path):
+            return preset.cueAddress(path.split(separator: ".").map(String.init))
         }
     }
 }
 
 extension Preset {
+    /// The cue address `parts` names (`["bus", "iem"]`, `["strip", "vox", "pfl"]`, `["clear"]`, `["gain_db"]`), or nil.
+    public func cueAddress(_ parts: [String]) -> ParameterAddress? {
+        guard cue != nil else { return nil }
+        switch (parts.first, parts.count) {
+        case ("gain_db", 1): return .cueGain
+        case ("clear", 1): return .cueClear
+        case ("bus", 2): return buses.firstIndex { $0.name == parts[1] }.map { .cueBus(bus: $0) }
+        case ("strip", 3):
+            guard let strip = strips.firstIndex(where: { $0.name == parts[1] }) else { return nil }
+            return parts[2] == "pfl" ? .cuePFL(strip: strip) : parts[2] == "afl" ? .cueAFL(strip: strip) : nil
+        default: return nil
+        }
+    }
+
     /// The value `address` has in this preset (what the graph starts with), or nil if it names nothing here.
     /// Unit parameters are looked up by the key of `graph`'s parameter at that index.
     public func value(at address: ParameterAddress, graph: EngineGraph) -> Float? {
@@ -72,6 +90,10 @@ extension Preset {
             return buses[safe: bus]?.units[safe: unit]?.parameters[key]
         case let .busLimiterCeiling(bus): return buses[safe: bus]?.limiter?.ceilingDB
         case let .busLimiterRelease(bus): return buses[safe: bus]?.limiter?.releaseMs
+        case let .stripTrim(strip), let .stripTrimCompensated(strip): return strips[safe: strip]?.trimDB
+        case let .stripTrimCompensation(strip), let .talkback(strip): return strips[safe: strip].map { _ in 0 }
+        case .cueGain: return cue?.gainDB
+        case .cueBus, .cuePFL, .cueAFL, .cueClear: return cue.map { _ in 0 }
         }
     }
 
@@ -80,7 +102,9 @@ extension Preset {
     public func applying(_ values: [ParameterAddress: Float], graph: EngineGraph) -> (preset: Preset, skipped: [ParameterAddress]) {
         var result = self
         var skipped: [ParameterAddress] = []
-        for (address, value) in values where !result.set(address, to: value, graph: graph) {
+        // A trim's compensation folds into the strip's send levels, so it goes in after them.
+        let ordered = values.sorted { !Self.isCompensation($0.key) && Self.isCompensation($1.key) }
+        for (address, value) in ordered where !result.set(address, to: value, graph: graph) {
             skipped.append(address)
         }
         return (result, skipped)
@@ -115,9 +139,21 @@ extension Preset {
             buses[bus].units[unit].parameters[key] = value
         case let .busLimiterCeiling(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.ceilingDB = value
         case let .busLimiterRelease(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.releaseMs = value
+        case let .stripTrim(strip) where strips.indices.contains(strip): strips[strip].trimDB = value
+        case let .stripTrimCompensation(strip) where strips.indices.contains(strip):
+            // Compensation scales every send alike: saved as the send levels it leaves.
+            for send in strips[strip].sends.indices {
+                strips[strip].sends[send].gainDB = min(max(strips[strip].sends[send].gainDB + value, -144), 24)
+            }
+        case .talkback, .cueBus, .cuePFL, .cueAFL, .cueClear: break   // presses and cue selections are not part of the preset
+        case .cueGain where cue != nil: cue?.gainDB = value
         default: return false
         }
         return true
+    }
+
+    private static func isCompensation(_ address: ParameterAddress) -> Bool {
+        if case .stripTrimCompensation = address { true } else { false }
     }
 
     /// The key of parameter `parameter` of unit `unit` in strip `strip` of `graph`.

@@ -19,6 +19,8 @@ public struct Preset: Sendable {
     public var midi: MIDIMap
     /// Fixed tokens of the web surface (the `[web]` section; empty when absent).
     public var web: WebSpec
+    /// The engineer's cue output (`[cue]`), or nil for none.
+    public var cue: CueSpec?
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 

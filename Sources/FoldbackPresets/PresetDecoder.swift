@@ -4,7 +4,7 @@ import TOMLKit
 /// Turns a parsed preset document into the model, or into the list of everything wrong with it.
 enum PresetDecoder {
     /// The keys allowed at the top level.
-    static let rootKeys = ["preset", "bus", "strip", "midi", "web"]
+    static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue"]
     /// The keys of the `[preset]` table.
     static let infoKeys = ["name", "description"]
 
@@ -41,17 +41,20 @@ enum PresetDecoder {
         }
 
         SendLoopCheck.report(strips: strips, log: log)
-        let routing = Preset(buses: buses, strips: strips, path: locator.file)
+        var routing = Preset(buses: buses, strips: strips, path: locator.file)
+        routing.cue = CueDecoder.decode(reader.subtable("cue", label: "[cue]"), buses: buses)
         let midi = MIDIMapDecoder.decode(reader.subtable("midi", label: "[midi]"), preset: routing)
         let web = WebDecoder.decode(reader.subtable("web", label: "[web]"), buses: buses)
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
         // Only a valid preset is checked for odd routing: after an error (a send to a misspelt
         // bus, say) these warnings would only echo it.
         warnAboutUnusedRouting(strips: strips, buses: buses, log: log)
-        return Preset(
+        var preset = Preset(
             name: name, description: description, buses: buses, strips: strips,
             path: locator.file, warnings: log.sortedWarnings(), midi: midi, web: web
         )
+        preset.cue = routing.cue
+        return preset
     }
 
     /// Reports a top-level array of tables that is absent or empty (other shapes are reported when read).
@@ -67,10 +70,10 @@ enum PresetDecoder {
         for bus in buses where !bus.hasOutput && !returned.contains(bus.name) {
             log.warning("effect bus '\(bus.name)' has no outputs and no strip returns it, so it is heard nowhere", at: bus.location)
         }
-        for strip in strips where strip.sends.isEmpty {
+        for strip in strips where strip.sends.isEmpty && strip.talkback == nil {
             log.warning("strip '\(strip.name)' has no sends, so it is not heard on any bus", at: strip.location)
         }
-        let fedBuses = Set(strips.flatMap { $0.sends.map(\.busName) })
+        let fedBuses = Set(strips.flatMap { $0.sends.map(\.busName) + ($0.talkback?.busNames ?? []) })
         for bus in buses where !fedBuses.contains(bus.name) {
             log.warning("bus '\(bus.name)' receives no sends, so it outputs silence", at: bus.location)
         }

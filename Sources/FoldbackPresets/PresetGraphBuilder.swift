@@ -25,6 +25,13 @@ public enum PresetGraphBuilder {
                 isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled)
             description.isFileSource = strip.source != nil
             description.returnBus = strip.returnBus.flatMap { busIndex[$0] }
+            description.trimDB = strip.trimDB
+            if let talkback = strip.talkback {
+                // A talkback's sends are its talk_to buses, post-fader at 0 dB: its fader is the talk level.
+                description.isTalkback = true
+                description.talkbackDimDB = talkback.dimDB
+                description.sends = talkback.busNames.compactMap { busIndex[$0].map { SendDescription(bus: $0) } }
+            }
             strips.append(description)
         }
         var buses: [BusDescription] = []
@@ -36,7 +43,9 @@ public enum PresetGraphBuilder {
                 units: units, unitIDs: bus.units.map(\.id), bypassedUnits: bus.units.map(\.isBypassed),
                 hasOutput: bus.hasOutput, isCompensated: bus.isCompensated))
         }
-        return GraphDescription(strips: strips, buses: buses)
+        var graph = GraphDescription(strips: strips, buses: buses)
+        graph.cue = preset.cue.map { CueDescription(gainDB: $0.gainDB, limiter: $0.limiter) }
+        return graph
     }
 
     /// A prepared graph for `preset` at `sampleRate`, rendering at most `maxFrames` frames at once.
@@ -72,6 +81,9 @@ public enum PresetGraphBuilder {
         for bus in preset.buses where bus.hasOutput {
             let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels)
             for (port, targets) in zip(ports, bus.connections) where !targets.isEmpty { plan[port] = targets }
+        }
+        if let cue = preset.cue {
+            for (port, targets) in zip(PortNaming.cuePortNames, cue.connections) where !targets.isEmpty { plan[port] = targets }
         }
         return plan
     }

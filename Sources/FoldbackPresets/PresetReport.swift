@@ -9,7 +9,7 @@ public enum PresetReport {
     public static func render(_ preset: Preset, clientName: String = "foldback") -> String {
         var lines: [String] = []
         let inputs = preset.strips.filter(\.hasInputPorts).reduce(0) { $0 + $1.channels }
-        let outputs = preset.buses.filter(\.hasOutput).reduce(0) { $0 + $1.channels }
+        let outputs = preset.buses.filter(\.hasOutput).reduce(0) { $0 + $1.channels } + (preset.cue == nil ? 0 : 2)
         lines.append(row("Preset", preset.name ?? "(unnamed)"))
         if let description = preset.description {
             lines.append(row("", description))
@@ -23,6 +23,12 @@ public enum PresetReport {
         for (index, bus) in preset.buses.enumerated() {
             lines.append("")
             lines += busLines(bus, number: index + 1, clientName: clientName)
+        }
+        if let cue = preset.cue {
+            lines += ["", "Cue  (stereo: any bus, strip PFL or AFL, over OSC and MIDI)"]
+            lines += block("outputs", portLines(PortNaming.cuePortNames.map { "\(clientName):\($0)" }, connections: cue.connections, arrow: "->"))
+            lines.append(row("  gain", NumberFormatting.decibels(cue.gainDB)))
+            lines.append(limiterLine(cue.limiter))
         }
         if !preset.midi.isDefault { lines += [""] + MIDIMapText.lines(preset.midi, preset: preset) }
         return lines.joined(separator: "\n") + "\n"
@@ -38,6 +44,9 @@ public enum PresetReport {
         } else {
             lines += block("inputs", portLines(ports, connections: strip.connections, arrow: "<-"))
         }
+        if strip.trimDB != 0 || strip.trimCompensates {
+            lines.append(row("  trim", NumberFormatting.decibels(strip.trimDB) + (strip.trimCompensates ? "   live moves compensated" : "")))
+        }
         lines += block("units", unitLines(strip.units))
         let panMode = strip.channels == 1 ? "" : " (balance)"
         lines.append(row("  fader", [
@@ -51,7 +60,12 @@ public enum PresetReport {
         let sends = strip.sends.map { send in
             "-> \(pad(send.busName, busWidth))  \(NumberFormatting.decibels(send.gainDB))  \(send.isPreFader ? "pre-fader" : "post-fader")"
         }
-        lines += block("sends", sends.isEmpty ? ["(none: not heard on any bus)"] : sends)
+        if let talkback = strip.talkback {
+            let buses = talkback.busNames.joined(separator: ", ")
+            lines += block("talkback", ["-> \(buses) while pressed, dimming them \(NumberFormatting.decibels(talkback.dimDB, width: 0))"])
+        } else {
+            lines += block("sends", sends.isEmpty ? ["(none: not heard on any bus)"] : sends)
+        }
         return lines
     }
 
@@ -63,12 +77,17 @@ public enum PresetReport {
         if !bus.units.isEmpty { lines += block("units", unitLines(bus.units)) }
         lines.append(row("  gain", "\(NumberFormatting.decibels(bus.gainDB))   mute \(onOff(bus.isMuted))"))
         if let limiter = bus.limiter {
-            let mode = limiter.mode == .zeroLatency ? "zero latency" : "lookahead \(NumberFormatting.plain(limiter.lookaheadMs)) ms"
-            lines.append(row("  limiter", "ceiling \(NumberFormatting.decibels(limiter.ceilingDB, width: 0))FS   release \(NumberFormatting.plain(limiter.releaseMs)) ms   \(mode)"))
+            lines.append(limiterLine(limiter))
         } else {
             lines.append(row("  limiter", "off"))
         }
         return lines
+    }
+
+    /// `  limiter  ceiling -1.0 dBFS   release 50 ms   lookahead 1.5 ms`.
+    private static func limiterLine(_ limiter: LimiterSettings) -> String {
+        let mode = limiter.mode == .zeroLatency ? "zero latency" : "lookahead \(NumberFormatting.plain(limiter.lookaheadMs)) ms"
+        return row("  limiter", "ceiling \(NumberFormatting.decibels(limiter.ceilingDB, width: 0))FS   release \(NumberFormatting.plain(limiter.releaseMs)) ms   \(mode)")
     }
 
     /// `foldback:vox_in  <- system:capture_1, system:capture_2`, port names aligned.

@@ -1,4 +1,5 @@
 // Writes a Preset model as TOML text that PresetLoader reads back to the same preset. Non-realtime.
+import FoldbackEngine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -36,6 +37,12 @@ public enum PresetWriter {
             text.table("[preset]")
             text.key("name", string: preset.name)
             text.key("description", string: preset.description)
+        }
+        if let cue = preset.cue {
+            text.table("[cue]")
+            text.key("gain_db", cue.gainDB)
+            writeLimiterSettings(cue.limiter, into: &text)
+            text.key("connect", connections: cue.connections)
         }
         for bus in preset.buses { write(bus, into: &text) }
         for strip in preset.strips { write(strip, into: &text) }
@@ -89,9 +96,7 @@ public enum PresetWriter {
         if bus.isRecallSafe { text.key("recall_safe", true) }
         if let limiter = bus.limiter {
             text.key("limiter", true)
-            text.key("limiter_mode", string: limiter.mode.name)
-            text.key("limiter_ceiling_db", limiter.ceilingDB)
-            text.key("limiter_release_ms", limiter.releaseMs)
+            writeLimiterSettings(limiter, into: &text)
         } else {
             text.key("limiter", false)
         }
@@ -111,6 +116,13 @@ public enum PresetWriter {
         text.key("enabled", strip.isEnabled)
         text.key("connect", connections: strip.connections)
         text.key("return", string: strip.returnBus)
+        if strip.trimDB != 0 { text.key("trim_db", strip.trimDB) }
+        if strip.trimCompensates { text.key("trim_compensate", true) }
+        if let talkback = strip.talkback {
+            text.key("talkback", true)
+            text.raw("talk_to", "[" + talkback.busNames.map(TOMLText.quoted).joined(separator: ", ") + "]")
+            text.key("dim_db", talkback.dimDB)
+        }
         writeUnits(strip.units, path: "strip.unit", into: &text)
         for send in strip.sends {
             text.table("[[strip.send]]")
@@ -118,6 +130,12 @@ public enum PresetWriter {
             text.key("gain_db", send.gainDB)
             text.key("pre_fader", send.isPreFader)
         }
+    }
+
+    private static func writeLimiterSettings(_ limiter: LimiterSettings, into text: inout TOMLText) {
+        text.key("limiter_mode", string: limiter.mode.name)
+        text.key("limiter_ceiling_db", limiter.ceilingDB)
+        text.key("limiter_release_ms", limiter.releaseMs)
     }
 
     /// Writes a strip's or bus's units, each as a `[[path]]` table (`strip.unit` or `bus.unit`).

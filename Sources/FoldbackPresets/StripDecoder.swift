@@ -7,7 +7,7 @@ enum StripDecoder {
     /// The JACK MIDI input `foldback run` registers; no strip's input port may take its name.
     static let reservedMIDIPort = "midi_in"
 
-    static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send", "source", "return"]
+    static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send", "source", "return", "trim_db", "trim_compensate", "talkback", "talk_to", "dim_db"]
     /// The keys a `[[strip.send]]` table accepts.
     static let sendKeys = ["bus", "gain_db", "pre_fader"]
 
@@ -51,6 +51,9 @@ enum StripDecoder {
         strip.source = source
         strip.returnBus = returnBus
         strip.returnLocation = returnBus == nil ? nil : reader.valueLocation("return")
+        strip.trimDB = reader.number("trim_db", in: EngineGraph.trimRange, default: 0)
+        strip.trimCompensates = reader.bool("trim_compensate", default: false)
+        strip.talkback = TalkbackDecoder.decode(reader, buses: buses)
         return strip
     }
 

@@ -32,6 +32,12 @@ public struct StripSpec: Sendable {
     public var returnBus: String?
     /// Where the `return` value is written, for errors about the return.
     public var returnLocation: SourceLocation?
+    /// Input trim before the units, dB (−24…+24; `trim_db`).
+    public var trimDB: Float = 0
+    /// Whether live trim moves that do not say otherwise are gain-compensated (`trim_compensate`).
+    public var trimCompensates = false
+    /// The talkback settings (`talkback = true`), or nil for an ordinary strip.
+    public var talkback: TalkbackSpec?
 
     /// Whether the strip has JACK input ports (it neither plays a file nor returns a bus).
     public var hasInputPorts: Bool { source == nil && returnBus == nil }
@@ -73,5 +79,21 @@ public struct SendSpec: Sendable {
         self.gainDB = gainDB
         self.isPreFader = isPreFader
         self.location = location
+    }
+}
+
+/// A talkback strip's settings: silent until pressed, then heard in the buses it talks to, which dim.
+public struct TalkbackSpec: Sendable, Equatable {
+    /// The buses it talks to (`talk_to`), in file order; each exists.
+    public var busNames: [String]
+    /// How far the other content of those buses dims while it is pressed, dB (`dim_db`, −144…0).
+    public var dimDB: Float
+    /// The default `dim_db`.
+    public static let defaultDimDB: Float = -12
+
+    /// Talkback to `busNames`, dimming them by `dimDB`.
+    public init(busNames: [String], dimDB: Float = defaultDimDB) {
+        self.busNames = busNames
+        self.dimDB = dimDB
     }
 }

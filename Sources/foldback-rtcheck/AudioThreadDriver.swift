@@ -46,7 +46,7 @@ final class AudioThreadDriver: @unchecked Sendable {
     func start() {
         let io = engine.io
         io.pointee.inputCount = engine.configuration.inputCapacity
-        io.pointee.outputCount = 6
+        io.pointee.outputCount = 8   // three stereo buses and the cue pair
         for channel in 0..<io.pointee.inputCount { io.pointee.inputs[channel] = UnsafePointer(input) }
         for channel in 0..<io.pointee.outputCount { io.pointee.outputs[channel] = outputs[channel] }
         let thread = Thread { [self] in run() }

@@ -8,8 +8,8 @@ enum RealtimeScenario {
 
     /// Unit order in every strip (indices used by ``changes``): trim, EQ, compressor, then reverb on strips 0 and 4.
     static let trim = 0, equalizer = 1, compressor = 2, reverb = 3
-    /// The effect bus and its return strip.
-    static let verbBus = 3, verbReturn = 6
+    /// The effect bus and its return strip, and the talkback strip (talking to `iem_vox` and `iem_keys`).
+    static let verbBus = 3, verbReturn = 6, talkback = 7
     /// Strips with a graphic EQ and a delay after their other built-in units, and the index of the geq (the
     /// delay follows it): strip 2 (mono) and strip 4 (stereo, after its reverb).
     static let graphicEQ = [2: 3, 4: 4]
@@ -20,7 +20,8 @@ enum RealtimeScenario {
     /// ``feedbackUnit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     /// `main` carries an EQ and a compressor, `iem_vox` a gain unit and a live feedback suppressor; strips 0 and 1 also feed the effect bus `verb`
     /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
-    /// lookahead compressor makes every other path into its buses run through a send delay.
+    /// lookahead compressor makes every other path into its buses run through a send delay. Strip 0 has an input
+    /// trim; the talkback `tb` talks to both in-ear buses; the cue output follows the buses.
     static func graph(maxFrames: Int, busGainDB: Float = 0, continuing predecessor: EngineGraph? = nil) throws(EngineError) -> EngineGraph {
         var buses = ["main", "iem_vox", "iem_keys"].map {
             BusDescription(name: $0, channels: 2, gainDB: busGainDB, limiter: LimiterSettings())
@@ -65,7 +66,13 @@ enum RealtimeScenario {
             sends: [SendDescription(bus: 0, gainDB: -6), SendDescription(bus: 1, gainDB: -12, isPreFader: true)])
         verbReturn.returnBus = verbBus
         strips.append(verbReturn)
-        return try EngineGraph(GraphDescription(strips: strips, buses: buses), sampleRate: sampleRate, maxFrames: maxFrames, continuing: predecessor)
+        strips[0].trimDB = -4
+        var talkbackStrip = StripDescription(name: "tb", channels: 1, sends: [SendDescription(bus: 1), SendDescription(bus: 2)], gainDB: -6)
+        talkbackStrip.isTalkback = true
+        strips.append(talkbackStrip)
+        var description = GraphDescription(strips: strips, buses: buses)
+        description.cue = CueDescription(gainDB: -3)
+        return try EngineGraph(description, sampleRate: sampleRate, maxFrames: maxFrames, continuing: predecessor)
     }
 
     private static func tenBands(tilt: Int) -> [EQBand] {
@@ -104,7 +111,16 @@ enum RealtimeScenario {
         (.busUnitParameter(bus: verbBus, unit: 0, parameter: 0), 3), (.busLimiterCeiling(bus: 1), -6), (.busLimiterRelease(bus: 1), 200),
         (.stripGain(strip: verbReturn), -4), (.sendGain(strip: verbReturn, send: 1), -3), (.unitBypass(strip: verbReturn, unit: 0), 1),
         (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
-    ] + graphicEQAndDelayChanges + lv2Changes + feedbackParameterChanges
+    ] + graphicEQAndDelayChanges + engineerToolChanges + lv2Changes + feedbackParameterChanges
+
+    /// Trim moves (compensated and not), talkback presses and cue selections, switching and summing.
+    private static let engineerToolChanges: [(ParameterAddress, Float)] = [
+        (.stripTrimCompensated(strip: 0), 8), (.stripTrim(strip: 3), -6), (.talkback(strip: talkback), 1),
+        (.cueBus(bus: 1), 1), (.cuePFL(strip: 3), 1), (.stripTrimCompensated(strip: 3), 6), (.talkback(strip: talkback), 0),
+        (.cueClear, 0), (.cueAFL(strip: 4), 1), (.cueBus(bus: verbBus), 1), (.cueGain, 6), (.stripTrimCompensation(strip: 0), -3),
+        (.talkback(strip: talkback), 1), (.stripMute(strip: talkback), 1), (.stripMute(strip: talkback), 0), (.cueClear, 0),
+        (.cueBus(bus: 0), 1), (.talkback(strip: talkback), 0), (.stripTrim(strip: 0), 0),
+    ]
 
     /// Graphic EQ faders, its output gain and delay moves (to the 500 ms end, and back mid-crossfade), a bypass.
     private static let graphicEQAndDelayChanges: [(ParameterAddress, Float)] = [

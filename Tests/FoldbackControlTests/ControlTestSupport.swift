@@ -88,3 +88,24 @@ enum ControlFixtures {
         return file.path
     }
 }
+
+extension OfflineTarget {
+    /// Renders DC `inputs` (one value per input channel) for `cycles` cycles of 256 frames; the last sample
+    /// of each of the first `outputs` output channels.
+    func lastSamples(dc inputs: [Float], outputs: Int, cycles: Int = 40) -> [Float] {
+        let sources = inputs.map { value in
+            let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 256)
+            buffer.initialize(repeating: value, count: 256)
+            return buffer
+        }
+        let destinations = (0..<outputs).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: 256) }
+        defer { (sources + destinations).forEach { $0.deallocate() } }
+        let io = engine.io
+        io.pointee.inputCount = inputs.count
+        io.pointee.outputCount = outputs
+        for (channel, source) in sources.enumerated() { io.pointee.inputs[channel] = UnsafePointer(source) }
+        for (channel, destination) in destinations.enumerated() { io.pointee.outputs[channel] = destination }
+        for _ in 0..<cycles { engine.renderCycle(frames: 256) }
+        return destinations.map { $0[255] }
+    }
+}

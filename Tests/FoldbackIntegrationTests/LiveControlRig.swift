@@ -14,8 +14,16 @@ final class LiveControlRig {
     let oscPort: UInt16
     let clientName: String
 
-    /// Starts foldback on `server` with `arguments` (a preset or `--setlist FILE`, and options) and wires it.
-    init(server: String, arguments: [String], signal: TestSignal = .noise(seed: 3, level: -20), capacity: Int = 48_000, testCase: XCTestCase) throws {
+    /// The ports the test client plays into and records from (short names).
+    let playInto: [String], recordFrom: [String]
+
+    /// Starts foldback on `server` with `arguments` (a preset or `--setlist FILE`, and options) and wires it:
+    /// `signals` (default: `signal` alone) play into `playInto`, the recorder takes `recordFrom`.
+    init(
+        server: String, arguments: [String], signal: TestSignal = .noise(seed: 3, level: -20), capacity: Int = 48_000, testCase: XCTestCase,
+        signals: [TestSignal]? = nil, playInto: [String] = ["vox_in"], recordFrom: [String] = ["main"]
+    ) throws {
+        (self.playInto, self.recordFrom) = (playInto, recordFrom)
         clientName = "fb-ctl-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
         run = try FoldbackRun(
             ["run"] + arguments + ["--server", server, "--no-connect", "--quiet", "--name", clientName, "--osc-port", "0"],
@@ -24,21 +32,26 @@ final class LiveControlRig {
         oscPort = try run.announcedOSCPort()
         osc = try OSCClient(serverPort: oscPort)
         lister = try JACKClient(name: "\(clientName)-lister", serverName: server)
-        client = try Self.wiredClient(server: server, clientName: clientName, signal: signal, capacity: capacity)
+        client = try Self.wiredClient(
+            server: server, clientName: clientName, signals: signals ?? [signal], playInto: playInto, recordFrom: recordFrom, capacity: capacity)
     }
 
-    /// A test client playing `signal` into `vox_in` and recording `main`.
-    private static func wiredClient(server: String, clientName: String, signal: TestSignal, capacity: Int) throws -> JACKTestClient {
-        let client = try JACKTestClient(serverName: server, signals: [signal], recordChannels: 1, capacity: capacity, namePrefix: "\(clientName)-t")
-        XCTAssertEqual(client.connectPlayer(to: ["\(clientName):vox_in"]), [])
-        XCTAssertEqual(client.connectRecorder(from: ["\(clientName):main"]), [])
+    /// A test client playing `signals` into `playInto` and recording `recordFrom`.
+    private static func wiredClient(
+        server: String, clientName: String, signals: [TestSignal], playInto: [String], recordFrom: [String], capacity: Int
+    ) throws -> JACKTestClient {
+        let client = try JACKTestClient(
+            serverName: server, signals: signals, recordChannels: recordFrom.count, capacity: capacity, namePrefix: "\(clientName)-t")
+        XCTAssertEqual(client.connectPlayer(to: playInto.map { "\(clientName):\($0)" }), [])
+        XCTAssertEqual(client.connectRecorder(from: recordFrom.map { "\(clientName):\($0)" }), [])
         return client
     }
 
     /// Replaces the test client with a new one on `server` (after a server restart), wired the same way.
     /// Close the old client as soon as its server stops: libjack cannot close it once a new server runs.
     func rewire(server: String, signal: TestSignal = .noise(seed: 3, level: -20), capacity: Int = 48_000) throws {
-        client = try Self.wiredClient(server: server, clientName: clientName, signal: signal, capacity: capacity)
+        client = try Self.wiredClient(
+            server: server, clientName: clientName, signals: [signal], playInto: playInto, recordFrom: recordFrom, capacity: capacity)
     }
 
     deinit { close() }

@@ -1,0 +1,62 @@
+// OSC for the cue output: select buses and strip PFL/AFL (summed, crossfaded), clear, level, and what is cued. Non-realtime.
+import FoldbackEngine
+import FoldbackPresets
+
+extension ControlRouter {
+    /// `/foldback/cue/bus/<bus> i 1|0`, `/foldback/cue/strip/<strip>/pfl|afl i 1|0`, `/foldback/cue/clear`,
+    /// `/foldback/cue/gain_db f`; each selection or level answers `…/get`; `/foldback/cue/get` lists what is cued.
+    func cueCommand(_ message: OSCMessage, parts: [Substring]) throws(ControlError) -> [OSCMessage] {
+        let preset = target.currentPreset
+        guard preset.cue != nil else { throw .failed("the preset has no cue output (add a [cue] section)") }
+        var path = parts.dropFirst().map(String.init)
+        let isQuery = path.last == "get"
+        if isQuery { path.removeLast() }
+        if path.isEmpty, isQuery {
+            try expectNoArguments(message)
+            return [OSCMessage(Self.root + "/cue", cuedSources(preset).map { .string($0) })]
+        }
+        guard let address = preset.cueAddress(path) else {
+            throw .unknownAddress("cue addresses: cue/bus/<bus>, cue/strip/<strip>/pfl|afl, cue/clear, cue/gain_db, cue/get; buses: \(preset.buses.map(\.name).joined(separator: ", "))")
+        }
+        let valuePath = Self.root + "/cue/" + path.joined(separator: "/")
+        if isQuery, address != .cueClear {
+            try expectNoArguments(message)
+            if address == .cueGain { return [OSCMessage(valuePath, [.float(target.engine.value(at: address) ?? preset.cue?.gainDB ?? 0)])] }
+            return [OSCMessage(valuePath, [.int((target.engine.value(at: address) ?? 0) == 0 ? 0 : 1)])]
+        }
+        let value: Float
+        switch address {
+        case .cueClear:
+            try expectNoArguments(message)
+            value = 1
+        case .cueGain:
+            guard message.arguments.count == 1, let gain = message.arguments[0].number, !gain.isNaN, gain <= EngineGraph.maxGainDB else {
+                throw .malformed("\(valuePath) takes one number, dB up to \(EngineGraph.maxGainDB); got '\(message.typeTags)'")
+            }
+            value = gain
+        default:
+            guard message.arguments.count == 1, let flag = message.arguments[0].number, flag == 0 || flag == 1 else {
+                throw .malformed("\(valuePath) takes 'i 1' (cue it) or 'i 0' (take it out); got '\(message.typeTags)'")
+            }
+            value = flag
+        }
+        do {
+            try target.engine.set(address, to: value)
+        } catch {
+            throw .failed("\(valuePath): \(error)")
+        }
+        return []
+    }
+
+    /// What is cued now, as `bus/<bus>` and `strip/<strip>/pfl|afl`.
+    private func cuedSources(_ preset: Preset) -> [String] {
+        target.engine.changedValues.filter { $0.key.isCueSelection && $0.value != 0 }.keys.compactMap { address -> String? in
+            switch address {
+            case let .cueBus(bus): return preset.buses.indices.contains(bus) ? "bus/\(preset.buses[bus].name)" : nil
+            case let .cuePFL(strip): return preset.strips.indices.contains(strip) ? "strip/\(preset.strips[strip].name)/pfl" : nil
+            case let .cueAFL(strip): return preset.strips.indices.contains(strip) ? "strip/\(preset.strips[strip].name)/afl" : nil
+            default: return nil
+            }
+        }.sorted()
+    }
+}

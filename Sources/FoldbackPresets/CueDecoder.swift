@@ -1,0 +1,25 @@
+// Validates the preset's `[cue]` section into a CueSpec. Non-realtime.
+import FoldbackEngine
+
+/// Reads and checks the `[cue]` table.
+enum CueDecoder {
+    /// The keys `[cue]` accepts.
+    static let keys = ["gain_db", "limiter_ceiling_db", "limiter_release_ms", "limiter_mode", "connect"]
+
+    /// The cue output, or nil without a `[cue]` table; a bus whose ports would take the cue's names is an error.
+    static func decode(_ reader: TableReader?, buses: [BusSpec]) -> CueSpec? {
+        guard let reader else { return nil }
+        reader.checkKeys(allowed: keys)
+        let cue = CueSpec(
+            gainDB: reader.number("gain_db", in: BusDecoder.levelRange, default: 0),
+            limiter: BusDecoder.limiterSettings(reader, defaultMode: .zeroLatency),
+            connections: reader.connections(channels: 2, owner: "the cue output"), location: reader.location)
+        for bus in buses where bus.hasOutput {
+            let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels)
+            if let clash = ports.first(where: PortNaming.cuePortNames.contains) {
+                reader.log.error("bus '\(bus.name)' has an output port '\(clash)', which is the cue output's; rename the bus", at: bus.location)
+            }
+        }
+        return cue
+    }
+}
