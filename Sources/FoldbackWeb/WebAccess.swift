@@ -77,7 +77,7 @@ public struct WebAccess: Sendable, Equatable {
     public static func mayChange(_ role: WebRole, _ components: [Substring]) -> Bool {
         switch role {
         case .engineer:
-            return components.first == "strip" || components.first == "bus"
+            return ["strip", "bus", "cue", "talkback"].contains(components.first ?? "")
         case let .musician(bus):
             if components.count == 5, components[0] == "strip", components[2] == "send", components[4] == "gain_db" {
                 return components[3] == bus

@@ -17,7 +17,7 @@ public enum WebRequest: Sendable, Equatable {
     public static let maximumPathBytes = 256
     /// The commands a page may send, each the OSC address after `/foldback/` (taking no arguments).
     public static let commands: Set<String> = [
-        "preset/reload", "preset/save", "setlist/next", "setlist/prev", "record/start", "record/stop",
+        "preset/reload", "preset/save", "setlist/next", "setlist/prev", "record/start", "record/stop", "cue/clear",
     ]
 
     /// The request in `text`.

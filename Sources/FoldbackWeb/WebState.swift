@@ -30,6 +30,13 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var solo: Bool
         public var sends: [Send]
         public var units: [Unit]
+        /// The input trim, dB.
+        public var trim_db: Float
+        /// A talkback strip: whether it is pressed now (nil for an ordinary strip).
+        public var talkback: Bool?
+        /// Whether the strip is in the cue before / after its fader.
+        public var pfl: Bool
+        public var afl: Bool
     }
 
     /// One bus.
@@ -39,6 +46,13 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var mute: Bool
         /// The bus's own units (`[[bus.unit]]`), with their bypass.
         public var units: [Unit]
+        /// Whether the bus is in the cue.
+        public var cue: Bool
+    }
+
+    /// The engineer's cue output, when the preset has one.
+    public struct Cue: Encodable, Equatable, Sendable {
+        public var gain_db: Float
     }
 
     public var type = "state"
@@ -46,6 +60,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public var preset: String
     /// `song 2/5 'name'`, or nil without a setlist.
     public var setlist: String?
+    /// The cue output's level, or nil when the preset has no `[cue]`.
+    public var cue: Cue?
     public var strips: [Strip]
     public var buses: [Bus]
 
@@ -61,19 +77,26 @@ public struct WebState: Encodable, Equatable, Sendable {
             return target.engine.value(at: parameter.address) ?? parameter.presetValue
         }
         func gain(_ decibels: Float?) -> Float { max(((decibels ?? floorDB) * 100).rounded() / 100, floorDB) }
-        let strips = preset.strips.map { strip in
+        let changed = target.engine.changedValues
+        func cued(_ address: ParameterAddress) -> Bool { (changed[address] ?? 0) != 0 }
+        let strips = preset.strips.enumerated().map { index, strip in
             Strip(
                 name: strip.name, gain_db: gain(value("strip", strip.name, "gain_db")), pan: value("strip", strip.name, "pan") ?? 0,
                 mute: value("strip", strip.name, "mute") == 1, solo: value("strip", strip.name, "solo") == 1,
                 sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value("strip", strip.name, "send", $0.busName, "gain_db"))) },
-                units: strip.units.map { Unit(id: $0.id, bypass: value("strip", strip.name, "unit", $0.id, "bypass") == 1) })
+                units: strip.units.map { Unit(id: $0.id, bypass: value("strip", strip.name, "unit", $0.id, "bypass") == 1) },
+                trim_db: value("strip", strip.name, "trim_db") ?? 0,
+                talkback: strip.talkback == nil ? nil : value("strip", strip.name, "talkback") == 1,
+                pfl: cued(.cuePFL(strip: index)), afl: cued(.cueAFL(strip: index)))
         }
-        let buses = preset.buses.map { bus in
+        let buses = preset.buses.enumerated().map { index, bus in
             Bus(
                 name: bus.name, gain_db: gain(value("bus", bus.name, "gain_db")), mute: value("bus", bus.name, "mute") == 1,
-                units: bus.units.map { Unit(id: $0.id, bypass: value("bus", bus.name, "unit", $0.id, "bypass") == 1) })
+                units: bus.units.map { Unit(id: $0.id, bypass: value("bus", bus.name, "unit", $0.id, "bypass") == 1) },
+                cue: cued(.cueBus(bus: index)))
         }
-        return WebState(preset: preset.name ?? preset.path, setlist: setlist?.positionText, strips: strips, buses: buses)
+        let cue = preset.cue.map { Cue(gain_db: gain(target.engine.value(at: .cueGain) ?? $0.gainDB)) }
+        return WebState(preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: cue, strips: strips, buses: buses)
     }
 }
 

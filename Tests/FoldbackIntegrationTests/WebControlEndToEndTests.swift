@@ -93,6 +93,43 @@ final class WebPageBrowserTests: JACKServerTestCase {
         XCTAssertTrue(rig.run.standardError.contains("bus 'main': http://127.0.0.1:"), rig.run.standardError)
     }
 
+    /// The engineer's page drives the engineer's tools: a bus into the cue, a strip's trim, talkback held
+    /// down and let go; each lands in the same control path OSC reads back.
+    func testTheEngineerCuesABusTrimsAStripAndHoldsTalkback() throws {
+        let browser = try WebDriverSession()
+        defer { browser.close() }
+        let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self, extraStrip: """
+            [[strip]]
+            name = "tb"
+            talkback = true
+            talk_to = ["iem"]
+            [cue]
+            gain_db = -6.0
+            """)
+        defer { rig.close() }
+        try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["engineer"]))")
+        let cueMain = #"document.querySelector('button[data-path="cue/bus/main"]')"#
+        let hold = #"document.querySelector('button[data-hold="talkback/tb"]')"#
+        let trim = #"document.querySelector('input[aria-label="strip/vox/trim_db"]')"#
+        try browser.wait(until: "return \(cueMain) !== null && \(hold) !== null && \(trim) !== null", "the cue, talkback and trim controls")
+
+        try browser.run("\(cueMain).click()")
+        let deadline = Date().addingTimeInterval(5)
+        while try rig.request("/foldback/cue/get")?.arguments.compactMap(\.text).contains("bus/main") != true {
+            guard Date() < deadline else { return XCTFail("the page's cue button did not cue bus main") }
+            usleep(20_000)
+        }
+        try browser.wait(until: "return \(cueMain).classList.contains('on')", "the cue button lit")
+
+        try browser.run("\(hold).dispatchEvent(new PointerEvent('pointerdown', { bubbles: true }))")
+        try rig.waitForValue("/foldback/talkback/tb", 1)
+        try browser.run("\(hold).dispatchEvent(new PointerEvent('pointerup', { bubbles: true }))")
+        try rig.waitForValue("/foldback/talkback/tb", 0)
+
+        try browser.run("const f = \(trim); f.value = 6; f.dispatchEvent(new Event('input')); f.dispatchEvent(new Event('change'));")
+        try rig.waitForValue("/foldback/strip/vox/trim_db", 6)
+    }
+
     func testAMusicianMovesTheVocalSendOnAPhoneSizedPage() throws {
         let browser = try WebDriverSession()
         defer { browser.close() }

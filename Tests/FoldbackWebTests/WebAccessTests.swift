@@ -52,6 +52,11 @@ final class WebAccessTests: XCTestCase {
         }
         XCTAssertTrue(may(.engineer, "strip/vox/unit/comp/bypass"))
         XCTAssertFalse(may(.engineer, "preset/load"))
+        // The engineer's tools are the engineer's: cue selections and talkback.
+        for path in ["cue/bus/iem_vox", "cue/strip/vox/pfl", "cue/gain_db", "talkback/tb", "strip/vox/trim_db"] {
+            XCTAssertTrue(may(.engineer, path), path)
+            XCTAssertFalse(may(vox, path), path)
+        }
     }
 }
 

@@ -42,7 +42,7 @@
   }
 
   function toggle(path, label, on, cls) {
-    const button = el("button", { class: cls + (on ? " on" : ""), "aria-pressed": String(on), onclick: () => {
+    const button = el("button", { class: cls + (on ? " on" : ""), "aria-pressed": String(on), "data-path": path, onclick: () => {
       send({ path: root + path, value: button.classList.contains("on") ? 0 : 1 });
     } }, label);
     controls.set(path, { kind: "toggle", button });
@@ -65,6 +65,7 @@
     const lufs = el("div", { class: "small lufs" }, "");
     loudness.set(b.name, lufs);
     const units = withUnits ? (b.units || []).map((unit) => toggle(`bus/${b.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, "")) : [];
+    if (withUnits && state && state.cue) units.push(toggle(`cue/bus/${b.name}`, "cue", b.cue, "cue"));
     return el("div", { class: "row" },
       el("div", { class: "line" }, el("span", { class: "name" }, title || b.name), ...fader(`bus/${b.name}/gain_db`, b.gain_db),
         toggle(`bus/${b.name}/mute`, "M", b.mute, "mute")),
@@ -98,7 +99,15 @@
           ...fader(`strip/${strip.name}/pan`, strip.pan, -1, 1, 0.05, (v) => v === 0 ? "C" : (v < 0 ? "L" : "R") + Math.round(Math.abs(v) * 100))),
         ...strip.sends.map((send) => el("div", { class: "line" }, el("span", { class: "name small" }, "→ " + send.bus),
           ...fader(`strip/${strip.name}/send/${send.bus}/gain_db`, send.gain_db))),
-        el("div", { class: "tools" }, ...units)));
+        el("div", { class: "line" }, el("span", { class: "name small" }, "trim"), ...fader(`strip/${strip.name}/trim_db`, strip.trim_db, -24, 24)),
+        el("div", { class: "tools" }, ...units,
+          ...(s.cue ? [toggle(`cue/strip/${strip.name}/pfl`, "PFL", strip.pfl, "cue"), toggle(`cue/strip/${strip.name}/afl`, "AFL", strip.afl, "cue")] : []),
+          ...(strip.talkback !== null && strip.talkback !== undefined ? talkButtons(strip) : []))));
+    }
+    if (s.cue) {
+      view.append(el("h2", {}, "Cue"), el("div", { class: "row" },
+        el("div", { class: "line" }, el("span", { class: "name" }, "cue"), ...fader("cue/gain_db", s.cue.gain_db),
+          el("button", { onclick: () => send({ command: "cue/clear" }) }, "clear"))));
     }
     view.append(el("h2", {}, "Buses"), ...s.buses.map((b) => busRow(b, null, true)));
     if (links.length) {
@@ -110,11 +119,22 @@
     }
   }
 
+  // A talkback strip: hold to talk (released when the finger or the mouse lets go), or latch.
+  function talkButtons(strip) {
+    const path = `talkback/${strip.name}`;
+    const hold = el("button", { class: "talk", "data-hold": path }, "hold to talk");
+    const press = (on) => (event) => { event.preventDefault(); send({ path: root + path, value: on ? 1 : 0 }); };
+    hold.addEventListener("pointerdown", press(true));
+    for (const name of ["pointerup", "pointercancel", "pointerleave"]) hold.addEventListener(name, press(false));
+    return [hold, toggle(path, "latch", strip.talkback, "talk")];
+  }
+
   // Rebuild when the shape changes (a preset switch); otherwise update values in place.
   function applyState(s) {
     state = s;
     document.getElementById("preset").textContent = s.preset + (s.setlist ? " · " + s.setlist : "");
-    const shape = JSON.stringify([role, bus, s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id)]), s.buses.map((b) => [b.name, (b.units || []).map((u) => u.id)])]);
+    const shape = JSON.stringify([role, bus, !!s.cue, s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id), x.talkback === null || x.talkback === undefined]),
+      s.buses.map((b) => [b.name, (b.units || []).map((u) => u.id)])]);
     if (shape !== layout) {
       layout = shape; view.textContent = ""; controls.clear(); meters.clear(); grs.clear(); loudness.clear();
       if (role === "engineer") renderEngineer(s); else renderMix(s);
@@ -126,10 +146,13 @@
       values.set(p + "gain_db", strip.gain_db).set(p + "pan", strip.pan).set(p + "mute", strip.mute).set(p + "solo", strip.solo);
       for (const send of strip.sends) values.set(`${p}send/${send.bus}/gain_db`, send.gain_db);
       for (const unit of strip.units) values.set(`${p}unit/${unit.id}/bypass`, unit.bypass);
+      values.set(p + "trim_db", strip.trim_db).set(`cue/strip/${strip.name}/pfl`, strip.pfl).set(`cue/strip/${strip.name}/afl`, strip.afl);
+      if (strip.talkback !== null && strip.talkback !== undefined) values.set(`talkback/${strip.name}`, strip.talkback);
     }
     for (const b of s.buses) {
       values.set(`bus/${b.name}/gain_db`, b.gain_db).set(`bus/${b.name}/mute`, b.mute);
       for (const unit of b.units || []) values.set(`bus/${b.name}/unit/${unit.id}/bypass`, unit.bypass);
+      values.set(`cue/bus/${b.name}`, b.cue);
     }
     for (const [path, control] of controls) {
       if (!values.has(path) || dragging.has(path)) continue;
