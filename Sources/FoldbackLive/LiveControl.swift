@@ -15,6 +15,8 @@ package final class LiveControl: @unchecked Sendable {
     private let web: WebServer?
     private let watch: Bool
     private let view: MeterView?
+    /// The meter view's keys (cue selection), while it shows on a terminal.
+    private let keys: MeterViewKeys?
     private let isStopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
     /// The current preset file's modification time, as last seen by `--watch`.
@@ -54,6 +56,7 @@ package final class LiveControl: @unchecked Sendable {
         }
         web = try Self.startWeb(session: session, options: options, setlist: setlistController, midi: midi)
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
+        keys = options.meters ? MeterViewKeys(session: session) : nil
         let hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
         let thread = Thread { [self] in run(hangup) }
         thread.name = "foldback-control"
@@ -67,6 +70,7 @@ package final class LiveControl: @unchecked Sendable {
         osc?.stop()
         feed?.stop()
         web?.stop()
+        keys?.stop()
         view?.finish()
     }
 
