@@ -13,7 +13,7 @@ extension ControlRouter {
         if isQuery { path.removeLast() }
         if path.isEmpty, isQuery {
             try expectNoArguments(message)
-            return [OSCMessage(Self.root + "/cue", cuedSources(preset).map { .string($0) })]
+            return [OSCMessage(Self.root + "/cue", CueSelection(target.engine).sources(in: preset).map { .string($0) })]
         }
         guard let address = preset.cueAddress(path) else {
             throw .unknownAddress("cue addresses: cue/bus/<bus>, cue/strip/<strip>/pfl|afl, cue/clear, cue/gain_db, cue/get; buses: \(preset.buses.map(\.name).joined(separator: ", "))")
@@ -46,17 +46,5 @@ extension ControlRouter {
             throw .failed("\(valuePath): \(error)")
         }
         return []
-    }
-
-    /// What is cued now, as `bus/<bus>` and `strip/<strip>/pfl|afl`.
-    private func cuedSources(_ preset: Preset) -> [String] {
-        target.engine.changedValues.filter { $0.key.isCueSelection && $0.value != 0 }.keys.compactMap { address -> String? in
-            switch address {
-            case let .cueBus(bus): return preset.buses.indices.contains(bus) ? "bus/\(preset.buses[bus].name)" : nil
-            case let .cuePFL(strip): return preset.strips.indices.contains(strip) ? "strip/\(preset.strips[strip].name)/pfl" : nil
-            case let .cueAFL(strip): return preset.strips.indices.contains(strip) ? "strip/\(preset.strips[strip].name)/afl" : nil
-            default: return nil
-            }
-        }.sorted()
     }
 }

@@ -37,7 +37,7 @@ package final class MeterView: @unchecked Sendable {
         let latencies = session.preset.buses.compactMap { session.busLatency(named: $0.name) }
         let lines = [header, status, Self.latencyLine(latencies), ""] + meterLines(session.engine.meters(), now: Date())
             + Self.loudnessLines(session.loudness.snapshot())
-            + [MeterViewKeys.cueLine(preset: preset, changed: session.engine.changedValues)].compactMap { $0 }
+            + [MeterViewKeys.cueLine(preset: preset, cue: CueSelection(session.engine))].compactMap { $0 }
         if isTerminal {
             // Hide the cursor and clear once; afterwards only home + overwrite.
             let start = hasDrawn ? "\u{1B}[H" : "\u{1B}[?25l\u{1B}[2J\u{1B}[H"

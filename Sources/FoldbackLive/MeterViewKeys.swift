@@ -35,7 +35,7 @@ package final class MeterViewKeys: @unchecked Sendable {
         case UInt8(ascii: "1")...UInt8(ascii: "9"):
             let index = Int(byte - UInt8(ascii: "1"))
             guard preset.buses.indices.contains(index) else { return }
-            let isCued = (session.engine.changedValues[.cueBus(bus: index)] ?? 0) != 0
+            let isCued = CueSelection(session.engine).contains(.cueBus(bus: index))
             _ = router.handle(OSCMessage(ControlRouter.root + "/cue/bus/" + preset.buses[index].name, [.int(isCued ? 0 : 1)]), from: Self.peer)
         default:
             return
@@ -44,9 +44,9 @@ package final class MeterViewKeys: @unchecked Sendable {
 
     /// `cue  1 foh  2 [iem_vox]  3 wedge  0 clear   + vox pfl`: the keys, cued buses in brackets, cued strips
     /// after them; nil when the preset has no cue.
-    static func cueLine(preset: Preset, changed: [ParameterAddress: Float]) -> String? {
+    static func cueLine(preset: Preset, cue: CueSelection) -> String? {
         guard preset.cue != nil else { return nil }
-        func isCued(_ address: ParameterAddress) -> Bool { (changed[address] ?? 0) != 0 }
+        func isCued(_ address: ParameterAddress) -> Bool { cue.contains(address) }
         let buses = preset.buses.prefix(9).enumerated().map { index, bus in
             "\(index + 1) " + (isCued(.cueBus(bus: index)) ? "[\(bus.name)]" : bus.name)
         }

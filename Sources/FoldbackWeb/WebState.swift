@@ -77,8 +77,7 @@ public struct WebState: Encodable, Equatable, Sendable {
             return target.engine.value(at: parameter.address) ?? parameter.presetValue
         }
         func gain(_ decibels: Float?) -> Float { max(((decibels ?? floorDB) * 100).rounded() / 100, floorDB) }
-        let changed = target.engine.changedValues
-        func cued(_ address: ParameterAddress) -> Bool { (changed[address] ?? 0) != 0 }
+        let cue = CueSelection(target.engine)
         let strips = preset.strips.enumerated().map { index, strip in
             Strip(
                 name: strip.name, gain_db: gain(value("strip", strip.name, "gain_db")), pan: value("strip", strip.name, "pan") ?? 0,
@@ -87,16 +86,16 @@ public struct WebState: Encodable, Equatable, Sendable {
                 units: strip.units.map { Unit(id: $0.id, bypass: value("strip", strip.name, "unit", $0.id, "bypass") == 1) },
                 trim_db: value("strip", strip.name, "trim_db") ?? 0,
                 talkback: strip.talkback == nil ? nil : value("strip", strip.name, "talkback") == 1,
-                pfl: cued(.cuePFL(strip: index)), afl: cued(.cueAFL(strip: index)))
+                pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)))
         }
         let buses = preset.buses.enumerated().map { index, bus in
             Bus(
                 name: bus.name, gain_db: gain(value("bus", bus.name, "gain_db")), mute: value("bus", bus.name, "mute") == 1,
                 units: bus.units.map { Unit(id: $0.id, bypass: value("bus", bus.name, "unit", $0.id, "bypass") == 1) },
-                cue: cued(.cueBus(bus: index)))
+                cue: cue.contains(.cueBus(bus: index)))
         }
-        let cue = preset.cue.map { Cue(gain_db: gain(target.engine.value(at: .cueGain) ?? $0.gainDB)) }
-        return WebState(preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: cue, strips: strips, buses: buses)
+        let output = preset.cue.map { Cue(gain_db: gain(target.engine.value(at: .cueGain) ?? $0.gainDB)) }
+        return WebState(preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses)
     }
 }
 

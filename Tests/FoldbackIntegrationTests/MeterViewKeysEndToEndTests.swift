@@ -21,7 +21,7 @@ final class MeterViewKeysEndToEndTests: JACKServerTestCase {
         let foldback = FoldbackRun.productsDirectory(testBundle: Bundle(for: Self.self)).appendingPathComponent("foldback").path
         let name = "fb-keys-\(getpid())"
         let output = URL(fileURLWithPath: folder + "/screen.txt")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
         let server = try serverName
