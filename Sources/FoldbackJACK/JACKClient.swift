@@ -145,24 +145,16 @@ public final class JACKClient: @unchecked Sendable {
         if let handle = openHandle { jack_deactivate(handle) }
     }
 
-    /// Closes a client whose server has shut down: no metadata removal, no port requests, only
-    /// `jack_client_close`. (libjack's metadata store is a Berkeley DB shared by every JACK client of the
-    /// user; touching it for a dead server's ports only risks waiting on a lock forever.) Safe to call twice.
-    public func closeAfterServerShutdown() {
-        let isFirst = lock.withLock {
-            defer { (closed, portsWithMetadata) = (true, []) }
-            return !closed
-        }
-        guard isFirst else { return }
-        JACKMessages.quietly { jack_client_close(handle) }
-    }
-
     /// Removes this client's port metadata, unregisters its ports and closes it. Safe to call twice.
     ///
     /// The ports go before `jack_client_close`: libjack stops reading the client's notifications first, and
     /// jackd (1.9.21) blocks for good writing the notifications the close of a client with a few hundred
     /// ports sends it once its socket buffer (208 KiB) is full; unregistered one by one, they are read as they come.
-    public func close() {
+    ///
+    /// After the server has shut down (`afterServerShutdown`) only `jack_client_close` runs: libjack's
+    /// metadata store is a Berkeley DB shared by every JACK client of the user, and touching it for a dead
+    /// server's ports risks waiting forever on a lock the server left held.
+    public func close(afterServerShutdown: Bool = false) {
         let uuids: Set<jack_uuid_t>? = lock.withLock {
             if closed { return nil }
             closed = true
@@ -172,6 +164,10 @@ public final class JACKClient: @unchecked Sendable {
         guard let uuids else { return }
         // Quiet: after a server shutdown libjack complains about every call, and nothing can be done.
         JACKMessages.quietly {
+            guard !afterServerShutdown else {
+                jack_client_close(handle)
+                return
+            }
             jack_deactivate(handle)
             for uuid in uuids { jack_remove_properties(handle, uuid) }
             for port in Self.takeNameList(jack_get_ports(handle, nil, nil, 0)) {

@@ -39,7 +39,7 @@ extension JACKHost {
     @discardableResult
     public func reopen() throws(JACKError) -> [JACKConnection] {
         let old = client
-        old.closeAfterServerShutdown()
+        old.close(afterServerShutdown: true)
         notifications.clientClosed()
         let fresh = try JACKClient(name: old.actualName, serverName: old.serverName)
         let hadMIDIInput = midiInputPort != nil

@@ -109,7 +109,7 @@ public final class JACKHost: @unchecked Sendable {
 
     /// Deactivates, removes the ports' metadata and closes the client (after a server shutdown, only closes it). Safe to call twice.
     public func close() {
-        if shutdown != nil { client.closeAfterServerShutdown() } else { client.close() }
+        client.close(afterServerShutdown: shutdown != nil)
         notifications.clientClosed()
         lock.withLock { isActive = false }
     }
