@@ -6,6 +6,8 @@ DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsampler
 TEST_DEBS := lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 chromium chromium-driver
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -print-resource-dir)/lib/linux/libclang_rt.rtsan-x86_64.a
+# Every test step has a deadline, so a hang fails the run with the hanging test named (output is line-buffered) instead of stalling CI.
+BOUNDED = timeout --kill-after=30
 RELEASE_BIN = .build/release
 DEBUG_BIN = .build/debug
 
@@ -42,30 +44,30 @@ build: deps
 
 # The audio path must make no allocation or free: counted by the preloaded counter on a release build.
 rtcheck: build
-	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(RELEASE_BIN)/foldback-rtcheck --cycles 20000
+	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(BOUNDED) 300 $(RELEASE_BIN)/foldback-rtcheck --cycles 20000
 
 # The same scenario with the cycle wrapper built under clang's RealtimeSanitizer (errors are fatal).
 rtsan: deps
 	$(SWIFT) build -c release --scratch-path .build-rtsan --product foldback-rtcheck \
 	  -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME)
-	RTSAN_OPTIONS=halt_on_error=true .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000
+	RTSAN_OPTIONS=halt_on_error=true $(BOUNDED) 300 .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000
 
 # The real foldback binary under RealtimeSanitizer, mixing live on a dummy JACK server with audio flowing.
 rtsan-live: build
 	$(SWIFT) build -c release --scratch-path .build-rtsan --product foldback \
 	  -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME)
-	bash scripts/rtsan-live.sh
+	$(BOUNDED) 600 bash scripts/rtsan-live.sh
 
 # The preset, curve and setlist loaders against 20,000 mutated and the hand-made extreme inputs: no crash, no hang,
 # every refusal located. Longer: .build/release/foldback-fuzz --seconds 3600 --seed N (see its --help).
 fuzz: deps
 	$(SWIFT) build -c release --product foldback-fuzz
-	$(RELEASE_BIN)/foldback-fuzz --cases 20000
+	$(BOUNDED) 600 $(RELEASE_BIN)/foldback-fuzz --cases 20000
 
 unit: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product FoldbackAllocCounter
-	$(SWIFT) test --disable-swift-testing
+	$(BOUNDED) 1200 stdbuf -oL -eL $(SWIFT) test --disable-swift-testing
 
 test: test-deps rtcheck rtsan rtsan-live fuzz unit
 

@@ -146,20 +146,22 @@ let package = Package(
         ),
 
         // MARK: Tests
+        // Helpers the tests share (bounded process waits); no production target depends on it.
+        .target(name: "FoldbackTestSupport", swiftSettings: strictSwift),
         .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP", "FoldbackEngine"]),
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackFeedback"]),
-        .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackRender", "FoldbackPresets"]),
+        .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackRender", "FoldbackPresets", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine"]),
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis"]),
-        .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport"]),
+        .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck", "FoldbackTestSupport"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets", "FoldbackWeb", "FoldbackFeedback", "CLo", "foldback"],
+            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets", "FoldbackWeb", "FoldbackFeedback", "CLo", "foldback", "FoldbackTestSupport"],
             exclude: ["Fixtures"]
         ),
     ],

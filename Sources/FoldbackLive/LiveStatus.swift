@@ -47,18 +47,14 @@ package struct LiveStatus {
         draw(([Self.line(load: load, xruns: xruns, meters: meters)] + extra).joined(separator: "  "))
     }
 
-    /// Prints `text` as the status line: in place on a terminal, else as a new line.
+    /// Shows `text` as the status line (in place on a terminal, else as a new line) through the screen writer,
+    /// so a terminal that stops reading drops lines instead of stalling the main loop.
     package func draw(_ text: String) {
-        if isTerminal {
-            print("\r\u{1B}[2K" + text, terminator: "")
-        } else {
-            print(text)
-        }
-        fflush(nil)   // flushes every output stream; `stdout` itself is not concurrency-safe to name
+        ScreenWriter.standardOutput.show(isTerminal ? "\r\u{1B}[2K" + text : text + "\n")
     }
 
-    /// Ends an in-place status line.
+    /// Ends an in-place status line (waits at most a second for a terminal that stopped reading).
     package func finish() {
-        if isTerminal { print("") }
+        if isTerminal { ScreenWriter.standardOutput.showAndWait("\n", timeout: 1) }
     }
 }

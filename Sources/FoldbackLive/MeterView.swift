@@ -17,12 +17,14 @@ package final class MeterView: @unchecked Sendable {
     package static let holdSeconds = 1.5
 
     private let isTerminal: Bool
+    private let screen: ScreenWriter
     private var holds: [String: (level: Float, time: Date)] = [:]
     private var hasDrawn = false
 
-    /// A view writing to standard output; on a non-terminal it prints one frame every few seconds instead.
-    package init(isTerminal: Bool) {
+    /// A view writing to `screen` (standard output); on a non-terminal it prints one frame every few seconds instead.
+    package init(isTerminal: Bool, screen: ScreenWriter = .standardOutput) {
         self.isTerminal = isTerminal
+        self.screen = screen
     }
 
     private var frameCount = 0
@@ -42,11 +44,10 @@ package final class MeterView: @unchecked Sendable {
             // Hide the cursor and clear once; afterwards only home + overwrite.
             let start = hasDrawn ? "\u{1B}[H" : "\u{1B}[?25l\u{1B}[2J\u{1B}[H"
             hasDrawn = true
-            print(start + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J", terminator: "")
+            screen.show(start + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\n") + "\u{1B}[J")
         } else {
-            print(lines.joined(separator: "\n") + "\n")
+            screen.show(lines.joined(separator: "\n") + "\n")
         }
-        fflush(nil)
     }
 
     /// `latency  main +1.50 ms, rt 17.50 ms   iem_vox* +0.00 ms, rt 5.33 ms!`: what Foldback adds and the
@@ -154,9 +155,9 @@ package final class MeterView: @unchecked Sendable {
         decibels < -rangeDB ? "  -inf" : String(format: "%6.1f", decibels)
     }
 
-    /// Shows the cursor again and moves below the view.
+    /// Shows the cursor again and moves below the view (waits at most a second for a terminal that stopped reading).
     package func finish() {
-        if isTerminal && hasDrawn { print("\u{1B}[?25h") }
+        if isTerminal && hasDrawn { screen.showAndWait("\u{1B}[?25h\n", timeout: 1) }
     }
 }
 

@@ -32,8 +32,13 @@ package final class TerminalKeys: @unchecked Sendable {
             var byte: UInt8 = 0
             while !isStopping.load(ordering: .acquiring) {
                 var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, 100) > 0, read(STDIN_FILENO, &byte, 1) == 1 else { continue }
-                onKey(byte)
+                guard poll(&descriptor, 1, 100) > 0 else { continue }
+                let count = read(STDIN_FILENO, &byte, 1)
+                if count == 1 {
+                    onKey(byte)
+                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                    break   // the terminal hung up (a closed ssh session): the show goes on without keys, no busy loop
+                }
             }
             finished.signal()
         }

@@ -1,5 +1,6 @@
 // Tests `foldback render` end to end: formats, resampling, tails, bad input, determinism, block sizes, batches. Non-realtime.
 import XCTest
+import FoldbackTestSupport
 
 final class RenderCommandTests: XCTestCase {
     private var files: RenderFixtures!
@@ -214,8 +215,7 @@ final class RenderCommandTests: XCTestCase {
         while files.contents == before, process.isRunning, Date() < deadline { usleep(10_000) }
         XCTAssertTrue(process.isRunning, "still rendering when interrupted")
         XCTAssertTrue(files.contents.contains { $0.hasPrefix(".out.wav.partial") }, "the temporary file exists while rendering")
-        process.interrupt()
-        process.waitUntilExit()
+        XCTAssertTrue(process.stop(within: 20), "the render ended within 20 s of SIGINT")
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         XCTAssertEqual(process.terminationStatus, 1, message)
         XCTAssertTrue(message.contains("interrupted; no output was written"), message)

@@ -3,6 +3,7 @@ import Foundation
 import FoldbackJACK
 import FoldbackRender
 import XCTest
+import FoldbackTestSupport
 
 final class FilePlayerEndToEndTests: JACKServerTestCase {
     func testALoopedRampPlaysSampleExactThroughTheStripAndSIGUSR2StopsAndRestartsIt() throws {
@@ -50,21 +51,14 @@ final class FilePlayerEndToEndTests: JACKServerTestCase {
         assertPeriodic(try client.record(frames: 48_000, settleFrames: 2_048).channels[0], "playing")
 
         kill(run.process.processIdentifier, SIGUSR2)
-        try waitUntil(timeout: 10) { run.standardError.contains("file player stopped") }
+        try waitFor("the file player stopping", timeout: 10) { run.standardError.contains("file player stopped") }
         let stopped = try client.record(frames: 4_800, settleFrames: 1_024).channels[0]
         XCTAssertEqual(stopped.map(abs).max(), 0, "silent once stopped")
 
         kill(run.process.processIdentifier, SIGUSR2)
-        try waitUntil(timeout: 10) { run.standardError.contains("file player started") }
+        try waitFor("the file player starting", timeout: 10) { run.standardError.contains("file player started") }
         assertPeriodic(try client.record(frames: 24_000, settleFrames: 1_024).channels[0], "restarted")
         XCTAssertFalse(run.standardError.contains("could not keep up"), run.standardError)
     }
 
-    private func waitUntil(timeout: Double, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { throw FoldbackRun.Failure("timed out") }
-            usleep(20_000)
-        }
-    }
 }

@@ -1,5 +1,7 @@
 // A `foldback run` subprocess for end-to-end tests: its standard error captured, its start awaited. Non-realtime.
 import Foundation
+import FoldbackTestSupport
+import XCTest
 
 /// Runs the built `foldback` binary with standard error going to a file the test can poll.
 final class FoldbackRun {
@@ -7,9 +9,9 @@ final class FoldbackRun {
     private let errorFile: URL
 
     /// Starts `foldback arguments…` from the products directory next to the test bundle
-    /// (standard output to `standardOutput` if given, else inherited).
+    /// (standard output to `standardOutput` and standard input from `standardInput` if given, else inherited).
     /// `environment` entries are added to (or replace) the test's own environment.
-    init(_ arguments: [String], testBundle: Bundle, environment: [String: String] = [:], standardOutput: FileHandle? = nil) throws {
+    init(_ arguments: [String], testBundle: Bundle, environment: [String: String] = [:], standardOutput: FileHandle? = nil, standardInput: FileHandle? = nil) throws {
         let products = Self.productsDirectory(testBundle: testBundle)
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-run-\(getpid())-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
@@ -22,6 +24,7 @@ final class FoldbackRun {
         }
         process.standardError = try FileHandle(forWritingTo: errorFile)
         if let standardOutput { process.standardOutput = standardOutput }
+        if let standardInput { process.standardInput = standardInput }
         try process.run()
     }
 
@@ -60,12 +63,10 @@ final class FoldbackRun {
         return products
     }
 
-    /// Stops it with SIGINT (as Ctrl-C) and waits.
+    /// Stops it with SIGINT (as Ctrl-C) and waits up to 20 s; a run still going then is killed and the test fails.
     func stop() {
-        if process.isRunning {
-            process.interrupt()
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        if !process.stop(within: 20) { XCTFail("foldback did not end within 20 s of SIGINT and was killed") }
     }
 
     struct Failure: Error, CustomStringConvertible {

@@ -2,6 +2,7 @@
 import FoldbackJACK
 import Foundation
 import XCTest
+import FoldbackTestSupport
 
 final class LargeShowEndToEndTests: XCTestCase {
     /// 300 mono strips into one mono bus: `check` exits 0, `run` opens all 300 inputs, and a sine played
@@ -15,7 +16,7 @@ final class LargeShowEndToEndTests: XCTestCase {
         try ("[[bus]]\nname = \"main\"\nchannels = 1\nlimiter = false\n" + strips.joined()).write(toFile: preset, atomically: true, encoding: .utf8)
 
         let check = try FoldbackRun(["check", preset], testBundle: Bundle(for: Self.self))
-        check.process.waitUntilExit()
+        XCTAssertTrue(check.process.waitUntilExit(within: 60), "foldback check ended")
         XCTAssertEqual(check.process.terminationStatus, 0, check.standardError)
 
         let serverName = JACKServerLauncher.uniqueServerName(prefix: "fblarge")

@@ -2,6 +2,7 @@
 import FoldbackEngine
 import FoldbackJACK
 import XCTest
+import FoldbackTestSupport
 
 final class LatencyAndLifecycleTests: JACKServerTestCase {
     override class var period: Int { 1_024 }
@@ -24,10 +25,10 @@ final class LatencyAndLifecycleTests: JACKServerTestCase {
         XCTAssertGreaterThan(capture.upperBound, 0, "the dummy driver reports a capture latency")
         // The player (capture latency 0) and the recorder (playback latency 0) stay connected, so each
         // range spans from 0 to the system port's latency, plus foldback's 100 frames.
-        try waitUntil("capture latency at foldback:out") {
+        try waitFor("capture latency at foldback:out") {
             observer.latencyRange(ofPort: "foldback:out", mode: .capture) == 100...capture.upperBound + 100
         }
-        try waitUntil("playback latency at foldback:vox_in") {
+        try waitFor("playback latency at foldback:vox_in") {
             observer.latencyRange(ofPort: "foldback:vox_in", mode: .playback) == 100...playback.upperBound + 100
         }
     }
@@ -66,7 +67,7 @@ final class LatencyAndLifecycleTests: JACKServerTestCase {
         defer { rig.close() }
         XCTAssertNil(rig.host.shutdown)
         private_.stop()
-        try waitUntil("the shutdown notice") { rig.host.shutdown != nil }
+        try waitFor("the shutdown notice") { rig.host.shutdown != nil }
         XCTAssertTrue("\(try XCTUnwrap(rig.host.shutdown))".contains("shut down"))
     }
 
@@ -77,12 +78,4 @@ final class LatencyAndLifecycleTests: JACKServerTestCase {
         }
     }
 
-    /// Polls `condition` every 5 ms for up to 10 s.
-    private func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            guard Date() < deadline else { throw JACKError.timedOut(what: what, seconds: 10) }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-    }
 }

@@ -3,6 +3,7 @@ import FoldbackControl
 import FoldbackJACK
 import Foundation
 import XCTest
+import FoldbackTestSupport
 
 /// A running `foldback run --osc-port 0` (plus any extra options), its OSC port, a JACK test client
 /// playing into `vox_in` and recording `main`, and an OSC client talking to it.
@@ -88,7 +89,7 @@ final class LiveControlRig {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["oscsend", "127.0.0.1", String(oscPort), path, types] + values
         try process.run()
-        process.waitUntilExit()
+        XCTAssertTrue(process.waitUntilExit(within: 10), "oscsend ended")
         XCTAssertEqual(process.terminationStatus, 0, "oscsend (Debian liblo-tools) ran")
     }
 

@@ -5,6 +5,7 @@ import FoldbackPresets
 import XCTest
 @testable import foldback
 import FoldbackLive
+import FoldbackTestSupport
 
 final class MIDIControlTests: JACKServerTestCase {
     /// A mono strip `vox` (with a `gain` unit `trim`) sent to a mono bus `main` without a limiter.
@@ -178,11 +179,3 @@ func settledLevel(_ probe: JACKTestClient) throws -> Double {
     return 10 * log10(max(power, 1e-30))
 }
 
-/// Polls `condition` every 5 ms for up to `timeout` seconds.
-func waitFor(_ what: String, timeout: Double = 10, _ condition: () -> Bool) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while !condition() {
-        guard Date() < deadline else { throw FoldbackRun.Failure("timed out waiting for \(what)") }
-        usleep(5_000)
-    }
-}

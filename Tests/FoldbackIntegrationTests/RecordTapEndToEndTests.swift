@@ -3,6 +3,7 @@ import Foundation
 import FoldbackJACK
 import FoldbackRender
 import XCTest
+import FoldbackTestSupport
 
 final class RecordTapEndToEndTests: JACKServerTestCase {
     private var directory: URL!
@@ -38,10 +39,10 @@ final class RecordTapEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(client.connectRecorder(from: ["main_L", "main_R"].map { "\(clientName):\($0)" }), [])
 
         kill(run.process.processIdentifier, SIGUSR1)
-        try waitUntil("the take starts", timeout: 10) { run.standardError.contains("recording started") }
+        try waitFor("the take starts", timeout: 10) { run.standardError.contains("recording started") }
         let heard = try client.record(frames: 48_000, settleFrames: 4_800)
         kill(run.process.processIdentifier, SIGUSR1)
-        try waitUntil("the take stops", timeout: 10) { run.standardError.contains("recording stopped") }
+        try waitFor("the take stops", timeout: 10) { run.standardError.contains("recording stopped") }
 
         let report = try XCTUnwrap(run.standardError.split(separator: "\n").first { $0.contains("recording stopped") })
         let counts = report.split(separator: " ").compactMap { Int($0) }
@@ -81,10 +82,9 @@ final class RecordTapEndToEndTests: JACKServerTestCase {
             defer { run.stop() }
             try run.waitUntilRunning()
             let file = try XCTUnwrap(try FileManager.default.contentsOfDirectory(at: subdirectory, includingPropertiesForKeys: nil).first)
-            try waitUntil("a second is on disk", timeout: 20) { ((try? AudioFileReader(url: file).frameCount) ?? 0) > 48_000 }
+            try waitFor("a second is on disk", timeout: 20) { ((try? AudioFileReader(url: file).frameCount) ?? 0) > 48_000 }
             let before = try AudioFileReader(url: file).frameCount
-            kill(run.process.processIdentifier, SIGKILL)
-            run.process.waitUntilExit()
+            run.process.stop(signal: SIGKILL, within: 10)
             let reader = try AudioFileReader(url: file)
             XCTAssertGreaterThanOrEqual(reader.frameCount, before, "\(format): every frame on disk before the kill is still counted")
             let size = try XCTUnwrap(FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
@@ -103,7 +103,7 @@ final class RecordTapEndToEndTests: JACKServerTestCase {
             (["--record-strips", "vox"], "need --record DIR"),
         ] {
             let run = try FoldbackRun(["run", fixture("monitor-mix.toml"), "--server", server, "--no-connect"] + arguments, testBundle: Bundle(for: Self.self))
-            run.process.waitUntilExit()
+            XCTAssertTrue(run.process.waitUntilExit(within: 30), "bad options end the run")
             XCTAssertEqual(run.process.terminationStatus, 2, run.standardError)
             XCTAssertTrue(run.standardError.contains(expected), run.standardError)
         }
@@ -112,7 +112,7 @@ final class RecordTapEndToEndTests: JACKServerTestCase {
         let preset = directory.appendingPathComponent("p.toml")
         try "[[bus]]\nname = \"main\"\n\n[[strip]]\nname = \"b\"\nsource = { file = \"notes.wav\" }\n".write(to: preset, atomically: true, encoding: .utf8)
         let run = try FoldbackRun(["run", preset.path, "--server", server, "--no-connect"], testBundle: Bundle(for: Self.self))
-        run.process.waitUntilExit()
+        XCTAssertTrue(run.process.waitUntilExit(within: 30), "an unreadable source ends the run")
         XCTAssertEqual(run.process.terminationStatus, 2, run.standardError)
         XCTAssertTrue(run.standardError.contains("\(preset.path):6:19: error: Cannot open audio file"), run.standardError)
     }
@@ -121,11 +121,4 @@ final class RecordTapEndToEndTests: JACKServerTestCase {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").appendingPathComponent(name).path
     }
 
-    private func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { return XCTFail("timed out waiting until \(what)") }
-            usleep(20_000)
-        }
-    }
 }

@@ -3,6 +3,7 @@ import Foundation
 import FoldbackJACK
 import FoldbackRender
 import XCTest
+import FoldbackTestSupport
 
 /// Runs a preset live (the real `foldback run` on this class's dummy jackd), records its bus while a
 /// test player's noise is connected to its input mid-take, then renders the very samples the player
@@ -73,7 +74,7 @@ final class RenderLiveEquivalenceTests: JACKServerTestCase {
         let outputURL = directory.appendingPathComponent("offline.wav")
         let render = try FoldbackRun(["render", presetURL.path, "-i", inputURL.path, "-o", outputURL.path, "--tail", "0", "--block", "64"],
                                      testBundle: Bundle(for: Self.self))
-        render.process.waitUntilExit()
+        XCTAssertTrue(render.process.waitUntilExit(within: 120), "the render ended")
         XCTAssertEqual(render.process.terminationStatus, 0, render.standardError)
         let offline = try AudioFileReader(url: outputURL).readAll()
         XCTAssertEqual(offline.count, 2)

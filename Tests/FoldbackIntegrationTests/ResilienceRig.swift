@@ -2,6 +2,7 @@
 import Foundation
 import FoldbackJACK
 import XCTest
+import FoldbackTestSupport
 
 /// `foldback run` of a two-strip, two-bus preset (limiters off: zero latency, so every output sample
 /// equals a known input sample), preloaded with the malloc counter, and a JACK test client playing
@@ -120,11 +121,3 @@ final class ResilienceRig {
     }
 }
 
-/// Polls `condition` every 10 ms until it holds, or throws after `timeout` seconds.
-func waitFor(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {
-    let deadline = Date().addingTimeInterval(timeout)
-    while try !condition() {
-        guard Date() < deadline else { throw JACKError.timedOut(what: what, seconds: timeout) }
-        usleep(10_000)
-    }
-}

@@ -2,6 +2,7 @@
 import Foundation
 import FoldbackJACK
 import XCTest
+import FoldbackTestSupport
 
 /// Starts the real `foldback` binary on a JACK server (CI's own when `.ci/run` exports
 /// FOLDBACK_CI_JACK_SERVER, else this class's private one), plays hashed noise into its ports, records
@@ -74,10 +75,9 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
             XCTAssertGreaterThan(late, 1e-3, "\(port): a one-frame-off delay must not match: the check really measures latency")
         }
 
-        foldback.interrupt()
-        foldback.waitUntilExit()
+        XCTAssertTrue(foldback.stop(within: 20), "foldback ended within 20 s of SIGINT")
         XCTAssertEqual(foldback.terminationStatus, 0, "SIGINT deactivates, closes and exits 0")
-        try waitUntil("foldback's ports disappear", timeout: 10) { probe.portNames(matching: "^\(clientName):").isEmpty }
+        try waitFor("foldback's ports disappear", timeout: 10) { probe.portNames(matching: "^\(clientName):").isEmpty }
         return rig.run.standardError
     }
 
@@ -98,8 +98,7 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
             XCTAssertGreaterThan(SignalCheck.peak(recording, channel: channel), 0.05, "output \(channel) sounds")
             XCTAssertLessThanOrEqual(SignalCheck.peak(recording, channel: channel), ceiling, "output \(channel): the −1 dBFS limiter ceiling holds")
         }
-        foldback.interrupt()
-        foldback.waitUntilExit()
+        XCTAssertTrue(foldback.stop(within: 20), "foldback ended within 20 s of SIGINT")
         XCTAssertEqual(foldback.terminationStatus, 0)
     }
 
@@ -110,7 +109,7 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         let run = try FoldbackRun(["run", broken.path, "--server", try runServer], testBundle: Bundle(for: Self.self))
         defer { run.stop() }
         let foldback = run.process
-        foldback.waitUntilExit()
+        XCTAssertTrue(foldback.waitUntilExit(within: 20), "a broken preset ends the run")
         let text = run.standardError
         XCTAssertEqual(foldback.terminationStatus, 2)
         XCTAssertTrue(text.contains("\(broken.path):6:"), text)
@@ -126,10 +125,9 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         let foldback = run.process
         try run.waitUntilRunning()
         ownServer.stop()
-        try waitUntil("foldback says it waits for JACK", timeout: 20) { run.standardError.contains("waiting for JACK") }
+        try waitFor("foldback says it waits for JACK", timeout: 20) { run.standardError.contains("waiting for JACK") }
         XCTAssertTrue(foldback.isRunning, "a server shutdown does not end the run")
-        foldback.interrupt()
-        foldback.waitUntilExit()
+        XCTAssertTrue(foldback.stop(within: 20), "foldback ended within 20 s of SIGINT")
         let text = run.standardError
         XCTAssertEqual(foldback.terminationStatus, 0, "SIGINT while waiting still exits 0: \(text)")
         XCTAssertTrue(text.contains("JACK server shut down"), text)
@@ -174,16 +172,5 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
             .appendingPathComponent("presets").appendingPathComponent(name).path
     }
 
-    private func waitUntil(_ what: String, timeout: Double, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { throw TimedOut(what: what) }
-            usleep(20_000)
-        }
-    }
 
-    private struct TimedOut: Error, CustomStringConvertible {
-        let what: String
-        var description: String { "timed out waiting until \(what)" }
-    }
 }

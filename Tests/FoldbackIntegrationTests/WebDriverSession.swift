@@ -2,6 +2,7 @@
 import Foundation
 import Glibc
 import XCTest
+import FoldbackTestSupport
 
 /// One chromedriver process and one browser session emulating a phone (360 × 740 CSS pixels, touch).
 final class WebDriverSession {
@@ -45,10 +46,7 @@ final class WebDriverSession {
     func close() {
         if !session.isEmpty { _ = try? call("DELETE", "/session/\(session)") }
         session = ""
-        if driver.isRunning {
-            driver.terminate()
-            driver.waitUntilExit()
-        }
+        driver.stop(signal: SIGTERM, within: 10)
     }
 
     /// Opens `url` in the session's window.
