@@ -67,7 +67,7 @@ fuzz: deps
 unit: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) build --product FoldbackAllocCounter
-	$(BOUNDED) 1200 stdbuf -oL -eL $(SWIFT) test --disable-swift-testing
+	SWIFT=$(SWIFT) bash scripts/unit-tests.sh
 
 test: test-deps rtcheck rtsan rtsan-live fuzz unit
 

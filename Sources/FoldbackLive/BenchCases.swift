@@ -25,7 +25,22 @@ package enum BenchCases {
         BenchCase(
             name: "console", summary: "monitor console: 2 strips, 4 limited buses with units, reverb effect bus + return",
             preset: console),
+        BenchCase(
+            name: "strips_128", summary: "128 mono strips (gain unit, 2 sends each) into 4 stereo buses: the per-strip cost of meters, ramps and dispatch",
+            preset: manyStrips(128)),
     ]
+
+    /// `count` mono strips with one gain unit, each sent to two of four stereo buses (one pre-fader), no limiters:
+    /// what every strip costs besides its units.
+    package static func manyStrips(_ count: Int) -> String {
+        let buses = (1...4).map { "\n[[bus]]\nname = \"mix\($0)\"\nchannels = 2\nlimiter = false\n" }.joined()
+        let strips = (0..<count).map { index in
+            "\n[[strip]]\nname = \"in\(index + 1)\"\nchannels = 1\n" + unit("gain", "gain_db = -3.0")
+                + "\n  [[strip.send]]\n  bus = \"mix\(index % 4 + 1)\"\n  gain_db = -6.0\n"
+                + "\n  [[strip.send]]\n  bus = \"mix\((index + 1) % 4 + 1)\"\n  gain_db = -10.0\n  pre_fader = true\n"
+        }
+        return buses + strips.joined()
+    }
 
     /// A small monitor console, as `presets/monitor-console.toml` builds it: a vocal (the reference chain, 2 ms
     /// lookahead so the other paths run through alignment delays) and a stereo guitar into front of house

@@ -25,10 +25,12 @@ package struct BenchRunner {
 
     /// Measures after one second of warm-up. Cycles run through `fb_realtime_cycle` with FTZ/DAZ on,
     /// as on the JACK thread, so the preloaded allocation counter sees them as the audio path.
-    package func measure() -> Measurement {
+    /// Throws when the engine refuses the graph (nothing is measured then).
+    package func measure() throws(EngineError) -> Measurement {
         fb_realtime_enable_ftz_daz()
-        let engine = Engine(configuration: EngineConfiguration(maxFrames: block))
-        try? engine.install(graph, crossfade: .none)
+        let engine = Engine(configuration: EngineConfiguration(
+            maxFrames: block, inputCapacity: graph.layout.inputPorts.count, outputCapacity: graph.layout.outputPorts.count))
+        try engine.install(graph, crossfade: .none)
         let input = UnsafeMutablePointer<Float>.allocate(capacity: block)
         var seed: UInt32 = 0x9E37_79B9
         for frame in 0..<block {

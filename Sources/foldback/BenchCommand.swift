@@ -18,7 +18,8 @@ struct BenchCommand: ParsableCommand {
             Foldback is built for: 10-band EQ → compressor → reverb (mono in, stereo out) → bus limiter. The \
             console case is a whole monitor console like presets/monitor-console.toml (several strips, four \
             buses with their own units, a reverb effect bus and its return, aligned paths): its figure is \
-            the CPU time per frame of the whole graph.
+            the CPU time per frame of the whole graph, as is strips_128's (128 strips with a gain unit and two \
+            sends each: what every strip costs besides its units; divide by 128 for one strip).
 
             Cycles run as on the JACK thread (FTZ/DAZ, through the realtime cycle wrapper). Run under the \
             allocation counter (LD_PRELOAD=.build/release/libFoldbackAllocCounter.so, as \
@@ -72,7 +73,7 @@ struct BenchCommand: ParsableCommand {
             do {
                 let preset = try PresetLoader.parse(benchCase.preset, path: "<bench \(benchCase.name)>")
                 let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: rate, maxFrames: block)
-                let measurement = BenchRunner(graph: graph, block: block, frames: Int(seconds * rate)).measure()
+                let measurement = try BenchRunner(graph: graph, block: block, frames: Int(seconds * rate)).measure()
                 let realtime = 1e9 / (measurement.nanosecondsPerSample * rate)
                 let mallocs = measurement.allocationsPerCycle.map { String(format: " %15.2f", $0) } ?? ""
                 if let perCycle = measurement.allocationsPerCycle, perCycle > 0 { allocating.append(benchCase.name) }
