@@ -30,7 +30,8 @@ package final class LiveSession: @unchecked Sendable {
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     package static let engineChunkFrames = 4096
     /// JACK input ports a live session can carry at least (a large show has 96 to 128 inputs); a larger
-    /// starting preset sizes the engine to itself. Presets switched to later must fit.
+    /// starting preset (or a larger song of the setlist, passed as `alsoFitting`) sizes the engine to itself.
+    /// Presets switched to later must fit.
     package static let inputChannelCapacity = 256
     /// JACK output ports a live session can carry at least.
     package static let outputChannelCapacity = 128
@@ -40,7 +41,8 @@ package final class LiveSession: @unchecked Sendable {
     /// installed: it attaches record taps and file sources.
     package init(
         preset: Preset, clientName: String, serverName: String?,
-        prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }, showSeconds: Double = 2 * 3600
+        prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }, showSeconds: Double = 2 * 3600,
+        alsoFitting others: [Preset] = []
     ) throws {
         let state = LivePresetState(preset)
         self.state = state
@@ -49,10 +51,11 @@ package final class LiveSession: @unchecked Sendable {
         self.prepareGraph = prepare
         self.serverName = serverName
         let layout = try PresetGraphBuilder.layout(for: preset)
+        let layouts = [layout] + others.compactMap { try? PresetGraphBuilder.layout(for: $0) }
         engine = Engine(configuration: EngineConfiguration(
             maxFrames: Self.engineChunkFrames,
-            inputCapacity: max(Self.inputChannelCapacity, (layout.inputPorts.map(\.channel).max() ?? -1) + 1),
-            outputCapacity: max(Self.outputChannelCapacity, (layout.outputPorts.map(\.channel).max() ?? -1) + 1)))
+            inputCapacity: max(Self.inputChannelCapacity, layouts.map { ($0.inputPorts.map(\.channel).max() ?? -1) + 1 }.max() ?? 0),
+            outputCapacity: max(Self.outputChannelCapacity, layouts.map { ($0.outputPorts.map(\.channel).max() ?? -1) + 1 }.max() ?? 0)))
         let engine = engine
         host = try JACKHost(
             engine: engine, layout: layout, clientName: clientName, serverName: serverName,

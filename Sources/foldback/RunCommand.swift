@@ -174,7 +174,8 @@ struct RunCommand: ParsableCommand {
                 prepare: { graph in
                     try recorder?.attach(to: graph)
                     try players.attach(to: graph)
-                }, showSeconds: showMinutes * 60)
+                }, showSeconds: showMinutes * 60,
+                alsoFitting: setlist?.entries.compactMap { try? PresetLoading.load($0.presetPath) } ?? [])
         } catch {
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)

@@ -1,4 +1,5 @@
 // A 300-input show: `foldback check` and `foldback run` agree, the engine sizes itself to the preset, the last strip mixes. Non-realtime.
+import FoldbackControl
 import FoldbackJACK
 import Foundation
 import XCTest
@@ -43,12 +44,40 @@ final class LargeShowEndToEndTests: XCTestCase {
         XCTAssertLessThan(error, 1e-5, "s300 reaches main at −6 dB, sample for sample")
 
         // Closing a client of 300 ports with metadata must not wedge jackd (see JACKClient.close()).
-        run.process.interrupt()
-        let deadline = Date().addingTimeInterval(20)
-        while run.process.isRunning && Date() < deadline { usleep(20_000) }
-        XCTAssertFalse(run.process.isRunning, "foldback run exits after SIGINT")
-        if !run.process.isRunning { XCTAssertEqual(run.process.terminationStatus, 0, run.standardError) }
+        XCTAssertTrue(run.process.stop(within: 20), "foldback run exits after SIGINT")
+        XCTAssertEqual(run.process.terminationStatus, 0, run.standardError)
         XCTAssertTrue(run.standardError.contains("s1_in s2_in"), "the start-up summary lists the first ports")
         XCTAssertTrue(run.standardError.contains("… (300 ports) …"), "and abbreviates the rest")
+    }
+
+    /// A setlist whose second song has 300 inputs: the engine is sized for the largest song at start, so
+    /// `/foldback/setlist/next` switches to it (the first song has two) and all 300 ports appear.
+    func testASetlistSizesTheEngineForItsLargestSong() throws {
+        guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
+        let folder = try LiveControlRig.temporaryFolder()
+        let strips = (1...300).map { "[[strip]]\nname = \"s\($0)\"\n  [[strip.send]]\n  bus = \"main\"\n" }
+        let head = "[[bus]]\nname = \"main\"\nchannels = 1\nlimiter = false\n"
+        try (head + strips.prefix(2).joined()).write(toFile: folder + "/small.toml", atomically: true, encoding: .utf8)
+        try (head + strips.joined()).write(toFile: folder + "/large.toml", atomically: true, encoding: .utf8)
+        try "[[song]]\npreset = \"small.toml\"\n[[song]]\npreset = \"large.toml\"\n"
+            .write(toFile: folder + "/show.toml", atomically: true, encoding: .utf8)
+
+        let serverName = JACKServerLauncher.uniqueServerName(prefix: "fbsetl")
+        let server = try JACKServerLauncher(serverName: serverName, timeout: 20)
+        defer { server.stop() }
+        let name = "fb-setl-\(getpid())"
+        let run = try FoldbackRun(["run", "--setlist", folder + "/show.toml", "--server", serverName, "--name", name, "--quiet", "--osc-port", "0"],
+                                  testBundle: Bundle(for: Self.self))
+        defer { run.stop() }
+        try run.waitUntilRunning()
+        let lister = try JACKClient(name: "\(name)-lister", serverName: serverName)
+        defer { lister.close() }
+        XCTAssertEqual(lister.portNames(matching: "^\(name):s[0-9]+_in$").count, 2)
+        let osc = try OSCClient(serverPort: try run.announcedOSCPort())
+        let reply = try osc.request(OSCMessage("/foldback/setlist/next"), timeout: 20) { $0.path.hasPrefix("/foldback/setlist") || $0.path.hasPrefix("/foldback/error") }
+        XCTAssertEqual(reply?.path, "/foldback/setlist", "\(String(describing: reply)) \(run.standardError)")
+        try waitFor("the 300 inputs of the second song", timeout: 20) { lister.portNames(matching: "^\(name):s[0-9]+_in$").count == 300 }
+        XCTAssertTrue(run.process.stop(within: 20), "SIGINT ends the run")
+        XCTAssertEqual(run.process.terminationStatus, 0, run.standardError)
     }
 }
