@@ -26,10 +26,8 @@ final class RenderInputStream {
 
     private let reader: AudioFileReader
     private let converter: SampleRateConverter?
-    private var pending: [[Float]]
-    private var head = 0
+    private let pending: PlanarFIFO
     private var readBuffer: [Float]
-    private var converted: [Float] = []
     private var fileDrained = false
 
     /// Frames read from the file at once.
@@ -60,7 +58,7 @@ final class RenderInputStream {
         } else {
             converter = nil
         }
-        pending = [[Float]](repeating: [], count: stripChannels)
+        pending = PlanarFIFO(channels: stripChannels, capacity: 2 * Self.pieceFrames)
         readBuffer = [Float](repeating: 0, count: Self.pieceFrames * fileChannels)
     }
 
@@ -85,26 +83,18 @@ final class RenderInputStream {
     /// Writes `frames` frames into `channels` (one buffer per strip channel), padding with silence
     /// after the end; returns how many frames were real audio.
     func fill(_ channels: [UnsafeMutablePointer<Float>], frames: Int) throws(RenderError) -> Int {
-        while pending[0].count - head < frames && !fileDrained { try readPiece() }
-        let real = min(frames, pending[0].count - head)
-        for channel in 0..<stripChannels {
-            let destination = channels[channel]
-            pending[channel].withUnsafeBufferPointer { source in
-                for frame in 0..<real { destination[frame] = source[head + frame] }
-            }
-            for frame in real..<frames { destination[frame] = 0 }
+        while pending.count < frames && !fileDrained { try readPiece() }
+        let real = pending.take(frames, into: channels)
+        if real < frames {
+            for channel in channels { (channel + real).update(repeating: 0, count: frames - real) }
+            isFinished = true
         }
-        head += real
         deliveredFrames += real
-        if real < frames { isFinished = true }
-        if head >= Self.pieceFrames {   // drop consumed samples now and then
-            for channel in 0..<stripChannels { pending[channel].removeFirst(head) }
-            head = 0
-        }
         return real
     }
 
-    /// Reads (and converts) one piece of the file into `pending`.
+    /// Reads (and converts) one piece of the file into `pending`, de-interleaved and adapted to the strip's
+    /// channels as live use does, straight from the read buffer (or the converter's scratch) into place.
     private func readPiece() throws(RenderError) {
         let read: Int
         do {
@@ -113,33 +103,22 @@ final class RenderInputStream {
             throw .unreadableInput(strip: strip, error: error)
         }
         if read == 0 { fileDrained = true }
-        guard let converter else {
-            append(interleaved: readBuffer, frames: read)
-            return
+        let (fileChannels, stripChannels, pending) = (fileChannels, stripChannels, pending)
+        func store(_ samples: UnsafeBufferPointer<Float>) {
+            let frames = samples.count / fileChannels
+            guard frames > 0, let base = samples.baseAddress else { return }
+            pending.append(upTo: frames) { destinations in
+                ChannelAdaptation.deinterleave(base, frames: frames, from: fileChannels, into: destinations, channels: stripChannels)
+                return frames
+            }
         }
-        converted.removeAll(keepingCapacity: true)
-        do {
-            let piece = Array(readBuffer[0..<(read * fileChannels)])
-            let produced = try converter.convert(piece, isLastPiece: read == 0, into: &converted)
-            append(interleaved: converted, frames: produced)
-        } catch {
-            throw .unreadableInput(strip: strip, error: error)
-        }
-    }
-
-    /// Appends interleaved file frames to `pending`, adapted to the strip's channels as live use does.
-    /// Each channel grows once per piece (geometrically, by the array's own growth) and is filled through
-    /// its buffer pointer: no per-sample append, no copy of what is already pending.
-    private func append(interleaved samples: [Float], frames: Int) {
-        guard frames > 0 else { return }
-        let adapted = ChannelAdaptation.adapt(samples, frames: frames, from: fileChannels, to: stripChannels)
-        adapted.withUnsafeBufferPointer { source in
-            for channel in 0..<stripChannels {
-                let start = pending[channel].count
-                pending[channel].append(contentsOf: repeatElement(0, count: frames))
-                pending[channel].withUnsafeMutableBufferPointer { destination in
-                    for frame in 0..<frames { destination[start + frame] = source[frame * stripChannels + channel] }
-                }
+        try readBuffer.withUnsafeBufferPointer { buffer throws(RenderError) in
+            let piece = UnsafeBufferPointer(rebasing: buffer[0..<(read * fileChannels)])
+            guard let converter else { return store(piece) }
+            do throws(AudioFileError) {
+                try converter.convert(piece, isLastPiece: read == 0, deliver: store)
+            } catch {
+                throw .unreadableInput(strip: strip, error: error)
             }
         }
     }

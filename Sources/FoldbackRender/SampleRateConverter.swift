@@ -30,6 +30,7 @@ public final class SampleRateConverter {
     /// Output rate ÷ input rate.
     public let ratio: Double
     private let state: OpaquePointer
+    private var scratch: [Float] = []
 
     /// A converter from `inputRate` to `outputRate` (Hz) for `channels` interleaved channels.
     public init(channels: Int, inputRate: Double, outputRate: Double, quality: Quality = .best) throws(AudioFileError) {
@@ -58,28 +59,39 @@ public final class SampleRateConverter {
     /// Returns the output frames appended.
     @discardableResult
     public func convert(_ input: [Float], isLastPiece: Bool = false, into output: inout [Float]) throws(AudioFileError) -> Int {
+        try input.withUnsafeBufferPointer { buffer throws(AudioFileError) in
+            try convert(buffer, isLastPiece: isLastPiece) { output.append(contentsOf: $0) }
+        }
+    }
+
+    /// Converts `input` (interleaved, a whole number of frames), handing the converted frames to `deliver` in
+    /// one or more pieces (interleaved, valid only during the call) from a scratch buffer the converter keeps:
+    /// no copy of the input, no allocation once the scratch has grown to the piece size.
+    /// Returns the output frames delivered.
+    @discardableResult
+    public func convert(
+        _ input: UnsafeBufferPointer<Float>, isLastPiece: Bool = false, deliver: (UnsafeBufferPointer<Float>) -> Void
+    ) throws(AudioFileError) -> Int {
         let inputFrames = input.count / channels
+        let needed = maximumOutputFrames(forInput: max(inputFrames, 256)) * channels
+        if scratch.count < needed { scratch = [Float](repeating: 0, count: needed) }
         var produced = 0
         var consumed = 0
-        var scratch = [Float](repeating: 0, count: maximumOutputFrames(forInput: max(inputFrames, 256)) * channels)
         while true {
-            var result: Int32 = 0
             var data = SRC_DATA()
-            let generated: Int = input.withUnsafeBufferPointer { inputBuffer in
-                scratch.withUnsafeMutableBufferPointer { outputBuffer in
-                    data.data_in = inputBuffer.baseAddress.map { $0 + consumed * channels }
-                    data.input_frames = inputBuffer.baseAddress == nil ? 0 : inputFrames - consumed
-                    data.data_out = outputBuffer.baseAddress
-                    data.output_frames = outputBuffer.count / channels
-                    data.end_of_input = isLastPiece ? 1 : 0
-                    data.src_ratio = ratio
-                    result = src_process(state, &data)
-                    return data.output_frames_gen
-                }
+            let result: Int32 = scratch.withUnsafeMutableBufferPointer { outputBuffer in
+                data.data_in = input.baseAddress.map { $0 + consumed * channels }
+                data.input_frames = input.baseAddress == nil ? 0 : inputFrames - consumed
+                data.data_out = outputBuffer.baseAddress
+                data.output_frames = outputBuffer.count / channels
+                data.end_of_input = isLastPiece ? 1 : 0
+                data.src_ratio = ratio
+                return src_process(state, &data)
             }
             guard result == 0 else { throw .invalidArgument("libsamplerate: \(String(cString: src_strerror(result)))") }
+            let generated = data.output_frames_gen
             consumed += data.input_frames_used
-            output.append(contentsOf: scratch[0..<(generated * channels)])
+            scratch.withUnsafeBufferPointer { deliver(UnsafeBufferPointer(rebasing: $0[0..<(generated * channels)])) }
             produced += generated
             // Done when all input is consumed and (for the last piece) the delay line is flushed.
             if consumed >= inputFrames && (!isLastPiece || generated == 0) { return produced }
