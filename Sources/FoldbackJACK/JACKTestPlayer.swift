@@ -83,11 +83,7 @@ public final class JACKTestPlayer: @unchecked Sendable {
         let sampleRate = context.pointee.sampleRate
         for channel in 0..<context.pointee.count {
             guard let raw = jack_port_get_buffer(context.pointee.ports[channel], frames) else { continue }
-            let buffer = raw.assumingMemoryBound(to: Float.self)
-            let signal = context.pointee.signals[channel]
-            for frame in 0..<Int(frames) {
-                buffer[frame] = signal.sample(at: start &+ UInt32(truncatingIfNeeded: frame), sampleRate: sampleRate)
-            }
+            context.pointee.signals[channel].fill(raw.assumingMemoryBound(to: Float.self), frames: Int(frames), from: start, sampleRate: sampleRate)
         }
         return 0
     }
