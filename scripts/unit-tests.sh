@@ -3,7 +3,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=.build/unit-tests.log
-deadline=${UNIT_TEST_DEADLINE:-1200}
+deadline=${UNIT_TEST_DEADLINE:-900}
 mkdir -p .build
 echo "XCTest: full log in $log (deadline ${deadline} s)"
 # Line-buffered, so a hang shows the test it hangs in; the deadline kills a hang instead of stalling CI.
