@@ -28,6 +28,9 @@ package enum BenchCases {
         BenchCase(
             name: "strips_128", summary: "128 mono strips (gain unit, 2 sends each) into 4 stereo buses: the per-strip cost of meters, ramps and dispatch",
             preset: manyStrips(128)),
+        BenchCase(
+            name: "chains_128", summary: "128 strips of the reference vocal chain into one limited bus (what bench --live runs): per-frame cost of all, with 128 strips' state in the caches",
+            preset: vocalChains(strips: 128)),
     ]
 
     /// `count` mono strips with one gain unit, each sent to two of four stereo buses (one pre-fader), no limiters:
