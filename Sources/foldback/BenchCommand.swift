@@ -19,7 +19,8 @@ struct BenchCommand: ParsableCommand {
             console case is a whole monitor console like presets/monitor-console.toml (several strips, four \
             buses with their own units, a reverb effect bus and its return, aligned paths): its figure is \
             the CPU time per frame of the whole graph, as is strips_128's (128 strips with a gain unit and two \
-            sends each: what every strip costs besides its units; divide by 128 for one strip).
+            sends each: what every strip costs besides its units; divide by 128 for one strip) and chains_128's \
+            (128 reference chains into one bus, what --live runs, without JACK).
 
             Cycles run as on the JACK thread (FTZ/DAZ, through the realtime cycle wrapper). Run under the \
             allocation counter (LD_PRELOAD=.build/release/libFoldbackAllocCounter.so, as \
