@@ -53,12 +53,19 @@ struct ReverbTank: ~Copyable {
     private let isStereo: Bool
     private let routing: ReverbDesign.Routing
     private let modulationDepth: Float
-    private let rotationCos: SIMD8<Float>
+    private let rotationCos: SIMD8<Float>      // the phasors' rotation over one control tick
     private let rotationSin: SIMD8<Float>
     private var phasorCos = SIMD8<Float>()
     private var phasorSin = SIMD8<Float>()
     private var lowpass = SIMD8<Float>()
     private var interpolated = SIMD8<Float>()
+    // The modulated read, fixed for a tick: flat index of each line's near tap (row·8 + line), the
+    // previous near taps (this sample's far taps), and the all-pass interpolator's coefficient and its step.
+    private var readIndex = SIMD8<Int32>()
+    private var previousNear = SIMD8<Float>()
+    private var eta = SIMD8<Float>()
+    private var etaStep = SIMD8<Float>()
+    private var isRamping = false
 
     private var current: Coefficients
     private var step: Coefficients
@@ -93,7 +100,7 @@ struct ReverbTank: ~Copyable {
         predelay.initialize(repeating: SIMD2(), count: predelayFrames)
         predelayMask = predelayFrames - 1
         memoryFrames = lineFrames + diffuserFrames + predelayFrames
-        (rotationCos, rotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate)
+        (rotationCos, rotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate, samples: ReverbDesign.controlInterval)
         current = coefficients
         step = Coefficients(lengths: SIMD8(), loopGains: SIMD8(), poles: SIMD8(), levels: SIMD4())
         resetModulation()
@@ -108,16 +115,40 @@ struct ReverbTank: ~Copyable {
     // MARK: Control (once per tick)
 
     /// Starts a tick: the coefficients ramp linearly from `start` to `end` over ``ReverbDesign/controlInterval``
-    /// samples. Also renormalises the modulation phasors (first order, no libm).
+    /// samples. Also fixes the tick's modulated reads: each line's delay moves linearly from its value now
+    /// to its value at the tick's end (the phasors turn once per tick, renormalised to first order, no
+    /// libm), read as an integer delay plus an all-pass interpolated fraction whose coefficient ramps.
     mutating func beginTick(from start: Coefficients, to end: Coefficients) {
         let scale = 1 / Float(ReverbDesign.controlInterval)
         current = start
         step = Coefficients(
             lengths: (end.lengths - start.lengths) * scale, loopGains: (end.loopGains - start.loopGains) * scale,
             poles: (end.poles - start.poles) * scale, levels: (end.levels - start.levels) * scale)
+        isRamping = step.loopGains != SIMD8() || step.poles != SIMD8() || step.levels != SIMD4()
+
+        let startDelays = start.lengths - modulationDepth * phasorSin
+        let cos = phasorCos * rotationCos - phasorSin * rotationSin
+        phasorSin = phasorSin * rotationCos + phasorCos * rotationSin
+        phasorCos = cos
         let correction = 1.5 - 0.5 * (phasorCos * phasorCos + phasorSin * phasorSin)
         phasorCos *= correction
         phasorSin *= correction
+        let endDelays = end.lengths - modulationDepth * phasorSin
+
+        // whole = round(shorter delay − 1), so the fraction delay − whole stays within 0.5…1.5 plus the
+        // tick's movement (≤ 0.06 samples while the size holds): adding 1.5·2²³ rounds a float below 2²²
+        // to an integer, whose bits then differ from the constant's by that integer.
+        let magic = SIMD8<Float>(repeating: 12_582_912)
+        let rounded = (pointwiseMin(startDelays, endDelays) - 1) + magic
+        let wholes = unsafeBitCast(rounded, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
+        let whole = rounded - magic
+        let startFraction = startDelays - whole, endFraction = endDelays - whole
+        eta = (1 - startFraction) / (1 + startFraction)
+        etaStep = ((1 - endFraction) / (1 + endFraction) - eta) * scale
+        let mask = SIMD8(repeating: Int32(truncatingIfNeeded: lineMask))
+        let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: lineWrite)) &- wholes) & mask
+        readIndex = rows &<< 3 &+ laneNumbers
+        previousNear = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
     }
 
     /// Moves the predelay to `tap` samples, crossfading over `fadeFrames`; a change during a crossfade
@@ -161,6 +192,7 @@ struct ReverbTank: ~Copyable {
         predelay.update(repeating: SIMD2(), count: predelayMask + 1)
         lowpass = SIMD8()
         interpolated = SIMD8()
+        previousNear = SIMD8()
         fade = 1
         previousTap = predelayTap
         _ = takeTickStatistics()
@@ -201,29 +233,46 @@ struct ReverbTank: ~Copyable {
                 outputLeft[frame] = dryLeft * current.levels[1]
                 outputRight[frame] = dryRight * current.levels[1]
                 advanceRamps()
+                eta += etaStep
                 frame += 1
             }
             if frame == count { return }
             isDormant = false
         }
-        while frame < count {
+        // One loop per routing and per steady/ramping tick, so the loop itself never branches on them.
+        switch (isStereo, isRamping) {
+        case (false, false): renderAwake(left, right, outputLeft, outputRight, frame, count, stereo: false, ramping: false)
+        case (false, true): renderAwake(left, right, outputLeft, outputRight, frame, count, stereo: false, ramping: true)
+        case (true, false): renderAwake(left, right, outputLeft, outputRight, frame, count, stereo: true, ramping: false)
+        case (true, true): renderAwake(left, right, outputLeft, outputRight, frame, count, stereo: true, ramping: true)
+        }
+    }
+
+    @inline(__always) @_noLocks
+    private mutating func renderAwake(
+        _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
+        _ outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>,
+        _ first: Int, _ count: Int, stereo: Bool, ramping: Bool
+    ) {
+        var peak = inputPeak
+        for frame in first..<count {
             let dryLeft = left[frame], dryRight = right[frame]
-            let input = isStereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
-            let wet = tankSample(input: input)
+            let input = stereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
+            peak = max(peak, max(input.x.magnitude, input.y.magnitude))
+            let wet = tankSample(input: input, stereo: stereo)
             let levels = current.levels
             outputLeft[frame] = dryLeft * levels[1] + (levels[2] * wet.x + levels[3] * wet.y)
             outputRight[frame] = dryRight * levels[1] + (levels[2] * wet.y + levels[3] * wet.x)
-            advanceRamps()
-            frame += 1
+            if ramping { advanceRamps() }
+            eta += etaStep
         }
+        inputPeak = peak
     }
 
     /// One sample (left, right; a mono tank's input in the left lane, 0 in the right) through diffuser,
     /// network and predelay: the wet (left, right) pair before width and mix.
     @inline(__always) @_noLocks
-    private mutating func tankSample(input: SIMD2<Float>) -> SIMD2<Float> {
-        inputPeak = max(inputPeak, max(input.x.magnitude, input.y.magnitude))
-
+    private mutating func tankSample(input: SIMD2<Float>, stereo: Bool) -> SIMD2<Float> {
         // Input diffusion: four series all-passes v = u + g·v[n−M], out = v[n−M] − g·v, in one interleaved ring.
         let coefficient = current.levels[0]
         var diffused = input
@@ -236,43 +285,31 @@ struct ReverbTank: ~Copyable {
         }
         diffuserWrite = (diffuserWrite &+ 1) & diffuserMask
 
-        // Modulated fractional read of every line: a first-order all-pass interpolator (flat magnitude, so
-        // the modulation adds no loss to the loop) for the fraction 0.5…1.5 above the integer delay.
-        let delays = current.lengths - modulationDepth * phasorSin
-        // whole = round(delay − 1), so the fraction delay − whole is 0.5…1.5: adding 1.5·2²³ rounds a float
-        // below 2²² to an integer, whose bits then differ from the constant's by that integer.
-        let magic = SIMD8<Float>(repeating: 12_582_912)
-        let rounded = (delays - 1) + magic
-        let wholes = unsafeBitCast(rounded, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
-        let fraction = delays - (rounded - magic)
-        let mask = SIMD8(repeating: Int32(truncatingIfNeeded: lineMask))
-        let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: lineWrite)) &- wholes) & mask
-        let near = gatherLines(rows &<< 3 &+ laneNumbers)
-        let far = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
-        let eta = (1 - fraction) / (1 + fraction)
-        // In a true-stereo tank values below ±1e-30 (−600 dB) are flushed: a half can carry the sparse early
-        // echoes of the other side's diffuser, and between them the interpolator and damping states would
-        // otherwise decay geometrically into subnormals. (The mono tank's lines never fall silent that way.)
-        var outputs = eta * (near - interpolated) + far
-        if isStereo { outputs = Self.flushed(outputs) }
+        // Fractional read of every line at this tick's integer delay: a first-order all-pass interpolator
+        // (flat magnitude, so the modulation adds no loss to the loop). Its far tap is the previous near one.
+        let near = gatherLines(readIndex)
+        let far = previousNear
+        previousNear = near
+        readIndex = (readIndex &+ 8) & SIMD8(repeating: Int32(truncatingIfNeeded: lineMask &<< 3 | 7))
+        // Interpolator outputs below ±1e-30 (−600 dB) are flushed: between a line's first sparse echoes the
+        // interpolator rings down geometrically (by η a sample) into subnormals. In a true-stereo tank the
+        // damping state is flushed too: a half can carry the sparse early echoes of the other side's diffuser.
+        let outputs = Self.flushed(eta * (near - interpolated) + far)
         interpolated = outputs
 
         // Damping, loop gain, orthogonal mixing, and the input.
         lowpass = outputs + current.poles * (lowpass - outputs)
-        if isStereo { lowpass = Self.flushed(lowpass) }
-        let injected = routing.leftInput * diffused.x + routing.rightInput * diffused.y
+        if stereo { lowpass = Self.flushed(lowpass) }
+        let injected = stereo
+            ? routing.leftInput * diffused.x + routing.rightInput * diffused.y : routing.leftInput * diffused.x
         UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(
             of: Self.mix(current.loopGains * lowpass, coupling: routing.coupling) + injected, as: SIMD8<Float>.self)
         lineWrite = (lineWrite &+ 1) & lineMask
         lineEnergy += outputs * outputs
-        diffusedEnergy += (diffused * diffused).sum()
-
-        let cos = phasorCos * rotationCos - phasorSin * rotationSin
-        phasorSin = phasorSin * rotationCos + phasorCos * rotationSin
-        phasorCos = cos
+        diffusedEnergy += stereo ? (diffused * diffused).sum() : diffused.x * diffused.x
 
         // Predelay on the stereo wet signal, crossfading between taps while it changes.
-        predelay[predelayWrite] = SIMD2((outputs * routing.leftOutput).sum(), (outputs * routing.rightOutput).sum())
+        predelay[predelayWrite] = Self.sums(outputs * routing.leftOutput, outputs * routing.rightOutput)
         var wet = predelay[(predelayWrite &- predelayTap) & predelayMask]
         if fade < 1 {
             let old = predelay[(predelayWrite &- previousTap) & predelayMask]
@@ -283,11 +320,23 @@ struct ReverbTank: ~Copyable {
         return wet
     }
 
+    /// (Σ a, Σ b), both reductions sharing their shuffles.
+    @inline(__always) @_noLocks
+    private static func sums(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD2<Float> {
+        let a4 = a.lowHalf + a.highHalf, b4 = b.lowHalf + b.highHalf
+        let pairs = SIMD4(lowHalf: a4.lowHalf, highHalf: b4.lowHalf) + SIMD4(lowHalf: a4.highHalf, highHalf: b4.highHalf)
+        return SIMD2(pairs.x, pairs.z) + SIMD2(pairs.y, pairs.w)
+    }
+
     /// `x` with every lane within ±1e-30 set to exactly 0.
     @inline(__always) @_noLocks
     private static func flushed(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let tiny = SIMD8<Float>(repeating: 1e-30)
-        return x.replacing(with: 0, where: (x .< tiny) .& (x .> -tiny))
+        // On the bits: |x| (sign cleared) against the threshold's bits as integers; the sign of their
+        // difference, spread by an arithmetic shift, is the mask (SIMD masks would compile to a scalar loop).
+        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
+        let threshold = SIMD8(repeating: Int32(bitPattern: Float(1e-30).bitPattern) - 1)
+        let keep = (threshold &- (bits & SIMD8(repeating: 0x7FFF_FFFF))) &>> 31
+        return unsafeBitCast(bits & keep, to: SIMD8<Float>.self)
     }
 
     /// The line samples at the eight flat indices (one per line).
@@ -298,8 +347,7 @@ struct ReverbTank: ~Copyable {
     }
 
     @inline(__always) @_noLocks
-    private mutating func advanceRamps() {
-        current.lengths += step.lengths
+    private mutating func advanceRamps() {   // (the lengths only set the reads, fixed per tick in beginTick)
         current.loopGains += step.loopGains
         current.poles += step.poles
         current.levels += step.levels
@@ -316,7 +364,8 @@ struct ReverbTank: ~Copyable {
 
     @inline(__always) @_noLocks
     private static func hadamard(_ x: SIMD4<Float>) -> SIMD4<Float> {
-        let sum2 = x.lowHalf + x.highHalf, difference2 = x.lowHalf - x.highHalf
-        return SIMD4(sum2.x + sum2.y, sum2.x - sum2.y, difference2.x + difference2.y, difference2.x - difference2.y)
+        // Two butterfly stages as whole-vector shuffles and sign multiplies (exact), not lane arithmetic.
+        let a = SIMD4(x[0], x[1], x[0], x[1]) + SIMD4(x[2], x[3], x[2], x[3]) * SIMD4(1, 1, -1, -1)
+        return SIMD4(a[0], a[0], a[2], a[2]) + SIMD4(a[1], a[1], a[3], a[3]) * SIMD4(1, -1, 1, -1)
     }
 }
