@@ -17,6 +17,8 @@ import Darwin
 /// 5. output y[n] = x[n − D]·g[n], then clamped at ±ceiling as a float-rounding safety net (a non-finite
 ///    product becomes ±ceiling or, for NaN, 0).
 /// Without overs every gain is exactly 1.0, so the signal passes bit-exact, delayed by ``latencyFrames``.
+/// A block that starts at rest (gain 1, nothing held) and has no sample over the ceiling takes that path as
+/// whole-block copies through the lookahead line (the same output, bit for bit, as the per-frame path).
 /// A ceiling change glides over the lookahead window; frames already in the lookahead line are clamped to it.
 ///
 /// Memory is allocated by `init`; the kernel is a value holding pointers, so copies share it: call
@@ -137,6 +139,11 @@ public struct LimiterKernel: @unchecked Sendable {
         frames: Int
     ) {
         let count = min(requested, channels)
+        if reducedHolds == 0 && depth == 0 && glideFrames == 0
+            && Self.blockPeak(inputs, channels: count, frames: frames) <= ceiling {
+            passThrough(inputs: inputs, outputs: outputs, channels: count, frames: frames)
+            return
+        }
         var deepest: Float = 0
         for offset in 0..<frames {
             if glideFrames > 0 {
@@ -164,13 +171,73 @@ public struct LimiterKernel: @unchecked Sendable {
             let gain = 1 - depth
             for channel in 0..<count {
                 let sample = delay.exchange(inputs[channel][offset], channel: channel)
-                var limited = sample * gain
-                if !(abs(limited) <= limit) { limited = limited > 0 ? limit : (limited < 0 ? -limit : 0) }
-                outputs[channel][offset] = limited
+                outputs[channel][offset] = Self.clamped(sample * gain, to: limit)
             }
             delay.advance()
         }
         blockMaximumDepth = deepest
+    }
+
+    /// The largest |x| over `channels` × `frames` (NaN ignored, as the per-frame peak ignores it).
+    @inline(__always) @_noLocks
+    static func blockPeak(_ inputs: UnsafePointer<UnsafePointer<Float>>, channels: Int, frames: Int) -> Float {
+        var peak: Float = 0
+        for channel in 0..<channels {
+            let samples = inputs[channel]
+            for offset in 0..<frames {
+                let magnitude = abs(samples[offset])
+                if magnitude > peak { peak = magnitude }
+            }
+        }
+        return peak
+    }
+
+    /// The at-rest path: every gain is 1 and stays 1 (nothing in the block is over), so each channel only
+    /// goes through the lookahead line and the safety clamp; the gain history moves on as the per-frame path
+    /// would leave it (all holds 1, the deque holding this block's last frame).
+    @_noLocks
+    mutating func passThrough(
+        inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        channels count: Int, frames: Int
+    ) {
+        let limit = ceiling, lineFrames = delay.frames
+        for channel in 0..<count {
+            let input = inputs[channel], output = outputs[channel]
+            if lineFrames == 0 {
+                for offset in 0..<frames { output[offset] = Self.clamped(input[offset], to: limit) }
+                continue
+            }
+            let line = delay.storage + channel * lineFrames
+            var position = delay.position, offset = 0
+            while offset < frames {   // runs up to the line's wrap point, then from its start
+                let run = min(frames - offset, lineFrames - position)
+                for index in 0..<run {
+                    let sample = line[position + index]
+                    line[position + index] = input[offset + index]
+                    output[offset + index] = Self.clamped(sample, to: limit)
+                }
+                offset += run
+                position += run
+                if position == lineFrames { position = 0 }
+            }
+        }
+        if lineFrames > 0 { delay.position = (delay.position + frames) % lineFrames }
+        holdIndex = (holdIndex + frames) % window
+        if frames > 0 {
+            dequeHead = 0
+            dequeCount = 1
+            dequeGains[0] = 1
+            dequeFrames[0] = frame &+ (frames - 1)
+            frame &+= frames
+        }
+        blockMaximumDepth = 0
+    }
+
+    /// `sample` within ±`limit`; beyond it (or non-finite) ±`limit`, NaN 0: the per-frame path's safety net.
+    @inline(__always) @_noLocks
+    static func clamped(_ sample: Float, to limit: Float) -> Float {
+        if abs(sample) <= limit { return sample }
+        return sample > 0 ? limit : (sample < 0 ? -limit : 0)
     }
 
     /// Pushes this frame's required gain and returns the minimum over the last `window` frames.
