@@ -302,8 +302,9 @@ struct ReverbTank: ~Copyable {
         if stereo { lowpass = Self.flushed(lowpass) }
         let injected = stereo
             ? routing.leftInput * diffused.x + routing.rightInput * diffused.y : routing.leftInput * diffused.x
-        UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(
-            of: Self.mix(current.loopGains * lowpass, coupling: routing.coupling) + injected, as: SIMD8<Float>.self)
+        let mixed = stereo
+            ? Self.mix(current.loopGains * lowpass, coupling: routing.coupling) : Self.mix(current.loopGains * lowpass)
+        UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
         lineWrite = (lineWrite &+ 1) & lineMask
         lineEnergy += outputs * outputs
         diffusedEnergy += stereo ? (diffused * diffused).sum() : diffused.x * diffused.x
@@ -360,6 +361,12 @@ struct ReverbTank: ~Copyable {
         let top = coupling.x * x.lowHalf + coupling.y * x.highHalf
         let bottom = coupling.y * x.lowHalf - coupling.x * x.highHalf
         return SIMD8(lowHalf: hadamard(top), highHalf: hadamard(bottom))
+    }
+
+    /// The mono loop's mixing: the 8-point fast Walsh–Hadamard transform ((c, s) = (1, 1) above, without its multiplies).
+    @inline(__always) @_noLocks
+    private static func mix(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        SIMD8(lowHalf: hadamard(x.lowHalf + x.highHalf), highHalf: hadamard(x.lowHalf - x.highHalf))
     }
 
     @inline(__always) @_noLocks
