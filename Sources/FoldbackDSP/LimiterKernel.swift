@@ -65,6 +65,11 @@ public struct LimiterKernel: @unchecked Sendable {
     /// 1 − the gain (kept as the depth so the release keeps full precision close to unity gain).
     var depth: Float = 0
     var blockMaximumDepth: Float = 0
+    /// Frames the per-frame path handles at a time: the length of its two scratch rows.
+    static let chunkFrames = 64
+    /// Each frame's gain and ceiling in force, for the current chunk.
+    let chunkGain: UnsafeMutablePointer<Float>
+    let chunkLimit: UnsafeMutablePointer<Float>
 
     /// A limiter for `channels` channels at `sampleRate`; `lookaheadMs` is clamped to 0…2 ms.
     public init(sampleRate: Double, channels: Int, ceilingDB: Float = -1, lookaheadMs: Float = 1.5, releaseMs: Float = 50) {
@@ -80,6 +85,8 @@ public struct LimiterKernel: @unchecked Sendable {
         dequeGains = .allocate(capacity: window)
         dequeFrames = .allocate(capacity: window)
         holds = .allocate(capacity: window)
+        chunkGain = .allocate(capacity: Self.chunkFrames)
+        chunkLimit = .allocate(capacity: Self.chunkFrames)
         update(ceilingDB: ceilingDB, releaseMs: releaseMs)
         reset()
     }
@@ -90,6 +97,8 @@ public struct LimiterKernel: @unchecked Sendable {
         dequeGains.deallocate()
         dequeFrames.deallocate()
         holds.deallocate()
+        chunkGain.deallocate()
+        chunkLimit.deallocate()
     }
 
     /// Sets the ceiling (dBFS) and the release time constant (ms). Realtime-safe (libm only).
@@ -144,18 +153,36 @@ public struct LimiterKernel: @unchecked Sendable {
             passThrough(inputs: inputs, outputs: outputs, channels: count, frames: frames)
             return
         }
+        var deepest: Float = 0, done = 0
+        while done < frames {   // in chunks: the gains for a chunk, then each channel through the line
+            let chunk = min(frames - done, Self.chunkFrames)
+            deepest = max(deepest, chunkGains(inputs, channels: count, offset: done, frames: chunk))
+            throughLine(inputs, outputs, channels: count, offset: done, frames: chunk)
+            done += chunk
+        }
+        blockMaximumDepth = deepest
+    }
+
+    /// Steps 1–4 for `frames` (≤ ``chunkFrames``) frames from `offset`: each frame's gain and ceiling into
+    /// ``chunkGain`` and ``chunkLimit``. Returns the deepest reduction (1 − gain).
+    @inline(__always) @_noLocks
+    mutating func chunkGains(_ inputs: UnsafePointer<UnsafePointer<Float>>, channels count: Int, offset: Int, frames: Int) -> Float {
+        let peaks = chunkGain   // the frame peaks first, then the gains in their place
+        peaks.update(repeating: 0, count: frames)
+        for channel in 0..<count {
+            let samples = inputs[channel] + offset
+            for index in 0..<frames {
+                let magnitude = abs(samples[index])
+                if magnitude > peaks[index] { peaks[index] = magnitude }   // (NaN ignored)
+            }
+        }
         var deepest: Float = 0
-        for offset in 0..<frames {
+        for index in 0..<frames {
             if glideFrames > 0 {
                 glideFrames -= 1
                 ceiling = ceilingTarget - ceilingStep * Float(glideFrames)
             }
-            let limit = ceiling
-            var peak: Float = 0
-            for channel in 0..<count {
-                let magnitude = abs(inputs[channel][offset])
-                if magnitude > peak { peak = magnitude }
-            }
+            let limit = ceiling, peak = peaks[index]
             var required: Float = 1
             if peak > limit {
                 required = limit / peak
@@ -168,14 +195,41 @@ public struct LimiterKernel: @unchecked Sendable {
                 depth += (attackDepth - depth) * releaseStep
             }
             if depth > deepest { deepest = depth }
-            let gain = 1 - depth
-            for channel in 0..<count {
-                let sample = delay.exchange(inputs[channel][offset], channel: channel)
-                outputs[channel][offset] = Self.clamped(sample * gain, to: limit)
-            }
-            delay.advance()
+            chunkGain[index] = 1 - depth
+            chunkLimit[index] = limit
         }
-        blockMaximumDepth = deepest
+        return deepest
+    }
+
+    /// Step 5 for `frames` (≤ ``chunkFrames``) frames from `offset`: each channel through the lookahead line,
+    /// times ``chunkGain`` and clamped at ``chunkLimit``, run by run up to the line's wrap point.
+    @inline(__always) @_noLocks
+    mutating func throughLine(
+        _ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        channels count: Int, offset: Int, frames: Int
+    ) {
+        let lineFrames = delay.frames, gains = chunkGain, limits = chunkLimit
+        for channel in 0..<count {
+            let input = inputs[channel] + offset, output = outputs[channel] + offset
+            if lineFrames == 0 {
+                for index in 0..<frames { output[index] = Self.clamped(input[index] * gains[index], to: limits[index]) }
+                continue
+            }
+            let line = delay.storage + channel * lineFrames
+            var position = delay.position, done = 0
+            while done < frames {
+                let run = min(frames - done, lineFrames - position)
+                for index in done..<(done + run) {
+                    let sample = line[position]
+                    line[position] = input[index]
+                    output[index] = Self.clamped(sample * gains[index], to: limits[index])
+                    position += 1
+                }
+                done += run
+                if position == lineFrames { position = 0 }
+            }
+        }
+        if lineFrames > 0 { delay.position = (delay.position + frames) % lineFrames }
     }
 
     /// The largest |x| over `channels` × `frames` (NaN ignored, as the per-frame peak ignores it).
@@ -193,35 +247,21 @@ public struct LimiterKernel: @unchecked Sendable {
     }
 
     /// The at-rest path: every gain is 1 and stays 1 (nothing in the block is over), so each channel only
-    /// goes through the lookahead line and the safety clamp; the gain history moves on as the per-frame path
-    /// would leave it (all holds 1, the deque holding this block's last frame).
+    /// goes through the lookahead line and the safety clamp (gain 1.0 is exact); the gain history moves on as
+    /// the per-frame path would leave it (all holds 1, the deque holding this block's last frame).
     @_noLocks
     mutating func passThrough(
         inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
         channels count: Int, frames: Int
     ) {
-        let limit = ceiling, lineFrames = delay.frames
-        for channel in 0..<count {
-            let input = inputs[channel], output = outputs[channel]
-            if lineFrames == 0 {
-                for offset in 0..<frames { output[offset] = Self.clamped(input[offset], to: limit) }
-                continue
-            }
-            let line = delay.storage + channel * lineFrames
-            var position = delay.position, offset = 0
-            while offset < frames {   // runs up to the line's wrap point, then from its start
-                let run = min(frames - offset, lineFrames - position)
-                for index in 0..<run {
-                    let sample = line[position + index]
-                    line[position + index] = input[offset + index]
-                    output[offset + index] = Self.clamped(sample, to: limit)
-                }
-                offset += run
-                position += run
-                if position == lineFrames { position = 0 }
-            }
+        chunkGain.update(repeating: 1, count: Self.chunkFrames)
+        chunkLimit.update(repeating: ceiling, count: Self.chunkFrames)
+        var done = 0
+        while done < frames {
+            let chunk = min(frames - done, Self.chunkFrames)
+            throughLine(inputs, outputs, channels: count, offset: done, frames: chunk)
+            done += chunk
         }
-        if lineFrames > 0 { delay.position = (delay.position + frames) % lineFrames }
         holdIndex = (holdIndex + frames) % window
         if frames > 0 {
             dequeHead = 0
