@@ -31,6 +31,9 @@ struct ReverbTank: ~Copyable {
         var levels: SIMD4<Float>
     }
 
+    /// Rows mirrored past the end of the line ring: one control tick (a literal, so the loop reads no lazy global).
+    private static let guardRows = 32
+
     /// True while the tank holds exact silence and skips its work; the first non-zero input wakes it.
     var isDormant = true
 
@@ -59,9 +62,11 @@ struct ReverbTank: ~Copyable {
     private var phasorSin = SIMD8<Float>()
     private var lowpass = SIMD8<Float>()
     private var interpolated = SIMD8<Float>()
-    // The modulated read, fixed for a tick: flat index of each line's near tap (row·8 + line), the
-    // previous near taps (this sample's far taps), and the all-pass interpolator's coefficient and its step.
+    // The modulated read, fixed for a tick: flat index of each line's near tap (row·8 + line) at the tick's
+    // start and the awake frames since, the previous near taps (this sample's far taps), and the all-pass
+    // interpolator's coefficient and its step.
     private var readIndex = SIMD8<Int32>()
+    private var tickOffset = 0
     private var previousNear = SIMD8<Float>()
     private var eta = SIMD8<Float>()
     private var etaStep = SIMD8<Float>()
@@ -81,14 +86,16 @@ struct ReverbTank: ~Copyable {
     /// A silent tank at `sampleRate` starting at `coefficients`, with room for lines up to
     /// `maximumLength` samples and a predelay up to `maximumPredelay` samples.
     init(sampleRate: Double, coefficients: Coefficients, maximumLength: Int, maximumPredelay: Int, isStereo: Bool = false) {
+        assert(Self.guardRows >= ReverbDesign.controlInterval, "a tick's reads must fit in the mirrored rows")
         self.isStereo = isStereo
         routing = isStereo ? .stereo : .mono
         modulationDepth = Float(ReverbDesign.modulationDepth * sampleRate)
         let lineFrames = ReverbDesign.ringSize(maximumLength + Int(modulationDepth) + 4)
-        // Cache-line aligned, so each frame's eight floats (32 bytes) sit in one line.
-        lines = UnsafeMutableRawPointer.allocate(byteCount: lineFrames * 32, alignment: 64)
-            .bindMemory(to: Float.self, capacity: lineFrames * 8)
-        lines.initialize(repeating: 0, count: lineFrames * 8)
+        // Cache-line aligned, so each frame's eight floats (32 bytes) sit in one line. The rows past the
+        // end mirror the first ones, so a tick's reads (rows on from its start) never wrap.
+        lines = UnsafeMutableRawPointer.allocate(byteCount: (lineFrames + Self.guardRows) * 32, alignment: 64)
+            .bindMemory(to: Float.self, capacity: (lineFrames + Self.guardRows) * 8)
+        lines.initialize(repeating: 0, count: (lineFrames + Self.guardRows) * 8)
         lineMask = lineFrames - 1
         diffuserLengths = ReverbDesign.diffuserLengths(sampleRate: sampleRate)
         diffuserFrames = ReverbDesign.ringSize(Int(diffuserLengths.max()) + 1)
@@ -148,6 +155,7 @@ struct ReverbTank: ~Copyable {
         let mask = SIMD8(repeating: Int32(truncatingIfNeeded: lineMask))
         let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: lineWrite)) &- wholes) & mask
         readIndex = rows &<< 3 &+ laneNumbers
+        tickOffset = 0
         previousNear = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
     }
 
@@ -187,7 +195,7 @@ struct ReverbTank: ~Copyable {
 
     /// Zeroes every delay line and filter state; the tank becomes dormant.
     mutating func clearSignal() {
-        lines.update(repeating: 0, count: (lineMask + 1) * 8)
+        lines.update(repeating: 0, count: (lineMask + 1 + Self.guardRows) * 8)
         clearDiffuser()
         predelay.update(repeating: SIMD2(), count: predelayMask + 1)
         lowpass = SIMD8()
@@ -207,7 +215,7 @@ struct ReverbTank: ~Copyable {
         let predelayValues = (0...predelayMask).count { predelay[$0].x.isSubnormal || predelay[$0].y.isSubnormal }
         let states = (0..<8).count { lowpass[$0].isSubnormal } + (0..<8).count { interpolated[$0].isSubnormal }
         let diffuserValues = UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self)
-        return count(lines, (lineMask + 1) * 8) + count(diffuserValues, diffuserFrames * 8) + predelayValues + states
+        return count(lines, (lineMask + 1 + Self.guardRows) * 8) + count(diffuserValues, diffuserFrames * 8) + predelayValues + states
     }
 
     /// Puts the modulation phasors back at their starting phases.
@@ -255,11 +263,12 @@ struct ReverbTank: ~Copyable {
         _ first: Int, _ count: Int, stereo: Bool, ramping: Bool
     ) {
         var peak = inputPeak
+        let taps = Taps(lines + Int(tickOffset &* 8), readIndex)
         for frame in first..<count {
             let dryLeft = left[frame], dryRight = right[frame]
             let input = stereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
             peak = max(peak, max(input.x.magnitude, input.y.magnitude))
-            let wet = tankSample(input: input, stereo: stereo)
+            let wet = tankSample(input: input, near: taps.read(row: frame &- first), stereo: stereo)
             let levels = current.levels
             outputLeft[frame] = dryLeft * levels[1] + (levels[2] * wet.x + levels[3] * wet.y)
             outputRight[frame] = dryRight * levels[1] + (levels[2] * wet.y + levels[3] * wet.x)
@@ -267,12 +276,30 @@ struct ReverbTank: ~Copyable {
             eta += etaStep
         }
         inputPeak = peak
+        tickOffset &+= count &- first
+    }
+
+    /// Each line's near tap at the tick's start: eight pointers, read a row (8 floats) further each sample.
+    private struct Taps {
+        let p0, p1, p2, p3, p4, p5, p6, p7: UnsafeMutablePointer<Float>
+
+        @inline(__always)
+        init(_ lines: UnsafeMutablePointer<Float>, _ index: SIMD8<Int32>) {
+            (p0, p1, p2, p3) = (lines + Int(index[0]), lines + Int(index[1]), lines + Int(index[2]), lines + Int(index[3]))
+            (p4, p5, p6, p7) = (lines + Int(index[4]), lines + Int(index[5]), lines + Int(index[6]), lines + Int(index[7]))
+        }
+
+        @inline(__always) @_noLocks
+        func read(row: Int) -> SIMD8<Float> {
+            let offset = row &* 8
+            return SIMD8(p0[offset], p1[offset], p2[offset], p3[offset], p4[offset], p5[offset], p6[offset], p7[offset])
+        }
     }
 
     /// One sample (left, right; a mono tank's input in the left lane, 0 in the right) through diffuser,
     /// network and predelay: the wet (left, right) pair before width and mix.
     @inline(__always) @_noLocks
-    private mutating func tankSample(input: SIMD2<Float>, stereo: Bool) -> SIMD2<Float> {
+    private mutating func tankSample(input: SIMD2<Float>, near: SIMD8<Float>, stereo: Bool) -> SIMD2<Float> {
         // Input diffusion: four series all-passes v = u + g·v[n−M], out = v[n−M] − g·v, in one interleaved ring.
         let coefficient = current.levels[0]
         var diffused = input
@@ -287,10 +314,8 @@ struct ReverbTank: ~Copyable {
 
         // Fractional read of every line at this tick's integer delay: a first-order all-pass interpolator
         // (flat magnitude, so the modulation adds no loss to the loop). Its far tap is the previous near one.
-        let near = gatherLines(readIndex)
         let far = previousNear
         previousNear = near
-        readIndex = (readIndex &+ 8) & SIMD8(repeating: Int32(truncatingIfNeeded: lineMask &<< 3 | 7))
         // Interpolator outputs below ±1e-30 (−600 dB) are flushed: between a line's first sparse echoes the
         // interpolator rings down geometrically (by η a sample) into subnormals. In a true-stereo tank the
         // damping state is flushed too: a half can carry the sparse early echoes of the other side's diffuser.
@@ -305,6 +330,9 @@ struct ReverbTank: ~Copyable {
         let mixed = stereo
             ? Self.mix(current.loopGains * lowpass, coupling: routing.coupling) : Self.mix(current.loopGains * lowpass)
         UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
+        if lineWrite < Self.guardRows {   // its mirror past the end
+            UnsafeMutableRawPointer(lines + (lineWrite &+ lineMask &+ 1) &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
+        }
         lineWrite = (lineWrite &+ 1) & lineMask
         lineEnergy += outputs * outputs
         diffusedEnergy += stereo ? (diffused * diffused).sum() : diffused.x * diffused.x
