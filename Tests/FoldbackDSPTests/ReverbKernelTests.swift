@@ -100,6 +100,32 @@ final class ReverbKernelTests: XCTestCase {
         }
     }
 
+    /// Mono and true stereo at 44.1, 48 and 96 kHz: 0.4 s (past the end of the delay-line ring, so the reads
+    /// run through its mirrored rows), starting silent, with the lines gliding from size 1 to 0.3 all along:
+    /// blocks of 7, 253 and 1024 frames give the output of 1-frame blocks bit for bit.
+    func testBlockSizesGiveTheSameOutputPastTheRingsEndAtEveryRate() {
+        for sampleRate in [44100.0, 48000, 96000] {
+            let frames = Int(0.4 * sampleRate)
+            let left = [Float](repeating: 0, count: 100) + noise(frames - 100, seed: 8)
+            let right = [Float](repeating: 0, count: 100) + noise(frames - 100, seed: 9)
+            for isStereo in [false, true] {
+                func run(_ blockSize: Int) -> (left: [Float], right: [Float]) {
+                    var kernel = ReverbKernel(
+                        parameters: ReverbParameters(decay: 3, predelay: 0, size: 1, mix: 1), sampleRate: sampleRate, isStereo: isStereo)
+                    kernel.update(ReverbParameters(decay: 3, predelay: 0, size: 0.3, mix: 1))
+                    return Measure.render(&kernel, left: left, right: right, blockSize: blockSize)
+                }
+                let reference = run(1)
+                XCTAssertGreaterThan(reference.left.suffix(1000).map(\.magnitude).max()!, 0.01, "\(sampleRate) Hz: a wet tail")
+                for blockSize in [7, 253, 1024] {
+                    let output = run(blockSize)
+                    XCTAssertTrue(output.left == reference.left && output.right == reference.right,
+                                  "\(sampleRate) Hz, \(isStereo ? "stereo" : "mono"), block \(blockSize) against block 1")
+                }
+            }
+        }
+    }
+
     func testFastParameterSweepsMakeNoClicks() {
         let sampleRate = 48000.0, frequency = 110.0
         let input = (0..<72000).map { frame -> Float in
