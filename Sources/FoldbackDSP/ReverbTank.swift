@@ -319,16 +319,16 @@ struct ReverbTank: ~Copyable {
         // Interpolator outputs below ±1e-30 (−600 dB) are flushed: between a line's first sparse echoes the
         // interpolator rings down geometrically (by η a sample) into subnormals. In a true-stereo tank the
         // damping state is flushed too: a half can carry the sparse early echoes of the other side's diffuser.
-        let outputs = Self.flushed(eta * (near - interpolated) + far)
+        let outputs = ReverbLoopMath.flushed(eta * (near - interpolated) + far)
         interpolated = outputs
 
         // Damping, loop gain, orthogonal mixing, and the input.
         lowpass = outputs + current.poles * (lowpass - outputs)
-        if stereo { lowpass = Self.flushed(lowpass) }
+        if stereo { lowpass = ReverbLoopMath.flushed(lowpass) }
         let injected = stereo
             ? routing.leftInput * diffused.x + routing.rightInput * diffused.y : routing.leftInput * diffused.x
         let mixed = stereo
-            ? Self.mix(current.loopGains * lowpass, coupling: routing.coupling) : Self.mix(current.loopGains * lowpass)
+            ? ReverbLoopMath.mix(current.loopGains * lowpass, coupling: routing.coupling) : ReverbLoopMath.mix(current.loopGains * lowpass)
         UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
         if lineWrite < Self.guardRows {   // its mirror past the end
             UnsafeMutableRawPointer(lines + (lineWrite &+ lineMask &+ 1) &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
@@ -338,7 +338,7 @@ struct ReverbTank: ~Copyable {
         diffusedEnergy += stereo ? (diffused * diffused).sum() : diffused.x * diffused.x
 
         // Predelay on the stereo wet signal, crossfading between taps while it changes.
-        predelay[predelayWrite] = Self.sums(outputs * routing.leftOutput, outputs * routing.rightOutput)
+        predelay[predelayWrite] = ReverbLoopMath.sums(outputs * routing.leftOutput, outputs * routing.rightOutput)
         var wet = predelay[(predelayWrite &- predelayTap) & predelayMask]
         if fade < 1 {
             let old = predelay[(predelayWrite &- previousTap) & predelayMask]
@@ -349,24 +349,7 @@ struct ReverbTank: ~Copyable {
         return wet
     }
 
-    /// (Σ a, Σ b), both reductions sharing their shuffles.
-    @inline(__always) @_noLocks
-    private static func sums(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD2<Float> {
-        let a4 = a.lowHalf + a.highHalf, b4 = b.lowHalf + b.highHalf
-        let pairs = SIMD4(lowHalf: a4.lowHalf, highHalf: b4.lowHalf) + SIMD4(lowHalf: a4.highHalf, highHalf: b4.highHalf)
-        return SIMD2(pairs.x, pairs.z) + SIMD2(pairs.y, pairs.w)
-    }
 
-    /// `x` with every lane within ±1e-30 set to exactly 0.
-    @inline(__always) @_noLocks
-    private static func flushed(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        // On the bits: |x| (sign cleared) against the threshold's bits as integers; the sign of their
-        // difference, spread by an arithmetic shift, is the mask (SIMD masks would compile to a scalar loop).
-        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
-        let threshold = SIMD8(repeating: Int32(bitPattern: Float(1e-30).bitPattern) - 1)
-        let keep = (threshold &- (bits & SIMD8(repeating: 0x7FFF_FFFF))) &>> 31
-        return unsafeBitCast(bits & keep, to: SIMD8<Float>.self)
-    }
 
     /// The line samples at the eight flat indices (one per line).
     @inline(__always) @_noLocks
@@ -382,25 +365,6 @@ struct ReverbTank: ~Copyable {
         current.levels += step.levels
     }
 
-    /// The loop's mixing: halves a, b go to H4(c·a + s·b) and H4(s·a − c·b), with (c, s) = `coupling`.
-    /// (1, 1) is the unnormalised 8-point fast Walsh–Hadamard transform (Sylvester order), exactly.
-    @inline(__always) @_noLocks
-    private static func mix(_ x: SIMD8<Float>, coupling: SIMD2<Float>) -> SIMD8<Float> {
-        let top = coupling.x * x.lowHalf + coupling.y * x.highHalf
-        let bottom = coupling.y * x.lowHalf - coupling.x * x.highHalf
-        return SIMD8(lowHalf: hadamard(top), highHalf: hadamard(bottom))
-    }
 
-    /// The mono loop's mixing: the 8-point fast Walsh–Hadamard transform ((c, s) = (1, 1) above, without its multiplies).
-    @inline(__always) @_noLocks
-    private static func mix(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        SIMD8(lowHalf: hadamard(x.lowHalf + x.highHalf), highHalf: hadamard(x.lowHalf - x.highHalf))
-    }
 
-    @inline(__always) @_noLocks
-    private static func hadamard(_ x: SIMD4<Float>) -> SIMD4<Float> {
-        // Two butterfly stages as whole-vector shuffles and sign multiplies (exact), not lane arithmetic.
-        let a = SIMD4(x[0], x[1], x[0], x[1]) + SIMD4(x[2], x[3], x[2], x[3]) * SIMD4(1, 1, -1, -1)
-        return SIMD4(a[0], a[0], a[2], a[2]) + SIMD4(a[1], a[1], a[3], a[3]) * SIMD4(1, -1, 1, -1)
-    }
 }
