@@ -31,8 +31,9 @@ struct ReverbTank: ~Copyable {
         var levels: SIMD4<Float>
     }
 
-    /// Rows mirrored past the end of the line ring: one control tick (a literal, so the loop reads no lazy global).
-    private static let guardRows = 32
+    /// Awake samples per modulation segment, and rows mirrored past the end of the line ring (so a segment's
+    /// reads never wrap). A literal, so the loop reads no lazy global.
+    private static let segmentFrames = 32
 
     /// True while the tank holds exact silence and skips its work; the first non-zero input wakes it.
     var isDormant = true
@@ -56,17 +57,24 @@ struct ReverbTank: ~Copyable {
     private let isStereo: Bool
     private let routing: ReverbDesign.Routing
     private let modulationDepth: Float
-    private let rotationCos: SIMD8<Float>      // the phasors' rotation over one control tick
+    private let rotationCos: SIMD8<Float>      // the phasors' rotation over one modulation segment
     private let rotationSin: SIMD8<Float>
+    private let sampleRotationCos: SIMD8<Float>    // and over one sample
+    private let sampleRotationSin: SIMD8<Float>
     private var phasorCos = SIMD8<Float>()
     private var phasorSin = SIMD8<Float>()
     private var lowpass = SIMD8<Float>()
     private var interpolated = SIMD8<Float>()
-    // The modulated read, fixed for a tick: flat index of each line's near tap (row·8 + line) at the tick's
-    // start and the awake frames since, the previous near taps (this sample's far taps), and the all-pass
-    // interpolator's coefficient and its step.
+    // The modulated read, fixed for a segment of ``segmentFrames`` awake samples: flat index of each line's
+    // near tap (row·8 + line) at its start, the awake samples into it and left, the previous near taps (this
+    // sample's far taps), and the all-pass interpolator's coefficient and its step. The phasors turn with the
+    // awake samples only (`rotationDue` of them since they last turned), so the modulation does not depend
+    // on how long the tank slept or where the control ticks fall.
     private var readIndex = SIMD8<Int32>()
-    private var tickOffset = 0
+    private var segmentOffset = 0
+    private var segmentLeft = 0
+    private var rotationDue = 0
+    private var tickFrame = 0
     private var previousNear = SIMD8<Float>()
     private var eta = SIMD8<Float>()
     private var etaStep = SIMD8<Float>()
@@ -86,16 +94,15 @@ struct ReverbTank: ~Copyable {
     /// A silent tank at `sampleRate` starting at `coefficients`, with room for lines up to
     /// `maximumLength` samples and a predelay up to `maximumPredelay` samples.
     init(sampleRate: Double, coefficients: Coefficients, maximumLength: Int, maximumPredelay: Int, isStereo: Bool = false) {
-        assert(Self.guardRows >= ReverbDesign.controlInterval, "a tick's reads must fit in the mirrored rows")
         self.isStereo = isStereo
         routing = isStereo ? .stereo : .mono
         modulationDepth = Float(ReverbDesign.modulationDepth * sampleRate)
         let lineFrames = ReverbDesign.ringSize(maximumLength + Int(modulationDepth) + 4)
         // Cache-line aligned, so each frame's eight floats (32 bytes) sit in one line. The rows past the
         // end mirror the first ones, so a tick's reads (rows on from its start) never wrap.
-        lines = UnsafeMutableRawPointer.allocate(byteCount: (lineFrames + Self.guardRows) * 32, alignment: 64)
-            .bindMemory(to: Float.self, capacity: (lineFrames + Self.guardRows) * 8)
-        lines.initialize(repeating: 0, count: (lineFrames + Self.guardRows) * 8)
+        lines = UnsafeMutableRawPointer.allocate(byteCount: (lineFrames + Self.segmentFrames) * 32, alignment: 64)
+            .bindMemory(to: Float.self, capacity: (lineFrames + Self.segmentFrames) * 8)
+        lines.initialize(repeating: 0, count: (lineFrames + Self.segmentFrames) * 8)
         lineMask = lineFrames - 1
         diffuserLengths = ReverbDesign.diffuserLengths(sampleRate: sampleRate)
         diffuserFrames = ReverbDesign.ringSize(Int(diffuserLengths.max()) + 1)
@@ -107,7 +114,8 @@ struct ReverbTank: ~Copyable {
         predelay.initialize(repeating: SIMD2(), count: predelayFrames)
         predelayMask = predelayFrames - 1
         memoryFrames = lineFrames + diffuserFrames + predelayFrames
-        (rotationCos, rotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate, samples: ReverbDesign.controlInterval)
+        (rotationCos, rotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate, samples: Self.segmentFrames)
+        (sampleRotationCos, sampleRotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate, samples: 1)
         current = coefficients
         step = Coefficients(lengths: SIMD8(), loopGains: SIMD8(), poles: SIMD8(), levels: SIMD4())
         resetModulation()
@@ -122,9 +130,7 @@ struct ReverbTank: ~Copyable {
     // MARK: Control (once per tick)
 
     /// Starts a tick: the coefficients ramp linearly from `start` to `end` over ``ReverbDesign/controlInterval``
-    /// samples. Also fixes the tick's modulated reads: each line's delay moves linearly from its value now
-    /// to its value at the tick's end (the phasors turn once per tick, renormalised to first order, no
-    /// libm), read as an integer delay plus an all-pass interpolated fraction whose coefficient ramps.
+    /// samples (the lengths only through the modulation segments' reads).
     mutating func beginTick(from start: Coefficients, to end: Coefficients) {
         let scale = 1 / Float(ReverbDesign.controlInterval)
         current = start
@@ -132,18 +138,34 @@ struct ReverbTank: ~Copyable {
             lengths: (end.lengths - start.lengths) * scale, loopGains: (end.loopGains - start.loopGains) * scale,
             poles: (end.poles - start.poles) * scale, levels: (end.levels - start.levels) * scale)
         isRamping = step.loopGains != SIMD8() || step.poles != SIMD8() || step.levels != SIMD4()
+        tickFrame = 0
+    }
 
-        let startDelays = start.lengths - modulationDepth * phasorSin
-        let cos = phasorCos * rotationCos - phasorSin * rotationSin
-        phasorSin = phasorSin * rotationCos + phasorCos * rotationSin
-        phasorCos = cos
+    /// Starts a modulation segment at frame `frameInTick` of the tick: each line's delay moves linearly from
+    /// its value now to its value ``segmentFrames`` awake samples on, read as an integer delay plus an
+    /// all-pass interpolated fraction whose coefficient ramps. First turns the phasors by the awake samples
+    /// since they last turned and renormalises them (first order, no libm).
+    @_noLocks
+    private mutating func beginSegment(frameInTick: Int) {
+        if rotationDue == Self.segmentFrames {
+            (phasorCos, phasorSin) = Self.rotated(phasorCos, phasorSin, by: rotationCos, rotationSin)
+        } else {   // a segment cut short by a clear
+            for _ in 0..<rotationDue {
+                (phasorCos, phasorSin) = Self.rotated(phasorCos, phasorSin, by: sampleRotationCos, sampleRotationSin)
+            }
+        }
+        rotationDue = 0
         let correction = 1.5 - 0.5 * (phasorCos * phasorCos + phasorSin * phasorSin)
         phasorCos *= correction
         phasorSin *= correction
-        let endDelays = end.lengths - modulationDepth * phasorSin
 
+        let scale = 1 / Float(Self.segmentFrames)
+        let lengths = current.lengths + step.lengths * Float(frameInTick)
+        let startDelays = lengths - modulationDepth * phasorSin
+        let endSin = Self.rotated(phasorCos, phasorSin, by: rotationCos, rotationSin).sin
+        let endDelays = lengths + step.lengths * Float(Self.segmentFrames) - modulationDepth * endSin
         // whole = round(shorter delay − 1), so the fraction delay − whole stays within 0.5…1.5 plus the
-        // tick's movement (≤ 0.06 samples while the size holds): adding 1.5·2²³ rounds a float below 2²²
+        // segment's movement (≤ 0.06 samples while the size holds): adding 1.5·2²³ rounds a float below 2²²
         // to an integer, whose bits then differ from the constant's by that integer.
         let magic = SIMD8<Float>(repeating: 12_582_912)
         let rounded = (pointwiseMin(startDelays, endDelays) - 1) + magic
@@ -155,8 +177,17 @@ struct ReverbTank: ~Copyable {
         let mask = SIMD8(repeating: Int32(truncatingIfNeeded: lineMask))
         let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: lineWrite)) &- wholes) & mask
         readIndex = rows &<< 3 &+ laneNumbers
-        tickOffset = 0
         previousNear = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
+        segmentOffset = 0
+        segmentLeft = Self.segmentFrames
+    }
+
+    /// (cos, sin) turned by (rotationCos, rotationSin).
+    @inline(__always) @_noLocks
+    private static func rotated(
+        _ cos: SIMD8<Float>, _ sin: SIMD8<Float>, by rotationCos: SIMD8<Float>, _ rotationSin: SIMD8<Float>
+    ) -> (cos: SIMD8<Float>, sin: SIMD8<Float>) {
+        (cos * rotationCos - sin * rotationSin, sin * rotationCos + cos * rotationSin)
     }
 
     /// Moves the predelay to `tap` samples, crossfading over `fadeFrames`; a change during a crossfade
@@ -195,12 +226,13 @@ struct ReverbTank: ~Copyable {
 
     /// Zeroes every delay line and filter state; the tank becomes dormant.
     mutating func clearSignal() {
-        lines.update(repeating: 0, count: (lineMask + 1 + Self.guardRows) * 8)
+        lines.update(repeating: 0, count: (lineMask + 1 + Self.segmentFrames) * 8)
         clearDiffuser()
         predelay.update(repeating: SIMD2(), count: predelayMask + 1)
         lowpass = SIMD8()
         interpolated = SIMD8()
         previousNear = SIMD8()
+        segmentLeft = 0   // the next awake sample starts a segment (the phasors keep their awake time)
         fade = 1
         previousTap = predelayTap
         _ = takeTickStatistics()
@@ -215,12 +247,14 @@ struct ReverbTank: ~Copyable {
         let predelayValues = (0...predelayMask).count { predelay[$0].x.isSubnormal || predelay[$0].y.isSubnormal }
         let states = (0..<8).count { lowpass[$0].isSubnormal } + (0..<8).count { interpolated[$0].isSubnormal }
         let diffuserValues = UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self)
-        return count(lines, (lineMask + 1 + Self.guardRows) * 8) + count(diffuserValues, diffuserFrames * 8) + predelayValues + states
+        return count(lines, (lineMask + 1 + Self.segmentFrames) * 8) + count(diffuserValues, diffuserFrames * 8) + predelayValues + states
     }
 
     /// Puts the modulation phasors back at their starting phases.
     mutating func resetModulation() {
         (phasorCos, phasorSin) = ReverbDesign.modulationStart()
+        rotationDue = 0
+        segmentLeft = 0
     }
 
     // MARK: Audio
@@ -241,19 +275,27 @@ struct ReverbTank: ~Copyable {
                 outputLeft[frame] = dryLeft * current.levels[1]
                 outputRight[frame] = dryRight * current.levels[1]
                 advanceRamps()
-                eta += etaStep
                 frame += 1
             }
-            if frame == count { return }
+            if frame == count {
+                tickFrame += count
+                return
+            }
             isDormant = false
         }
-        // One loop per routing and per steady/ramping tick, so the loop itself never branches on them.
-        switch (isStereo, isRamping) {
-        case (false, false): renderAwake(left, right, outputLeft, outputRight, frame, count, stereo: false, ramping: false)
-        case (false, true): renderAwake(left, right, outputLeft, outputRight, frame, count, stereo: false, ramping: true)
-        case (true, false): renderAwake(left, right, outputLeft, outputRight, frame, count, stereo: true, ramping: false)
-        case (true, true): renderAwake(left, right, outputLeft, outputRight, frame, count, stereo: true, ramping: true)
+        while frame < count {   // segment by segment
+            if segmentLeft == 0 { beginSegment(frameInTick: tickFrame + frame) }
+            let end = min(count, frame + segmentLeft)
+            // One loop per routing and per steady/ramping tick, so the loop itself never branches on them.
+            switch (isStereo, isRamping) {
+            case (false, false): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: false, ramping: false)
+            case (false, true): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: false, ramping: true)
+            case (true, false): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: true, ramping: false)
+            case (true, true): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: true, ramping: true)
+            }
+            frame = end
         }
+        tickFrame += count
     }
 
     @inline(__always) @_noLocks
@@ -263,7 +305,7 @@ struct ReverbTank: ~Copyable {
         _ first: Int, _ count: Int, stereo: Bool, ramping: Bool
     ) {
         var peak = inputPeak
-        let taps = Taps(lines + Int(tickOffset &* 8), readIndex)
+        let taps = Taps(lines + segmentOffset &* 8, readIndex)
         for frame in first..<count {
             let dryLeft = left[frame], dryRight = right[frame]
             let input = stereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
@@ -276,7 +318,9 @@ struct ReverbTank: ~Copyable {
             eta += etaStep
         }
         inputPeak = peak
-        tickOffset &+= count &- first
+        segmentOffset &+= count &- first
+        segmentLeft &-= count &- first
+        rotationDue &+= count &- first
     }
 
     /// Each line's near tap at the tick's start: eight pointers, read a row (8 floats) further each sample.
@@ -330,7 +374,7 @@ struct ReverbTank: ~Copyable {
         let mixed = stereo
             ? ReverbLoopMath.mix(current.loopGains * lowpass, coupling: routing.coupling) : ReverbLoopMath.mix(current.loopGains * lowpass)
         UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
-        if lineWrite < Self.guardRows {   // its mirror past the end
+        if lineWrite < Self.segmentFrames {   // its mirror past the end
             UnsafeMutableRawPointer(lines + (lineWrite &+ lineMask &+ 1) &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
         }
         lineWrite = (lineWrite &+ 1) & lineMask

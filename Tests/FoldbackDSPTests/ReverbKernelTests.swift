@@ -126,6 +126,27 @@ final class ReverbKernelTests: XCTestCase {
         }
     }
 
+    /// The tank sleeps through exact silence, and its modulation keeps awake time: after 13, 100 or 4000 frames
+    /// of silence (any phase against the 32-sample control ticks) the output is the immediately fed one's,
+    /// shifted, within 1e-6 (as a live run, which starts in silence, must match an offline render).
+    func testOutputDoesNotDependOnHowLongTheTankSlept() {
+        for sampleRate in [44100.0, 96000] {
+            let signal = noise(Int(0.3 * sampleRate), seed: 10)
+            for isStereo in [false, true] {
+                func run(silence: Int) -> [Float] {
+                    var kernel = ReverbKernel(parameters: ReverbParameters(decay: 2, mix: 0.7), sampleRate: sampleRate, isStereo: isStereo)
+                    let input = [Float](repeating: 0, count: silence) + signal
+                    return Array(Measure.render(&kernel, left: input, blockSize: 253).left.dropFirst(silence))
+                }
+                let reference = run(silence: 0)
+                for silence in [13, 100, 4000] {
+                    let worst = zip(run(silence: silence), reference).map { ($0 - $1).magnitude }.max()!
+                    XCTAssertLessThanOrEqual(worst, 1e-6, "\(sampleRate) Hz, \(isStereo ? "stereo" : "mono"), after \(silence) frames")
+                }
+            }
+        }
+    }
+
     func testFastParameterSweepsMakeNoClicks() {
         let sampleRate = 48000.0, frequency = 110.0
         let input = (0..<72000).map { frame -> Float in
