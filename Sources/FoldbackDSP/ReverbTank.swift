@@ -16,7 +16,10 @@
 /// towards the centre as the tail decays. Both matrices are orthogonal, so the RT60 law is the same.
 ///
 /// Coefficients arrive once per control tick as a start value and a per-sample step
-/// (``beginTick(from:to:)``), so the output does not depend on how the host splits its blocks.
+/// (``beginTick(from:to:)``), so the output does not depend on how the host splits its blocks. The modulated
+/// reads are set once per segment of 32 awake samples (an integer delay and a ramped interpolator
+/// coefficient, through fixed pointers into a ring whose first rows are mirrored past its end), so the
+/// output does not depend on how long the tank slept either.
 /// All memory is allocated in `init` for the largest size and the longest predelay.
 struct ReverbTank: ~Copyable {
     /// Everything the loop ramps: the values at one instant.
