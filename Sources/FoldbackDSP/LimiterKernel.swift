@@ -17,6 +17,8 @@ import Darwin
 /// 5. output y[n] = x[n − D]·g[n], then clamped at ±ceiling as a float-rounding safety net (a non-finite
 ///    product becomes ±ceiling or, for NaN, 0).
 /// Without overs every gain is exactly 1.0, so the signal passes bit-exact, delayed by ``latencyFrames``.
+/// A block that starts at rest (gain 1, nothing held) and has no sample over the ceiling takes that path as
+/// whole-block copies through the lookahead line (the same output, bit for bit, as the per-frame path).
 /// A ceiling change glides over the lookahead window; frames already in the lookahead line are clamped to it.
 ///
 /// Memory is allocated by `init`; the kernel is a value holding pointers, so copies share it: call
@@ -63,6 +65,11 @@ public struct LimiterKernel: @unchecked Sendable {
     /// 1 − the gain (kept as the depth so the release keeps full precision close to unity gain).
     var depth: Float = 0
     var blockMaximumDepth: Float = 0
+    /// Frames the per-frame path handles at a time: the length of its two scratch rows.
+    static let chunkFrames = 64
+    /// Each frame's gain and ceiling in force, for the current chunk.
+    let chunkGain: UnsafeMutablePointer<Float>
+    let chunkLimit: UnsafeMutablePointer<Float>
 
     /// A limiter for `channels` channels at `sampleRate`; `lookaheadMs` is clamped to 0…2 ms.
     public init(sampleRate: Double, channels: Int, ceilingDB: Float = -1, lookaheadMs: Float = 1.5, releaseMs: Float = 50) {
@@ -78,6 +85,8 @@ public struct LimiterKernel: @unchecked Sendable {
         dequeGains = .allocate(capacity: window)
         dequeFrames = .allocate(capacity: window)
         holds = .allocate(capacity: window)
+        chunkGain = .allocate(capacity: Self.chunkFrames)
+        chunkLimit = .allocate(capacity: Self.chunkFrames)
         update(ceilingDB: ceilingDB, releaseMs: releaseMs)
         reset()
     }
@@ -88,6 +97,8 @@ public struct LimiterKernel: @unchecked Sendable {
         dequeGains.deallocate()
         dequeFrames.deallocate()
         holds.deallocate()
+        chunkGain.deallocate()
+        chunkLimit.deallocate()
     }
 
     /// Sets the ceiling (dBFS) and the release time constant (ms). Realtime-safe (libm only).
@@ -137,18 +148,41 @@ public struct LimiterKernel: @unchecked Sendable {
         frames: Int
     ) {
         let count = min(requested, channels)
+        if reducedHolds == 0 && depth == 0 && glideFrames == 0
+            && Self.blockPeak(inputs, channels: count, frames: frames) <= ceiling {
+            passThrough(inputs: inputs, outputs: outputs, channels: count, frames: frames)
+            return
+        }
+        var deepest: Float = 0, done = 0
+        while done < frames {   // in chunks: the gains for a chunk, then each channel through the line
+            let chunk = min(frames - done, Self.chunkFrames)
+            deepest = max(deepest, chunkGains(inputs, channels: count, offset: done, frames: chunk))
+            throughLine(inputs, outputs, channels: count, offset: done, frames: chunk)
+            done += chunk
+        }
+        blockMaximumDepth = deepest
+    }
+
+    /// Steps 1–4 for `frames` (≤ ``chunkFrames``) frames from `offset`: each frame's gain and ceiling into
+    /// ``chunkGain`` and ``chunkLimit``. Returns the deepest reduction (1 − gain).
+    @inline(__always) @_noLocks
+    mutating func chunkGains(_ inputs: UnsafePointer<UnsafePointer<Float>>, channels count: Int, offset: Int, frames: Int) -> Float {
+        let peaks = chunkGain   // the frame peaks first, then the gains in their place
+        peaks.update(repeating: 0, count: frames)
+        for channel in 0..<count {
+            let samples = inputs[channel] + offset
+            for index in 0..<frames {
+                let magnitude = abs(samples[index])
+                if magnitude > peaks[index] { peaks[index] = magnitude }   // (NaN ignored)
+            }
+        }
         var deepest: Float = 0
-        for offset in 0..<frames {
+        for index in 0..<frames {
             if glideFrames > 0 {
                 glideFrames -= 1
                 ceiling = ceilingTarget - ceilingStep * Float(glideFrames)
             }
-            let limit = ceiling
-            var peak: Float = 0
-            for channel in 0..<count {
-                let magnitude = abs(inputs[channel][offset])
-                if magnitude > peak { peak = magnitude }
-            }
+            let limit = ceiling, peak = peaks[index]
             var required: Float = 1
             if peak > limit {
                 required = limit / peak
@@ -161,16 +195,89 @@ public struct LimiterKernel: @unchecked Sendable {
                 depth += (attackDepth - depth) * releaseStep
             }
             if depth > deepest { deepest = depth }
-            let gain = 1 - depth
-            for channel in 0..<count {
-                let sample = delay.exchange(inputs[channel][offset], channel: channel)
-                var limited = sample * gain
-                if !(abs(limited) <= limit) { limited = limited > 0 ? limit : (limited < 0 ? -limit : 0) }
-                outputs[channel][offset] = limited
-            }
-            delay.advance()
+            chunkGain[index] = 1 - depth
+            chunkLimit[index] = limit
         }
-        blockMaximumDepth = deepest
+        return deepest
+    }
+
+    /// Step 5 for `frames` (≤ ``chunkFrames``) frames from `offset`: each channel through the lookahead line,
+    /// times ``chunkGain`` and clamped at ``chunkLimit``, run by run up to the line's wrap point.
+    @inline(__always) @_noLocks
+    mutating func throughLine(
+        _ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        channels count: Int, offset: Int, frames: Int
+    ) {
+        let lineFrames = delay.frames, gains = chunkGain, limits = chunkLimit
+        for channel in 0..<count {
+            let input = inputs[channel] + offset, output = outputs[channel] + offset
+            if lineFrames == 0 {
+                for index in 0..<frames { output[index] = Self.clamped(input[index] * gains[index], to: limits[index]) }
+                continue
+            }
+            let line = delay.storage + channel * lineFrames
+            var position = delay.position, done = 0
+            while done < frames {
+                let run = min(frames - done, lineFrames - position)
+                for index in done..<(done + run) {
+                    let sample = line[position]
+                    line[position] = input[index]
+                    output[index] = Self.clamped(sample * gains[index], to: limits[index])
+                    position += 1
+                }
+                done += run
+                if position == lineFrames { position = 0 }
+            }
+        }
+        if lineFrames > 0 { delay.position = (delay.position + frames) % lineFrames }
+    }
+
+    /// The largest |x| over `channels` × `frames` (NaN ignored, as the per-frame peak ignores it).
+    @inline(__always) @_noLocks
+    static func blockPeak(_ inputs: UnsafePointer<UnsafePointer<Float>>, channels: Int, frames: Int) -> Float {
+        var peak: Float = 0
+        for channel in 0..<channels {
+            let samples = inputs[channel]
+            for offset in 0..<frames {
+                let magnitude = abs(samples[offset])
+                if magnitude > peak { peak = magnitude }
+            }
+        }
+        return peak
+    }
+
+    /// The at-rest path: every gain is 1 and stays 1 (nothing in the block is over), so each channel only
+    /// goes through the lookahead line and the safety clamp (gain 1.0 is exact); the gain history moves on as
+    /// the per-frame path would leave it (all holds 1, the deque holding this block's last frame).
+    @_noLocks
+    mutating func passThrough(
+        inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        channels count: Int, frames: Int
+    ) {
+        chunkGain.update(repeating: 1, count: Self.chunkFrames)
+        chunkLimit.update(repeating: ceiling, count: Self.chunkFrames)
+        var done = 0
+        while done < frames {
+            let chunk = min(frames - done, Self.chunkFrames)
+            throughLine(inputs, outputs, channels: count, offset: done, frames: chunk)
+            done += chunk
+        }
+        holdIndex = (holdIndex + frames) % window
+        if frames > 0 {
+            dequeHead = 0
+            dequeCount = 1
+            dequeGains[0] = 1
+            dequeFrames[0] = frame &+ (frames - 1)
+            frame &+= frames
+        }
+        blockMaximumDepth = 0
+    }
+
+    /// `sample` within ±`limit`; beyond it (or non-finite) ±`limit`, NaN 0: the per-frame path's safety net.
+    @inline(__always) @_noLocks
+    static func clamped(_ sample: Float, to limit: Float) -> Float {
+        if abs(sample) <= limit { return sample }
+        return sample > 0 ? limit : (sample < 0 ? -limit : 0)
     }
 
     /// Pushes this frame's required gain and returns the minimum over the last `window` frames.

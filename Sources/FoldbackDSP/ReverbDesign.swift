@@ -147,11 +147,11 @@ enum ReverbDesign {
     /// Each line's modulation rate in Hz: all different, none harmonically related.
     static let modulationRates: SIMD8<Double> = [0.31, 0.47, 0.59, 0.73, 0.83, 0.97, 1.09, 1.23]
 
-    /// Per-sample rotation (cos, sin) of each line's modulation phasor at `sampleRate`.
-    static func modulationRotation(sampleRate: Double) -> (cos: SIMD8<Float>, sin: SIMD8<Float>) {
+    /// Rotation (cos, sin) of each line's modulation phasor over `samples` samples at `sampleRate`.
+    static func modulationRotation(sampleRate: Double, samples: Int) -> (cos: SIMD8<Float>, sin: SIMD8<Float>) {
         var cosines = SIMD8<Float>(), sines = SIMD8<Float>()
         for lane in 0..<8 {
-            let step = 2 * Double.pi * modulationRates[lane] / sampleRate
+            let step = 2 * Double.pi * modulationRates[lane] * Double(samples) / sampleRate
             cosines[lane] = Float(cos(step))
             sines[lane] = Float(sin(step))
         }

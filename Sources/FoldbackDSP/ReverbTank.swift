@@ -16,7 +16,10 @@
 /// towards the centre as the tail decays. Both matrices are orthogonal, so the RT60 law is the same.
 ///
 /// Coefficients arrive once per control tick as a start value and a per-sample step
-/// (``beginTick(from:to:)``), so the output does not depend on how the host splits its blocks.
+/// (``beginTick(from:to:)``), so the output does not depend on how the host splits its blocks. The modulated
+/// reads are set once per segment of 32 awake samples (an integer delay and a ramped interpolator
+/// coefficient, through fixed pointers into a ring whose first rows are mirrored past its end), so the
+/// output does not depend on how long the tank slept either.
 /// All memory is allocated in `init` for the largest size and the longest predelay.
 struct ReverbTank: ~Copyable {
     /// Everything the loop ramps: the values at one instant.
@@ -30,6 +33,10 @@ struct ReverbTank: ~Copyable {
         /// Diffuser all-pass coefficient, dry gain, wet gain to the same side, wet gain to the other side.
         var levels: SIMD4<Float>
     }
+
+    /// Awake samples per modulation segment, and rows mirrored past the end of the line ring (so a segment's
+    /// reads never wrap). A literal, so the loop reads no lazy global.
+    private static let segmentFrames = 32
 
     /// True while the tank holds exact silence and skips its work; the first non-zero input wakes it.
     var isDormant = true
@@ -53,12 +60,28 @@ struct ReverbTank: ~Copyable {
     private let isStereo: Bool
     private let routing: ReverbDesign.Routing
     private let modulationDepth: Float
-    private let rotationCos: SIMD8<Float>
+    private let rotationCos: SIMD8<Float>      // the phasors' rotation over one modulation segment
     private let rotationSin: SIMD8<Float>
+    private let sampleRotationCos: SIMD8<Float>    // and over one sample
+    private let sampleRotationSin: SIMD8<Float>
     private var phasorCos = SIMD8<Float>()
     private var phasorSin = SIMD8<Float>()
     private var lowpass = SIMD8<Float>()
     private var interpolated = SIMD8<Float>()
+    // The modulated read, fixed for a segment of ``segmentFrames`` awake samples: flat index of each line's
+    // near tap (row·8 + line) at its start, the awake samples into it and left, the previous near taps (this
+    // sample's far taps), and the all-pass interpolator's coefficient and its step. The phasors turn with the
+    // awake samples only (`rotationDue` of them since they last turned), so the modulation does not depend
+    // on how long the tank slept or where the control ticks fall.
+    private var readIndex = SIMD8<Int32>()
+    private var segmentOffset = 0
+    private var segmentLeft = 0
+    private var rotationDue = 0
+    private var tickFrame = 0
+    private var previousNear = SIMD8<Float>()
+    private var eta = SIMD8<Float>()
+    private var etaStep = SIMD8<Float>()
+    private var isRamping = false
 
     private var current: Coefficients
     private var step: Coefficients
@@ -78,10 +101,11 @@ struct ReverbTank: ~Copyable {
         routing = isStereo ? .stereo : .mono
         modulationDepth = Float(ReverbDesign.modulationDepth * sampleRate)
         let lineFrames = ReverbDesign.ringSize(maximumLength + Int(modulationDepth) + 4)
-        // Cache-line aligned, so each frame's eight floats (32 bytes) sit in one line.
-        lines = UnsafeMutableRawPointer.allocate(byteCount: lineFrames * 32, alignment: 64)
-            .bindMemory(to: Float.self, capacity: lineFrames * 8)
-        lines.initialize(repeating: 0, count: lineFrames * 8)
+        // Cache-line aligned, so each frame's eight floats (32 bytes) sit in one line. The rows past the
+        // end mirror the first ones, so a tick's reads (rows on from its start) never wrap.
+        lines = UnsafeMutableRawPointer.allocate(byteCount: (lineFrames + Self.segmentFrames) * 32, alignment: 64)
+            .bindMemory(to: Float.self, capacity: (lineFrames + Self.segmentFrames) * 8)
+        lines.initialize(repeating: 0, count: (lineFrames + Self.segmentFrames) * 8)
         lineMask = lineFrames - 1
         diffuserLengths = ReverbDesign.diffuserLengths(sampleRate: sampleRate)
         diffuserFrames = ReverbDesign.ringSize(Int(diffuserLengths.max()) + 1)
@@ -93,7 +117,8 @@ struct ReverbTank: ~Copyable {
         predelay.initialize(repeating: SIMD2(), count: predelayFrames)
         predelayMask = predelayFrames - 1
         memoryFrames = lineFrames + diffuserFrames + predelayFrames
-        (rotationCos, rotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate)
+        (rotationCos, rotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate, samples: Self.segmentFrames)
+        (sampleRotationCos, sampleRotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate, samples: 1)
         current = coefficients
         step = Coefficients(lengths: SIMD8(), loopGains: SIMD8(), poles: SIMD8(), levels: SIMD4())
         resetModulation()
@@ -108,16 +133,64 @@ struct ReverbTank: ~Copyable {
     // MARK: Control (once per tick)
 
     /// Starts a tick: the coefficients ramp linearly from `start` to `end` over ``ReverbDesign/controlInterval``
-    /// samples. Also renormalises the modulation phasors (first order, no libm).
+    /// samples (the lengths only through the modulation segments' reads).
     mutating func beginTick(from start: Coefficients, to end: Coefficients) {
         let scale = 1 / Float(ReverbDesign.controlInterval)
         current = start
         step = Coefficients(
             lengths: (end.lengths - start.lengths) * scale, loopGains: (end.loopGains - start.loopGains) * scale,
             poles: (end.poles - start.poles) * scale, levels: (end.levels - start.levels) * scale)
+        isRamping = step.loopGains != SIMD8() || step.poles != SIMD8() || step.levels != SIMD4()
+        tickFrame = 0
+    }
+
+    /// Starts a modulation segment at frame `frameInTick` of the tick: each line's delay moves linearly from
+    /// its value now to its value ``segmentFrames`` awake samples on, read as an integer delay plus an
+    /// all-pass interpolated fraction whose coefficient ramps. First turns the phasors by the awake samples
+    /// since they last turned and renormalises them (first order, no libm).
+    @_noLocks
+    private mutating func beginSegment(frameInTick: Int) {
+        if rotationDue == Self.segmentFrames {
+            (phasorCos, phasorSin) = Self.rotated(phasorCos, phasorSin, by: rotationCos, rotationSin)
+        } else {   // a segment cut short by a clear
+            for _ in 0..<rotationDue {
+                (phasorCos, phasorSin) = Self.rotated(phasorCos, phasorSin, by: sampleRotationCos, sampleRotationSin)
+            }
+        }
+        rotationDue = 0
         let correction = 1.5 - 0.5 * (phasorCos * phasorCos + phasorSin * phasorSin)
         phasorCos *= correction
         phasorSin *= correction
+
+        let scale = 1 / Float(Self.segmentFrames)
+        let lengths = current.lengths + step.lengths * Float(frameInTick)
+        let startDelays = lengths - modulationDepth * phasorSin
+        let endSin = Self.rotated(phasorCos, phasorSin, by: rotationCos, rotationSin).sin
+        let endDelays = lengths + step.lengths * Float(Self.segmentFrames) - modulationDepth * endSin
+        // whole = round(shorter delay − 1), so the fraction delay − whole stays within 0.5…1.5 plus the
+        // segment's movement (≤ 0.06 samples while the size holds): adding 1.5·2²³ rounds a float below 2²²
+        // to an integer, whose bits then differ from the constant's by that integer.
+        let magic = SIMD8<Float>(repeating: 12_582_912)
+        let rounded = (pointwiseMin(startDelays, endDelays) - 1) + magic
+        let wholes = unsafeBitCast(rounded, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
+        let whole = rounded - magic
+        let startFraction = startDelays - whole, endFraction = endDelays - whole
+        eta = (1 - startFraction) / (1 + startFraction)
+        etaStep = ((1 - endFraction) / (1 + endFraction) - eta) * scale
+        let mask = SIMD8(repeating: Int32(truncatingIfNeeded: lineMask))
+        let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: lineWrite)) &- wholes) & mask
+        readIndex = rows &<< 3 &+ laneNumbers
+        previousNear = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
+        segmentOffset = 0
+        segmentLeft = Self.segmentFrames
+    }
+
+    /// (cos, sin) turned by (rotationCos, rotationSin).
+    @inline(__always) @_noLocks
+    private static func rotated(
+        _ cos: SIMD8<Float>, _ sin: SIMD8<Float>, by rotationCos: SIMD8<Float>, _ rotationSin: SIMD8<Float>
+    ) -> (cos: SIMD8<Float>, sin: SIMD8<Float>) {
+        (cos * rotationCos - sin * rotationSin, sin * rotationCos + cos * rotationSin)
     }
 
     /// Moves the predelay to `tap` samples, crossfading over `fadeFrames`; a change during a crossfade
@@ -156,11 +229,13 @@ struct ReverbTank: ~Copyable {
 
     /// Zeroes every delay line and filter state; the tank becomes dormant.
     mutating func clearSignal() {
-        lines.update(repeating: 0, count: (lineMask + 1) * 8)
+        lines.update(repeating: 0, count: (lineMask + 1 + Self.segmentFrames) * 8)
         clearDiffuser()
         predelay.update(repeating: SIMD2(), count: predelayMask + 1)
         lowpass = SIMD8()
         interpolated = SIMD8()
+        previousNear = SIMD8()
+        segmentLeft = 0   // the next awake sample starts a segment (the phasors keep their awake time)
         fade = 1
         previousTap = predelayTap
         _ = takeTickStatistics()
@@ -175,12 +250,14 @@ struct ReverbTank: ~Copyable {
         let predelayValues = (0...predelayMask).count { predelay[$0].x.isSubnormal || predelay[$0].y.isSubnormal }
         let states = (0..<8).count { lowpass[$0].isSubnormal } + (0..<8).count { interpolated[$0].isSubnormal }
         let diffuserValues = UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self)
-        return count(lines, (lineMask + 1) * 8) + count(diffuserValues, diffuserFrames * 8) + predelayValues + states
+        return count(lines, (lineMask + 1 + Self.segmentFrames) * 8) + count(diffuserValues, diffuserFrames * 8) + predelayValues + states
     }
 
     /// Puts the modulation phasors back at their starting phases.
     mutating func resetModulation() {
         (phasorCos, phasorSin) = ReverbDesign.modulationStart()
+        rotationDue = 0
+        segmentLeft = 0
     }
 
     // MARK: Audio
@@ -203,27 +280,73 @@ struct ReverbTank: ~Copyable {
                 advanceRamps()
                 frame += 1
             }
-            if frame == count { return }
+            if frame == count {
+                tickFrame += count
+                return
+            }
             isDormant = false
         }
-        while frame < count {
+        while frame < count {   // segment by segment
+            if segmentLeft == 0 { beginSegment(frameInTick: tickFrame + frame) }
+            let end = min(count, frame + segmentLeft)
+            // One loop per routing and per steady/ramping tick, so the loop itself never branches on them.
+            switch (isStereo, isRamping) {
+            case (false, false): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: false, ramping: false)
+            case (false, true): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: false, ramping: true)
+            case (true, false): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: true, ramping: false)
+            case (true, true): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: true, ramping: true)
+            }
+            frame = end
+        }
+        tickFrame += count
+    }
+
+    @inline(__always) @_noLocks
+    private mutating func renderAwake(
+        _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
+        _ outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>,
+        _ first: Int, _ count: Int, stereo: Bool, ramping: Bool
+    ) {
+        var peak = inputPeak
+        let taps = Taps(lines + segmentOffset &* 8, readIndex)
+        for frame in first..<count {
             let dryLeft = left[frame], dryRight = right[frame]
-            let input = isStereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
-            let wet = tankSample(input: input)
+            let input = stereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
+            peak = max(peak, max(input.x.magnitude, input.y.magnitude))
+            let wet = tankSample(input: input, near: taps.read(row: frame &- first), stereo: stereo)
             let levels = current.levels
             outputLeft[frame] = dryLeft * levels[1] + (levels[2] * wet.x + levels[3] * wet.y)
             outputRight[frame] = dryRight * levels[1] + (levels[2] * wet.y + levels[3] * wet.x)
-            advanceRamps()
-            frame += 1
+            if ramping { advanceRamps() }
+            eta += etaStep
+        }
+        inputPeak = peak
+        segmentOffset &+= count &- first
+        segmentLeft &-= count &- first
+        rotationDue &+= count &- first
+    }
+
+    /// Each line's near tap at the tick's start: eight pointers, read a row (8 floats) further each sample.
+    private struct Taps {
+        let p0, p1, p2, p3, p4, p5, p6, p7: UnsafeMutablePointer<Float>
+
+        @inline(__always)
+        init(_ lines: UnsafeMutablePointer<Float>, _ index: SIMD8<Int32>) {
+            (p0, p1, p2, p3) = (lines + Int(index[0]), lines + Int(index[1]), lines + Int(index[2]), lines + Int(index[3]))
+            (p4, p5, p6, p7) = (lines + Int(index[4]), lines + Int(index[5]), lines + Int(index[6]), lines + Int(index[7]))
+        }
+
+        @inline(__always) @_noLocks
+        func read(row: Int) -> SIMD8<Float> {
+            let offset = row &* 8
+            return SIMD8(p0[offset], p1[offset], p2[offset], p3[offset], p4[offset], p5[offset], p6[offset], p7[offset])
         }
     }
 
     /// One sample (left, right; a mono tank's input in the left lane, 0 in the right) through diffuser,
     /// network and predelay: the wet (left, right) pair before width and mix.
     @inline(__always) @_noLocks
-    private mutating func tankSample(input: SIMD2<Float>) -> SIMD2<Float> {
-        inputPeak = max(inputPeak, max(input.x.magnitude, input.y.magnitude))
-
+    private mutating func tankSample(input: SIMD2<Float>, near: SIMD8<Float>, stereo: Bool) -> SIMD2<Float> {
         // Input diffusion: four series all-passes v = u + g·v[n−M], out = v[n−M] − g·v, in one interleaved ring.
         let coefficient = current.levels[0]
         var diffused = input
@@ -236,43 +359,33 @@ struct ReverbTank: ~Copyable {
         }
         diffuserWrite = (diffuserWrite &+ 1) & diffuserMask
 
-        // Modulated fractional read of every line: a first-order all-pass interpolator (flat magnitude, so
-        // the modulation adds no loss to the loop) for the fraction 0.5…1.5 above the integer delay.
-        let delays = current.lengths - modulationDepth * phasorSin
-        // whole = round(delay − 1), so the fraction delay − whole is 0.5…1.5: adding 1.5·2²³ rounds a float
-        // below 2²² to an integer, whose bits then differ from the constant's by that integer.
-        let magic = SIMD8<Float>(repeating: 12_582_912)
-        let rounded = (delays - 1) + magic
-        let wholes = unsafeBitCast(rounded, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
-        let fraction = delays - (rounded - magic)
-        let mask = SIMD8(repeating: Int32(truncatingIfNeeded: lineMask))
-        let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: lineWrite)) &- wholes) & mask
-        let near = gatherLines(rows &<< 3 &+ laneNumbers)
-        let far = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
-        let eta = (1 - fraction) / (1 + fraction)
-        // In a true-stereo tank values below ±1e-30 (−600 dB) are flushed: a half can carry the sparse early
-        // echoes of the other side's diffuser, and between them the interpolator and damping states would
-        // otherwise decay geometrically into subnormals. (The mono tank's lines never fall silent that way.)
-        var outputs = eta * (near - interpolated) + far
-        if isStereo { outputs = Self.flushed(outputs) }
+        // Fractional read of every line at this tick's integer delay: a first-order all-pass interpolator
+        // (flat magnitude, so the modulation adds no loss to the loop). Its far tap is the previous near one.
+        let far = previousNear
+        previousNear = near
+        // Interpolator outputs below ±1e-30 (−600 dB) are flushed: between a line's first sparse echoes the
+        // interpolator rings down geometrically (by η a sample) into subnormals. In a true-stereo tank the
+        // damping state is flushed too: a half can carry the sparse early echoes of the other side's diffuser.
+        let outputs = ReverbLoopMath.flushed(eta * (near - interpolated) + far)
         interpolated = outputs
 
         // Damping, loop gain, orthogonal mixing, and the input.
         lowpass = outputs + current.poles * (lowpass - outputs)
-        if isStereo { lowpass = Self.flushed(lowpass) }
-        let injected = routing.leftInput * diffused.x + routing.rightInput * diffused.y
-        UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(
-            of: Self.mix(current.loopGains * lowpass, coupling: routing.coupling) + injected, as: SIMD8<Float>.self)
+        if stereo { lowpass = ReverbLoopMath.flushed(lowpass) }
+        let injected = stereo
+            ? routing.leftInput * diffused.x + routing.rightInput * diffused.y : routing.leftInput * diffused.x
+        let mixed = stereo
+            ? ReverbLoopMath.mix(current.loopGains * lowpass, coupling: routing.coupling) : ReverbLoopMath.mix(current.loopGains * lowpass)
+        UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
+        if lineWrite < Self.segmentFrames {   // its mirror past the end
+            UnsafeMutableRawPointer(lines + (lineWrite &+ lineMask &+ 1) &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
+        }
         lineWrite = (lineWrite &+ 1) & lineMask
         lineEnergy += outputs * outputs
-        diffusedEnergy += (diffused * diffused).sum()
-
-        let cos = phasorCos * rotationCos - phasorSin * rotationSin
-        phasorSin = phasorSin * rotationCos + phasorCos * rotationSin
-        phasorCos = cos
+        diffusedEnergy += stereo ? (diffused * diffused).sum() : diffused.x * diffused.x
 
         // Predelay on the stereo wet signal, crossfading between taps while it changes.
-        predelay[predelayWrite] = SIMD2((outputs * routing.leftOutput).sum(), (outputs * routing.rightOutput).sum())
+        predelay[predelayWrite] = ReverbLoopMath.sums(outputs * routing.leftOutput, outputs * routing.rightOutput)
         var wet = predelay[(predelayWrite &- predelayTap) & predelayMask]
         if fade < 1 {
             let old = predelay[(predelayWrite &- previousTap) & predelayMask]
@@ -283,12 +396,7 @@ struct ReverbTank: ~Copyable {
         return wet
     }
 
-    /// `x` with every lane within ±1e-30 set to exactly 0.
-    @inline(__always) @_noLocks
-    private static func flushed(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        let tiny = SIMD8<Float>(repeating: 1e-30)
-        return x.replacing(with: 0, where: (x .< tiny) .& (x .> -tiny))
-    }
+
 
     /// The line samples at the eight flat indices (one per line).
     @inline(__always) @_noLocks
@@ -298,25 +406,12 @@ struct ReverbTank: ~Copyable {
     }
 
     @inline(__always) @_noLocks
-    private mutating func advanceRamps() {
-        current.lengths += step.lengths
+    private mutating func advanceRamps() {   // (the lengths only set the reads, fixed per tick in beginTick)
         current.loopGains += step.loopGains
         current.poles += step.poles
         current.levels += step.levels
     }
 
-    /// The loop's mixing: halves a, b go to H4(c·a + s·b) and H4(s·a − c·b), with (c, s) = `coupling`.
-    /// (1, 1) is the unnormalised 8-point fast Walsh–Hadamard transform (Sylvester order), exactly.
-    @inline(__always) @_noLocks
-    private static func mix(_ x: SIMD8<Float>, coupling: SIMD2<Float>) -> SIMD8<Float> {
-        let top = coupling.x * x.lowHalf + coupling.y * x.highHalf
-        let bottom = coupling.y * x.lowHalf - coupling.x * x.highHalf
-        return SIMD8(lowHalf: hadamard(top), highHalf: hadamard(bottom))
-    }
 
-    @inline(__always) @_noLocks
-    private static func hadamard(_ x: SIMD4<Float>) -> SIMD4<Float> {
-        let sum2 = x.lowHalf + x.highHalf, difference2 = x.lowHalf - x.highHalf
-        return SIMD4(sum2.x + sum2.y, sum2.x - sum2.y, difference2.x + difference2.y, difference2.x - difference2.y)
-    }
+
 }

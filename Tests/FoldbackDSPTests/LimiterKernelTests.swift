@@ -139,6 +139,35 @@ final class LimiterKernelTests: XCTestCase {
         Dynamics.assertBlockSizeInvariance(signal) { LimiterKernel(sampleRate: 44100, channels: $0, ceilingDB: -3, releaseMs: 20) }
     }
 
+    /// Quiet passages (under the ceiling: the whole-block at-rest path) alternating with 12 dB bursts (the
+    /// per-frame path, then its release back to rest): blocks of 1, 7, 64, 253 and 1024 frames mix the two paths
+    /// at different places and give the same output bit for bit, mono and stereo, at 44.1, 48 and 96 kHz.
+    func testAtRestBlocksAndPerFrameBlocksGiveIdenticalOutput() {
+        for sampleRate in sampleRates {
+            let frames = Dynamics.frames(0.6, sampleRate)
+            let quiet = Dynamics.noise(frames, amplitude: 0.3, seed: 3)
+            let bursts = quiet.indices.map { index in
+                (index / Int(sampleRate * 0.05)) % 3 == 1 ? quiet[index] * 4 : quiet[index]
+            }
+            for signal in [[bursts], [bursts, quiet]] {
+                var outputs: [[[Float]]] = []
+                for blockSize in [1, 7, 64, 253, 1024] {
+                    var limiter = LimiterKernel(sampleRate: sampleRate, channels: signal.count, ceilingDB: -3, releaseMs: 2)
+                    defer { limiter.deallocate() }
+                    outputs.append(Dynamics.render(&limiter, signal, blockSize: blockSize))
+                }
+                XCTAssertLessThanOrEqual(outputs[0].map(Dynamics.peak).max()!, Decibels.linearGain(fromDecibels: -3))
+                XCTAssertNotEqual(outputs[0][0], [Float](repeating: 0, count: limiterLatency(sampleRate)) + bursts.dropLast(limiterLatency(sampleRate)),
+                                  "the bursts are limited")
+                for (index, output) in outputs.enumerated().dropFirst() {
+                    XCTAssertEqual(output, outputs[0], "\(sampleRate) Hz, \(signal.count) channels, block variant \(index)")
+                }
+            }
+        }
+    }
+
+    private func limiterLatency(_ sampleRate: Double) -> Int { Int((0.0015 * sampleRate).rounded()) }
+
     func testSilenceInGivesExactSilenceOut() {
         var limiter = LimiterKernel(sampleRate: 48000, channels: 2, ceilingDB: -6)
         defer { limiter.deallocate() }

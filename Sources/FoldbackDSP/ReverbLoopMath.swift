@@ -1,0 +1,47 @@
+// The reverb loop's per-sample vector arithmetic: the orthogonal mixing matrices, paired sums and the tiny-value flush. Realtime.
+
+/// Pure SIMD helpers of ``ReverbTank``'s loop, written so they compile to whole-vector shuffles and bit
+/// operations (Swift's SIMD masks and lane-by-lane arithmetic would compile to scalar code).
+enum ReverbLoopMath {
+    /// (Σ a, Σ b), both reductions sharing their shuffles.
+    @inline(__always) @_noLocks
+    static func sums(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD2<Float> {
+        let a4 = a.lowHalf + a.highHalf, b4 = b.lowHalf + b.highHalf
+        let pairs = SIMD4(lowHalf: a4.lowHalf, highHalf: b4.lowHalf) + SIMD4(lowHalf: a4.highHalf, highHalf: b4.highHalf)
+        return SIMD2(pairs.x, pairs.z) + SIMD2(pairs.y, pairs.w)
+    }
+
+    /// `x` with every lane within ±1e-30 set to exactly 0.
+    @inline(__always) @_noLocks
+    static func flushed(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        // On the bits: |x| (sign cleared) against the threshold's bits as integers; the sign of their
+        // difference, spread by an arithmetic shift, is the mask (SIMD masks would compile to a scalar loop).
+        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
+        let threshold = SIMD8(repeating: Int32(bitPattern: Float(1e-30).bitPattern) - 1)
+        let keep = (threshold &- (bits & SIMD8(repeating: 0x7FFF_FFFF))) &>> 31
+        return unsafeBitCast(bits & keep, to: SIMD8<Float>.self)
+    }
+
+    /// The loop's mixing: halves a, b go to H4(c·a + s·b) and H4(s·a − c·b), with (c, s) = `coupling`.
+    /// (1, 1) is the unnormalised 8-point fast Walsh–Hadamard transform (Sylvester order), exactly.
+    @inline(__always) @_noLocks
+    static func mix(_ x: SIMD8<Float>, coupling: SIMD2<Float>) -> SIMD8<Float> {
+        let top = coupling.x * x.lowHalf + coupling.y * x.highHalf
+        let bottom = coupling.y * x.lowHalf - coupling.x * x.highHalf
+        return SIMD8(lowHalf: hadamard(top), highHalf: hadamard(bottom))
+    }
+
+    /// The mono loop's mixing: the 8-point fast Walsh–Hadamard transform ((c, s) = (1, 1) above, without its multiplies).
+    @inline(__always) @_noLocks
+    static func mix(_ x: SIMD8<Float>) -> SIMD8<Float> {
+        SIMD8(lowHalf: hadamard(x.lowHalf + x.highHalf), highHalf: hadamard(x.lowHalf - x.highHalf))
+    }
+
+    /// The unnormalised 4-point Walsh–Hadamard transform (Sylvester order).
+    @inline(__always) @_noLocks
+    static func hadamard(_ x: SIMD4<Float>) -> SIMD4<Float> {
+        // Two butterfly stages as whole-vector shuffles and sign multiplies (exact), not lane arithmetic.
+        let a = SIMD4(x[0], x[1], x[0], x[1]) + SIMD4(x[2], x[3], x[2], x[3]) * SIMD4(1, 1, -1, -1)
+        return SIMD4(a[0], a[0], a[2], a[2]) + SIMD4(a[1], a[1], a[3], a[3]) * SIMD4(1, -1, 1, -1)
+    }
+}
