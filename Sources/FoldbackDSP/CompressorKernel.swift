@@ -94,8 +94,10 @@ public struct CompressorKernel: @unchecked Sendable {
                 for channel in 0..<count {
                     let row = levels + channel * Self.chunkFrames
                     if isCompressionOnly(channel) {
-                        detectAndCompress(inputs[channel] + done, levels: row, compression: loudest, length, channel: channel, most: &most)
-                        hold(row, length, channel: channel)
+                        let peak = isRMS
+                            ? detectAndCompress(inputs[channel] + done, levels: row, compression: loudest, length, channel: channel, rms: true, most: &most)
+                            : detectAndCompress(inputs[channel] + done, levels: row, compression: loudest, length, channel: channel, rms: false, most: &most)
+                        hold(row, length, channel: channel, peak: peak)
                         for frame in 0..<length { row[frame] = makeup[frame] - loudest[frame] }
                     } else {
                         detect(inputs[channel] + done, into: row, length, channel: channel)
@@ -108,7 +110,7 @@ public struct CompressorKernel: @unchecked Sendable {
                 for channel in 0..<count {
                     let row = levels + channel * Self.chunkFrames
                     if isCompressionOnly(channel) {
-                        hold(row, length, channel: channel)
+                        hold(row, length, channel: channel, peak: nil)
                         compress(row, makeup: makeup, length, channel: channel, most: &most)
                     } else {
                         reduceWithExpander(row, makeup: makeup, length, channel: channel, most: &most)
@@ -164,41 +166,48 @@ public struct CompressorKernel: @unchecked Sendable {
     /// One frame of the detector: advances the mean square by `power` and returns the power the level is
     /// read from (the mean square in RMS mode, else `power`), floored at ``powerFloor`` (NaN reads as the floor).
     @inline(__always) @_noLocks
-    func detectorPower(_ sample: Float, _ meanSquare: inout Float) -> Float {
+    func detectorPower(_ sample: Float, _ meanSquare: inout Float, rms: Bool) -> Float {
         let power = sample * sample
         // The mean square runs in peak mode too, so switching to RMS starts from the current level.
         let average = meanSquare * rmsCoefficient + power * (1 - rmsCoefficient)
         meanSquare = average >= Self.powerFloor ? average : Self.powerFloor
-        return isRMS ? meanSquare : (power >= Self.powerFloor ? power : Self.powerFloor)
+        return rms ? meanSquare : (power >= Self.powerFloor ? power : Self.powerFloor)
     }
 
     /// The detector levels of `count` samples of one channel in dBFS (floored at −200 dB).
     @inline(__always) @_noLocks
     func detect(_ input: UnsafePointer<Float>, into levels: UnsafeMutablePointer<Float>, _ count: Int, channel: Int) {
         var meanSquare = channelStates[channel].meanSquare
-        for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare) }
+        if isRMS {   // one loop per mode, so the mode is not tested per frame
+            for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare, rms: true) }
+        } else {
+            for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare, rms: false) }
+        }
         channelStates[channel].meanSquare = meanSquare
         for frame in 0..<count { levels[frame] = Self.log2Approx(levels[frame]) * Self.tenLog10Of2 }
     }
 
     /// Detector and compression envelope of one unlinked channel in one loop: its levels (dBFS) to
-    /// `levels`, its compression (dB) to `compression`.
+    /// `levels`, its compression (dB) to `compression`; returns the loudest level.
     @inline(__always) @_noLocks
     func detectAndCompress(_ input: UnsafePointer<Float>, levels: UnsafeMutablePointer<Float>, compression: UnsafeMutablePointer<Float>,
-                           _ count: Int, channel: Int, most: inout Reductions) {
+                           _ count: Int, channel: Int, rms: Bool, most: inout Reductions) -> Float {
         var meanSquare = channelStates[channel].meanSquare
         var compressed = channelStates[channel].compression
         var largest = most.compression
+        var peak = -Float.infinity
         for frame in 0..<count {
-            let level = Self.log2Approx(detectorPower(input[frame], &meanSquare)) * Self.tenLog10Of2
+            let level = Self.log2Approx(detectorPower(input[frame], &meanSquare, rms: rms)) * Self.tenLog10Of2
             levels[frame] = level
+            peak = level > peak ? level : peak
             compressed = Self.follow(compressed, toward: curve.compression(atLevel: level), rising: attackCoefficient, falling: releaseCoefficient)
             compression[frame] = compressed
-            largest = max(largest, compressed)
+            largest = compressed > largest ? compressed : largest
         }
         channelStates[channel].meanSquare = meanSquare
         channelStates[channel].compression = compressed < 1e-9 ? 0 : compressed
         most.compression = largest
+        return peak
     }
 
     /// The compression envelope over linked `levels`, replaced by the gains in dB (makeup included).
@@ -208,7 +217,7 @@ public struct CompressorKernel: @unchecked Sendable {
         var largest = most.compression
         for frame in 0..<count {
             compressed = Self.follow(compressed, toward: curve.compression(atLevel: levels[frame]), rising: attackCoefficient, falling: releaseCoefficient)
-            largest = max(largest, compressed)
+            largest = compressed > largest ? compressed : largest
             levels[frame] = makeup[frame] - compressed
         }
         channelStates[channel].compression = compressed < 1e-9 ? 0 : compressed
@@ -223,14 +232,20 @@ public struct CompressorKernel: @unchecked Sendable {
     }
 
     /// The expander's peak hold over `count` levels, a hold window at a time (what ``smoothReduction(level:state:)``
-    /// does per frame, when the expander's envelope is not needed).
+    /// does per frame, when the expander's envelope is not needed). `peak`, if known, is the largest of the levels.
     @inline(__always) @_noLocks
-    func hold(_ levels: UnsafePointer<Float>, _ count: Int, channel: Int) {
+    func hold(_ levels: UnsafePointer<Float>, _ count: Int, channel: Int, peak known: Float?) {
+        if let known, count < channelStates[channel].holdRemaining {   // no window ends in this chunk
+            channelStates[channel].windowMaximum = max(channelStates[channel].windowMaximum, known)
+            channelStates[channel].heldLevel = max(channelStates[channel].heldLevel, known)
+            channelStates[channel].holdRemaining -= count
+            return
+        }
         var start = 0
         while start < count {
             let length = min(count - start, channelStates[channel].holdRemaining)
             var peak = -Float.infinity
-            for frame in start..<(start + length) { peak = max(peak, levels[frame]) }
+            for frame in start..<(start + length) { peak = levels[frame] > peak ? levels[frame] : peak }
             channelStates[channel].windowMaximum = max(channelStates[channel].windowMaximum, peak)
             channelStates[channel].heldLevel = max(channelStates[channel].heldLevel, peak)
             channelStates[channel].holdRemaining -= length
