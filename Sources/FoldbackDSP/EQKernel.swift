@@ -161,7 +161,7 @@ public struct EQKernel: ~Copyable {
     /// Runs the first `gathered` gathered sections over the scratch buffer and stores their state back.
     private func runGathered(_ gathered: Int, _ count: Int) {
         if gathered == 0 { return }
-        EQSectionCascade.run(sections, count: gathered, scratch, frames: count)
+        EQSectionCascade.run(sections, count: gathered, scratch, frames: count, isMono: channels == 1)
         for index in 0..<gathered {
             let section = sections[index]
             let band = bands + section.owner / 2

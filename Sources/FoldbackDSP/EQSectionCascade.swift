@@ -28,10 +28,16 @@ struct EQSection {
 /// still computes exactly what it would alone.
 enum EQSectionCascade {
     /// Runs `sections[0..<count]` in order over `frames` frames of `buffer`, in place, updating their state.
+    /// With `isMono` (the second lane of `buffer` and of every state is unused), runs of ten sections go
+    /// through ``SkewedTen`` instead, two sections per register.
     @_noLocks
     static func run(_ sections: UnsafeMutablePointer<EQSection>, count: Int,
-                    _ buffer: UnsafeMutablePointer<SIMD2<Double>>, frames: Int) {
+                    _ buffer: UnsafeMutablePointer<SIMD2<Double>>, frames: Int, isMono: Bool) {
         var next = 0
+        while isMono && count - next >= 10 {
+            SkewedTen.run(sections + next, buffer, frames)
+            next += 10
+        }
         while next < count {
             switch count - next {
             case 1:
@@ -84,5 +90,118 @@ enum EQSectionCascade {
         sections[2] = c
         sections[3] = d
         sections[4] = e
+    }
+}
+
+/// Two sections in the two lanes of one register, for a mono cascade.
+struct SectionPair {
+    var b0, b1, b2, a1, a2: SIMD2<Double>
+    var s1, s2: SIMD2<Double>
+
+    /// Sections `first` and `second` (their first lanes).
+    init(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int) {
+        let (p, q) = (sections[first].coefficients, sections[second].coefficients)
+        b0 = SIMD2(p.b0, q.b0)
+        b1 = SIMD2(p.b1, q.b1)
+        b2 = SIMD2(p.b2, q.b2)
+        a1 = SIMD2(p.a1, q.a1)
+        a2 = SIMD2(p.a2, q.a2)
+        s1 = SIMD2(sections[first].s1.x, sections[second].s1.x)
+        s2 = SIMD2(sections[first].s2.x, sections[second].s2.x)
+    }
+
+    /// Stores the state back into sections `first` and `second`.
+    func store(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int) {
+        sections[first].s1.x = s1.x
+        sections[first].s2.x = s2.x
+        sections[second].s1.x = s1.y
+        sections[second].s2.x = s2.y
+    }
+
+    /// One frame through both sections (the operations of ``EQSection/tick(_:)``, lane by lane).
+    @_noLocks @inline(__always)
+    mutating func tick(_ x: SIMD2<Double>) -> SIMD2<Double> {
+        let y = b0 * x + s1
+        s1 = b1 * x - a1 * y + s2
+        s2 = b2 * x - a2 * y
+        return y
+    }
+
+    /// As ``tick(_:)``, but a lane outside `active` keeps its state (its output is not used).
+    @_noLocks @inline(__always)
+    mutating func tick(_ x: SIMD2<Double>, active: SIMDMask<SIMD2<Int64>>) -> SIMD2<Double> {
+        var next = self
+        let y = next.tick(x)
+        s1.replace(with: next.s1, where: active)
+        s2.replace(with: next.s2, where: active)
+        return y
+    }
+}
+
+/// Ten sections of a mono cascade in five registers, skewed in time: register p holds sections p and
+/// p + 5, and at step t section k filters frame t − k. Each register's input is then the previous
+/// register's output of one step earlier, lanes as they are (the first register takes the new frame and
+/// section 4's output), so the ten dependency chains run side by side, two per register (a mono cascade
+/// otherwise leaves half of every register idle). A block of n frames takes n + 9 steps; in the first
+/// and last nine, sections that have no frame to filter keep their state. Each section computes exactly
+/// what it would alone.
+struct SkewedTen {
+    var p0, p1, p2, p3, p4: SectionPair
+    var y0 = SIMD2<Double>.zero, y1 = SIMD2<Double>.zero, y2 = SIMD2<Double>.zero
+    var y3 = SIMD2<Double>.zero, y4 = SIMD2<Double>.zero
+
+    /// Runs `sections[0..<10]` over `frames` frames of the first lane of `buffer`, in place.
+    @_noLocks
+    static func run(_ sections: UnsafeMutablePointer<EQSection>, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+        var pipe = SkewedTen(p0: SectionPair(sections, 0, 5), p1: SectionPair(sections, 1, 6), p2: SectionPair(sections, 2, 7),
+                             p3: SectionPair(sections, 3, 8), p4: SectionPair(sections, 4, 9))
+        let steps = frames + 9
+        var step = 0
+        while step < steps {
+            if step >= 9 && step < frames {   // every section has a frame: no masks
+                while step < frames {
+                    buffer[step - 9].x = pipe.step(buffer[step].x)
+                    step += 1
+                }
+                continue
+            }
+            let output = pipe.maskedStep(step < frames ? buffer[step].x : 0, step: step, frames: frames)
+            if step >= 9 { buffer[step - 9].x = output }
+            step += 1
+        }
+        pipe.p0.store(sections, 0, 5)
+        pipe.p1.store(sections, 1, 6)
+        pipe.p2.store(sections, 2, 7)
+        pipe.p3.store(sections, 3, 8)
+        pipe.p4.store(sections, 4, 9)
+    }
+
+    /// One step with every section active; returns the last section's output.
+    @_noLocks @inline(__always)
+    mutating func step(_ input: Double) -> Double {
+        let x0 = SIMD2(input, y4.x)
+        y4 = p4.tick(y3)
+        y3 = p3.tick(y2)
+        y2 = p2.tick(y1)
+        y1 = p1.tick(y0)
+        y0 = p0.tick(x0)
+        return y4.y
+    }
+
+    /// One step of the fill or drain: section k is active while it has a frame, k ≤ step < k + frames.
+    @_noLocks @inline(__always)
+    mutating func maskedStep(_ input: Double, step: Int, frames: Int) -> Double {
+        let t = SIMD2(repeating: Double(step))
+        func active(_ first: Double) -> SIMDMask<SIMD2<Int64>> {
+            let k = SIMD2(first, first + 5)
+            return (k .<= t) .& (t .< k + Double(frames))
+        }
+        let x0 = SIMD2(input, y4.x)
+        y4 = p4.tick(y3, active: active(4))
+        y3 = p3.tick(y2, active: active(3))
+        y2 = p2.tick(y1, active: active(2))
+        y1 = p1.tick(y0, active: active(1))
+        y0 = p0.tick(x0, active: active(0))
+        return y4.y
     }
 }
