@@ -384,20 +384,15 @@ extension CompressorKernel {
     static let tenLog10Of2: Float = 3.0102999566   // dB per doubling of power
     static let log2OfTenOver20: Float = 0.1660964047   // log₂(10)/20: dB → log₂ of amplitude
 
-    /// log₂ of a positive, normal, finite `x`: exponent plus an atanh series of the mantissa folded into
-    /// [√½, √2) (error below 1e-7). Branch-free, so loops over it vectorise.
+    /// log₂ of a positive, normal, finite `x`: the exponent plus u·P(u) for the mantissa 1 + u, P a
+    /// degree-5 least-squares fit on Chebyshev nodes (error below 3e-6, 1e-5 dB). No division, no branch.
     @inline(__always) @_noLocks
     static func log2Approx(_ x: Float) -> Float {
         let bits = x.bitPattern
-        let rawMantissa = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000)
-        let isHigh = rawMantissa > 1.41421356
-        let mantissa = isHigh ? rawMantissa * 0.5 : rawMantissa
-        let exponent = Int32(bitPattern: (bits >> 23) & 0xff) &- (isHigh ? 126 : 127)
-        let t = (mantissa - 1) / (mantissa + 1)
-        let t2 = t * t
-        // 2/ln 2 · (t + t³/3 + t⁵/5 + t⁷/7)
-        let series = t * (2.8853900818 + t2 * (0.9617966939 + t2 * (0.5770780164 + t2 * 0.4121985831)))
-        return Float(exponent) + series
+        let u = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000) - 1
+        let exponent = Float(Int32(bitPattern: bits >> 23) &- 127)
+        let p = 1.4425347796 + u * (-0.7180335904 + u * (0.4571581211 + u * (-0.2773416460 + u * (0.1214729484 + u * -0.0257923450))))
+        return exponent + u * p
     }
 
     /// 2^x for x clamped to −126…126 (NaN reads as −126): a power-of-two scale times a degree-6
