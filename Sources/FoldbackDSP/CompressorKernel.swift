@@ -88,17 +88,22 @@ public struct CompressorKernel: @unchecked Sendable {
         var done = 0
         while done < frames {
             let length = min(frames - done, Self.chunkFrames)
-            let loudest = levels + channels * Self.chunkFrames, makeup = loudest + Self.chunkFrames
+            let makeup = levels + (channels + 1) * Self.chunkFrames
             fillMakeup(makeup, length)
             if count == 1 || link == 0 {
                 for channel in 0..<count {
                     let row = levels + channel * Self.chunkFrames
                     if isCompressionOnly(channel) {
-                        let peak = isRMS
-                            ? detectAndCompress(inputs[channel] + done, levels: row, compression: loudest, length, channel: channel, rms: true, most: &most)
-                            : detectAndCompress(inputs[channel] + done, levels: row, compression: loudest, length, channel: channel, rms: false, most: &most)
-                        hold(row, length, channel: channel, peak: peak)
-                        for frame in 0..<length { row[frame] = makeup[frame] - loudest[frame] }
+                        var start = 0
+                        while start < length {   // split where a hold window ends, so each part's peak updates the hold
+                            let end = min(length, start + channelStates[channel].holdRemaining)
+                            let (input, gains) = (inputs[channel] + done + start, row + start)
+                            let peak = isRMS
+                                ? detectAndCompress(input, gains: gains, makeup: makeup + start, end - start, channel: channel, rms: true, most: &most)
+                                : detectAndCompress(input, gains: gains, makeup: makeup + start, end - start, channel: channel, rms: false, most: &most)
+                            holdWindow(peak: peak, end - start, channel: channel)
+                            start = end
+                        }
                     } else {
                         detect(inputs[channel] + done, into: row, length, channel: channel)
                         reduceWithExpander(row, makeup: makeup, length, channel: channel, most: &most)
@@ -110,7 +115,7 @@ public struct CompressorKernel: @unchecked Sendable {
                 for channel in 0..<count {
                     let row = levels + channel * Self.chunkFrames
                     if isCompressionOnly(channel) {
-                        hold(row, length, channel: channel, peak: nil)
+                        hold(row, length, channel: channel)
                         compress(row, makeup: makeup, length, channel: channel, most: &most)
                     } else {
                         reduceWithExpander(row, makeup: makeup, length, channel: channel, most: &most)
@@ -187,10 +192,10 @@ public struct CompressorKernel: @unchecked Sendable {
         for frame in 0..<count { levels[frame] = Self.log2Approx(levels[frame]) * Self.tenLog10Of2 }
     }
 
-    /// Detector and compression envelope of one unlinked channel in one loop: its levels (dBFS) to
-    /// `levels`, its compression (dB) to `compression`; returns the loudest level.
+    /// Detector and compression envelope of one unlinked channel in one loop, writing the gains in dB
+    /// (makeup included) to `gains`; returns the loudest level (dBFS).
     @inline(__always) @_noLocks
-    func detectAndCompress(_ input: UnsafePointer<Float>, levels: UnsafeMutablePointer<Float>, compression: UnsafeMutablePointer<Float>,
+    func detectAndCompress(_ input: UnsafePointer<Float>, gains: UnsafeMutablePointer<Float>, makeup: UnsafePointer<Float>,
                            _ count: Int, channel: Int, rms: Bool, most: inout Reductions) -> Float {
         var meanSquare = channelStates[channel].meanSquare
         var compressed = channelStates[channel].compression
@@ -198,11 +203,10 @@ public struct CompressorKernel: @unchecked Sendable {
         var peak = -Float.infinity
         for frame in 0..<count {
             let level = Self.log2Approx(detectorPower(input[frame], &meanSquare, rms: rms)) * Self.tenLog10Of2
-            levels[frame] = level
             peak = level > peak ? level : peak
             compressed = Self.follow(compressed, toward: curve.compression(atLevel: level), rising: attackCoefficient, falling: releaseCoefficient)
-            compression[frame] = compressed
             largest = compressed > largest ? compressed : largest
+            gains[frame] = makeup[frame] - compressed
         }
         channelStates[channel].meanSquare = meanSquare
         channelStates[channel].compression = compressed < 1e-9 ? 0 : compressed
@@ -232,29 +236,29 @@ public struct CompressorKernel: @unchecked Sendable {
     }
 
     /// The expander's peak hold over `count` levels, a hold window at a time (what ``smoothReduction(level:state:)``
-    /// does per frame, when the expander's envelope is not needed). `peak`, if known, is the largest of the levels.
+    /// does per frame, when the expander's envelope is not needed).
     @inline(__always) @_noLocks
-    func hold(_ levels: UnsafePointer<Float>, _ count: Int, channel: Int, peak known: Float?) {
-        if let known, count < channelStates[channel].holdRemaining {   // no window ends in this chunk
-            channelStates[channel].windowMaximum = max(channelStates[channel].windowMaximum, known)
-            channelStates[channel].heldLevel = max(channelStates[channel].heldLevel, known)
-            channelStates[channel].holdRemaining -= count
-            return
-        }
+    func hold(_ levels: UnsafePointer<Float>, _ count: Int, channel: Int) {
         var start = 0
         while start < count {
             let length = min(count - start, channelStates[channel].holdRemaining)
             var peak = -Float.infinity
             for frame in start..<(start + length) { peak = levels[frame] > peak ? levels[frame] : peak }
-            channelStates[channel].windowMaximum = max(channelStates[channel].windowMaximum, peak)
-            channelStates[channel].heldLevel = max(channelStates[channel].heldLevel, peak)
-            channelStates[channel].holdRemaining -= length
-            if channelStates[channel].holdRemaining <= 0 {
-                channelStates[channel].heldLevel = channelStates[channel].windowMaximum
-                channelStates[channel].windowMaximum = -Float.infinity
-                channelStates[channel].holdRemaining = holdFrames
-            }
+            holdWindow(peak: peak, length, channel: channel)
             start += length
+        }
+    }
+
+    /// Advances the peak hold by `count` frames (at most to the end of the current window) whose loudest level is `peak`.
+    @inline(__always) @_noLocks
+    func holdWindow(peak: Float, _ count: Int, channel: Int) {
+        channelStates[channel].windowMaximum = max(channelStates[channel].windowMaximum, peak)
+        channelStates[channel].heldLevel = max(channelStates[channel].heldLevel, peak)
+        channelStates[channel].holdRemaining -= count
+        if channelStates[channel].holdRemaining <= 0 {
+            channelStates[channel].heldLevel = channelStates[channel].windowMaximum
+            channelStates[channel].windowMaximum = -Float.infinity
+            channelStates[channel].holdRemaining = holdFrames
         }
     }
 
