@@ -175,8 +175,8 @@ public struct CompressorKernel: @unchecked Sendable {
         let power = sample * sample
         // The mean square runs in peak mode too, so switching to RMS starts from the current level.
         let average = meanSquare * rmsCoefficient + power * (1 - rmsCoefficient)
-        meanSquare = average >= Self.powerFloor ? average : Self.powerFloor
-        return rms ? meanSquare : (power >= Self.powerFloor ? power : Self.powerFloor)
+        meanSquare = average > Self.powerFloor ? average : Self.powerFloor
+        return rms ? meanSquare : (power > Self.powerFloor ? power : Self.powerFloor)
     }
 
     /// The detector levels of `count` samples of one channel in dBFS (floored at −200 dB).
@@ -360,8 +360,10 @@ extension CompressorKernel {
         @inline(__always) @_noLocks
         func compression(atLevel level: Float) -> Float {
             let over = level - threshold
-            let into = min(max(over + halfKnee, 0), 2 * halfKnee)
-            return compressionKnee * into * into + slope * max(over - halfKnee, 0)
+            let (lower, upper) = (over + halfKnee, over - halfKnee)
+            let lifted = lower > 0 ? lower : 0                          // (written as selects: single min/max instructions)
+            let into = lifted < 2 * halfKnee ? lifted : 2 * halfKnee
+            return compressionKnee * into * into + slope * (upper > 0 ? upper : 0)
         }
 
         /// Downward expansion below the expander threshold: 0 above the knee,
