@@ -1,4 +1,4 @@
-// A cascade of EQ biquad sections run interleaved, up to five per pass over the block. Realtime: runs on the audio thread.
+// A cascade of EQ biquad sections: run interleaved, up to five per pass (channels across the lanes), or for mono ten at a time skewed across the lanes. Realtime: runs on the audio thread.
 
 /// One second-order section gathered for a block: coefficients, TDF-II state, and the band and section it
 /// came from (`band · 2 + section`).
