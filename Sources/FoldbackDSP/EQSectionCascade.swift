@@ -28,15 +28,17 @@ struct EQSection {
 /// still computes exactly what it would alone.
 enum EQSectionCascade {
     /// Runs `sections[0..<count]` in order over `frames` frames of `buffer`, in place, updating their state.
-    /// With `isMono` (the second lane of `buffer` and of every state is unused), runs of ten sections go
-    /// through ``SkewedTen`` instead, two sections per register.
+    /// With `isMono` (the second lane of `buffer` and of every state is unused), runs of eight to ten
+    /// sections go through ``SkewedTen`` instead, two sections per register (a run of eight or nine is
+    /// padded with identity sections; below eight, padding costs about what it saves).
     @_noLocks
     static func run(_ sections: UnsafeMutablePointer<EQSection>, count: Int,
                     _ buffer: UnsafeMutablePointer<SIMD2<Double>>, frames: Int, isMono: Bool) {
         var next = 0
-        while isMono && count - next >= 10 {
-            SkewedTen.run(sections + next, buffer, frames)
-            next += 10
+        while isMono && count - next >= 8 {
+            let run = min(count - next, 10)
+            SkewedTen.run(sections + next, count: run, buffer, frames)
+            next += run
         }
         while next < count {
             switch count - next {
@@ -98,24 +100,32 @@ struct SectionPair {
     var b0, b1, b2, a1, a2: SIMD2<Double>
     var s1, s2: SIMD2<Double>
 
-    /// Sections `first` and `second` (their first lanes).
-    init(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int) {
-        let (p, q) = (sections[first].coefficients, sections[second].coefficients)
-        b0 = SIMD2(p.b0, q.b0)
-        b1 = SIMD2(p.b1, q.b1)
-        b2 = SIMD2(p.b2, q.b2)
-        a1 = SIMD2(p.a1, q.a1)
-        a2 = SIMD2(p.a2, q.a2)
-        s1 = SIMD2(sections[first].s1.x, sections[second].s1.x)
-        s2 = SIMD2(sections[first].s2.x, sections[second].s2.x)
+    /// Sections `first` and `second` (their first lanes) of `count`; one past the end is an identity section.
+    init(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int, count: Int) {
+        let (isReal, isAlsoReal) = (first < count, second < count)
+        let p = sections[isReal ? first : 0], q = sections[isAlsoReal ? second : 0]
+        func lanes(_ x: Double, _ y: Double, identity: Double) -> SIMD2<Double> {
+            SIMD2(isReal ? x : identity, isAlsoReal ? y : identity)
+        }
+        b0 = lanes(p.coefficients.b0, q.coefficients.b0, identity: 1)
+        b1 = lanes(p.coefficients.b1, q.coefficients.b1, identity: 0)
+        b2 = lanes(p.coefficients.b2, q.coefficients.b2, identity: 0)
+        a1 = lanes(p.coefficients.a1, q.coefficients.a1, identity: 0)
+        a2 = lanes(p.coefficients.a2, q.coefficients.a2, identity: 0)
+        s1 = lanes(p.s1.x, q.s1.x, identity: 0)
+        s2 = lanes(p.s2.x, q.s2.x, identity: 0)
     }
 
-    /// Stores the state back into sections `first` and `second`.
-    func store(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int) {
-        sections[first].s1.x = s1.x
-        sections[first].s2.x = s2.x
-        sections[second].s1.x = s1.y
-        sections[second].s2.x = s2.y
+    /// Stores the state back into sections `first` and `second` of `count` (an identity section's is dropped).
+    func store(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int, count: Int) {
+        if first < count {
+            sections[first].s1.x = s1.x
+            sections[first].s2.x = s2.x
+        }
+        if second < count {
+            sections[second].s1.x = s1.y
+            sections[second].s2.x = s2.y
+        }
     }
 
     /// One frame through both sections (the operations of ``EQSection/tick(_:)``, lane by lane).
@@ -150,11 +160,13 @@ struct SkewedTen {
     var y0 = SIMD2<Double>.zero, y1 = SIMD2<Double>.zero, y2 = SIMD2<Double>.zero
     var y3 = SIMD2<Double>.zero, y4 = SIMD2<Double>.zero
 
-    /// Runs `sections[0..<10]` over `frames` frames of the first lane of `buffer`, in place.
+    /// Runs `sections[0..<count]` (8 … 10; identity sections make up ten) over `frames` frames of the first
+    /// lane of `buffer`, in place. (An identity section passes every finite sample exactly.)
     @_noLocks
-    static func run(_ sections: UnsafeMutablePointer<EQSection>, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
-        var pipe = SkewedTen(p0: SectionPair(sections, 0, 5), p1: SectionPair(sections, 1, 6), p2: SectionPair(sections, 2, 7),
-                             p3: SectionPair(sections, 3, 8), p4: SectionPair(sections, 4, 9))
+    static func run(_ sections: UnsafeMutablePointer<EQSection>, count: Int, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+        var pipe = SkewedTen(p0: SectionPair(sections, 0, 5, count: count), p1: SectionPair(sections, 1, 6, count: count),
+                             p2: SectionPair(sections, 2, 7, count: count), p3: SectionPair(sections, 3, 8, count: count),
+                             p4: SectionPair(sections, 4, 9, count: count))
         let steps = frames + 9
         var step = 0
         while step < steps {
@@ -169,11 +181,11 @@ struct SkewedTen {
             if step >= 9 { buffer[step - 9].x = output }
             step += 1
         }
-        pipe.p0.store(sections, 0, 5)
-        pipe.p1.store(sections, 1, 6)
-        pipe.p2.store(sections, 2, 7)
-        pipe.p3.store(sections, 3, 8)
-        pipe.p4.store(sections, 4, 9)
+        pipe.p0.store(sections, 0, 5, count: count)
+        pipe.p1.store(sections, 1, 6, count: count)
+        pipe.p2.store(sections, 2, 7, count: count)
+        pipe.p3.store(sections, 3, 8, count: count)
+        pipe.p4.store(sections, 4, 9, count: count)
     }
 
     /// One step with every section active; returns the last section's output.
