@@ -14,7 +14,8 @@ import Darwin
 /// ``BiquadDesign`` and run in transposed direct form II, in `Double`, with a stereo strip's two channels
 /// as the two lanes of a `SIMD2<Double>`: one 128-bit register, so stereo costs what mono does, and
 /// double precision keeps low corners and the state's noise floor clean at 96 kHz. (The lanes never mix,
-/// so stereo output equals two mono runs exactly.)
+/// so stereo output equals two mono runs exactly.) A mono kernel fills both lanes with sections instead:
+/// runs of ten go through ``SkewedTen``, two sections per register, computing exactly the same.
 ///
 /// Parameter changes glide, as in x42 fil4: frequency (in log₂ Hz), gain (in dB) and Q (in log₂ Q) move
 /// linearly from where they are to the new target over the smoothing time, in steps of ``chunkFrames``
@@ -161,7 +162,7 @@ public struct EQKernel: ~Copyable {
     /// Runs the first `gathered` gathered sections over the scratch buffer and stores their state back.
     private func runGathered(_ gathered: Int, _ count: Int) {
         if gathered == 0 { return }
-        EQSectionCascade.run(sections, count: gathered, scratch, frames: count)
+        EQSectionCascade.run(sections, count: gathered, scratch, frames: count, isMono: channels == 1)
         for index in 0..<gathered {
             let section = sections[index]
             let band = bands + section.owner / 2

@@ -133,7 +133,7 @@ public struct NotchBank: ~Copyable {
                 gathered[active] = sections[index]
                 active += 1
             }
-            EQSectionCascade.run(gathered, count: active, scratch, frames: count)
+            EQSectionCascade.run(gathered, count: active, scratch, frames: count, isMono: channels == 1)
             for index in 0..<active { sections[gathered[index].owner] = gathered[index] }
             for channel in 0..<channels {
                 let output = outputs[channel] + done
