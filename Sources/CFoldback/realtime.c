@@ -1,5 +1,6 @@
 // FTZ/DAZ and the RealtimeSanitizer-checked cycle wrapper. Realtime thread.
 #include "CFoldback.h"
+#include "CFoldbackTeam.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
@@ -23,15 +24,7 @@ __attribute__((weak)) void fb_alloc_counter_enter_audio(void);
 __attribute__((weak)) void fb_alloc_counter_leave_audio(void);
 
 void fb_realtime_enable_ftz_daz(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
-    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
-#elif defined(__aarch64__)
-    uint64_t fpcr;
-    __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
-    fpcr |= (1ULL << 24); /* FZ */
-    __asm__ __volatile__("msr fpcr, %0" : : "r"(fpcr));
-#endif
+    fb_team_enable_ftz_daz();
 }
 
 int fb_realtime_ftz_daz_enabled(void) {
