@@ -37,10 +37,11 @@ package final class LiveSession: @unchecked Sendable {
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
     /// `prepare` runs on every graph built (at start, on format changes and preset switches) before it is
-    /// installed: it attaches record taps and file sources.
+    /// installed: it attaches record taps and file sources. `renderThreads` threads share each cycle (the
+    /// process callback's and workers JACK creates; check the count with ``RenderThreads/problem(with:)``).
     package init(
         preset: Preset, clientName: String, serverName: String?,
-        prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }, showSeconds: Double = 2 * 3600
+        prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }, showSeconds: Double = 2 * 3600, renderThreads: Int = 1
     ) throws {
         let state = LivePresetState(preset)
         self.state = state
@@ -52,7 +53,8 @@ package final class LiveSession: @unchecked Sendable {
         engine = Engine(configuration: EngineConfiguration(
             maxFrames: Self.engineChunkFrames,
             inputCapacity: max(Self.inputChannelCapacity, (layout.inputPorts.map(\.channel).max() ?? -1) + 1),
-            outputCapacity: max(Self.outputChannelCapacity, (layout.outputPorts.map(\.channel).max() ?? -1) + 1)))
+            outputCapacity: max(Self.outputChannelCapacity, (layout.outputPorts.map(\.channel).max() ?? -1) + 1),
+            renderThreads: renderThreads))
         let engine = engine
         host = try JACKHost(
             engine: engine, layout: layout, clientName: clientName, serverName: serverName,
