@@ -49,6 +49,7 @@ __attribute__((weak)) void fb_alloc_counter_leave_audio(void);
 
 enum {
     STAGE_SLOTS = 4,
+    GRAIN_CLAIMS_PER_LANE = 4,
     MAX_LANES = 64,
 };
 /// A worker spins this long after a cycle ends before it sleeps, and at most this long inside a cycle without work.
@@ -60,6 +61,7 @@ typedef struct {
     _Atomic(fb_team_item_fn) fn;
     _Atomic(void *) job;
     _Atomic uint32_t count;
+    _Atomic uint32_t grain;
     _Atomic uint32_t seq;
 } fb_stage;
 
@@ -96,6 +98,7 @@ fb_team *fb_team_create(uint32_t lanes) {
         atomic_init(&team->stages[slot].fn, NULL);
         atomic_init(&team->stages[slot].job, NULL);
         atomic_init(&team->stages[slot].count, 0);
+        atomic_init(&team->stages[slot].grain, 0);
         atomic_init(&team->stages[slot].seq, 0);
     }
     atomic_init(&team->wakes, 0);
@@ -137,7 +140,9 @@ void fb_team_end_cycle(fb_team *team) {
     atomic_fetch_add_explicit(&team->epoch, 1, memory_order_release);   // even: idle
 }
 
-/// Claims and runs items of the current stage until none is left; returns how many this lane ran.
+/// Claims and runs items of the current stage until none is left; returns how many this lane ran. Items
+/// are claimed in runs of the stage's `grain` consecutive ones, so neighbouring strips (whose meters and
+/// state share cache lines) mostly stay on one thread.
 static uint32_t fb_team_take(fb_team *team, uint32_t lane) {
     uint32_t ran = 0;
     uint64_t word = atomic_load_explicit(&team->claim, memory_order_acquire);
@@ -147,12 +152,14 @@ static uint32_t fb_team_take(fb_team *team, uint32_t lane) {
         fb_team_item_fn fn = atomic_load_explicit(&stage->fn, memory_order_relaxed);
         void *job = atomic_load_explicit(&stage->job, memory_order_relaxed);
         uint32_t count = atomic_load_explicit(&stage->count, memory_order_relaxed);
-        if (atomic_load_explicit(&stage->seq, memory_order_acquire) != seq || next >= count || !fn) break;
+        uint32_t grain = atomic_load_explicit(&stage->grain, memory_order_relaxed);
+        if (atomic_load_explicit(&stage->seq, memory_order_acquire) != seq || next >= count || !fn || !grain) break;
+        uint32_t end = count - next < grain ? count : next + grain;
         // The claim succeeds only if the word is unchanged, so the stage read above is the one claimed.
-        if (!atomic_compare_exchange_weak_explicit(&team->claim, &word, word + 1, memory_order_acq_rel, memory_order_acquire)) continue;
-        fn(job, lane, next);
-        ran++;
-        atomic_fetch_add_explicit(&team->done, 1, memory_order_release);
+        if (!atomic_compare_exchange_weak_explicit(&team->claim, &word, word + (end - next), memory_order_acq_rel, memory_order_acquire)) continue;
+        for (uint32_t item = next; item < end; item++) fn(job, lane, item);
+        ran += end - next;
+        atomic_fetch_add_explicit(&team->done, end - next, memory_order_release);
         word = atomic_load_explicit(&team->claim, memory_order_acquire);
     }
     if (ran) atomic_fetch_add_explicit(&team->items[lane], ran, memory_order_relaxed);
@@ -172,6 +179,9 @@ void fb_team_run(fb_team *team, fb_team_item_fn fn, void *job, uint32_t count) {
     atomic_store_explicit(&stage->fn, fn, memory_order_relaxed);
     atomic_store_explicit(&stage->job, job, memory_order_relaxed);
     atomic_store_explicit(&stage->count, count, memory_order_relaxed);
+    // About four claims per lane: few enough to keep neighbours together, enough to even out the load.
+    uint32_t grain = count / (team->lanes * GRAIN_CLAIMS_PER_LANE);
+    atomic_store_explicit(&stage->grain, grain < 1 ? 1 : grain, memory_order_relaxed);
     atomic_store_explicit(&stage->seq, seq, memory_order_release);
     atomic_store_explicit(&team->done, 0, memory_order_relaxed);
     atomic_store_explicit(&team->claim, (uint64_t)seq << 32, memory_order_release);
