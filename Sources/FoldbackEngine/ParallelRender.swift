@@ -32,7 +32,8 @@ extension GraphRender {
         withUnsafeMutablePointer(to: &chunk) { chunk in
             for stage in 0..<plan.stageCount {
                 chunk.pointee.stage = plan.stages[stage]
-                fb_team_run(team, runItem, UnsafeMutableRawPointer(chunk), UInt32(plan.stages[stage].itemCount))
+                // A literal, not a stored closure: no lazily initialised global is touched on the audio thread.
+                fb_team_run(team, { context, lane, item in GraphRender.runItem(context, lane: lane, item: item) }, UnsafeMutableRawPointer(chunk), UInt32(plan.stages[stage].itemCount))
             }
         }
         if graph.pointee.cue != nil {
@@ -45,7 +46,7 @@ extension GraphRender {
     }
 
     /// One item of the current stage, on render lane `lane`: a strip, one bus's sends, or a bus.
-    private static let runItem: @convention(c) (UnsafeMutableRawPointer?, UInt32, UInt32) -> Void = { context, lane, item in
+    private static func runItem(_ context: UnsafeMutableRawPointer?, lane: UInt32, item: UInt32) {
         guard let chunk = context?.assumingMemoryBound(to: ParallelChunk.self) else { return }
         let plan = chunk.pointee.graph.pointee.stages
         let stage = chunk.pointee.stage
