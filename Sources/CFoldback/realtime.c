@@ -7,21 +7,7 @@
 #include <pmmintrin.h>
 #endif
 
-#if defined(__has_feature)
-#if __has_feature(realtime_sanitizer)
-#define FB_RTSAN 1
-#endif
-#endif
-
-#ifdef FB_RTSAN
-#define FB_NONBLOCKING [[clang::nonblocking]]
-#else
-#define FB_NONBLOCKING
-#endif
-
-/// Read by the allocation counter (weak: absent when it is not preloaded).
-__attribute__((weak)) void fb_alloc_counter_enter_audio(void);
-__attribute__((weak)) void fb_alloc_counter_leave_audio(void);
+#include "fb_realtime_scope.h"
 
 void fb_realtime_enable_ftz_daz(void) {
     fb_team_enable_ftz_daz();

@@ -31,21 +31,7 @@
 #define FB_PAUSE() ((void)0)
 #endif
 
-#if defined(__has_feature)
-#if __has_feature(realtime_sanitizer)
-#define FB_RTSAN 1
-#endif
-#endif
-#ifdef FB_RTSAN
-#include <sanitizer/rtsan_interface.h>
-#define FB_NONBLOCKING [[clang::nonblocking]]
-#else
-#define FB_NONBLOCKING
-#endif
-
-/// The allocation counter's audio-path flag (weak: absent unless it is preloaded).
-__attribute__((weak)) void fb_alloc_counter_enter_audio(void);
-__attribute__((weak)) void fb_alloc_counter_leave_audio(void);
+#include "fb_realtime_scope.h"
 
 enum {
     STAGE_SLOTS = 4,

@@ -5,11 +5,7 @@ extension GraphRender {
     /// Renders strip `index` for `frames` frames of input (read at `inputOffset`): its units, then its sends
     /// into the bus buffers and its cue.
     mutating func renderStrip(
-        _ index: Int,
-        inputs: UnsafeMutablePointer<UnsafePointer<Float>?>,
-        inputCount: Int,
-        inputOffset: Int,
-        frames: Int,
+        _ index: Int, inputs: UnsafeMutablePointer<UnsafePointer<Float>?>, inputCount: Int, inputOffset: Int, frames: Int,
         meterFactors: (peakDecay: Float, rmsWeight: Float)
     ) {
         processStrip(index, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames, meterFactors: meterFactors)
