@@ -44,7 +44,8 @@ build: deps
 
 # The audio path must make no allocation or free: counted by the preloaded counter on a release build.
 rtcheck: build
-	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(BOUNDED) 300 $(RELEASE_BIN)/foldback-rtcheck --cycles 20000
+	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(BOUNDED) 300 $(RELEASE_BIN)/foldback-rtcheck --cycles 20000 --threads 1
+	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(BOUNDED) 300 $(RELEASE_BIN)/foldback-rtcheck --cycles 20000 --threads 2
 
 # The same scenario with the cycle wrapper built under clang's RealtimeSanitizer (errors are fatal).
 rtsan: deps

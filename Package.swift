@@ -39,7 +39,8 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
-        .target(name: "CFoldback", dependencies: ["CJack"]),
+        .target(name: "CFoldback", dependencies: ["CJack", "CFoldbackTeam"]),
+        .target(name: "CFoldbackTeam"),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CFoldbackLV2"),
         .target(name: "CFoldbackFuzz"),
@@ -48,7 +49,7 @@ let package = Package(
         .target(name: "FoldbackDSP", swiftSettings: realtimeSwift),
         .target(
             name: "FoldbackEngine",
-            dependencies: ["FoldbackDSP", .product(name: "Atomics", package: "swift-atomics")],
+            dependencies: ["FoldbackDSP", "CFoldbackTeam", .product(name: "Atomics", package: "swift-atomics")],
             swiftSettings: realtimeSwift
         ),
 
@@ -149,7 +150,7 @@ let package = Package(
         // Helpers the tests share (bounded process waits); no production target depends on it.
         .target(name: "FoldbackTestSupport", swiftSettings: strictSwift),
         .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP", "FoldbackEngine"]),
-        .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP"]),
+        .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP", "CFoldbackTeam"]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackFeedback"]),
         .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackRender", "FoldbackPresets", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine"]),

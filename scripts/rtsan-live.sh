@@ -7,7 +7,8 @@
 # crossfaded preset switches run under the sanitizer too. Two presets: vocal-monitor (strip units, LV2-free
 # monitor mix) and monitor-console (bus units, a graphic EQ, a feedback suppressor and a delay on buses, an
 # effect bus and its return, send delays aligning paths). In both, four web pages (scripts/web-moves.py) move
-# send levels over the web surface.
+# send levels over the web surface. Both run with --threads 2 where there are two CPUs, so the render workers
+# JACK creates run their work items under the sanitizer as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true
@@ -20,7 +21,8 @@ live() {
   shift 4
   local server="foldback-rtsan-$$-$RANDOM" log="${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log"
   local osc_port=$((20000 + ($$ + RANDOM) % 20000))
-  .build-rtsan/release/foldback run "$preset" --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" --web-port 0 >"$log" 2>&1 &
+  .build-rtsan/release/foldback run "$preset" --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" --web-port 0 \
+    --threads "$(( $(nproc) >= 2 ? 2 : 1 ))" >"$log" 2>&1 &
   local pid=$!
   trap "kill -INT $pid 2>/dev/null || true" EXIT
   for _ in $(seq 1 200); do

@@ -1,37 +1,16 @@
 // FTZ/DAZ and the RealtimeSanitizer-checked cycle wrapper. Realtime thread.
 #include "CFoldback.h"
+#include "CFoldbackTeam.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <xmmintrin.h>
 #include <pmmintrin.h>
 #endif
 
-#if defined(__has_feature)
-#if __has_feature(realtime_sanitizer)
-#define FB_RTSAN 1
-#endif
-#endif
-
-#ifdef FB_RTSAN
-#define FB_NONBLOCKING [[clang::nonblocking]]
-#else
-#define FB_NONBLOCKING
-#endif
-
-/// Read by the allocation counter (weak: absent when it is not preloaded).
-__attribute__((weak)) void fb_alloc_counter_enter_audio(void);
-__attribute__((weak)) void fb_alloc_counter_leave_audio(void);
+#include "fb_realtime_scope.h"
 
 void fb_realtime_enable_ftz_daz(void) {
-#if defined(__x86_64__) || defined(__i386__)
-    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
-    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
-#elif defined(__aarch64__)
-    uint64_t fpcr;
-    __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
-    fpcr |= (1ULL << 24); /* FZ */
-    __asm__ __volatile__("msr fpcr, %0" : : "r"(fpcr));
-#endif
+    fb_team_enable_ftz_daz();
 }
 
 int fb_realtime_ftz_daz_enabled(void) {

@@ -2,3 +2,4 @@
 #include <jack/metadata.h>
 #include <jack/uuid.h>
 #include <jack/midiport.h>
+#include <jack/thread.h>

@@ -56,6 +56,24 @@ extension GraphRender {
         Self.cue(sources, channels: channels, select: cue.pointee.aflSelect + index, gain: postFader, frameGains: frameGains, into: cue.pointee.mix, frames: frames)
     }
 
+    /// Cues strip `index` as it left ``stripOutputs`` in this chunk.
+    func cueStrip(_ index: Int, frames: Int) {
+        guard cue != nil else { return }
+        let output = stripOutputs[index]
+        stripChannels[0] = output.first
+        stripChannels[1] = output.second
+        cueStrip(index, channels: Int(output.channels), postFader: output.postFader, frameGains: output.postFaderFrames, frames: frames)
+    }
+
+    /// Cues bus `index` as it left ``busOutputs`` in this chunk.
+    func cueBus(_ index: Int, frames: Int) {
+        guard cue != nil else { return }
+        let output = busOutputs[index]
+        unitInputs[0] = output.first
+        unitInputs[1] = output.second
+        cueBus(index, outputs: unitInputs, channels: Int(output.channels), frames: frames)
+    }
+
     /// Cues bus `index`: exactly what it outputs (`outputs`, after its units, gain and limiter).
     func cueBus(_ index: Int, outputs: UnsafeMutablePointer<UnsafePointer<Float>>, channels: Int, frames: Int) {
         guard let cue else { return }

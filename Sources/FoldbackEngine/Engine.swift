@@ -1,5 +1,6 @@
 // The engine's non-realtime face: installs graphs, queues parameter changes, frees retired graphs, reads meters. Non-realtime (its cycle function runs on the audio thread).
 import Atomics
+import CFoldbackTeam
 import Synchronization
 
 /// Fixed capacities an ``Engine`` is built with.
@@ -12,13 +13,20 @@ public struct EngineConfiguration: Sendable {
     public var outputCapacity: Int
     /// Parameter changes that can wait for the audio thread at once.
     public var parameterQueueCapacity: Int
+    /// Threads that render a cycle together: the cycle's own thread and `renderThreads − 1` workers the
+    /// backend runs (``Engine/workerCount``). 1 renders on the cycle's thread alone.
+    public var renderThreads: Int
 
     /// A configuration; `sampleRate` is accepted for symmetry with graphs and checked for sanity.
-    public init(sampleRate: Double = 48000, maxFrames: Int, inputCapacity: Int = 64, outputCapacity: Int = 64, parameterQueueCapacity: Int = 1024) {
+    public init(
+        sampleRate: Double = 48000, maxFrames: Int, inputCapacity: Int = 64, outputCapacity: Int = 64, parameterQueueCapacity: Int = 1024,
+        renderThreads: Int = 1
+    ) {
         self.maxFrames = max(1, min(maxFrames, EngineGraph.maxFramesLimit))
         self.inputCapacity = max(1, inputCapacity)
         self.outputCapacity = max(1, outputCapacity)
         self.parameterQueueCapacity = parameterQueueCapacity
+        self.renderThreads = max(1, min(renderThreads, Engine.maxRenderThreads))
     }
 }
 
@@ -34,6 +42,8 @@ public final class Engine: @unchecked Sendable {
     public let configuration: EngineConfiguration
     private let state: UnsafeMutablePointer<EngineRealtimeState>
     private let control = Mutex(ControlState())
+    /// One context per worker lane for ``workerEntry`` (see `RenderWorkers.swift`).
+    let workerSlots: UnsafeMutablePointer<RenderWorkers.Slot>?
 
     private struct ControlState {
         /// Graphs the audio thread may still touch, by their realtime pointer.
@@ -70,10 +80,13 @@ public final class Engine: @unchecked Sendable {
             swaps: SPSCRing(capacity: 16), retired: SPSCRing(capacity: 64),
             parameters: SPSCRing(capacity: configuration.parameterQueueCapacity),
             fadeOutputs: fadeOutputs, chunkFrames: chunk, fadeInGains: fadeIn, fadeOutGains: fadeOut,
-            cycles: .create(0), droppedChanges: .create(0), currentGraph: .create(0)))
+            cycles: .create(0), droppedChanges: .create(0), currentGraph: .create(0),
+            team: configuration.renderThreads > 1 ? fb_team_create(UInt32(configuration.renderThreads)) : nil))
+        workerSlots = RenderWorkers.slots(team: state.pointee.team, count: configuration.renderThreads - 1)
     }
 
     deinit {
+        RenderWorkers.destroy(team: state.pointee.team, slots: workerSlots)
         let realtime = state.pointee
         realtime.swaps.destroy()
         realtime.retired.destroy()
@@ -93,6 +106,9 @@ public final class Engine: @unchecked Sendable {
     }
 
     // MARK: Realtime entry
+
+    /// The render team, or nil with one render thread.
+    var realtimeTeam: OpaquePointer? { state.pointee.team }
 
     /// The IO pointer tables the backend fills before every cycle.
     public var io: UnsafeMutablePointer<RealtimeIO> { state.pointee.io }
@@ -123,6 +139,7 @@ public final class Engine: @unchecked Sendable {
         guard needed <= configuration.inputCapacity else { throw .tooManyChannels(needed: needed, capacity: configuration.inputCapacity) }
         let outputs = graph.render.pointee.outputChannelCount
         guard outputs <= configuration.outputCapacity else { throw .tooManyChannels(needed: outputs, capacity: configuration.outputCapacity) }
+        graph.prepareLanes(configuration.renderThreads - 1)
         let seconds = crossfade.duration.isFinite ? min(max(crossfade.duration, 0), Crossfade.maxDuration) : 0
         let fadeFrames = Int32(clamping: Int((seconds * graph.sampleRate).rounded()))
         let swap = GraphSwap(graph: graph.render, fadeFrames: max(0, fadeFrames), law: crossfade.law)

@@ -1,5 +1,6 @@
 // One realtime cycle: accept graph swaps, apply parameter changes, render in chunks, crossfade. Realtime.
 import Atomics
+import CFoldbackTeam
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,8 @@ enum EngineCycle {
     /// Runs one cycle of `frames` frames (any length: longer than a graph's chunk is split).
     static func run(_ state: UnsafeMutablePointer<EngineRealtimeState>, frames: Int) {
         defer { state.pointee.cycles.wrappingIncrement(ordering: .relaxed) }
+        if let team = state.pointee.team { fb_team_begin_cycle(team) }
+        defer { if let team = state.pointee.team { fb_team_end_cycle(team) } }
         acceptSwaps(state)
         applyParameters(state)
         let io = state.pointee.io
@@ -27,11 +30,29 @@ enum EngineCycle {
             var chunk = min(frames - offset, state.pointee.chunkFrames, current.pointee.maxFrames)
             if let fading = state.pointee.fadingOut { chunk = min(chunk, fading.pointee.maxFrames) }
             clearOutputs(io, from: current.pointee.outputChannelCount, offset: offset, frames: chunk)
-            current.pointee.render(
+            render(current, team: state.pointee.team,
                 inputs: io.pointee.inputs, inputCount: io.pointee.inputCount, inputOffset: offset,
                 outputs: io.pointee.outputs, outputCount: io.pointee.outputCount, outputOffset: offset, frames: chunk)
             if state.pointee.fadingOut != nil { crossfade(state, offset: offset, frames: chunk) }
             offset += chunk
+        }
+    }
+
+    /// Renders one chunk of `graph`: with the render team when there is one and the graph has lanes for it, else on this thread.
+    @inline(__always)
+    private static func render(
+        _ graph: UnsafeMutablePointer<GraphRender>, team: OpaquePointer?,
+        inputs: UnsafeMutablePointer<UnsafePointer<Float>?>, inputCount: Int, inputOffset: Int,
+        outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, outputCount: Int, outputOffset: Int, frames: Int
+    ) {
+        if let team, graph.pointee.laneCount + 1 >= Int(fb_team_lanes(team)) {
+            GraphRender.render(
+                graph, team: team, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset,
+                outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
+        } else {
+            graph.pointee.render(
+                inputs: inputs, inputCount: inputCount, inputOffset: inputOffset,
+                outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
         }
     }
 
@@ -80,7 +101,7 @@ enum EngineCycle {
         guard let fading = state.pointee.fadingOut, let current = state.pointee.current else { return }
         let io = state.pointee.io
         let outputCount = io.pointee.outputCount
-        fading.pointee.render(
+        render(fading, team: state.pointee.team,
             inputs: io.pointee.inputs, inputCount: io.pointee.inputCount, inputOffset: offset,
             outputs: state.pointee.fadeOutputs, outputCount: outputCount, outputOffset: 0, frames: frames)
         current.pointee.clearMirrors()

@@ -107,8 +107,11 @@ extension EngineGraph {
             handovers: handoverTable(handovers), handoverCount: handovers.count,
             predecessor: handovers.isEmpty ? nil : predecessor.map { UnsafeMutableRawPointer($0.render) },
             order: order, orderCount: routing.order.count, sendScratch: workBuffers(2),
-            trimScratch: workBuffers(2), trimFrames: zeroedFrames(), compensationFrames: zeroedFrames(),
-            compensatedPre: zeroedFrames(), compensatedPost: zeroedFrames())
+            trimFrames: zeroedFrames(), compensationFrames: zeroedFrames(),
+            compensatedPre: zeroedFrames(), compensatedPost: zeroedFrames(),
+            stripOutputs: outputTable(StripOutput.self, count: stripDescriptions.count, silence: silence),
+            busOutputs: outputTable(BusOutput.self, count: busDescriptions.count, silence: silence),
+            stages: RenderStages(routing.order, description: description) { UnsafeMutableRawPointer(self.allocate(Int64.self, count: ($0 + 7) / 8)) })
         render.cue = cue
         if cue != nil { render.outputChannelCount += 2 }
         return render
@@ -130,8 +133,15 @@ extension EngineGraph {
         return cue
     }
 
+    /// A table of `count` silent strip or bus outputs, freed with the graph.
+    private func outputTable<Output: ChunkOutput>(_ type: Output.Type, count: Int, silence: UnsafeMutablePointer<Float>) -> UnsafeMutablePointer<Output> {
+        let table = allocate(Output.self, count: count)
+        table.initialize(repeating: Output(silence: UnsafePointer(silence)), count: max(count, 1))
+        return table
+    }
+
     /// `count` zeroed buffers of `maxFrames` frames, in a table freed with the graph.
-    private func workBuffers(_ count: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<Float>> {
+    func workBuffers(_ count: Int) -> UnsafeMutablePointer<UnsafeMutablePointer<Float>> {
         let table = allocate(UnsafeMutablePointer<Float>.self, count: count)
         for buffer in 0..<count { (table + buffer).initialize(to: zeroedFrames()) }
         return table

@@ -75,4 +75,6 @@ struct EngineRealtimeState {
     let droppedChanges: UnsafeAtomic<Int>
     /// The current graph's render address (0 before the first), published for ``Engine/runningGraph``.
     let currentGraph: UnsafeAtomic<Int>
+    /// The render team sharing each cycle's work (nil with one render thread).
+    let team: OpaquePointer?
 }

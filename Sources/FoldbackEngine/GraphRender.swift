@@ -150,9 +150,8 @@ struct GraphRender {
     var orderCount: Int
     /// Two `maxFrames` buffers where a delayed send is mixed before its delay line.
     var sendScratch: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    /// Two `maxFrames` buffers holding the trimmed input of the strip being rendered, its per-frame trim and
-    /// send compensation (`sendTrim / trim`), and the per-frame send gains with compensation while it ramps.
-    var trimScratch: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// The per-frame trim and send compensation (`sendTrim / trim`) of the strip being rendered, and the
+    /// per-frame send gains with compensation while it ramps (its trimmed input goes to work buffers B).
     var trimFrames: UnsafeMutablePointer<Float>
     var compensationFrames: UnsafeMutablePointer<Float>
     var compensatedPre: UnsafeMutablePointer<Float>
@@ -163,6 +162,18 @@ struct GraphRender {
 
     /// The cue output, or nil when the graph has none (see `CueRenderer.swift`).
     var cue: UnsafeMutablePointer<CueRender>? = nil
+
+    /// What each strip and bus left for its sends and the cue in this chunk (see `StripOutput.swift`).
+    var stripOutputs: UnsafeMutablePointer<StripOutput>
+    var busOutputs: UnsafeMutablePointer<BusOutput>
+    /// The render order as stages the render team shares out (see `RenderStages.swift`).
+    var stages: RenderStages
+    /// Scratch of render lanes 1… (lane 0, the callback thread, uses this graph's own), and per strip four
+    /// `maxFrames` buffers for its frame-by-frame send gains in a parallel render; nil until prepared
+    /// (see ``EngineGraph/prepareLanes(_:)``).
+    var lanes: UnsafeMutablePointer<RenderScratch>? = nil
+    var laneCount = 0
+    var stripGainFrames: UnsafeMutablePointer<Float>? = nil
 
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8

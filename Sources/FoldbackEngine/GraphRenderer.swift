@@ -2,7 +2,8 @@
 import FoldbackDSP
 
 extension GraphRender {
-    /// Renders `frames` frames: inputs read at `inputOffset`, outputs written at `outputOffset`.
+    /// Renders `frames` frames: inputs read at `inputOffset`, outputs written at `outputOffset`, on the
+    /// calling thread alone, strips and buses in routing order.
     /// Output channels the graph does not drive are left untouched (the engine clears them).
     mutating func render(
         inputs: UnsafeMutablePointer<UnsafePointer<Float>?>,
@@ -13,7 +14,21 @@ extension GraphRender {
         outputOffset: Int,
         frames: Int
     ) {
-        let factors = meters.factors(frames: frames)
+        let factors = beginChunk(frames: frames)
+        for step in 0..<orderCount {
+            let item = Int(order[step])
+            if item >= 0 {
+                renderStrip(item, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames, meterFactors: factors)
+            } else {
+                renderBus(buses + (-item - 1), outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames, factors: factors)
+                cueBus(-item - 1, frames: frames)
+            }
+        }
+        finishCue(outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
+    }
+
+    /// Starts a chunk: samples the record switch, clears the cue mix and every bus mix; returns the meters' factors.
+    mutating func beginChunk(frames: Int) -> (peakDecay: Float, rmsWeight: Float) {
         sampleTaps()
         clearCue(frames: frames)
         for bus in 0..<busCount {
@@ -22,15 +37,7 @@ extension GraphRender {
                 if let talk = buses[bus].talk { MixKernels.clear(talk[channel], frames: frames) }
             }
         }
-        for step in 0..<orderCount {
-            let item = Int(order[step])
-            if item >= 0 {
-                renderStrip(item, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames, meterFactors: factors)
-            } else {
-                renderBus(buses + (-item - 1), outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames, factors: factors)
-            }
-        }
-        finishCue(outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
+        return meters.factors(frames: frames)
     }
 
     /// Runs a bus's units on its mix and leaves the bus's channels in ``stripChannels`` (a stereo result on
@@ -79,8 +86,9 @@ extension GraphRender {
     }
 
     /// Runs a bus's units, applies its output gain into its output ports (or in place when a port is
-    /// absent, as for an effect bus), then its limiter, and meters the final output.
-    private mutating func renderBus(
+    /// absent, as for an effect bus), then its limiter, meters and taps the final output and leaves it in
+    /// ``busOutputs`` for the cue.
+    mutating func renderBus(
         _ bus: UnsafeMutablePointer<BusRender>,
         outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>,
         outputCount: Int,
@@ -106,6 +114,6 @@ extension GraphRender {
         }
         meters.update(Int(bus.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
         tapBus(bus - buses, channels: channels, frames: frames)
-        cueBus(bus - buses, outputs: unitInputs, channels: channels, frames: frames)
+        busOutputs[bus - buses] = BusOutput(first: unitInputs[0], second: unitInputs[min(1, channels - 1)], channels: Int32(channels))
     }
 }

@@ -2,8 +2,20 @@
 import FoldbackDSP
 
 extension GraphRender {
-    /// Processes strip `index` for `frames` frames of input (read at `inputOffset`), mixing its sends into the bus buffers.
+    /// Renders strip `index` for `frames` frames of input (read at `inputOffset`): its units, then its sends
+    /// into the bus buffers and its cue.
     mutating func renderStrip(
+        _ index: Int, inputs: UnsafeMutablePointer<UnsafePointer<Float>?>, inputCount: Int, inputOffset: Int, frames: Int,
+        meterFactors: (peakDecay: Float, rmsWeight: Float)
+    ) {
+        processStrip(index, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames, meterFactors: meterFactors)
+        mixSends(ofStrip: index, frames: frames)
+        cueStrip(index, frames: frames)
+    }
+
+    /// Everything of strip `index` but its sends and cue: input, trim, units, meter, gains and record tap; what
+    /// the sends and cue need is left in ``stripOutputs`` (it touches nothing shared, so strips run in parallel).
+    mutating func processStrip(
         _ index: Int,
         inputs: UnsafeMutablePointer<UnsafePointer<Float>?>,
         inputCount: Int,
@@ -27,13 +39,18 @@ extension GraphRender {
             }
         }
 
+        let output = stripOutputs + index
         let isDormant = !strip.pointee.isEnabled && strip.pointee.gate.isSettled && strip.pointee.gate.value == 0
         if isDormant {
             meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: meterFactors)
             advanceTrim(of: strip, frames: frames)
-            advanceTaps(of: strip, frames: frames)
+            output.pointee.channels = 0
+            output.pointee.sends.isSilent = true
+            output.pointee.postFader = 0
+            output.pointee.postFaderFrames = nil
+            strip.pointee.gate.advance(by: frames)
+            strip.pointee.fader.advance(by: frames)
             tapStrip(index, channels: 0, frames: frames, gain: 0, frameGains: nil)
-            cueStrip(index, channels: 0, postFader: 0, frameGains: nil, frames: frames)
             return
         }
 
@@ -44,9 +61,13 @@ extension GraphRender {
         }
         let isSettled = strip.pointee.gate.isSettled && strip.pointee.fader.isSettled
         let postFader = strip.pointee.gate.value * strip.pointee.fader.value
-        mixSends(of: strip, channels: currentCount, frames: frames)
+        output.pointee.first = current[0]
+        output.pointee.second = current[min(1, currentCount - 1)]
+        output.pointee.channels = Int32(currentCount)
+        output.pointee.sends = sendGains(of: strip, frames: frames)
+        output.pointee.postFader = postFader
+        output.pointee.postFaderFrames = isSettled ? nil : postFaderFrames
         tapStrip(index, channels: currentCount, frames: frames, gain: postFader, frameGains: isSettled ? nil : postFaderFrames)
-        cueStrip(index, channels: currentCount, postFader: postFader, frameGains: isSettled ? nil : postFaderFrames, frames: frames)
     }
 
     /// A return strip's input `channel`: its bus's channel; a mono return of a stereo bus folds it to
@@ -72,55 +93,81 @@ extension GraphRender {
         return true
     }
 
-    /// Adds the strip's signal into every bus it sends to (a talkback's into their talk inputs):
-    /// gate × (fader unless pre-fader) × trim compensation × send level × pan law.
-    private mutating func mixSends(of strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int) {
+    /// The strip's send gains for this chunk: gate × compensation (pre-fader) and × fader (post-fader),
+    /// frame by frame in ``gateFrames`` / ``postFaderFrames`` (or the compensated buffers) while any ramps.
+    /// Steady at zero, the gate and fader ramps just advance.
+    private mutating func sendGains(of strip: UnsafeMutablePointer<StripRender>, frames: Int) -> SendGains {
         let gainsSettled = strip.pointee.gate.isSettled && strip.pointee.fader.isSettled && !isCompensationRamping
         let gate = strip.pointee.gate.value * compensation
         let postFader = gate * strip.pointee.fader.value
-        var preFrames = gateFrames, postFrames = postFaderFrames
+        var gains = SendGains(isSettled: gainsSettled, pre: gate, post: postFader, preFrames: gateFrames, postFrames: postFaderFrames)
         if !gainsSettled {
             strip.pointee.gate.fill(gateFrames, count: frames)
             strip.pointee.fader.fill(postFaderFrames, count: frames)
             for frame in 0..<frames { postFaderFrames[frame] *= gateFrames[frame] }
             if isCompensationRamping || compensation != 1 {
                 if !isCompensationRamping { compensationFrames.update(repeating: compensation, count: frames) }
-                (preFrames, postFrames) = compensatedFrames(pre: gateFrames, post: postFaderFrames, frames: frames)
+                let compensated = compensatedFrames(pre: gateFrames, post: postFaderFrames, frames: frames)
+                (gains.preFrames, gains.postFrames) = (UnsafePointer(compensated.pre), UnsafePointer(compensated.post))
             }
         } else if gate == 0 {
-            advanceTaps(of: strip, frames: frames)
+            gains.isSilent = true
+            strip.pointee.gate.advance(by: frames)
+            strip.pointee.fader.advance(by: frames)
+        }
+        return gains
+    }
+
+    /// Adds strip `index`'s signal (as ``processStrip(_:inputs:inputCount:inputOffset:frames:meterFactors:)``
+    /// left it) into every bus it sends to.
+    func mixSends(ofStrip index: Int, frames: Int) {
+        let strip = strips + index
+        for sendOffset in 0..<Int(strip.pointee.sendCount) {
+            mixSend(sends + Int(strip.pointee.firstSend) + sendOffset, of: strip, output: stripOutputs + index, frames: frames)
+        }
+    }
+
+    /// Adds one send of a strip into its bus (a talkback's into the bus's talk input): the strip's `output`
+    /// × its send gains × each tap's level and pan law; a silent strip's send only advances its ramps and
+    /// plays out its delay line.
+    func mixSend(
+        _ send: UnsafeMutablePointer<SendRender>, of strip: UnsafeMutablePointer<StripRender>, output: UnsafeMutablePointer<StripOutput>, frames: Int
+    ) {
+        let bus = buses + Int(send.pointee.bus)
+        let busBuffers = strip.pointee.isTalkback ? bus.pointee.talk ?? bus.pointee.buffers : bus.pointee.buffers
+        let gains = output.pointee.sends
+        if gains.isSilent {
+            if let delay = send.pointee.delay { delaySend(delay, from: nil, into: busBuffers, channels: Int(bus.pointee.channels), frames: frames) }
+            for tapOffset in 0..<Int(send.pointee.tapCount) {
+                taps[Int(send.pointee.firstTap) + tapOffset].coefficient.advance(by: frames)
+            }
             return
         }
-        for sendOffset in 0..<Int(strip.pointee.sendCount) {
-            let send = sends + Int(strip.pointee.firstSend) + sendOffset
-            let bus = buses + Int(send.pointee.bus)
-            let isPreFader = send.pointee.isPreFader
-            let busBuffers = strip.pointee.isTalkback ? bus.pointee.talk ?? bus.pointee.buffers : bus.pointee.buffers
-            let mixBuffers = send.pointee.delay == nil ? busBuffers : sendScratch
-            if send.pointee.delay != nil {
-                for channel in 0..<Int(bus.pointee.channels) { MixKernels.clear(sendScratch[channel], frames: frames) }
-            }
-            for tapOffset in 0..<Int(send.pointee.tapCount) {
-                let tap = taps + Int(send.pointee.firstTap) + tapOffset
-                let source = stripChannels[min(Int(tap.pointee.sourceChannel), channels - 1)]
-                let destination = mixBuffers[Int(tap.pointee.busChannel)]
-                if gainsSettled {
-                    let gain = isPreFader ? gate : postFader
-                    if tap.pointee.coefficient.isSettled {
-                        let coefficient = gain * tap.pointee.coefficient.value
-                        if coefficient != 0 { MixKernels.accumulate(source, into: destination, gain: coefficient, frames: frames) }
-                    } else {
-                        for frame in 0..<frames { destination[frame] += source[frame] * gain * tap.pointee.coefficient.next() }
-                    }
+        let isPreFader = send.pointee.isPreFader
+        let mixBuffers = send.pointee.delay == nil ? busBuffers : sendScratch
+        if send.pointee.delay != nil {
+            for channel in 0..<Int(bus.pointee.channels) { MixKernels.clear(sendScratch[channel], frames: frames) }
+        }
+        for tapOffset in 0..<Int(send.pointee.tapCount) {
+            let tap = taps + Int(send.pointee.firstTap) + tapOffset
+            let source = output.pointee.channel(Int(tap.pointee.sourceChannel))
+            let destination = mixBuffers[Int(tap.pointee.busChannel)]
+            if gains.isSettled {
+                let gain = isPreFader ? gains.pre : gains.post
+                if tap.pointee.coefficient.isSettled {
+                    let coefficient = gain * tap.pointee.coefficient.value
+                    if coefficient != 0 { MixKernels.accumulate(source, into: destination, gain: coefficient, frames: frames) }
                 } else {
-                    let frameGains = isPreFader ? preFrames : postFrames
-                    for frame in 0..<frames {
-                        destination[frame] += source[frame] * frameGains[frame] * tap.pointee.coefficient.next()
-                    }
+                    for frame in 0..<frames { destination[frame] += source[frame] * gain * tap.pointee.coefficient.next() }
+                }
+            } else {
+                let frameGains = isPreFader ? gains.preFrames : gains.postFrames
+                for frame in 0..<frames {
+                    destination[frame] += source[frame] * frameGains[frame] * tap.pointee.coefficient.next()
                 }
             }
-            if let delay = send.pointee.delay { delaySend(delay, from: UnsafePointer(sendScratch), into: busBuffers, channels: Int(bus.pointee.channels), frames: frames) }
         }
+        if let delay = send.pointee.delay { delaySend(delay, from: UnsafePointer(sendScratch), into: busBuffers, channels: Int(bus.pointee.channels), frames: frames) }
     }
 
     /// Passes a delayed send's mix (or silence, from nil) through its delay line into its bus's `buffers`.
@@ -135,22 +182,5 @@ extension GraphRender {
             }
             delay.pointee.advance()
         }
-    }
-
-    /// Keeps send ramps on schedule while a strip is silent, and lets delayed sends play out their lines.
-    private func advanceTaps(of strip: UnsafeMutablePointer<StripRender>, frames: Int) {
-        for sendOffset in 0..<Int(strip.pointee.sendCount) {
-            let send = sends + Int(strip.pointee.firstSend) + sendOffset
-            if let delay = send.pointee.delay {
-                let bus = buses + Int(send.pointee.bus)
-                let buffers = strip.pointee.isTalkback ? bus.pointee.talk ?? bus.pointee.buffers : bus.pointee.buffers
-                delaySend(delay, from: nil, into: buffers, channels: Int(bus.pointee.channels), frames: frames)
-            }
-            for tapOffset in 0..<Int(send.pointee.tapCount) {
-                taps[Int(send.pointee.firstTap) + tapOffset].coefficient.advance(by: frames)
-            }
-        }
-        strip.pointee.gate.advance(by: frames)
-        strip.pointee.fader.advance(by: frames)
     }
 }

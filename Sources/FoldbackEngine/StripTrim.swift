@@ -2,7 +2,8 @@
 import FoldbackDSP
 
 extension GraphRender {
-    /// Scales the strip's input (``stripChannels``) by its trim into ``trimScratch`` and works out the send
+    /// Scales the strip's input (``stripChannels``) by its trim into its work buffers B (the first unit reads
+    /// them and writes A; a mono return's fold in B1 is read before B0 is written) and works out the send
     /// compensation for this chunk: `sendTrim / trim`, a scalar when both are steady, else frame by frame in
     /// ``compensationFrames`` (the exact inverse of the trim ramp, so a compensated move leaves every send still).
     mutating func applyTrim(_ strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int) {
@@ -14,8 +15,8 @@ extension GraphRender {
             compensation = strip.pointee.sendTrim.value / strip.pointee.trimAtSends.value
             guard trim != 1 else { return }
             for channel in 0..<channels {
-                MixKernels.scale(stripChannels[channel], into: trimScratch[channel], gain: trim, frames: frames)
-                stripChannels[channel] = UnsafePointer(trimScratch[channel])
+                MixKernels.scale(stripChannels[channel], into: strip.pointee.work[2 + channel], gain: trim, frames: frames)
+                stripChannels[channel] = UnsafePointer(strip.pointee.work[2 + channel])
             }
             return
         }
@@ -25,7 +26,7 @@ extension GraphRender {
             compensationFrames[frame] = strip.pointee.sendTrim.next() / strip.pointee.trimAtSends.next()
         }
         for channel in 0..<channels {
-            let source = stripChannels[channel], destination = trimScratch[channel]
+            let source = stripChannels[channel], destination = strip.pointee.work[2 + channel]
             for frame in 0..<frames { destination[frame] = source[frame] * trimFrames[frame] }
             stripChannels[channel] = UnsafePointer(destination)
         }

@@ -28,6 +28,8 @@ public enum JACKError: Error, Sendable, Equatable, CustomStringConvertible {
     case timedOut(what: String, seconds: Double)
     /// A caller passed a value FoldbackJACK cannot use.
     case invalidArgument(String)
+    /// JACK could not create a render worker thread (jack_client_create_thread's error number).
+    case workerThreadFailed(code: Int32)
 
     /// The message to print.
     public var description: String {
@@ -62,6 +64,8 @@ public enum JACKError: Error, Sendable, Equatable, CustomStringConvertible {
             return "Timed out after \(seconds) s waiting for \(what)."
         case .invalidArgument(let message):
             return message
+        case .workerThreadFailed(let code):
+            return "JACK could not create a render worker thread (jack_client_create_thread returned \(code)); try fewer --threads."
         }
     }
 

@@ -41,6 +41,8 @@ public final class JACKHost: @unchecked Sendable {
     var isActive = false
     /// Every connection of this client's ports, for ``reopen()`` to restore.
     let connectionTracker = JACKConnectionTracker()
+    /// The engine's render workers (none with one render thread); they outlive a ``reopen()``.
+    private lazy var renderWorkers = JACKRenderWorkers(engine: engine)
 
     /// Opens the client and registers the layout's ports; call ``activate()`` to start processing.
     /// - Parameters:
@@ -95,20 +97,26 @@ public final class JACKHost: @unchecked Sendable {
     /// Process cycles completed.
     public var cycleCount: Int { process.pointee.cycles.load(ordering: .acquiring) }
 
-    /// Starts the process callback.
+    /// Starts the process callback, and the engine's render workers on JACK threads (see ``Engine/workerCount``).
     public func activate() throws(JACKError) {
         try client.activate()
         lock.withLock { isActive = true }
+        try renderWorkers.start(client: client.handle)
     }
 
-    /// Stops the process callback; the server drops this client's connections.
+    /// Whether the engine's render workers run with realtime scheduling (false without workers).
+    public var renderWorkersAreRealtime: Bool { renderWorkers.isRealtime }
+
+    /// Stops the process callback and the render workers; the server drops this client's connections.
     public func deactivate() {
+        renderWorkers.stop(client: client.handle)
         client.deactivate()
         lock.withLock { isActive = false }
     }
 
     /// Deactivates, removes the ports' metadata and closes the client (after a server shutdown, only closes it). Safe to call twice.
     public func close() {
+        renderWorkers.stop(client: client.handle)
         client.close(afterServerShutdown: shutdown != nil)
         notifications.clientClosed()
         lock.withLock { isActive = false }

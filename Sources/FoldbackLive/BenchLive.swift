@@ -1,6 +1,7 @@
 // `foldback bench --live`: the most reference-chain strips a private dummy jackd at 48 kHz / 64 frames carries. Non-realtime driver.
 import CFoldback
 import Foundation
+import FoldbackEngine
 import FoldbackJACK
 import FoldbackPresets
 
@@ -10,10 +11,12 @@ import FoldbackPresets
 package struct BenchLive {
     package let seconds: Double
     package let byP99: Bool
+    /// Threads rendering each cycle (the process callback's and JACK-created workers).
+    package let threads: Int
 
-    /// A search with trials of `seconds` each, judged by p99 (`byP99`) or by the maximum.
-    package init(seconds: Double, byP99: Bool) {
-        (self.seconds, self.byP99) = (seconds, byP99)
+    /// A search with trials of `seconds` each, judged by p99 (`byP99`) or by the maximum, on `threads` render threads.
+    package init(seconds: Double, byP99: Bool, threads: Int = 1) {
+        (self.seconds, self.byP99, self.threads) = (seconds, byP99, threads)
     }
     package static let sampleRate = 48_000
     package static let period = 64
@@ -35,9 +38,10 @@ package struct BenchLive {
 
     /// Doubles the strip count until a trial misses the budget, then bisects; prints each trial.
     package func run() throws -> Trial? {
-        print(String(format: "foldback bench --live: private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial",
-                     Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds))
-        print("strips      max µs      p99 µs   cycles")
+        print(String(format: "foldback bench --live: private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial; %d render thread%@",
+                     Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds,
+                     threads, threads == 1 ? "" : "s"))
+        print("strips      max µs      p99 µs   cycles" + (threads > 1 ? "   worker share  wakes/cycle" : ""))
         var best: Trial?
         var failed: Int?
         var strips = 1
@@ -68,7 +72,7 @@ package struct BenchLive {
             period: Self.period, timeout: 20)
         defer { launcher.stop() }
         let server = launcher.serverName
-        let session = try LiveSession(preset: preset, clientName: "fb-bench", serverName: server)
+        let session = try LiveSession(preset: preset, clientName: "fb-bench", serverName: server, renderThreads: threads)
         let player = try JACKTestPlayer(
             name: "fb-bench-noise", serverName: server,
             signals: (0..<strips).map { .noise(seed: UInt32($0 + 1), level: -12) })
@@ -95,8 +99,18 @@ package struct BenchLive {
         let p99 = Double(fb_callback_timing_percentile_ns(0.99)) / 1000
         let trial = Trial(strips: strips, maxMicroseconds: maximum, p99Microseconds: p99, cycles: Int(fb_callback_timing_count()),
                           fits: (byP99 ? p99 : maximum) < Self.budgetMicroseconds)
-        print(String(format: "%6d %11.1f %11.1f %8d   %@", strips, maximum, p99, trial.cycles, trial.fits ? "fits" : "over budget"))
+        print(String(format: "%6d %11.1f %11.1f %8d", strips, maximum, p99, trial.cycles)
+              + (session.engine.renderTeamStatistics.map(Self.share) ?? "") + "   " + (trial.fits ? "fits" : "over budget"))
         return trial
+    }
+}
+
+extension BenchLive {
+    /// The workers' share of the work items and the futex wakes per cycle, as bench columns.
+    static func share(_ statistics: RenderTeamStatistics) -> String {
+        let total = max(1, statistics.itemsByLane.reduce(0, +))
+        let workers = statistics.itemsByLane.dropFirst().reduce(0, +)
+        return String(format: "   %10.0f %%  %11.2f", 100 * Double(workers) / Double(total), Double(statistics.wakes) / Double(max(1, statistics.cycles)))
     }
 }
 

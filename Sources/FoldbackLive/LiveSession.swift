@@ -38,11 +38,12 @@ package final class LiveSession: @unchecked Sendable {
 
     /// Opens the JACK client, builds the graph at the server's format, and activates.
     /// `prepare` runs on every graph built (at start, on format changes and preset switches) before it is
-    /// installed: it attaches record taps and file sources.
+    /// installed: it attaches record taps and file sources. `renderThreads` threads share each cycle (the
+    /// process callback's and workers JACK creates; check the count with ``RenderThreads/problem(with:)``).
     package init(
         preset: Preset, clientName: String, serverName: String?,
         prepare: @escaping @Sendable (EngineGraph) throws -> Void = { _ in }, showSeconds: Double = 2 * 3600,
-        alsoFitting others: [Preset] = []
+        renderThreads: Int = 1, alsoFitting others: [Preset] = []
     ) throws {
         let state = LivePresetState(preset)
         self.state = state
@@ -55,7 +56,8 @@ package final class LiveSession: @unchecked Sendable {
         engine = Engine(configuration: EngineConfiguration(
             maxFrames: Self.engineChunkFrames,
             inputCapacity: max(Self.inputChannelCapacity, layouts.map { ($0.inputPorts.map(\.channel).max() ?? -1) + 1 }.max() ?? 0),
-            outputCapacity: max(Self.outputChannelCapacity, layouts.map { ($0.outputPorts.map(\.channel).max() ?? -1) + 1 }.max() ?? 0)))
+            outputCapacity: max(Self.outputChannelCapacity, layouts.map { ($0.outputPorts.map(\.channel).max() ?? -1) + 1 }.max() ?? 0),
+            renderThreads: renderThreads))
         let engine = engine
         host = try JACKHost(
             engine: engine, layout: layout, clientName: clientName, serverName: serverName,

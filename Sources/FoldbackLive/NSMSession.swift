@@ -34,6 +34,7 @@ package final class NSMSession {
     private let templatePath: String
     private let serverName: String?
     private let makesConnections: Bool
+    private let renderThreads: Int
     private let transport: NSMTransport
     private var session: LiveSession?
     private var midi: MIDIInputLoop?
@@ -42,7 +43,8 @@ package final class NSMSession {
     private var isDirty = false
 
     /// Prepares to speak to the manager at `managerURL`; `templatePath` is the preset a new session starts from.
-    package init(managerURL: String, templatePath: String, serverName: String?, makesConnections: Bool) throws(NSMError) {
+    package init(managerURL: String, templatePath: String, serverName: String?, makesConnections: Bool, renderThreads: Int = 1) throws(NSMError) {
+        self.renderThreads = renderThreads
         self.managerURL = managerURL
         self.templatePath = templatePath
         self.serverName = serverName
@@ -113,7 +115,7 @@ package final class NSMSession {
         }
         closeSession()
         do {
-            let session = try LiveSession(preset: preset, clientName: clientID, serverName: serverName)
+            let session = try LiveSession(preset: preset, clientName: clientID, serverName: serverName, renderThreads: renderThreads)
             if makesConnections {
                 for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
             }

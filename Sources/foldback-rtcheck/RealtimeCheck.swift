@@ -17,6 +17,9 @@ struct RealtimeCheck: ParsableCommand {
         With LD_PRELOAD=libFoldbackAllocCounter.so it counts mallocs and frees made on the audio path (must be 0).
         Built with -fsanitize=realtime (see `make rtsan`), RealtimeSanitizer aborts on any malloc, free, lock
         or blocking call inside the cycle.
+        With --threads N (default 2) the engine renders each cycle with a render team: N − 1 worker threads
+        take strips, sends and buses beside the audio thread, each work item inside the same checks
+        (allocation counter and RealtimeSanitizer scope); the run fails unless the workers took items.
 
         Examples:
           LD_PRELOAD=.build/release/libFoldbackAllocCounter.so .build/release/foldback-rtcheck
@@ -29,6 +32,7 @@ struct RealtimeCheck: ParsableCommand {
     @Option(help: "Microseconds the audio thread waits between cycles, so control work interleaves.") var pace = 50
     @Option(help: "Graph swaps (crossfaded preset switches) spread over the run.") var swaps = 200
     @Flag(help: "Make one cycle allocate on purpose, to prove the checks catch it (the run must then fail).") var injectFault = false
+    @Option(help: "Render threads: the audio thread and N − 1 workers (1 checks the one-thread render).") var threads = 2
     @Flag(help: "Skip the allocation count (for the RealtimeSanitizer build, which checks allocations itself).") var noAllocCount = false
 
     func run() throws {
@@ -40,7 +44,10 @@ struct RealtimeCheck: ParsableCommand {
             guard counter.selfTest() else { throw CheckFailure("the allocation counter failed its self-test") }
         }
         let maxFrames = 256
-        let engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames))
+        guard (1...Engine.maxRenderThreads).contains(threads) else { throw ValidationError("--threads must be 1…\(Engine.maxRenderThreads)") }
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames, renderThreads: threads))
+        guard engine.startLocalWorkers() else { throw CheckFailure("could not start \(threads - 1) render worker threads") }
+        defer { engine.stopLocalWorkers() }
         let first = try RealtimeScenario.graph(maxFrames: maxFrames)
         let streams = RealtimeStreams()
         try streams.attach(to: first)
@@ -94,6 +101,11 @@ struct RealtimeCheck: ParsableCommand {
         let feedbackChanges = RealtimeScenario.feedbackChanges.load(ordering: .relaxed)
         if feedbackChanges == 0 { failures.append("the feedback units' analysis never moved a notch") }
         var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(feedbackChanges) feedback notch changes"
+        if let team = engine.renderTeamStatistics {
+            let workerItems = team.itemsByLane.dropFirst().reduce(0, +)
+            summary += "; \(threads) render threads, workers ran \(workerItems) of \(team.itemsByLane.reduce(0, +)) work items, \(team.wakes) futex wakes in \(team.cycles) cycles"
+            if workerItems == 0 { failures.append("the render workers took no work items") }
+        }
         if let counter, !noAllocCount {
             let counts = counter.counts
             summary += "; audio-path allocations \(counts.allocations), frees \(counts.frees)"

@@ -34,7 +34,10 @@ struct BenchCommand: ParsableCommand {
             exceeds 50 % of the period (667 µs), then is bisected; reported: the largest N that fits, \
             with its max and p99. --by p99 (default) judges by the 99th percentile, since on a shared \
             machine one preemption of the audio thread can set the max; --by max judges by the longest \
-            callback (use it on a quiet machine with a realtime kernel).
+            callback (use it on a quiet machine with a realtime kernel). --threads N renders each cycle on N \
+            threads as 'foldback run --threads N' does (the process callback and N − 1 workers JACK \
+            creates); two more columns show the workers' share of the work items and the futex wakes per \
+            cycle. Compare its strip count with the one-thread count on the same machine.
 
             EXAMPLES
               foldback bench
@@ -43,6 +46,7 @@ struct BenchCommand: ParsableCommand {
               LD_PRELOAD=.build/release/libFoldbackAllocCounter.so .build/release/foldback bench
               foldback bench --live
               foldback bench --live --by max --seconds 5
+              foldback bench --live --threads 2
             """
     )
 
@@ -52,6 +56,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: "Run only the case with this name.") var only: String?
     @Flag(help: "Find how many reference-chain strips a dummy jackd at 48 kHz / 64 frames carries.") var live = false
     @Option(help: ArgumentHelp("With --live: judge the callback time by its max or p99.", valueName: "max|p99")) var by = "p99"
+    @Option(help: ArgumentHelp("With --live: render each cycle on N threads (1…CPUs).", valueName: "N")) var threads = 1
 
     func validate() throws {
         guard by == "max" || by == "p99" else { throw ValidationError("--by must be max or p99, got '\(by)'") }
@@ -61,6 +66,14 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let problem = RenderThreads.problem(with: threads) {
+            StandardError.writeLine("foldback bench: \(problem)")
+            throw ExitCode(2)
+        }
+        if threads != 1 && !live {
+            StandardError.writeLine("foldback bench: --threads needs --live (the offline cases run on one thread)")
+            throw ExitCode(2)
+        }
         if live { return try runLive() }
         let cases = BenchCases.all.filter { only == nil || $0.name == only }
         guard !cases.isEmpty else {
@@ -96,7 +109,7 @@ struct BenchCommand: ParsableCommand {
     private func runLive() throws {
         do {
             let seconds = CommandLine.arguments.contains("--seconds") ? self.seconds : 3
-            guard let best = try BenchLive(seconds: seconds, byP99: by == "p99").run() else {
+            guard let best = try BenchLive(seconds: seconds, byP99: by == "p99", threads: threads).run() else {
                 print("not even one strip fits in \(Int(BenchLive.budgetMicroseconds)) µs by \(by)")
                 return
             }

@@ -54,6 +54,13 @@ struct RunCommand: ParsableCommand {
             the preset given here), the JACK client takes the session's client id as its name, and a session \
             save writes the current levels, parameters and connections into that copy.
 
+            Threads: '--threads N' renders each cycle on N threads: the JACK process thread and N − 1 \
+            workers created through JACK's thread API at the client's realtime priority. Strips run in \
+            parallel, then each bus adds its strips' sends in the preset's order, then the buses run in \
+            parallel, so the output is bit-identical to '--threads 1' (the default). Worth it when one core \
+            cannot carry the show ('foldback bench --live --threads 2' measures the gain); N may not exceed \
+            the machine's CPUs. Idle workers sleep; the process thread wakes them once per cycle.
+
             With no JACK server running, start one (for example 'jackd -d alsa') or let Foldback \
             start a private one with the dummy driver: '--start-server dummy' (no sound card needed; \
             it is stopped on exit). Foldback does not restart that private server if it dies: it waits, \
@@ -112,6 +119,11 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "No live status line.")
     var quiet = false
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Render each cycle on N realtime threads (1…CPUs): strips and buses in parallel, output bit-identical to one thread.",
+        valueName: "N"))
+    var threads = 1
+
     @OptionGroup(title: "Recording")
     var recording: RecordOptions
 
@@ -126,6 +138,10 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         guard showMinutes.isFinite, (1...1440).contains(showMinutes) else {
             StandardError.writeLine("foldback: --show-minutes must be between 1 and 1440 (got \(showMinutes))")
+            throw ExitCode(2)
+        }
+        if let problem = RenderThreads.problem(with: threads) {
+            StandardError.writeLine("foldback: \(problem)")
             throw ExitCode(2)
         }
         let setlist = try control.loadSetlist()
@@ -162,7 +178,8 @@ struct RunCommand: ParsableCommand {
         defer { launcher?.stop() }
         if let managerURL = NSMSession.sessionManagerURL {
             let status = try NSMSession(
-                managerURL: managerURL, templatePath: preset, serverName: launcher?.serverName ?? serverName, makesConnections: !noConnect
+                managerURL: managerURL, templatePath: preset, serverName: launcher?.serverName ?? serverName, makesConnections: !noConnect,
+                renderThreads: threads
             ).run()
             if status != 0 { throw ExitCode(status) }
             return
@@ -174,11 +191,15 @@ struct RunCommand: ParsableCommand {
                 prepare: { graph in
                     try recorder?.attach(to: graph)
                     try players.attach(to: graph)
-                }, showSeconds: showMinutes * 60,
+                }, showSeconds: showMinutes * 60, renderThreads: threads,
                 alsoFitting: setlist?.entries.compactMap { try? PresetLoading.load($0.presetPath) } ?? [])
         } catch {
             StandardError.writeLine("foldback: \(error)")
             throw ExitCode(1)
+        }
+        if threads > 1 {
+            let scheduling = session.host.renderWorkersAreRealtime ? "realtime" : "not realtime: the server runs without realtime scheduling"
+            StandardError.writeLine("foldback: rendering on \(threads) threads: the JACK process thread and \(threads - 1) worker\(threads == 2 ? "" : "s") (\(scheduling))")
         }
         if session.host.actualName != name {
             StandardError.writeLine("foldback: the client name '\(name)' is taken; JACK named this client '\(session.host.actualName)'")

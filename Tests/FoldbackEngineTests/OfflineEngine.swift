@@ -1,4 +1,5 @@
 // Test harness: drives an Engine offline, cycle by cycle, through caller-owned input and output buffers.
+import CFoldbackTeam
 import FoldbackDSP
 import FoldbackEngine
 import XCTest
@@ -12,11 +13,17 @@ final class OfflineEngine {
     let inputChannels: Int
     let outputChannels: Int
 
-    /// An engine rendering at most `maxFrames` at once, with `inputs` input and `outputs` output channels wired.
-    init(maxFrames: Int, inputs: Int, outputs: Int) {
-        engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames))
+    /// An engine rendering at most `maxFrames` at once, with `inputs` input and `outputs` output channels
+    /// wired, on `renderThreads` threads (the caller's and workers on plain threads; FTZ/DAZ set on the
+    /// caller's, as on an audio thread).
+    init(maxFrames: Int, inputs: Int, outputs: Int, renderThreads: Int = 1) {
+        engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames, renderThreads: renderThreads))
         inputChannels = inputs
         outputChannels = outputs
+        if renderThreads > 1 {
+            fb_team_enable_ftz_daz()
+            engine.startLocalWorkers()
+        }
     }
 
     /// Builds `description` and installs it; returns the graph.

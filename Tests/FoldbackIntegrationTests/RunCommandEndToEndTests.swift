@@ -18,6 +18,15 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
         try assertMixLaw(preset: fixturePath("monitor-mix.toml"), clientName: "fb-e2e-\(getpid())", inEarLimiterMs: 1.5)
     }
 
+    /// The same mix on two render threads (the process thread and a JACK-created worker): every sample still
+    /// follows the mix law to 1e-6 with the same latency, and foldback says how it renders.
+    func testTwoRenderThreadsMixByTheSameLaw() throws {
+        guard ProcessInfo.processInfo.activeProcessorCount >= 2 else { throw XCTSkip("one CPU: --threads 2 is refused here") }
+        let report = try assertMixLaw(
+            preset: fixturePath("monitor-mix.toml"), clientName: "fb-threads-\(getpid())", inEarLimiterMs: 1.5, arguments: ["--threads", "2"])
+        XCTAssertTrue(report.contains("rendering on 2 threads: the JACK process thread and 1 worker"), report)
+    }
+
     /// The same preset with `in_ear = true` on iem_vox: its limiter runs in zero-latency mode, so iem_vox is
     /// sample-aligned with the inputs (0 frames, JACK frame time, every sample to 1e-6) while main keeps its
     /// lookahead; both figures are what JACK reports and what `foldback run` prints.
@@ -36,9 +45,9 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     /// of the four outputs against the mix law, delayed by main's 1.5 ms limiter lookahead and by
     /// `inEarLimiterMs` on iem_vox, and that JACK reports exactly those latencies. Returns foldback's log.
     @discardableResult
-    private func assertMixLaw(preset: String, clientName: String, inEarLimiterMs: Double) throws -> String {
+    private func assertMixLaw(preset: String, clientName: String, inEarLimiterMs: Double, arguments: [String] = []) throws -> String {
         let rig = try wiredMonitorRig(
-            preset: preset, clientName: clientName,
+            preset: preset, clientName: clientName, arguments: arguments,
             signals: (0..<3).map { TestSignal.noise(seed: UInt32(11 + $0), level: -12) }, capacity: 8192)
         defer { rig.close() }   // keeps foldback and the clients alive to the end of the test
         let (foldback, probe, client) = (rig.run.process, rig.probe, rig.client)
@@ -151,10 +160,12 @@ final class RunCommandEndToEndTests: JACKServerTestCase {
     }
 
     private func wiredMonitorRig(
-        preset: String, clientName: String, signals: [TestSignal], capacity: Int, file: StaticString = #filePath, line: UInt = #line
+        preset: String, clientName: String, arguments: [String] = [], signals: [TestSignal], capacity: Int, file: StaticString = #filePath,
+        line: UInt = #line
     ) throws -> MonitorRig {
         let server = try runServer
-        let run = try FoldbackRun(["run", preset, "--server", server, "--no-connect", "--quiet", "--name", clientName], testBundle: Bundle(for: Self.self))
+        let run = try FoldbackRun(
+            ["run", preset, "--server", server, "--no-connect", "--quiet", "--name", clientName] + arguments, testBundle: Bundle(for: Self.self))
         try run.waitUntilRunning()
         let probe = try JACKClient(name: "\(clientName)-lister", serverName: server)
         let client = try JACKTestClient(serverName: server, signals: signals, recordChannels: 4, capacity: capacity, namePrefix: "\(clientName)-test")

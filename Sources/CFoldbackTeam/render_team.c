@@ -1,0 +1,289 @@
+// The render team: lock-free sharing of a cycle's work items between the audio thread and workers, and
+// the futex the idle workers sleep on. Realtime: begin/run/end on the audio thread, the claim loop on workers.
+//
+// Wake-up: a 32-bit `epoch` word, odd while a cycle runs. Within a cycle workers spin on the claim word
+// (bounded by the cycle, and by IN_CYCLE_SPIN_NS); once a cycle ends they spin IDLE_SPIN_NS and then
+// sleep in FUTEX_WAIT on `epoch`. fb_team_begin_cycle makes `epoch` odd and, only if a worker announced
+// it sleeps (`sleepers`, a Dekker pair with `epoch`, both seq_cst), makes one FUTEX_WAKE. FUTEX_WAKE
+// never blocks and takes no user-space lock; it is the one syscall on the audio path, made through
+// syscall(2) inside __rtsan_disable/__rtsan_enable so RealtimeSanitizer, which reports every syscall(2),
+// lets this one pass. Nothing waits on a worker that has not claimed an item: the callback thread claims
+// items as well, so a worker still asleep (or descheduled) costs time, never output.
+#define _GNU_SOURCE
+#include "CFoldbackTeam.h"
+
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <pmmintrin.h>
+#include <xmmintrin.h>
+#define FB_PAUSE() _mm_pause()
+#elif defined(__aarch64__)
+#define FB_PAUSE() __asm__ __volatile__("yield")
+#else
+#define FB_PAUSE() ((void)0)
+#endif
+
+#include "fb_realtime_scope.h"
+
+enum {
+    STAGE_SLOTS = 4,
+    GRAIN_CLAIMS_PER_LANE = 4,
+    MAX_LANES = 64,
+};
+/// A worker spins this long after a cycle ends before it sleeps, and at most this long inside a cycle without work.
+static const int64_t IDLE_SPIN_NS = 20 * 1000;
+static const int64_t IN_CYCLE_SPIN_NS = 2 * 1000 * 1000;
+
+/// One published stage; slots are reused round robin, so a late reader checks `seq`.
+typedef struct {
+    _Atomic(fb_team_item_fn) fn;
+    _Atomic(void *) job;
+    _Atomic uint32_t count;
+    _Atomic uint32_t grain;
+    _Atomic uint32_t seq;
+} fb_stage;
+
+struct fb_team {
+    uint32_t lanes;
+    /// Stages published so far (written by the callback thread only).
+    uint32_t seq;
+    _Alignas(64) _Atomic uint32_t epoch;
+    _Atomic uint32_t sleepers;
+    _Atomic uint32_t stop;
+    /// The current stage's claim word: sequence number << 32 | next item.
+    _Alignas(64) _Atomic uint64_t claim;
+    _Alignas(64) _Atomic uint32_t done;
+    _Alignas(64) fb_stage stages[STAGE_SLOTS];
+    _Atomic uint64_t wakes;
+    _Atomic uint64_t cycles;
+    _Alignas(64) _Atomic uint64_t items[MAX_LANES];
+    pthread_t local[MAX_LANES];
+    uint32_t localCount;
+};
+
+fb_team *fb_team_create(uint32_t lanes) {
+    if (lanes < 1 || lanes > MAX_LANES) return NULL;
+    fb_team *team = aligned_alloc(64, (sizeof(fb_team) + 63) / 64 * 64);
+    if (!team) return NULL;
+    team->lanes = lanes;
+    team->seq = 0;
+    atomic_init(&team->epoch, 0);
+    atomic_init(&team->sleepers, 0);
+    atomic_init(&team->stop, 0);
+    atomic_init(&team->claim, 0);
+    atomic_init(&team->done, 0);
+    for (int slot = 0; slot < STAGE_SLOTS; slot++) {
+        atomic_init(&team->stages[slot].fn, NULL);
+        atomic_init(&team->stages[slot].job, NULL);
+        atomic_init(&team->stages[slot].count, 0);
+        atomic_init(&team->stages[slot].grain, 0);
+        atomic_init(&team->stages[slot].seq, 0);
+    }
+    atomic_init(&team->wakes, 0);
+    atomic_init(&team->cycles, 0);
+    for (uint32_t lane = 0; lane < MAX_LANES; lane++) atomic_init(&team->items[lane], 0);
+    team->localCount = 0;
+    return team;
+}
+
+void fb_team_destroy(fb_team *team) { free(team); }
+
+uint32_t fb_team_lanes(const fb_team *team) { return team->lanes; }
+
+static long fb_futex(_Atomic uint32_t *word, int op, uint32_t value) {
+    return syscall(SYS_futex, (uint32_t *)word, op, value, NULL, NULL, 0);
+}
+
+/// The deliberate FUTEX_WAKE of the audio thread (see the file comment).
+static void fb_team_wake(fb_team *team) {
+#ifdef FB_RTSAN
+    __rtsan_disable();
+#endif
+    fb_futex(&team->epoch, FUTEX_WAKE_PRIVATE, INT_MAX);
+#ifdef FB_RTSAN
+    __rtsan_enable();
+#endif
+}
+
+void fb_team_begin_cycle(fb_team *team) {
+    atomic_fetch_add_explicit(&team->epoch, 1, memory_order_seq_cst);   // odd: a cycle runs
+    atomic_fetch_add_explicit(&team->cycles, 1, memory_order_relaxed);
+    if (atomic_load_explicit(&team->sleepers, memory_order_seq_cst) > 0) {
+        fb_team_wake(team);
+        atomic_fetch_add_explicit(&team->wakes, 1, memory_order_relaxed);
+    }
+}
+
+void fb_team_end_cycle(fb_team *team) {
+    atomic_fetch_add_explicit(&team->epoch, 1, memory_order_release);   // even: idle
+}
+
+/// Claims and runs items of the current stage until none is left; returns how many this lane ran. Items
+/// are claimed in runs of the stage's `grain` consecutive ones, so neighbouring strips (whose meters and
+/// state share cache lines) mostly stay on one thread.
+static uint32_t fb_team_take(fb_team *team, uint32_t lane) {
+    uint32_t ran = 0;
+    uint64_t word = atomic_load_explicit(&team->claim, memory_order_acquire);
+    for (;;) {
+        uint32_t seq = (uint32_t)(word >> 32), next = (uint32_t)word;
+        fb_stage *stage = &team->stages[seq % STAGE_SLOTS];
+        fb_team_item_fn fn = atomic_load_explicit(&stage->fn, memory_order_relaxed);
+        void *job = atomic_load_explicit(&stage->job, memory_order_relaxed);
+        uint32_t count = atomic_load_explicit(&stage->count, memory_order_relaxed);
+        uint32_t grain = atomic_load_explicit(&stage->grain, memory_order_relaxed);
+        if (atomic_load_explicit(&stage->seq, memory_order_acquire) != seq || next >= count || !fn || !grain) break;
+        uint32_t end = count - next < grain ? count : next + grain;
+        // The claim succeeds only if the word is unchanged, so the stage read above is the one claimed.
+        if (!atomic_compare_exchange_weak_explicit(&team->claim, &word, word + (end - next), memory_order_acq_rel, memory_order_acquire)) continue;
+        for (uint32_t item = next; item < end; item++) fn(job, lane, item);
+        ran += end - next;
+        atomic_fetch_add_explicit(&team->done, end - next, memory_order_release);
+        word = atomic_load_explicit(&team->claim, memory_order_acquire);
+    }
+    if (ran) atomic_fetch_add_explicit(&team->items[lane], ran, memory_order_relaxed);
+    return ran;
+}
+
+void fb_team_run(fb_team *team, fb_team_item_fn fn, void *job, uint32_t count) {
+    if (count == 0) return;
+    if (count == 1 || team->lanes == 1) {
+        for (uint32_t item = 0; item < count; item++) fn(job, 0, item);
+        atomic_fetch_add_explicit(&team->items[0], count, memory_order_relaxed);
+        return;
+    }
+    uint32_t seq = ++team->seq;
+    fb_stage *stage = &team->stages[seq % STAGE_SLOTS];
+    atomic_store_explicit(&stage->seq, 0, memory_order_relaxed);
+    atomic_store_explicit(&stage->fn, fn, memory_order_relaxed);
+    atomic_store_explicit(&stage->job, job, memory_order_relaxed);
+    atomic_store_explicit(&stage->count, count, memory_order_relaxed);
+    // About four claims per lane: few enough to keep neighbours together, enough to even out the load.
+    uint32_t grain = count / (team->lanes * GRAIN_CLAIMS_PER_LANE);
+    atomic_store_explicit(&stage->grain, grain < 1 ? 1 : grain, memory_order_relaxed);
+    atomic_store_explicit(&stage->seq, seq, memory_order_release);
+    atomic_store_explicit(&team->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&team->claim, (uint64_t)seq << 32, memory_order_release);
+    fb_team_take(team, 0);
+    while (atomic_load_explicit(&team->done, memory_order_acquire) < count) FB_PAUSE();
+}
+
+/// A worker's claims, on the audio path: inside the RealtimeSanitizer scope and the allocation counter's.
+static uint32_t fb_team_take_realtime(fb_team *team, uint32_t lane) FB_NONBLOCKING {
+    return fb_team_take(team, lane);
+}
+
+static int64_t fb_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/// Sleeps until `epoch` moves on from `seen` (or a wake); never misses one (see the file comment).
+static void fb_team_sleep(fb_team *team, uint32_t seen) {
+    atomic_fetch_add_explicit(&team->sleepers, 1, memory_order_seq_cst);
+    if (atomic_load_explicit(&team->epoch, memory_order_seq_cst) == seen && !atomic_load_explicit(&team->stop, memory_order_acquire)) {
+        fb_futex(&team->epoch, FUTEX_WAIT_PRIVATE, seen);
+    }
+    atomic_fetch_sub_explicit(&team->sleepers, 1, memory_order_seq_cst);
+}
+
+void fb_team_enable_ftz_daz(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    _MM_SET_FLUSH_ZERO_MODE(_MM_FLUSH_ZERO_ON);
+    _MM_SET_DENORMALS_ZERO_MODE(_MM_DENORMALS_ZERO_ON);
+#elif defined(__aarch64__)
+    uint64_t fpcr;
+    __asm__ __volatile__("mrs %0, fpcr" : "=r"(fpcr));
+    fpcr |= (1ULL << 24);
+    __asm__ __volatile__("msr fpcr, %0" : : "r"(fpcr));
+#endif
+}
+
+void fb_team_work(fb_team *team, uint32_t lane) {
+    if (lane == 0 || lane >= team->lanes) return;
+    fb_team_enable_ftz_daz();   // the same arithmetic as the callback thread: outputs stay bit-identical
+    uint32_t seen = atomic_load_explicit(&team->epoch, memory_order_acquire);
+    int64_t quietSince = fb_now_ns();
+    uint32_t polls = 0;
+    while (!atomic_load_explicit(&team->stop, memory_order_acquire)) {
+        uint32_t epoch = atomic_load_explicit(&team->epoch, memory_order_acquire);
+        if (epoch != seen) {
+            seen = epoch;
+            quietSince = fb_now_ns();
+        }
+        if (epoch & 1) {
+            if (fb_alloc_counter_enter_audio) fb_alloc_counter_enter_audio();
+            uint32_t ran = fb_team_take_realtime(team, lane);
+            if (fb_alloc_counter_leave_audio) fb_alloc_counter_leave_audio();
+            if (ran) {
+                quietSince = fb_now_ns();
+                continue;
+            }
+        }
+        FB_PAUSE();
+        if (++polls % 32) continue;
+        int64_t limit = (epoch & 1) ? IN_CYCLE_SPIN_NS : IDLE_SPIN_NS;
+        if (fb_now_ns() - quietSince > limit) {
+            fb_team_sleep(team, epoch);
+            quietSince = fb_now_ns();
+        }
+    }
+}
+
+void fb_team_stop(fb_team *team) {
+    atomic_store_explicit(&team->stop, 1, memory_order_seq_cst);
+    atomic_fetch_add_explicit(&team->epoch, 2, memory_order_seq_cst);   // parity kept; any sleeper's wait fails
+    fb_futex(&team->epoch, FUTEX_WAKE_PRIVATE, INT_MAX);
+}
+
+void fb_team_restart(fb_team *team) {
+    atomic_store_explicit(&team->stop, 0, memory_order_seq_cst);
+}
+
+typedef struct {
+    fb_team *team;
+    uint32_t lane;
+} fb_local_worker;
+
+static void *fb_team_local_main(void *argument) {
+    fb_local_worker worker = *(fb_local_worker *)argument;
+    free(argument);
+    fb_team_work(worker.team, worker.lane);
+    return NULL;
+}
+
+int fb_team_start_local_threads(fb_team *team) {
+    fb_team_restart(team);
+    for (uint32_t lane = 1; lane < team->lanes; lane++) {
+        fb_local_worker *worker = malloc(sizeof(fb_local_worker));
+        if (!worker) return -1;
+        worker->team = team;
+        worker->lane = lane;
+        if (pthread_create(&team->local[team->localCount], NULL, fb_team_local_main, worker) != 0) {
+            free(worker);
+            return -1;
+        }
+        team->localCount++;
+    }
+    return 0;
+}
+
+void fb_team_join_local_threads(fb_team *team) {
+    fb_team_stop(team);
+    for (uint32_t index = 0; index < team->localCount; index++) pthread_join(team->local[index], NULL);
+    team->localCount = 0;
+}
+
+uint64_t fb_team_wake_count(const fb_team *team) { return atomic_load_explicit(&team->wakes, memory_order_relaxed); }
+uint64_t fb_team_cycle_count(const fb_team *team) { return atomic_load_explicit(&team->cycles, memory_order_relaxed); }
+uint64_t fb_team_items_run(const fb_team *team, uint32_t lane) {
+    return lane < team->lanes ? atomic_load_explicit(&team->items[lane], memory_order_relaxed) : 0;
+}
