@@ -481,8 +481,6 @@ struct ReverbTank: ~Copyable {
         return wet
     }
 
-
-
     /// The line samples at the eight flat indices (one per line).
     @inline(__always) @_noLocks
     private func gatherLines(_ index: SIMD8<Int32>) -> SIMD8<Float> {
@@ -496,7 +494,4 @@ struct ReverbTank: ~Copyable {
         current.poles += step.poles
         current.levels += step.levels
     }
-
-
-
 }
