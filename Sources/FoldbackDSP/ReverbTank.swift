@@ -44,7 +44,10 @@ struct ReverbTank: ~Copyable {
     private let lines: UnsafeMutablePointer<Float>        // 8 floats a frame, one per line
     private let lineMask: Int
     private var lineWrite = 0
-    private let diffuser: UnsafeMutablePointer<SIMD2<Float>>   // 4 (left, right) pairs a frame, one per all-pass
+    // Stereo: 4 (left, right) pairs a frame, one per all-pass. Mono: 4 rings of floats, `diffuserFrames + 4`
+    // apart, their first 3 mirrored past the end (so 4 frames read at once never wrap).
+    private let diffuser: UnsafeMutablePointer<SIMD2<Float>>
+    private let diffused: UnsafeMutablePointer<Float>          // a mono tank's diffused input for a segment
     private let diffuserMask: Int
     private var diffuserWrite = 0
     private let diffuserLengths: SIMD4<Int32>
@@ -111,6 +114,9 @@ struct ReverbTank: ~Copyable {
         diffuserFrames = ReverbDesign.ringSize(Int(diffuserLengths.max()) + 1)
         diffuser = .allocate(capacity: diffuserFrames * 4)
         diffuser.initialize(repeating: SIMD2(), count: diffuserFrames * 4)
+        precondition(diffuserLengths.min() >= 4, "the mono diffuser runs 4 frames at once")
+        diffused = .allocate(capacity: Self.segmentFrames)
+        diffused.initialize(repeating: 0, count: Self.segmentFrames)
         diffuserMask = diffuserFrames - 1
         let predelayFrames = ReverbDesign.ringSize(maximumPredelay + 1)
         predelay = .allocate(capacity: predelayFrames)
@@ -127,6 +133,7 @@ struct ReverbTank: ~Copyable {
     deinit {
         UnsafeMutableRawPointer(lines).deallocate()
         diffuser.deallocate()
+        diffused.deallocate()
         predelay.deallocate()
     }
 
@@ -308,22 +315,38 @@ struct ReverbTank: ~Copyable {
         _ first: Int, _ count: Int, stereo: Bool, ramping: Bool
     ) {
         var peak = inputPeak
+        if !stereo { diffuseMono(left + first, right + first, count &- first, ramping: ramping) }
         let taps = Taps(lines + segmentOffset &* 8, readIndex)
+        // The loop's recurrences and write positions live in a local for the segment, so they stay in
+        // registers instead of making a round trip through `self` every sample.
+        var state = LoopState(
+            lowpass: lowpass, interpolated: interpolated, previousNear: previousNear, eta: eta, lineEnergy: lineEnergy,
+            diffusedEnergy: diffusedEnergy, lineWrite: lineWrite, diffuserWrite: diffuserWrite, predelayWrite: predelayWrite)
         for frame in first..<count {
             let dryLeft = left[frame], dryRight = right[frame]
             let input = stereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
             peak = max(peak, max(input.x.magnitude, input.y.magnitude))
-            let wet = tankSample(input: input, near: taps.read(row: frame &- first), stereo: stereo)
+            let wet = tankSample(&state, input: stereo ? input : SIMD2(diffused[frame &- first], 0), near: taps.read(row: frame &- first), stereo: stereo)
             let levels = current.levels
             outputLeft[frame] = dryLeft * levels[1] + (levels[2] * wet.x + levels[3] * wet.y)
             outputRight[frame] = dryRight * levels[1] + (levels[2] * wet.y + levels[3] * wet.x)
             if ramping { advanceRamps() }
-            eta += etaStep
+            state.eta += etaStep
         }
+        (lowpass, interpolated, previousNear, eta) = (state.lowpass, state.interpolated, state.previousNear, state.eta)
+        (lineEnergy, diffusedEnergy) = (state.lineEnergy, state.diffusedEnergy)
+        (lineWrite, diffuserWrite, predelayWrite) = (state.lineWrite, state.diffuserWrite, state.predelayWrite)
         inputPeak = peak
         segmentOffset &+= count &- first
         segmentLeft &-= count &- first
         rotationDue &+= count &- first
+    }
+
+    /// The per-sample loop's own copy of the tank's filter states, energies and write positions.
+    private struct LoopState {
+        var lowpass, interpolated, previousNear, eta, lineEnergy: SIMD8<Float>
+        var diffusedEnergy: Float
+        var lineWrite, diffuserWrite, predelayWrite: Int
     }
 
     /// Each line's near tap at the tick's start: eight pointers, read a row (8 floats) further each sample.
@@ -343,60 +366,120 @@ struct ReverbTank: ~Copyable {
         }
     }
 
-    /// One sample (left, right; a mono tank's input in the left lane, 0 in the right) through diffuser,
-    /// network and predelay: the wet (left, right) pair before width and mix.
+    /// Input diffusion of a mono tank's `count` frames (the mean of `left` and `right`) into ``diffused``:
+    /// ``tankSample(_:input:near:stereo:)``'s four all-passes, 4 frames at a time (their reads lie before
+    /// their writes, M ≥ 4), the same arithmetic lane by lane, the coefficient ramping as ``advanceRamps()`` ramps it.
+    @inline(never) @_noLocks
+    private mutating func diffuseMono(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, _ count: Int, ramping: Bool) {
+        let start = diffuserWrite, mask = diffuserMask, size = diffuserFrames, stride = diffuserFrames &+ 4
+        let rings = UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self)
+        var coefficient = current.levels[0]
+        let step = step.levels[0]
+        var frame = 0
+        while frame &+ 4 <= count {
+            var gains = SIMD4(repeating: coefficient)
+            if ramping {
+                let second = coefficient + step, third = second + step, fourth = third + step
+                gains = SIMD4(coefficient, second, third, fourth)
+                coefficient = fourth + step
+            }
+            var x = (UnsafeRawPointer(left + frame).loadUnaligned(as: SIMD4<Float>.self)
+                + UnsafeRawPointer(right + frame).loadUnaligned(as: SIMD4<Float>.self)) * 0.5
+            let write = (start &+ frame) & mask
+            for stage in 0..<4 {
+                let ring = rings + stage &* stride
+                let delayed = UnsafeRawPointer(ring + ((start &+ frame &- Int(diffuserLengths[stage])) & mask))
+                    .loadUnaligned(as: SIMD4<Float>.self)
+                let v = x + gains * delayed
+                UnsafeMutableRawPointer(ring + write).storeBytes(of: v, as: SIMD4<Float>.self)
+                x = delayed - gains * v
+            }
+            if write > size &- 4 || write < 3 {
+                for stage in 0..<4 { Self.mirror(rings + stage &* stride, from: write, size: size) }
+            }
+            UnsafeMutableRawPointer(diffused + frame).storeBytes(of: x, as: SIMD4<Float>.self)
+            frame &+= 4
+        }
+        while frame < count {
+            var x = 0.5 * (left[frame] + right[frame])
+            let write = (start &+ frame) & mask
+            for stage in 0..<4 {
+                let ring = rings + stage &* stride
+                let delayed = ring[(start &+ frame &- Int(diffuserLengths[stage])) & mask]
+                let v = x + coefficient * delayed
+                ring[write] = v
+                if write < 3 { ring[write &+ size] = v }
+                x = delayed - coefficient * v
+            }
+            diffused[frame] = x
+            if ramping { coefficient += step }
+            frame &+= 1
+        }
+        diffuserWrite = (start &+ count) & mask
+    }
+
+    /// After 4 floats written at `write` in a mono diffuser ring of `size`: those past the end go to its
+    /// start, and those among its first 3 to their mirror past the end.
+    @_noLocks
+    private static func mirror(_ ring: UnsafeMutablePointer<Float>, from write: Int, size: Int) {
+        for position in write..<(write &+ 4) {
+            if position >= size { ring[position &- size] = ring[position] }
+            if position < 3 { ring[position &+ size] = ring[position] }
+        }
+    }
+
+    /// One sample (left, right; a stereo tank's input, a mono tank's diffused input in the left lane and 0 in
+    /// the right) through the diffuser (stereo only), network and predelay: the wet (left, right) pair before width and mix.
     @inline(__always) @_noLocks
-    private mutating func tankSample(input: SIMD2<Float>, near: SIMD8<Float>, stereo: Bool) -> SIMD2<Float> {
+    private mutating func tankSample(_ state: inout LoopState, input: SIMD2<Float>, near: SIMD8<Float>, stereo: Bool) -> SIMD2<Float> {
         // Input diffusion: four series all-passes v = u + g·v[n−M], out = v[n−M] − g·v, in one interleaved ring.
         let coefficient = current.levels[0]
         var diffused = input
-        let row = diffuserWrite &* 4
-        for stage in 0..<4 {
-            let delayed = diffuser[((diffuserWrite &- Int(diffuserLengths[stage])) & diffuserMask) &* 4 &+ stage]
+        let row = state.diffuserWrite &* 4
+        for stage in 0..<(stereo ? 4 : 0) {
+            let delayed = diffuser[((state.diffuserWrite &- Int(diffuserLengths[stage])) & diffuserMask) &* 4 &+ stage]
             let v = diffused + coefficient * delayed      // both lanes, each as a mono diffuser would
             diffuser[row &+ stage] = v
             diffused = delayed - coefficient * v
         }
-        diffuserWrite = (diffuserWrite &+ 1) & diffuserMask
+        if stereo { state.diffuserWrite = (state.diffuserWrite &+ 1) & diffuserMask }
 
         // Fractional read of every line at this tick's integer delay: a first-order all-pass interpolator
         // (flat magnitude, so the modulation adds no loss to the loop). Its far tap is the previous near one.
-        let far = previousNear
-        previousNear = near
+        let far = state.previousNear
+        state.previousNear = near
         // Interpolator outputs below ±1e-30 (−600 dB) are flushed: between a line's first sparse echoes the
         // interpolator rings down geometrically (by η a sample) into subnormals. In a true-stereo tank the
         // damping state is flushed too: a half can carry the sparse early echoes of the other side's diffuser.
-        let outputs = ReverbLoopMath.flushed(eta * (near - interpolated) + far)
-        interpolated = outputs
+        let outputs = ReverbLoopMath.flushed(state.eta * (near - state.interpolated) + far)
+        state.interpolated = outputs
 
         // Damping, loop gain, orthogonal mixing, and the input.
-        lowpass = outputs + current.poles * (lowpass - outputs)
-        if stereo { lowpass = ReverbLoopMath.flushed(lowpass) }
+        state.lowpass = outputs + current.poles * (state.lowpass - outputs)
+        if stereo { state.lowpass = ReverbLoopMath.flushed(state.lowpass) }
         let injected = stereo
             ? routing.leftInput * diffused.x + routing.rightInput * diffused.y : routing.leftInput * diffused.x
         let mixed = stereo
-            ? ReverbLoopMath.mix(current.loopGains * lowpass, coupling: routing.coupling) : ReverbLoopMath.mix(current.loopGains * lowpass)
-        UnsafeMutableRawPointer(lines + lineWrite &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
-        if lineWrite < Self.segmentFrames {   // its mirror past the end
-            UnsafeMutableRawPointer(lines + (lineWrite &+ lineMask &+ 1) &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
+            ? ReverbLoopMath.mix(current.loopGains * state.lowpass, coupling: routing.coupling) : ReverbLoopMath.mix(current.loopGains * state.lowpass)
+        UnsafeMutableRawPointer(lines + state.lineWrite &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
+        if state.lineWrite < Self.segmentFrames {   // its mirror past the end
+            UnsafeMutableRawPointer(lines + (state.lineWrite &+ lineMask &+ 1) &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
         }
-        lineWrite = (lineWrite &+ 1) & lineMask
-        lineEnergy += outputs * outputs
-        diffusedEnergy += stereo ? (diffused * diffused).sum() : diffused.x * diffused.x
+        state.lineWrite = (state.lineWrite &+ 1) & lineMask
+        state.lineEnergy += outputs * outputs
+        state.diffusedEnergy += stereo ? (diffused * diffused).sum() : diffused.x * diffused.x
 
         // Predelay on the stereo wet signal, crossfading between taps while it changes.
-        predelay[predelayWrite] = ReverbLoopMath.sums(outputs * routing.leftOutput, outputs * routing.rightOutput)
-        var wet = predelay[(predelayWrite &- predelayTap) & predelayMask]
+        predelay[state.predelayWrite] = ReverbLoopMath.sums(outputs * routing.leftOutput, outputs * routing.rightOutput)
+        var wet = predelay[(state.predelayWrite &- predelayTap) & predelayMask]
         if fade < 1 {
-            let old = predelay[(predelayWrite &- previousTap) & predelayMask]
+            let old = predelay[(state.predelayWrite &- previousTap) & predelayMask]
             fade = min(fade + fadeStep, 1)
             wet = old + (wet - old) * fade
         }
-        predelayWrite = (predelayWrite &+ 1) & predelayMask
+        state.predelayWrite = (state.predelayWrite &+ 1) & predelayMask
         return wet
     }
-
-
 
     /// The line samples at the eight flat indices (one per line).
     @inline(__always) @_noLocks
@@ -411,7 +494,4 @@ struct ReverbTank: ~Copyable {
         current.poles += step.poles
         current.levels += step.levels
     }
-
-
-
 }
