@@ -82,6 +82,16 @@ final class JACKConnectionTracker: @unchecked Sendable {
         !client.isClosed && jack_port_by_name(client.handle, fullName) != nil
     }
 
+    /// A connection of one of this client's ports was just made (JACK's port-connect notification): known
+    /// from now on, without waiting for the next snapshot.
+    func noteConnected(_ connection: JACKConnection) {
+        lock.withLock {
+            known.insert(connection)
+            pending.remove(connection)
+            undone[connection] = nil
+        }
+    }
+
     /// After the client is reopened: everything known becomes pending, to be made again.
     func beginRestore() {
         lock.withLock {

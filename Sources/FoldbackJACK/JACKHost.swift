@@ -61,6 +61,7 @@ public final class JACKHost: @unchecked Sendable {
         currentLayout = layout   // no ports yet: updatePorts(for:) below registers them all
         notifications = JACKHostNotifications(
             sampleRate: client.sampleRate, bufferSize: client.bufferSize, onFormatChange: onFormatChange)
+        notifications.tracker = connectionTracker
         let capacity = engine.configuration
         process = .allocate(capacity: 1)
         process.initialize(to: JACKHostProcess(

@@ -1,4 +1,4 @@
-// JACKHost's non-realtime JACK callbacks: buffer-size and sample-rate changes, latency reporting. Non-realtime.
+// JACKHost's non-realtime JACK callbacks: buffer-size and sample-rate changes, latency reporting, new connections of its ports. Non-realtime.
 import CJack
 import Foundation
 
@@ -10,6 +10,10 @@ final class JACKHostNotifications: @unchecked Sendable {
     private var latencyPaths = JACKLatencyPaths()
     private let onFormatChange: JACKHost.FormatChangeHandler?
     private var retained: Unmanaged<JACKHostNotifications>?
+    private var clientHandle: OpaquePointer?
+    /// Told at once of each new connection of this client's ports, so one made just before a server dies
+    /// is not missed between two polls.
+    var tracker: JACKConnectionTracker?
 
     init(sampleRate: Double, bufferSize: Int, onFormatChange: JACKHost.FormatChangeHandler?) {
         reportedFormat = (sampleRate, bufferSize)
@@ -31,10 +35,15 @@ final class JACKHostNotifications: @unchecked Sendable {
         guard jack_set_latency_callback(client.handle, Self.onLatency, arg) == 0 else {
             throw .callbackRegistrationFailed(callback: "latency")
         }
+        guard jack_set_port_connect_callback(client.handle, Self.onConnect, arg) == 0 else {
+            throw .callbackRegistrationFailed(callback: "port-connect")
+        }
+        lock.withLock { clientHandle = client.handle }
     }
 
     /// Drops the reference held for JACK; call once the client is closed.
     func clientClosed() {
+        lock.withLock { clientHandle = nil }
         lock.withLock {
             defer { retained = nil }
             return retained
@@ -66,6 +75,18 @@ final class JACKHostNotifications: @unchecked Sendable {
         lock.withLock { latencyPaths }.report(mode)
     }
 
+    /// A connection was made somewhere in the graph: one between a port of this client and another
+    /// client's goes to the tracker.
+    private func connected(_ first: jack_port_id_t, _ second: jack_port_id_t) {
+        guard let tracker, let handle = lock.withLock({ clientHandle }),
+              let a = jack_port_by_id(handle, first), let b = jack_port_by_id(handle, second) else { return }
+        let (isMineA, isMineB) = (jack_port_is_mine(handle, a) != 0, jack_port_is_mine(handle, b) != 0)
+        guard isMineA != isMineB else { return }
+        let (own, peer) = isMineA ? (a, b) : (b, a)
+        guard let shortName = jack_port_short_name(own), let peerName = jack_port_name(peer) else { return }
+        tracker.noteConnected(JACKConnection(port: String(cString: shortName), peer: String(cString: peerName)))
+    }
+
     private static func from(_ arg: UnsafeMutableRawPointer?) -> JACKHostNotifications? {
         arg.map { Unmanaged<JACKHostNotifications>.fromOpaque($0).takeUnretainedValue() }
     }
@@ -83,5 +104,10 @@ final class JACKHostNotifications: @unchecked Sendable {
     private static let onLatency: @convention(c) (jack_latency_callback_mode_t, UnsafeMutableRawPointer?) -> Void = {
         mode, arg in
         from(arg)?.reportLatency(mode)
+    }
+
+    private static let onConnect: @convention(c) (jack_port_id_t, jack_port_id_t, Int32, UnsafeMutableRawPointer?) -> Void = {
+        first, second, isConnect, arg in
+        if isConnect != 0 { from(arg)?.connected(first, second) }
     }
 }

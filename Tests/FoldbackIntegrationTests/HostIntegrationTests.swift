@@ -61,6 +61,22 @@ final class HostIntegrationTests: JACKServerTestCase {
         XCTAssertTrue(rig.host.client.connections(ofPort: "foldback:main_L").contains("system:playback_1"))
     }
 
+    /// Connections another client makes reach the host's tracker through JACK's port-connect notification,
+    /// with no poll (`maintainConnections` is never called here), so one made just before a server dies is
+    /// restored after it like any other.
+    func testConnectionsOthersMakeAreTrackedWithoutAPoll() throws {
+        let rig = try FoldbackRig(serverName: serverName, description: stageGraph())
+        defer { rig.close() }
+        let observer = try JACKClient(name: "fb-observer", serverName: serverName)
+        defer { observer.close() }
+        let name = rig.host.actualName
+        let expected = Set((rig.layout.inputPorts + rig.layout.outputPorts).flatMap { port in
+            observer.connections(ofPort: "\(name):\(port.name)").map { "\(port.name) ↔ \($0)" }
+        })
+        XCTAssertEqual(expected.count, 6, "the rig's player feeds three inputs and its recorder takes three outputs")
+        try waitFor("the tracker knowing every connection", timeout: 2) { Set(rig.host.trackedConnections.map(\.description)) == expected }
+    }
+
     func testMixAndZeroLatencyAtLongPeriod() throws {
         let rig = try FoldbackRig(serverName: serverName, description: stageGraph())
         defer { rig.close() }
