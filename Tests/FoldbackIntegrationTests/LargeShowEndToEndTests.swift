@@ -12,25 +12,17 @@ final class LargeShowEndToEndTests: XCTestCase {
     func testThreeHundredInputsCheckRunAndMix() throws {
         guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
         let folder = try LiveControlRig.temporaryFolder()
-        let strips = (1...300).map { "[[strip]]\nname = \"s\($0)\"\n  [[strip.send]]\n  bus = \"main\"\n  gain_db = -6\n" }
         let preset = folder + "/large.toml"
-        try ("[[bus]]\nname = \"main\"\nchannels = 1\nlimiter = false\n" + strips.joined()).write(toFile: preset, atomically: true, encoding: .utf8)
+        try LargeShow.preset(strips: 300, sendDB: -6).write(toFile: preset, atomically: true, encoding: .utf8)
 
         let check = try FoldbackRun(["check", preset], testBundle: Bundle(for: Self.self), standardOutput: .nullDevice)   // 300 strips of listing stay out of the test log
         XCTAssertTrue(check.process.waitUntilExit(within: 60), "foldback check ended")
         XCTAssertEqual(check.process.terminationStatus, 0, check.standardError)
 
-        let serverName = JACKServerLauncher.uniqueServerName(prefix: "fblarge")
-        let server = try JACKServerLauncher(serverName: serverName, timeout: 20)
-        defer { server.stop() }
-        let name = "fb-large-\(getpid())"
-        let run = try FoldbackRun(["run", preset, "--server", serverName, "--name", name, "--quiet", "--osc-port", "0"],
-                                  testBundle: Bundle(for: Self.self))
-        defer { run.stop() }
-        try run.waitUntilRunning()
-        let lister = try JACKClient(name: "\(name)-lister", serverName: serverName)
-        defer { lister.close() }
-        XCTAssertEqual(lister.portNames(matching: "^\(name):s[0-9]+_in$").count, 300)
+        let show = try LargeShow([preset], prefix: "fb-large", testBundle: Bundle(for: Self.self))
+        defer { show.close() }
+        let (serverName, name, run) = (show.serverName, show.name, show.run)
+        XCTAssertEqual(show.stripInputCount, 300)
 
         let client = try JACKTestClient(serverName: serverName, signals: [.sine(frequency: 440, level: -12)], recordChannels: 1,
                                         capacity: 16_384, namePrefix: "\(name)-t")
@@ -55,29 +47,59 @@ final class LargeShowEndToEndTests: XCTestCase {
     func testASetlistSizesTheEngineForItsLargestSong() throws {
         guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
         let folder = try LiveControlRig.temporaryFolder()
-        let strips = (1...300).map { "[[strip]]\nname = \"s\($0)\"\n  [[strip.send]]\n  bus = \"main\"\n" }
-        let head = "[[bus]]\nname = \"main\"\nchannels = 1\nlimiter = false\n"
-        try (head + strips.prefix(2).joined()).write(toFile: folder + "/small.toml", atomically: true, encoding: .utf8)
-        try (head + strips.joined()).write(toFile: folder + "/large.toml", atomically: true, encoding: .utf8)
+        try LargeShow.preset(strips: 2).write(toFile: folder + "/small.toml", atomically: true, encoding: .utf8)
+        try LargeShow.preset(strips: 300).write(toFile: folder + "/large.toml", atomically: true, encoding: .utf8)
         try "[[song]]\npreset = \"small.toml\"\n[[song]]\npreset = \"large.toml\"\n"
             .write(toFile: folder + "/show.toml", atomically: true, encoding: .utf8)
 
-        let serverName = JACKServerLauncher.uniqueServerName(prefix: "fbsetl")
-        let server = try JACKServerLauncher(serverName: serverName, timeout: 20)
-        defer { server.stop() }
-        let name = "fb-setl-\(getpid())"
-        let run = try FoldbackRun(["run", "--setlist", folder + "/show.toml", "--server", serverName, "--name", name, "--quiet", "--osc-port", "0"],
-                                  testBundle: Bundle(for: Self.self))
-        defer { run.stop() }
-        try run.waitUntilRunning()
-        let lister = try JACKClient(name: "\(name)-lister", serverName: serverName)
-        defer { lister.close() }
-        XCTAssertEqual(lister.portNames(matching: "^\(name):s[0-9]+_in$").count, 2)
+        let show = try LargeShow(["--setlist", folder + "/show.toml"], prefix: "fb-setl", testBundle: Bundle(for: Self.self))
+        defer { show.close() }
+        let run = show.run
+        XCTAssertEqual(show.stripInputCount, 2)
         let osc = try OSCClient(serverPort: try run.announcedOSCPort())
         let reply = try osc.request(OSCMessage("/foldback/setlist/next"), timeout: 20) { $0.path.hasPrefix("/foldback/setlist") || $0.path.hasPrefix("/foldback/error") }
         XCTAssertEqual(reply?.path, "/foldback/setlist", "\(String(describing: reply)) \(run.standardError)")
-        try waitFor("the 300 inputs of the second song", timeout: 20) { lister.portNames(matching: "^\(name):s[0-9]+_in$").count == 300 }
+        try waitFor("the 300 inputs of the second song", timeout: 20) { show.stripInputCount == 300 }
         XCTAssertTrue(run.process.stop(within: 20), "SIGINT ends the run")
         XCTAssertEqual(run.process.terminationStatus, 0, run.standardError)
+    }
+}
+
+/// A private dummy jackd, `foldback run ARGUMENTS` on it (quiet, OSC on a free port) and a client that lists its
+/// ports; ``close()`` ends all three.
+private final class LargeShow {
+    let serverName: String
+    let name: String
+    let run: FoldbackRun
+    private let server: JACKServerLauncher
+    private let lister: JACKClient
+
+    /// Mono strips `s1`…`sN` into one mono bus `main` without a limiter, each sent at `sendDB`.
+    static func preset(strips: Int, sendDB: Double = 0) -> String {
+        "[[bus]]\nname = \"main\"\nchannels = 1\nlimiter = false\n"
+            + (1...strips).map { "[[strip]]\nname = \"s\($0)\"\n  [[strip.send]]\n  bus = \"main\"\n  gain_db = \(sendDB)\n" }.joined()
+    }
+
+    init(_ arguments: [String], prefix: String, testBundle: Bundle) throws {
+        serverName = JACKServerLauncher.uniqueServerName(prefix: prefix.replacingOccurrences(of: "-", with: ""))
+        name = "\(prefix)-\(getpid())"
+        server = try JACKServerLauncher(serverName: serverName, timeout: 20)
+        do {
+            run = try FoldbackRun(["run"] + arguments + ["--server", serverName, "--name", name, "--quiet", "--osc-port", "0"], testBundle: testBundle)
+            try run.waitUntilRunning()
+            lister = try JACKClient(name: "\(name)-lister", serverName: serverName)
+        } catch {
+            server.stop()
+            throw error
+        }
+    }
+
+    /// Foldback's strip input ports now.
+    var stripInputCount: Int { lister.portNames(matching: "^\(name):s[0-9]+_in$").count }
+
+    func close() {
+        lister.close()
+        run.stop()
+        server.stop()
     }
 }
