@@ -12,35 +12,34 @@ package final class ScreenWriter: @unchecked Sendable {
     package static let standardOutput = ScreenWriter(descriptor: STDOUT_FILENO)
 
     private let descriptor: Int32
-    private let lock = NSLock()
+    /// Guards the fields below; the writer thread waits on it for frames, `showAndWait` for progress.
+    private let state = NSCondition()
     private var pending: [UInt8]?
-    private var written = 0
     private var handedOver = 0
+    private var written = 0
     private var blockedSince: Date?
-    private let wake = DispatchSemaphore(value: 0)
-    private let progress = NSCondition()
+    private var isRunning = false
 
     /// A writer for `descriptor`; its thread starts with the first frame.
     package init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 
-    private lazy var thread: Thread = {
-        let thread = Thread { [self] in run() }
-        thread.name = "foldback-screen"
-        return thread
-    }()
-
     /// Hands `text` over to be written; a frame not yet written is dropped in its favour. Never blocks on the terminal.
     package func show(_ text: String) {
         fflush(nil)   // what went through stdio before comes out first
-        let startThread = lock.withLock {
-            pending = Array(text.utf8)
-            handedOver += 1
-            return handedOver == 1
+        state.lock()
+        pending = Array(text.utf8)
+        handedOver += 1
+        let startThread = !isRunning
+        isRunning = true
+        state.broadcast()
+        state.unlock()
+        if startThread {
+            let thread = Thread { [self] in run() }
+            thread.name = "foldback-screen"
+            thread.start()
         }
-        if startThread { thread.start() }
-        wake.signal()
     }
 
     /// Hands `text` over and waits up to `timeout` seconds for it to reach the terminal; false if the
@@ -48,32 +47,34 @@ package final class ScreenWriter: @unchecked Sendable {
     @discardableResult
     package func showAndWait(_ text: String, timeout: Double) -> Bool {
         show(text)
-        let (target, stalled) = lock.withLock { (handedOver, blockedSince.map { Date().timeIntervalSince($0) > 0.25 } ?? false) }
-        if stalled { return false }   // a terminal that has taken nothing for a while will not take this either
         let deadline = Date().addingTimeInterval(timeout)
-        progress.lock()
-        defer { progress.unlock() }
-        while lock.withLock({ written < target }) {
-            guard progress.wait(until: deadline) else { return lock.withLock { written >= target } }
+        state.lock()
+        defer { state.unlock() }
+        let target = handedOver
+        // A terminal that has taken nothing for a while will not take this either.
+        if let blockedSince, Date().timeIntervalSince(blockedSince) > 0.25 { return false }
+        while written < target {
+            guard state.wait(until: deadline) else { return written >= target }
         }
         return true
     }
 
     private func run() {
+        state.lock()
         while true {
-            wake.wait()
-            let taken = lock.withLock {
-                defer { pending = nil }
-                return pending.map { ($0, handedOver) }
+            guard let bytes = pending else {
+                state.wait()
+                continue
             }
-            guard let (bytes, number) = taken else { continue }
-            lock.withLock { blockedSince = Date() }
+            let number = handedOver
+            pending = nil
+            blockedSince = Date()
+            state.unlock()
             writeAll(bytes)
-            lock.withLock { blockedSince = nil }
-            progress.lock()
-            lock.withLock { written = max(written, number) }
-            progress.broadcast()
-            progress.unlock()
+            state.lock()
+            blockedSince = nil
+            written = number
+            state.broadcast()
         }
     }
 
