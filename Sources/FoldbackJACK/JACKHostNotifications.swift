@@ -43,9 +43,8 @@ final class JACKHostNotifications: @unchecked Sendable {
 
     /// Drops the reference held for JACK; call once the client is closed.
     func clientClosed() {
-        lock.withLock { clientHandle = nil }
         lock.withLock {
-            defer { retained = nil }
+            defer { (retained, clientHandle) = (nil, nil) }
             return retained
         }?.release()
     }
