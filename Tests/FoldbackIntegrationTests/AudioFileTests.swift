@@ -33,6 +33,28 @@ final class AudioFileTests: XCTestCase {
         XCTAssertEqual(try reader.readAll(), channels)
     }
 
+    /// The writer gathers small writes into large ones: blocks of 1, 7, 253 and 1024 frames and writes bigger
+    /// than what it gathers, in any order, still land in order, and `framesWritten` counts them as they come.
+    func testGatheredWritesKeepTheirOrder() throws {
+        let url = directory.appendingPathComponent("gathered.wav")
+        let samples = ramp(200_000, channel: 0) + ramp(200_000, channel: 1)   // 200,000 stereo frames' worth
+        let writer = try AudioFileWriter(url: url, sampleRate: 48_000, channelCount: 2)
+        var frame = 0
+        for size in [1, 7, 253, 1024, 40_000, 7, 70_000, 253].cycled(until: 200_000) {
+            let frames = min(size, 200_000 - frame)
+            try samples.withUnsafeBufferPointer { buffer in
+                try writer.write(interleaved: UnsafeBufferPointer(rebasing: buffer[(frame * 2)..<((frame + frames) * 2)]))
+            }
+            frame += frames
+            XCTAssertEqual(writer.framesWritten, frame)
+        }
+        try writer.finish()
+        let read = try AudioFileReader(url: url).readAll()
+        XCTAssertEqual(read.count, 2)
+        XCTAssertEqual(read[0], stride(from: 0, to: samples.count, by: 2).map { samples[$0] })
+        XCTAssertEqual(read[1], stride(from: 1, to: samples.count, by: 2).map { samples[$0] })
+    }
+
     func testPCM24RoundTripIsWithinOneStep() throws {
         let url = directory.appendingPathComponent("take24.wav")
         let samples = ramp(4_800, channel: 0)
@@ -66,5 +88,14 @@ final class AudioFileTests: XCTestCase {
             XCTAssertTrue("\(error)".contains(notAudio.path), "\(error)")
         }
         XCTAssertThrowsError(try AudioFileWriter(url: missing, sampleRate: 0, channelCount: 2))
+    }
+}
+
+private extension Array where Element == Int {
+    /// The sizes repeated until they add up to at least `total`.
+    func cycled(until total: Int) -> [Int] {
+        var sizes: [Int] = []
+        while sizes.reduce(0, +) < total { sizes.append(self[sizes.count % count]) }
+        return sizes
     }
 }
