@@ -254,14 +254,24 @@ public struct LimiterKernel: @unchecked Sendable {
         inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
         channels count: Int, frames: Int
     ) {
-        chunkGain.update(repeating: 1, count: Self.chunkFrames)
-        chunkLimit.update(repeating: ceiling, count: Self.chunkFrames)
-        var done = 0
-        while done < frames {
-            let chunk = min(frames - done, Self.chunkFrames)
-            throughLine(inputs, outputs, channels: count, offset: done, frames: chunk)
-            done += chunk
+        let lineFrames = delay.frames, limit = ceiling
+        for channel in 0..<count {
+            let input = inputs[channel], output = outputs[channel]
+            guard lineFrames > 0 else {
+                Self.clampedCopy(from: input, to: output, frames: frames, limit: limit)
+                continue
+            }
+            let line = delay.storage + channel * lineFrames
+            var position = delay.position, done = 0
+            while done < frames {   // run by run up to the line's wrap point: swap the run with the line
+                let run = min(frames - done, lineFrames - position)
+                Self.clampedSwap(line + position, input + done, output + done, frames: run, limit: limit)
+                done += run
+                position += run
+                if position == lineFrames { position = 0 }
+            }
         }
+        if lineFrames > 0 { delay.position = (delay.position + frames) % lineFrames }
         holdIndex = (holdIndex + frames) % window
         if frames > 0 {
             dequeHead = 0
@@ -271,6 +281,54 @@ public struct LimiterKernel: @unchecked Sendable {
             frame &+= frames
         }
         blockMaximumDepth = 0
+    }
+
+    /// The line's `frames` samples, clamped, to `output`, and `input`'s to the line (`input` may be `output`),
+    /// eight at a time: an 8-frame group with nothing beyond ±`limit` is stored as it is (what the clamp
+    /// gives), another is clamped sample by sample.
+    @inline(__always) @_noLocks
+    static func clampedSwap(
+        _ line: UnsafeMutablePointer<Float>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
+        frames: Int, limit: Float
+    ) {
+        var index = 0
+        while index &+ 8 <= frames {
+            let delayed = UnsafeRawPointer(line + index).loadUnaligned(as: SIMD8<Float>.self)
+            let incoming = UnsafeRawPointer(input + index).loadUnaligned(as: SIMD8<Float>.self)
+            UnsafeMutableRawPointer(line + index).storeBytes(of: incoming, as: SIMD8<Float>.self)
+            store(delayed, clampedTo: limit, at: output + index)
+            index &+= 8
+        }
+        while index < frames {
+            let delayed = line[index]
+            line[index] = input[index]
+            output[index] = clamped(delayed, to: limit)
+            index &+= 1
+        }
+    }
+
+    /// `input` clamped to ±`limit` into `output` (which may be `input`), eight at a time as ``clampedSwap``.
+    @inline(__always) @_noLocks
+    static func clampedCopy(from input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>, frames: Int, limit: Float) {
+        var index = 0
+        while index &+ 8 <= frames {
+            store(UnsafeRawPointer(input + index).loadUnaligned(as: SIMD8<Float>.self), clampedTo: limit, at: output + index)
+            index &+= 8
+        }
+        while index < frames {
+            output[index] = clamped(input[index], to: limit)
+            index &+= 1
+        }
+    }
+
+    /// Stores eight samples, each as ``clamped(_:to:)`` gives it.
+    @inline(__always) @_noLocks
+    static func store(_ samples: SIMD8<Float>, clampedTo limit: Float, at output: UnsafeMutablePointer<Float>) {
+        if all((samples .<= limit) .& (samples .>= -limit)) {   // (false for NaN)
+            UnsafeMutableRawPointer(output).storeBytes(of: samples, as: SIMD8<Float>.self)
+        } else {
+            for lane in 0..<8 { output[lane] = clamped(samples[lane], to: limit) }
+        }
     }
 
     /// `sample` within ±`limit`; beyond it (or non-finite) ±`limit`, NaN 0: the per-frame path's safety net.
