@@ -35,19 +35,22 @@
 
 enum {
     STAGE_SLOTS = 4,
-    GRAIN_CLAIMS_PER_LANE = 4,
+    GUIDED_SHARE_DIVISOR = 2,
     MAX_LANES = 64,
 };
 /// A worker spins this long after a cycle ends before it sleeps, and at most this long inside a cycle without work.
 static const int64_t IDLE_SPIN_NS = 20 * 1000;
 static const int64_t IN_CYCLE_SPIN_NS = 2 * 1000 * 1000;
+/// A worker that has seen cycles start at a steady period wakes this long before the next one is due and
+/// spins until it starts (or until this long after it was due), so it is at work when the cycle begins
+/// instead of one futex wake-up (tens of microseconds on a loaded or virtual machine) later.
+static const int64_t EARLY_WAKE_NS = 100 * 1000;
 
 /// One published stage; slots are reused round robin, so a late reader checks `seq`.
 typedef struct {
     _Atomic(fb_team_item_fn) fn;
     _Atomic(void *) job;
     _Atomic uint32_t count;
-    _Atomic uint32_t grain;
     _Atomic uint32_t seq;
 } fb_stage;
 
@@ -84,7 +87,6 @@ fb_team *fb_team_create(uint32_t lanes) {
         atomic_init(&team->stages[slot].fn, NULL);
         atomic_init(&team->stages[slot].job, NULL);
         atomic_init(&team->stages[slot].count, 0);
-        atomic_init(&team->stages[slot].grain, 0);
         atomic_init(&team->stages[slot].seq, 0);
     }
     atomic_init(&team->wakes, 0);
@@ -100,6 +102,12 @@ uint32_t fb_team_lanes(const fb_team *team) { return team->lanes; }
 
 static long fb_futex(_Atomic uint32_t *word, int op, uint32_t value) {
     return syscall(SYS_futex, (uint32_t *)word, op, value, NULL, NULL, 0);
+}
+
+/// FUTEX_WAIT for at most `timeoutNs` (relative).
+static long fb_futex_wait_for(_Atomic uint32_t *word, uint32_t value, int64_t timeoutNs) {
+    struct timespec timeout = {.tv_sec = timeoutNs / 1000000000, .tv_nsec = timeoutNs % 1000000000};
+    return syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, value, &timeout, NULL, 0);
 }
 
 /// The deliberate FUTEX_WAKE of the audio thread (see the file comment).
@@ -127,8 +135,8 @@ void fb_team_end_cycle(fb_team *team) {
 }
 
 /// Claims and runs items of the current stage until none is left; returns how many this lane ran. Items
-/// are claimed in runs of the stage's `grain` consecutive ones, so neighbouring strips (whose meters and
-/// state share cache lines) mostly stay on one thread.
+/// are claimed in runs of consecutive ones, shrinking as the stage empties, so neighbouring strips (whose
+/// meters and state share cache lines) mostly stay on one thread and the lanes finish together.
 static uint32_t fb_team_take(fb_team *team, uint32_t lane) {
     uint32_t ran = 0;
     uint64_t word = atomic_load_explicit(&team->claim, memory_order_acquire);
@@ -138,9 +146,13 @@ static uint32_t fb_team_take(fb_team *team, uint32_t lane) {
         fb_team_item_fn fn = atomic_load_explicit(&stage->fn, memory_order_relaxed);
         void *job = atomic_load_explicit(&stage->job, memory_order_relaxed);
         uint32_t count = atomic_load_explicit(&stage->count, memory_order_relaxed);
-        uint32_t grain = atomic_load_explicit(&stage->grain, memory_order_relaxed);
-        if (atomic_load_explicit(&stage->seq, memory_order_acquire) != seq || next >= count || !fn || !grain) break;
-        uint32_t end = count - next < grain ? count : next + grain;
+        if (atomic_load_explicit(&stage->seq, memory_order_acquire) != seq || next >= count || !fn) break;
+        // Guided: each claim takes a 1/(2·lanes) share of what is left (at least one item), so the first
+        // claims keep long runs of neighbours on one thread and the last ones are single items: no lane
+        // waits at the end of the stage for a long run another lane took late.
+        uint32_t share = (count - next) / (team->lanes * GUIDED_SHARE_DIVISOR);
+        uint32_t take = share > 1 ? share : 1;
+        uint32_t end = count - next < take ? count : next + take;
         // The claim succeeds only if the word is unchanged, so the stage read above is the one claimed.
         if (!atomic_compare_exchange_weak_explicit(&team->claim, &word, word + (end - next), memory_order_acq_rel, memory_order_acquire)) continue;
         for (uint32_t item = next; item < end; item++) fn(job, lane, item);
@@ -165,9 +177,6 @@ void fb_team_run(fb_team *team, fb_team_item_fn fn, void *job, uint32_t count) {
     atomic_store_explicit(&stage->fn, fn, memory_order_relaxed);
     atomic_store_explicit(&stage->job, job, memory_order_relaxed);
     atomic_store_explicit(&stage->count, count, memory_order_relaxed);
-    // About four claims per lane: few enough to keep neighbours together, enough to even out the load.
-    uint32_t grain = count / (team->lanes * GRAIN_CLAIMS_PER_LANE);
-    atomic_store_explicit(&stage->grain, grain < 1 ? 1 : grain, memory_order_relaxed);
     atomic_store_explicit(&stage->seq, seq, memory_order_release);
     atomic_store_explicit(&team->done, 0, memory_order_relaxed);
     atomic_store_explicit(&team->claim, (uint64_t)seq << 32, memory_order_release);
@@ -186,11 +195,16 @@ static int64_t fb_now_ns(void) {
     return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
 
-/// Sleeps until `epoch` moves on from `seen` (or a wake); never misses one (see the file comment).
-static void fb_team_sleep(fb_team *team, uint32_t seen) {
+/// Sleeps until `epoch` moves on from `seen` (or a wake), or for at most `timeoutNs` when it is positive;
+/// never misses a cycle (see the file comment).
+static void fb_team_sleep(fb_team *team, uint32_t seen, int64_t timeoutNs) {
     atomic_fetch_add_explicit(&team->sleepers, 1, memory_order_seq_cst);
     if (atomic_load_explicit(&team->epoch, memory_order_seq_cst) == seen && !atomic_load_explicit(&team->stop, memory_order_acquire)) {
-        fb_futex(&team->epoch, FUTEX_WAIT_PRIVATE, seen);
+        if (timeoutNs > 0) {
+            fb_futex_wait_for(&team->epoch, seen, timeoutNs);
+        } else {
+            fb_futex(&team->epoch, FUTEX_WAIT_PRIVATE, seen);
+        }
     }
     atomic_fetch_sub_explicit(&team->sleepers, 1, memory_order_seq_cst);
 }
@@ -207,17 +221,31 @@ void fb_team_enable_ftz_daz(void) {
 #endif
 }
 
+/// When the next cycle is due, from the starts a worker has seen: `last` + a whole number of `period`s,
+/// the first after `now`; 0 when the cycles have no steady period (yet, or any more).
+static int64_t fb_team_next_start(int64_t last, int64_t period, int64_t now) {
+    if (last == 0 || period < 2 * EARLY_WAKE_NS || period > 100 * 1000 * 1000 || now - last > 4 * period) return 0;
+    return last + ((now - last) / period + 1) * period;
+}
+
 void fb_team_work(fb_team *team, uint32_t lane) {
     if (lane == 0 || lane >= team->lanes) return;
     fb_team_enable_ftz_daz();   // the same arithmetic as the callback thread: outputs stay bit-identical
     uint32_t seen = atomic_load_explicit(&team->epoch, memory_order_acquire);
     int64_t quietSince = fb_now_ns();
+    int64_t lastStart = 0, period = 0;   // cycle starts as this worker saw them
+    int64_t spinUntil = 0;               // a cycle is due: spin (do not sleep) until then
     uint32_t polls = 0;
     while (!atomic_load_explicit(&team->stop, memory_order_acquire)) {
         uint32_t epoch = atomic_load_explicit(&team->epoch, memory_order_acquire);
         if (epoch != seen) {
             seen = epoch;
             quietSince = fb_now_ns();
+            if (epoch & 1) {   // a cycle started (seen late if this worker was asleep: the next prediction is early enough)
+                period = lastStart ? quietSince - lastStart : 0;
+                lastStart = quietSince;
+                spinUntil = 0;
+            }
         }
         if (epoch & 1) {
             if (fb_alloc_counter_enter_audio) fb_alloc_counter_enter_audio();
@@ -230,11 +258,22 @@ void fb_team_work(fb_team *team, uint32_t lane) {
         }
         FB_PAUSE();
         if (++polls % 32) continue;
-        int64_t limit = (epoch & 1) ? IN_CYCLE_SPIN_NS : IDLE_SPIN_NS;
-        if (fb_now_ns() - quietSince > limit) {
-            fb_team_sleep(team, epoch);
-            quietSince = fb_now_ns();
+        int64_t now = fb_now_ns();
+        if (epoch & 1) {
+            if (now - quietSince > IN_CYCLE_SPIN_NS) fb_team_sleep(team, epoch, 0);
+            continue;
         }
+        if (now < spinUntil || now - quietSince <= IDLE_SPIN_NS) continue;
+        int64_t due = fb_team_next_start(lastStart, period, now);
+        if (due && due - now > 2 * EARLY_WAKE_NS) {
+            fb_team_sleep(team, epoch, due - EARLY_WAKE_NS - now);   // a cycle starting sooner wakes it as ever
+            spinUntil = due + EARLY_WAKE_NS;
+        } else if (due) {
+            spinUntil = due + EARLY_WAKE_NS;
+        } else {
+            fb_team_sleep(team, epoch, 0);
+        }
+        quietSince = fb_now_ns();
     }
 }
 

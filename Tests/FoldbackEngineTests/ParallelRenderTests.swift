@@ -2,6 +2,7 @@
 import CFoldbackTeam
 import FoldbackDSP
 import FoldbackEngine
+import Foundation
 import XCTest
 
 final class ParallelRenderTests: XCTestCase {
@@ -113,6 +114,28 @@ final class ParallelRenderTests: XCTestCase {
         XCTAssertEqual(statistics.cycles, 400)
         XCTAssertGreaterThan(statistics.itemsByLane[1], 0, "the worker took items: \(statistics.itemsByLane)")
         XCTAssertLessThanOrEqual(statistics.wakes, statistics.cycles, "at most one futex wake per cycle")
+    }
+
+    /// Cycles that come at a steady period (64 frames at 48 kHz, as a JACK driver paces them) find the worker
+    /// already awake: it wakes itself before the next cycle is due, so the callback rarely needs a futex
+    /// wake (one per cycle when the worker slept through each gap). Measured here: 0–3 wakes in 300 cycles
+    /// on an idle machine; the bound leaves room for a loaded one.
+    func testWorkersAwakeBeforeASteadyCycleIsDue() throws {
+        fb_team_enable_ftz_daz()
+        let host = OfflineEngine(maxFrames: 1024, inputs: 11, outputs: 7, renderThreads: 2)
+        defer { host.engine.stopLocalWorkers() }
+        try host.install(show(), sampleRate: 48000)
+        let period = 64.0 / 48000
+        var due = Date()
+        _ = host.render(inputs(frames: 64 * 300, sampleRate: 48000), blockSize: 64) { _, _ in
+            due += period   // the next cycle starts one period after this one was due, as a driver's would
+            let wait = due.timeIntervalSinceNow
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        }
+        let statistics = try XCTUnwrap(host.engine.renderTeamStatistics)
+        XCTAssertEqual(statistics.cycles, 300)
+        XCTAssertGreaterThan(statistics.itemsByLane[1], 0, "the worker took items: \(statistics.itemsByLane)")
+        XCTAssertLessThan(statistics.wakes, 100, "futex wakes in 300 paced cycles: \(statistics.wakes)")
     }
 
     func testWithoutItsWorkersTheCycleThreadRendersEverythingAlone() throws {
