@@ -27,14 +27,14 @@ public struct CompressorKernel: @unchecked Sendable {
     /// The longest lookahead, in milliseconds.
     public static let maximumLookaheadMs: Float = 10
     /// The expander never attenuates by more than this many dB (so a closed gate reopens in a few attack times).
-    public static let expansionRangeDB: Float = 80
+    public static var expansionRangeDB: Float { @_noLocks get { 80 } }
     /// The expander reads its level through a peak hold of this many seconds (it starts closing after
     /// one to two hold times), so it does not close between the crests of a steady tone.
     public static let expanderHoldTime: Double = 0.020
     /// Levels are floored at this mean square (−200 dBFS), which also keeps the detector free of denormals.
-    static let powerFloor: Float = 1e-20
+    static var powerFloor: Float { @_noLocks get { 1e-20 } }
     /// Frames processed per pass of the staged loop (see ``process(inputs:outputs:channels:frames:)``).
-    static let chunkFrames = 64
+    static var chunkFrames: Int { @_noLocks get { 64 } }
 
     /// The current settings.
     public internal(set) var settings: CompressorSettings
@@ -53,6 +53,18 @@ public struct CompressorKernel: @unchecked Sendable {
     var makeupTargetDB: Float = 0
     var makeupDB: Float = 0
     let makeupCoefficient: Float
+
+    /// The RMS path's constants: the squares' weights, and the detector's, attack's, release's and makeup's
+    /// poles over a sub-block (see ``processSubBlocks(inputs:outputs:count:frames:)``).
+    let rmsWeights: SIMD16<Float>
+    let rmsDecay: Float
+    var attackPerSubBlock: Float = 0
+    var releasePerSubBlock: Float = 0
+    let makeupPerSubBlock: Float
+    /// Frames into the current sub-block (the running frame count modulo ``subBlockFrames``), and whether
+    /// the RMS path's state (rather than the per-frame detector's) is the current one.
+    var subBlockPhase = 0
+    var isSubBlockStateCurrent = false
 
     let holdFrames: Int
     /// One per channel.
@@ -84,6 +96,12 @@ public struct CompressorKernel: @unchecked Sendable {
         frames: Int
     ) {
         let count = min(requested, channels)
+        if isRMS {
+            processSubBlocks(inputs: inputs, outputs: outputs, count: count, frames: frames)
+            return
+        }
+        if isSubBlockStateCurrent { leaveSubBlocks() }
+        subBlockPhase = (subBlockPhase + frames) & (Self.subBlockFrames - 1)
         var most = Reductions()
         var done = 0
         while done < frames {
@@ -98,9 +116,7 @@ public struct CompressorKernel: @unchecked Sendable {
                         while start < length {   // split where a hold window ends, so each part's peak updates the hold
                             let end = min(length, start + channelStates[channel].holdRemaining)
                             let (input, gains) = (inputs[channel] + done + start, row + start)
-                            let peak = isRMS
-                                ? detectAndCompress(input, gains: gains, makeup: makeup + start, end - start, channel: channel, rms: true, most: &most)
-                                : detectAndCompress(input, gains: gains, makeup: makeup + start, end - start, channel: channel, rms: false, most: &most)
+                            let peak = detectAndCompress(input, gains: gains, makeup: makeup + start, end - start, channel: channel, most: &most)
                             holdWindow(peak: peak, end - start, channel: channel)
                             start = end
                         }
@@ -133,10 +149,11 @@ public struct CompressorKernel: @unchecked Sendable {
     struct Reductions {
         var compression: Float = 0
         var expansion: Float = 0
+        @_noLocks init() {}
     }
 
     /// Whether `channel` needs no expander envelope this chunk: the expander is off and fully released.
-    @inline(__always)
+    @inline(__always) @_noLocks
     func isCompressionOnly(_ channel: Int) -> Bool { curve.expanderSlope == 0 && channelStates[channel].expansion == 0 }
 
     /// The makeup (dB) of each frame of the chunk, gliding toward its target.
@@ -183,11 +200,7 @@ public struct CompressorKernel: @unchecked Sendable {
     @inline(__always) @_noLocks
     func detect(_ input: UnsafePointer<Float>, into levels: UnsafeMutablePointer<Float>, _ count: Int, channel: Int) {
         var meanSquare = channelStates[channel].meanSquare
-        if isRMS {   // one loop per mode, so the mode is not tested per frame
-            for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare, rms: true) }
-        } else {
-            for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare, rms: false) }
-        }
+        for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare, rms: false) }
         channelStates[channel].meanSquare = meanSquare
         for frame in 0..<count { levels[frame] = Self.log2Approx(levels[frame]) * Self.tenLog10Of2 }
     }
@@ -196,13 +209,13 @@ public struct CompressorKernel: @unchecked Sendable {
     /// (makeup included) to `gains`; returns the loudest level (dBFS).
     @inline(__always) @_noLocks
     func detectAndCompress(_ input: UnsafePointer<Float>, gains: UnsafeMutablePointer<Float>, makeup: UnsafePointer<Float>,
-                           _ count: Int, channel: Int, rms: Bool, most: inout Reductions) -> Float {
+                           _ count: Int, channel: Int, most: inout Reductions) -> Float {
         var meanSquare = channelStates[channel].meanSquare
         var compressed = channelStates[channel].compression
         var largest = most.compression
         var peak = -Float.infinity
         for frame in 0..<count {
-            let level = Self.log2Approx(detectorPower(input[frame], &meanSquare, rms: rms)) * Self.tenLog10Of2
+            let level = Self.log2Approx(detectorPower(input[frame], &meanSquare, rms: false)) * Self.tenLog10Of2
             peak = level > peak ? level : peak
             compressed = Self.follow(compressed, toward: curve.compression(atLevel: level), rising: attackCoefficient, falling: releaseCoefficient)
             largest = compressed > largest ? compressed : largest
@@ -276,7 +289,7 @@ public struct CompressorKernel: @unchecked Sendable {
         channelStates[channel] = state
     }
 
-    /// Turns the chunk's gains (dB) into linear gains and applies them to the audio, through the lookahead.
+    /// Turns the chunk's gains (dB) into linear gains and applies them.
     @inline(__always) @_noLocks
     mutating func applyGains(_ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
                              _ count: Int, offset: Int, _ length: Int) {
@@ -284,6 +297,13 @@ public struct CompressorKernel: @unchecked Sendable {
             let row = levels + channel * Self.chunkFrames
             for frame in 0..<length { row[frame] = Self.exp2Approx(row[frame] * Self.log2OfTenOver20) }
         }
+        applyLinearGains(inputs, outputs, count, offset: offset, length)
+    }
+
+    /// Applies the chunk's linear gains (each channel's scratch row) to the audio, through the lookahead.
+    @inline(__always) @_noLocks
+    mutating func applyLinearGains(_ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+                                   _ count: Int, offset: Int, _ length: Int) {
         if delay.frames == 0 {
             for channel in 0..<count {
                 let row = levels + channel * Self.chunkFrames, input = inputs[channel] + offset, output = outputs[channel] + offset
@@ -387,8 +407,8 @@ extension CompressorKernel {
 extension CompressorKernel {
     // MARK: Fast log₂ / exp₂ (no libm on the audio path; both far below 0.001 dB of error)
 
-    static let tenLog10Of2: Float = 3.0102999566   // dB per doubling of power
-    static let log2OfTenOver20: Float = 0.1660964047   // log₂(10)/20: dB → log₂ of amplitude
+    static var tenLog10Of2: Float { @_noLocks get { 3.0102999566 } }   // dB per doubling of power
+    static var log2OfTenOver20: Float { @_noLocks get { 0.1660964047 } }   // log₂(10)/20: dB → log₂ of amplitude
 
     /// log₂ of a positive, normal, finite `x`: the exponent plus u·P(u) for the mantissa 1 + u, P a
     /// degree-5 least-squares fit on Chebyshev nodes (error below 3e-6, 1e-5 dB). No division, no branch.

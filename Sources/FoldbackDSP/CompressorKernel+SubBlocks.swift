@@ -1,0 +1,181 @@
+// The compressor kernel's RMS path: the gain computer and ballistics run once per sub-block, the gain is interpolated. Realtime: runs on the audio thread.
+
+extension CompressorKernel {
+    /// Frames per sub-block of the RMS path (a power of two). Sub-blocks are aligned to the kernel's own
+    /// running frame count, so the output does not depend on how the host splits its blocks.
+    static var subBlockFrames: Int { @_noLocks get { 16 } }
+
+    /// The RMS path. The mean square of a 10 ms window moves slowly, so everything after it runs once per
+    /// sub-block of ``subBlockFrames`` frames instead of once per frame: at the end of each sub-block the
+    /// mean square is advanced over the sub-block's samples in one weighted sum (exactly the per-frame
+    /// one-pole's value there, `y[n+N] = c^N·y[n] + Σ (1−c)·c^(N−1−j)·x²[n+j]`), then level in dB, stereo
+    /// link, expander hold, static curve, attack/release one-poles (poles raised to the N-th power) and
+    /// makeup give the gain at the end of the next sub-block; across it the linear gain moves in a straight
+    /// line from the gain at its start. The gain therefore reads the level 1…N frames late and holds the
+    /// target over a sub-block; the hot loop per frame is a multiply–add for the power and one for the gain.
+    @inline(__always) @_noLocks
+    mutating func processSubBlocks(
+        inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>, count: Int, frames: Int
+    ) {
+        if !isSubBlockStateCurrent { enterSubBlocks(count) }
+        var most = Reductions()
+        for channel in 0..<count {
+            most.compression = max(most.compression, channelStates[channel].compression)
+            most.expansion = max(most.expansion, channelStates[channel].expansion)
+        }
+        var done = 0
+        while done < frames {
+            let length = min(frames - done, Self.subBlockFrames - subBlockPhase)
+            if length == Self.subBlockFrames && delay.frames == 0 {
+                for channel in 0..<count { fullSubBlock(inputs[channel] + done, outputs[channel] + done, channel: channel) }
+            } else {
+                partialSubBlock(inputs, outputs, count, offset: done, length)
+            }
+            subBlockPhase = (subBlockPhase + length) & (Self.subBlockFrames - 1)
+            if subBlockPhase == 0 { endSubBlock(count, most: &most) }
+            done += length
+        }
+        blockCompressionDB = most.compression
+        blockExpansionDB = most.expansion
+    }
+
+    /// One whole sub-block of one channel without lookahead: gains applied, squares summed, in SIMD lanes.
+    @inline(__always) @_noLocks
+    func fullSubBlock(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, channel: Int) {
+        let state = channelStates + channel
+        let samples = UnsafeRawPointer(input).loadUnaligned(as: SIMD16<Float>.self)
+        let start = state.pointee.gainStart
+        let step = (state.pointee.gainEnd - start) * (1 / Float(Self.subBlockFrames))
+        let positions = SIMD16<Float>(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)   // where its gains are read
+        let gains = SIMD16<Float>(repeating: start) + SIMD16<Float>(repeating: step) * positions
+        UnsafeMutableRawPointer(output).storeBytes(of: samples * gains, as: SIMD16<Float>.self)
+        let weighted = samples * samples * rmsWeights
+        let quarters = weighted.lowHalf.lowHalf + weighted.lowHalf.highHalf + weighted.highHalf.lowHalf + weighted.highHalf.highHalf
+        state.pointee.pendingPower += (quarters.lowHalf + quarters.highHalf).sum()
+    }
+
+    /// `length` frames from the current position inside a sub-block (not past its end), all channels,
+    /// through the lookahead (if any): each channel's gains go to its scratch row, then are applied.
+    @inline(__always) @_noLocks
+    mutating func partialSubBlock(
+        _ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        _ count: Int, offset: Int, _ length: Int
+    ) {
+        let scale = 1 / Float(Self.subBlockFrames)
+        for channel in 0..<count {
+            let state = channelStates + channel, row = levels + channel * Self.chunkFrames, input = inputs[channel] + offset
+            let start = state.pointee.gainStart, step = (state.pointee.gainEnd - start) * scale
+            var pending = state.pointee.pendingPower
+            for frame in 0..<length {
+                let position = subBlockPhase + frame
+                row[frame] = start + step * Float(position + 1)
+                pending += input[frame] * input[frame] * rmsWeights[position]
+            }
+            state.pointee.pendingPower = pending
+        }
+        applyLinearGains(inputs, outputs, count, offset: offset, length)
+    }
+
+    /// The end of a sub-block: each channel's mean square and level, the stereo link, then the envelopes
+    /// and the gain at the end of the next sub-block. Once per sub-block, so plain scalar code.
+    @inline(__always) @_noLocks
+    mutating func endSubBlock(_ count: Int, most: inout Reductions) {
+        let loudest = levels + channels * Self.chunkFrames
+        loudest.pointee = -Float.infinity
+        for channel in 0..<count {
+            let state = channelStates + channel
+            let power = state.pointee.meanSquareAtStart * rmsDecay + state.pointee.pendingPower
+            let floored = power > Self.powerFloor ? power : Self.powerFloor   // NaN reads as the floor
+            state.pointee.meanSquareAtStart = floored
+            state.pointee.pendingPower = 0
+            let level = Self.log2Approx(floored) * Self.tenLog10Of2
+            levels[channel * Self.chunkFrames] = level
+            loudest.pointee = max(loudest.pointee, level)
+        }
+        makeupDB += (makeupTargetDB - makeupDB) * (1 - makeupPerSubBlock)
+        if abs(makeupTargetDB - makeupDB) < 1e-5 { makeupDB = makeupTargetDB }
+        for channel in 0..<count {
+            let state = channelStates + channel
+            var level = levels[channel * Self.chunkFrames]
+            level += link * (loudest.pointee - level)
+            var compressed = Self.follow(state.pointee.compression, toward: curve.compression(atLevel: level),
+                                         rising: attackPerSubBlock, falling: releasePerSubBlock)
+            if compressed < 1e-9 { compressed = 0 }
+            state.pointee.compression = compressed
+            holdSubBlock(level: level, state: state)
+            let expanded = isCompressionOnly(channel) ? 0 : expandSubBlock(state)
+            most.compression = max(most.compression, compressed)
+            most.expansion = max(most.expansion, expanded)
+            state.pointee.gainStart = state.pointee.gainEnd
+            state.pointee.gainEnd = Self.exp2Approx((makeupDB - compressed - expanded) * Self.log2OfTenOver20)
+        }
+    }
+
+    /// The expander's envelope over one sub-block (its target read through the peak hold); returns it (dB ≥ 0).
+    @inline(__always) @_noLocks
+    func expandSubBlock(_ state: UnsafeMutablePointer<ChannelState>) -> Float {
+        let target = curve.expansion(atLevel: state.pointee.heldLevel)
+        let current = state.pointee.expansion
+        var expanded = target + (current - target) * (target < current ? attackPerSubBlock : releasePerSubBlock)
+        if expanded < 1e-9 { expanded = 0 }
+        state.pointee.expansion = expanded
+        return expanded
+    }
+
+    /// The expander's peak hold over one sub-block whose level is `level` (it counts frames, as per frame).
+    @inline(__always) @_noLocks
+    func holdSubBlock(level: Float, state: UnsafeMutablePointer<ChannelState>) {
+        state.pointee.windowMaximum = max(state.pointee.windowMaximum, level)
+        state.pointee.heldLevel = max(state.pointee.heldLevel, level)
+        state.pointee.holdRemaining -= Self.subBlockFrames
+        if state.pointee.holdRemaining <= 0 {
+            state.pointee.heldLevel = state.pointee.windowMaximum
+            state.pointee.windowMaximum = -Float.infinity
+            state.pointee.holdRemaining = max(state.pointee.holdRemaining + holdFrames, 1)
+        }
+    }
+
+    /// Takes over from the per-frame path (after a reset or a switch from peak detection) part-way into a
+    /// sub-block: the mean square is moved back to the sub-block's start, and the gain holds where it is
+    /// until the sub-block ends.
+    @_noLocks
+    mutating func enterSubBlocks(_ count: Int) {
+        let decay = Self.power(rmsCoefficient, subBlockPhase)
+        for channel in 0..<count {
+            let state = channelStates + channel
+            state.pointee.meanSquareAtStart = state.pointee.meanSquare / decay
+            state.pointee.pendingPower = 0
+            let gain = Self.exp2Approx((makeupDB - state.pointee.compression - state.pointee.expansion) * Self.log2OfTenOver20)
+            state.pointee.gainStart = gain
+            state.pointee.gainEnd = gain
+        }
+        isSubBlockStateCurrent = true
+    }
+
+    /// Hands over to the per-frame path part-way into a sub-block: the mean square of the current frame.
+    @_noLocks
+    mutating func leaveSubBlocks() {
+        let (done, left) = (Self.power(rmsCoefficient, subBlockPhase), Self.power(rmsCoefficient, Self.subBlockFrames - subBlockPhase))
+        for channel in 0..<channels {
+            let state = channelStates + channel
+            let power = state.pointee.meanSquareAtStart * done + state.pointee.pendingPower / left
+            state.pointee.meanSquare = power > Self.powerFloor ? power : Self.powerFloor
+        }
+        isSubBlockStateCurrent = false
+    }
+
+    /// `base` to the power `exponent` (≥ 0) by repeated multiplication.
+    @inline(__always) @_noLocks
+    static func power(_ base: Float, _ exponent: Int) -> Float {
+        var result: Float = 1
+        for _ in 0..<exponent { result *= base }
+        return result
+    }
+
+    /// The weights of a sub-block's squares in the mean square at its end: `(1 − c)·c^(N−1−j)` for frame j.
+    static func rmsWeights(coefficient: Float) -> SIMD16<Float> {
+        var weights = SIMD16<Float>()
+        for frame in 0..<subBlockFrames { weights[frame] = (1 - coefficient) * power(coefficient, subBlockFrames - 1 - frame) }
+        return weights
+    }
+}
