@@ -25,33 +25,79 @@ extension CompressorKernel {
         }
         var done = 0
         while done < frames {
+            if subBlockPhase == 0 && delay.frames == 0 && frames - done >= Self.batchSubBlocks * Self.subBlockFrames {
+                batchOfSubBlocks(inputs, outputs, count, offset: done, most: &most)
+                done += Self.batchSubBlocks * Self.subBlockFrames
+                continue
+            }
             let length = min(frames - done, Self.subBlockFrames - subBlockPhase)
             if length == Self.subBlockFrames && delay.frames == 0 {
-                for channel in 0..<count { fullSubBlock(inputs[channel] + done, outputs[channel] + done, channel: channel) }
+                for channel in 0..<count {
+                    let (input, state) = (inputs[channel] + done, channelStates + channel)
+                    state.pointee.pendingPower += Self.weightedPower(input, rmsWeights)   // before: output may be input
+                    Self.applyRamp(input, outputs[channel] + done, from: state.pointee.gainStart, to: state.pointee.gainEnd)
+                }
             } else {
                 partialSubBlock(inputs, outputs, count, offset: done, length)
             }
             subBlockPhase = (subBlockPhase + length) & (Self.subBlockFrames - 1)
-            if subBlockPhase == 0 { endSubBlock(count, most: &most) }
+            if subBlockPhase == 0 {
+                for channel in 0..<count {
+                    levels[channel * Self.chunkFrames] = channelStates[channel].pendingPower
+                    channelStates[channel].pendingPower = 0
+                }
+                endSubBlocks(count, 1, most: &most)
+            }
             done += length
         }
         blockCompressionDB = most.compression
         blockExpansionDB = most.expansion
     }
 
-    /// One whole sub-block of one channel without lookahead: gains applied, squares summed, in SIMD lanes.
+    /// Sub-blocks handled at once by ``batchOfSubBlocks(_:_:_:offset:most:)`` (at most 8: see ``endSubBlocks(_:_:most:)``).
+    static var batchSubBlocks: Int { @_noLocks get { 4 } }
+
+    /// ``batchSubBlocks`` whole sub-blocks of every channel without lookahead, from a sub-block's start
+    /// (the common case): the squares of each sub-block summed first, then the gain computers of all their
+    /// ends (independent chains but for the one-poles, so they overlap), then the gains applied.
     @inline(__always) @_noLocks
-    func fullSubBlock(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, channel: Int) {
-        let state = channelStates + channel
+    mutating func batchOfSubBlocks(
+        _ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+        _ count: Int, offset: Int, most: inout Reductions
+    ) {
+        for channel in 0..<count {
+            for block in 0..<Self.batchSubBlocks {
+                let input = inputs[channel] + offset + block * Self.subBlockFrames
+                levels[channel * Self.chunkFrames + block] = Self.weightedPower(input, rmsWeights)
+            }
+        }
+        endSubBlocks(count, Self.batchSubBlocks, most: &most)
+        for channel in 0..<count {
+            let gains = levels + channel * Self.chunkFrames + Self.gainSlot
+            for block in 0..<Self.batchSubBlocks {
+                let frame = offset + block * Self.subBlockFrames
+                Self.applyRamp(inputs[channel] + frame, outputs[channel] + frame, from: gains[block], to: gains[block + 1])
+            }
+        }
+    }
+
+    /// The squares of one whole sub-block weighted by `weights`, summed (in SIMD lanes).
+    @inline(__always) @_noLocks
+    static func weightedPower(_ input: UnsafePointer<Float>, _ weights: SIMD16<Float>) -> Float {
         let samples = UnsafeRawPointer(input).loadUnaligned(as: SIMD16<Float>.self)
-        let start = state.pointee.gainStart
-        let step = (state.pointee.gainEnd - start) * (1 / Float(Self.subBlockFrames))
+        let weighted = samples * samples * weights
+        let quarters = weighted.lowHalf.lowHalf + weighted.lowHalf.highHalf + weighted.highHalf.lowHalf + weighted.highHalf.highHalf
+        return (quarters.lowHalf + quarters.highHalf).sum()
+    }
+
+    /// One whole sub-block times a gain moving in a straight line from `start` (before its first frame) to `end` (at its last).
+    @inline(__always) @_noLocks
+    static func applyRamp(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, from start: Float, to end: Float) {
+        let samples = UnsafeRawPointer(input).loadUnaligned(as: SIMD16<Float>.self)
+        let step = (end - start) * (1 / Float(Self.subBlockFrames))
         let positions = SIMD16<Float>(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)   // where its gains are read
         let gains = SIMD16<Float>(repeating: start) + SIMD16<Float>(repeating: step) * positions
         UnsafeMutableRawPointer(output).storeBytes(of: samples * gains, as: SIMD16<Float>.self)
-        let weighted = samples * samples * rmsWeights
-        let quarters = weighted.lowHalf.lowHalf + weighted.lowHalf.highHalf + weighted.highHalf.lowHalf + weighted.highHalf.highHalf
-        state.pointee.pendingPower += (quarters.lowHalf + quarters.highHalf).sum()
     }
 
     /// `length` frames from the current position inside a sub-block (not past its end), all channels,
@@ -76,38 +122,63 @@ extension CompressorKernel {
         applyLinearGains(inputs, outputs, count, offset: offset, length)
     }
 
-    /// The end of a sub-block: each channel's mean square and level, the stereo link, then the envelopes
-    /// and the gain at the end of the next sub-block. Once per sub-block, so plain scalar code.
+    /// Where the compression targets (then the gains in dB) and the linear gains start in a channel's
+    /// scratch row (see ``endSubBlocks(_:_:most:)``).
+    static var targetSlot: Int { @_noLocks get { 16 } }
+    static var gainSlot: Int { @_noLocks get { 32 } }
+
+    /// The ends of `boundaries` (1…8) consecutive sub-blocks. On entry, slots `0..<boundaries` of each
+    /// channel's scratch row hold the weighted squares of those sub-blocks; they become the levels (dB,
+    /// linked). On return, slots ``gainSlot`` + `0…boundaries` hold the linear gains the sub-blocks run
+    /// between (slot 0 → 1 for the first): the gains at the start and end of the first one, then at the end of each next one. Per
+    /// sub-block (each step once per sub-block, plain scalar code): mean square and level, stereo link,
+    /// makeup, then the envelopes and the gain at the end of the next sub-block.
     @inline(__always) @_noLocks
-    mutating func endSubBlock(_ count: Int, most: inout Reductions) {
-        let loudest = levels + channels * Self.chunkFrames
-        loudest.pointee = -Float.infinity
+    mutating func endSubBlocks(_ count: Int, _ boundaries: Int, most: inout Reductions) {
+        let loudest = levels + channels * Self.chunkFrames, makeups = loudest + Self.chunkFrames
+        for block in 0..<boundaries { loudest[block] = -Float.infinity }
         for channel in 0..<count {
-            let state = channelStates + channel
-            let power = state.pointee.meanSquareAtStart * rmsDecay + state.pointee.pendingPower
-            let floored = power > Self.powerFloor ? power : Self.powerFloor   // NaN reads as the floor
-            state.pointee.meanSquareAtStart = floored
-            state.pointee.pendingPower = 0
-            let level = Self.log2Approx(floored) * Self.tenLog10Of2
-            levels[channel * Self.chunkFrames] = level
-            loudest.pointee = max(loudest.pointee, level)
+            let state = channelStates + channel, row = levels + channel * Self.chunkFrames
+            var meanSquare = state.pointee.meanSquareAtStart
+            for block in 0..<boundaries {   // the one chain here: a multiply–add per sub-block
+                let power = meanSquare * rmsDecay + row[block]
+                meanSquare = power > Self.powerFloor ? power : Self.powerFloor   // NaN reads as the floor
+                row[block] = meanSquare
+            }
+            state.pointee.meanSquareAtStart = meanSquare
+            for block in 0..<boundaries {
+                row[block] = Self.log2Approx(row[block]) * Self.tenLog10Of2
+                loudest[block] = max(loudest[block], row[block])
+            }
         }
-        makeupDB += (makeupTargetDB - makeupDB) * (1 - makeupPerSubBlock)
-        if abs(makeupTargetDB - makeupDB) < 1e-5 { makeupDB = makeupTargetDB }
+        for block in 0..<boundaries {
+            makeupDB += (makeupTargetDB - makeupDB) * (1 - makeupPerSubBlock)
+            if abs(makeupTargetDB - makeupDB) < 1e-5 { makeupDB = makeupTargetDB }
+            makeups[block] = makeupDB
+        }
         for channel in 0..<count {
-            let state = channelStates + channel
-            var level = levels[channel * Self.chunkFrames]
-            level += link * (loudest.pointee - level)
-            var compressed = Self.follow(state.pointee.compression, toward: curve.compression(atLevel: level),
-                                         rising: attackPerSubBlock, falling: releasePerSubBlock)
-            if compressed < 1e-9 { compressed = 0 }
+            let state = channelStates + channel, row = levels + channel * Self.chunkFrames
+            let (targets, gains) = (row + Self.targetSlot, row + Self.gainSlot)
+            for block in 0..<boundaries {   // the targets first: independent of each other
+                row[block] += link * (loudest[block] - row[block])
+                targets[block] = curve.compression(atLevel: row[block])
+            }
+            var compressed = state.pointee.compression
+            for block in 0..<boundaries {   // the one-poles: the second chain
+                compressed = Self.follow(compressed, toward: targets[block], rising: attackPerSubBlock, falling: releasePerSubBlock)
+                compressed = compressed < 1e-9 ? 0 : compressed
+                holdSubBlock(level: row[block], state: state)
+                let expanded = isCompressionOnly(channel) ? 0 : expandSubBlock(state)
+                most.compression = max(most.compression, compressed)
+                most.expansion = max(most.expansion, expanded)
+                targets[block] = makeups[block] - compressed - expanded
+            }
             state.pointee.compression = compressed
-            holdSubBlock(level: level, state: state)
-            let expanded = isCompressionOnly(channel) ? 0 : expandSubBlock(state)
-            most.compression = max(most.compression, compressed)
-            most.expansion = max(most.expansion, expanded)
-            state.pointee.gainStart = state.pointee.gainEnd
-            state.pointee.gainEnd = Self.exp2Approx((makeupDB - compressed - expanded) * Self.log2OfTenOver20)
+            gains[0] = state.pointee.gainStart
+            gains[1] = state.pointee.gainEnd
+            for block in 0..<boundaries { gains[block + 2] = Self.exp2Approx(targets[block] * Self.log2OfTenOver20) }
+            state.pointee.gainStart = gains[boundaries]
+            state.pointee.gainEnd = gains[boundaries + 1]
         }
     }
 
