@@ -14,7 +14,9 @@ import Darwin
 /// width ``CompressorSettings/kneeDB`` centred on each threshold) → a smooth branching one-pole per
 /// section on the gain reduction in dB (attack when the signal gets louder: more compression or less
 /// expansion; release otherwise; τ reaches 1 − 1/e) → makeup → applied to the audio, delayed by the
-/// lookahead. Auto makeup is ``autoMakeupDB(for:)``.
+/// lookahead. Auto makeup is ``autoMakeupDB(for:)``. With RMS detection everything after the mean square
+/// runs once per sub-block of ``subBlockFrames`` frames and the linear gain is interpolated across it
+/// (see ``processSubBlocks(inputs:outputs:count:frames:)``).
 ///
 /// Memory for the per-channel state and the lookahead delay line is allocated by `init`; the kernel is a
 /// value holding pointers, so copies share it: call ``deallocate()`` exactly once.
