@@ -25,7 +25,7 @@ extension CompressorKernel {
         }
         var done = 0
         while done < frames {
-            if subBlockPhase == 0 && delay.frames == 0 && frames - done >= Self.batchSubBlocks * Self.subBlockFrames {
+            if subBlockPhase == 0 && frames - done >= Self.batchSubBlocks * Self.subBlockFrames {
                 batchOfSubBlocks(inputs, outputs, count, offset: done, most: &most)
                 done += Self.batchSubBlocks * Self.subBlockFrames
                 continue
@@ -57,9 +57,9 @@ extension CompressorKernel {
     /// Sub-blocks handled at once by ``batchOfSubBlocks(_:_:_:offset:most:)`` (at most 8: see ``endSubBlocks(_:_:most:)``).
     static var batchSubBlocks: Int { @_noLocks get { 4 } }
 
-    /// ``batchSubBlocks`` whole sub-blocks of every channel without lookahead, from a sub-block's start
-    /// (the common case): the squares of each sub-block summed first, then the gain computers of all their
-    /// ends (independent chains but for the one-poles, so they overlap), then the gains applied.
+    /// ``batchSubBlocks`` whole sub-blocks of every channel, from a sub-block's start (the common case):
+    /// the squares of each sub-block summed first, then the gain computers of all their ends (independent
+    /// chains but for the one-poles, so they overlap), then the gains applied (through the lookahead, if any).
     @inline(__always) @_noLocks
     mutating func batchOfSubBlocks(
         _ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
@@ -73,12 +73,20 @@ extension CompressorKernel {
         }
         endSubBlocks(count, Self.batchSubBlocks, most: &most)
         for channel in 0..<count {
-            let gains = levels + channel * Self.chunkFrames + Self.gainSlot
+            let row = levels + channel * Self.chunkFrames
+            let gains = UnsafeRawPointer(row + Self.gainSlot).loadUnaligned(as: SIMD8<Float>.self)   // before the row is overwritten
             for block in 0..<Self.batchSubBlocks {
+                let ramp = Self.ramp(from: gains[block], to: gains[block + 1])
                 let frame = offset + block * Self.subBlockFrames
-                Self.applyRamp(inputs[channel] + frame, outputs[channel] + frame, from: gains[block], to: gains[block + 1])
+                if delay.frames == 0 {
+                    let samples = UnsafeRawPointer(inputs[channel] + frame).loadUnaligned(as: SIMD16<Float>.self)
+                    UnsafeMutableRawPointer(outputs[channel] + frame).storeBytes(of: samples * ramp, as: SIMD16<Float>.self)
+                } else {
+                    UnsafeMutableRawPointer(row + block * Self.subBlockFrames).storeBytes(of: ramp, as: SIMD16<Float>.self)
+                }
             }
         }
+        if delay.frames > 0 { applyLinearGains(inputs, outputs, count, offset: offset, Self.batchSubBlocks * Self.subBlockFrames) }
     }
 
     /// The squares of one whole sub-block weighted by `weights`, summed (in SIMD lanes).
@@ -94,10 +102,15 @@ extension CompressorKernel {
     @inline(__always) @_noLocks
     static func applyRamp(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, from start: Float, to end: Float) {
         let samples = UnsafeRawPointer(input).loadUnaligned(as: SIMD16<Float>.self)
+        UnsafeMutableRawPointer(output).storeBytes(of: samples * ramp(from: start, to: end), as: SIMD16<Float>.self)
+    }
+
+    /// The gains of a sub-block's frames on a straight line from `start` (before its first frame) to `end` (at its last).
+    @inline(__always) @_noLocks
+    static func ramp(from start: Float, to end: Float) -> SIMD16<Float> {
         let step = (end - start) * (1 / Float(Self.subBlockFrames))
-        let positions = SIMD16<Float>(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)   // where its gains are read
-        let gains = SIMD16<Float>(repeating: start) + SIMD16<Float>(repeating: step) * positions
-        UnsafeMutableRawPointer(output).storeBytes(of: samples * gains, as: SIMD16<Float>.self)
+        let positions = SIMD16<Float>(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16)
+        return SIMD16<Float>(repeating: start) + SIMD16<Float>(repeating: step) * positions
     }
 
     /// `length` frames from the current position inside a sub-block (not past its end), all channels,
