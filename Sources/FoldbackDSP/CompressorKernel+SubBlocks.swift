@@ -25,21 +25,14 @@ extension CompressorKernel {
         }
         var done = 0
         while done < frames {
-            if subBlockPhase == 0 && frames - done >= Self.batchSubBlocks * Self.subBlockFrames {
-                batchOfSubBlocks(inputs, outputs, count, offset: done, most: &most)
-                done += Self.batchSubBlocks * Self.subBlockFrames
+            if subBlockPhase == 0 && frames - done >= Self.subBlockFrames {
+                let blocks = min((frames - done) / Self.subBlockFrames, Self.batchSubBlocks)
+                batchOfSubBlocks(inputs, outputs, count, offset: done, blocks, most: &most)
+                done += blocks * Self.subBlockFrames
                 continue
             }
             let length = min(frames - done, Self.subBlockFrames - subBlockPhase)
-            if length == Self.subBlockFrames && delay.frames == 0 {
-                for channel in 0..<count {
-                    let (input, state) = (inputs[channel] + done, channelStates + channel)
-                    state.pointee.pendingPower += Self.weightedPower(input, rmsWeights)   // before: output may be input
-                    Self.applyRamp(input, outputs[channel] + done, from: state.pointee.gainStart, to: state.pointee.gainEnd)
-                }
-            } else {
-                partialSubBlock(inputs, outputs, count, offset: done, length)
-            }
+            partialSubBlock(inputs, outputs, count, offset: done, length)
             subBlockPhase = (subBlockPhase + length) & (Self.subBlockFrames - 1)
             if subBlockPhase == 0 {
                 for channel in 0..<count {
@@ -54,28 +47,29 @@ extension CompressorKernel {
         blockExpansionDB = most.expansion
     }
 
-    /// Sub-blocks handled at once by ``batchOfSubBlocks(_:_:_:offset:most:)`` (at most 8: see ``endSubBlocks(_:_:most:)``).
+    /// The most sub-blocks handled at once by ``batchOfSubBlocks(_:_:_:offset:_:most:)`` (at most 6: see
+    /// ``endSubBlocks(_:_:most:)``; ``batchSubBlocks`` · ``subBlockFrames`` must fit a scratch row).
     static var batchSubBlocks: Int { @_noLocks get { 4 } }
 
-    /// ``batchSubBlocks`` whole sub-blocks of every channel, from a sub-block's start (the common case):
+    /// `blocks` (1…``batchSubBlocks``) whole sub-blocks of every channel, from a sub-block's start (the common case):
     /// the squares of each sub-block summed first, then the gain computers of all their ends (independent
     /// chains but for the one-poles, so they overlap), then the gains applied (through the lookahead, if any).
     @inline(__always) @_noLocks
     mutating func batchOfSubBlocks(
         _ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
-        _ count: Int, offset: Int, most: inout Reductions
+        _ count: Int, offset: Int, _ blocks: Int, most: inout Reductions
     ) {
         for channel in 0..<count {
-            for block in 0..<Self.batchSubBlocks {
+            for block in 0..<blocks {
                 let input = inputs[channel] + offset + block * Self.subBlockFrames
                 levels[channel * Self.chunkFrames + block] = Self.weightedPower(input, rmsWeights)
             }
         }
-        endSubBlocks(count, Self.batchSubBlocks, most: &most)
+        endSubBlocks(count, blocks, most: &most)
         for channel in 0..<count {
             let row = levels + channel * Self.chunkFrames
             let gains = UnsafeRawPointer(row + Self.gainSlot).loadUnaligned(as: SIMD8<Float>.self)   // before the row is overwritten
-            for block in 0..<Self.batchSubBlocks {
+            for block in 0..<blocks {
                 let ramp = Self.ramp(from: gains[block], to: gains[block + 1])
                 let frame = offset + block * Self.subBlockFrames
                 if delay.frames == 0 {
@@ -86,7 +80,7 @@ extension CompressorKernel {
                 }
             }
         }
-        if delay.frames > 0 { applyLinearGains(inputs, outputs, count, offset: offset, Self.batchSubBlocks * Self.subBlockFrames) }
+        if delay.frames > 0 { applyLinearGains(inputs, outputs, count, offset: offset, blocks * Self.subBlockFrames) }
     }
 
     /// The squares of one whole sub-block weighted by `weights`, summed (in SIMD lanes).
@@ -96,13 +90,6 @@ extension CompressorKernel {
         let weighted = samples * samples * weights
         let quarters = weighted.lowHalf.lowHalf + weighted.lowHalf.highHalf + weighted.highHalf.lowHalf + weighted.highHalf.highHalf
         return (quarters.lowHalf + quarters.highHalf).sum()
-    }
-
-    /// One whole sub-block times a gain moving in a straight line from `start` (before its first frame) to `end` (at its last).
-    @inline(__always) @_noLocks
-    static func applyRamp(_ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>, from start: Float, to end: Float) {
-        let samples = UnsafeRawPointer(input).loadUnaligned(as: SIMD16<Float>.self)
-        UnsafeMutableRawPointer(output).storeBytes(of: samples * ramp(from: start, to: end), as: SIMD16<Float>.self)
     }
 
     /// The gains of a sub-block's frames on a straight line from `start` (before its first frame) to `end` (at its last).
