@@ -12,5 +12,11 @@ extension CompressorKernel {
         var heldLevel: Float = -Float.infinity
         var windowMaximum: Float = -Float.infinity
         var holdRemaining = 1
+        /// RMS path: the mean square at the start of the current sub-block, the weighted squares of its
+        /// frames so far, and the linear gains at its start and end.
+        var meanSquareAtStart: Float = CompressorKernel.powerFloor
+        var pendingPower: Float = 0
+        var gainStart: Float = 1
+        var gainEnd: Float = 1
     }
 }

@@ -16,6 +16,9 @@ extension CompressorKernel {
         delay = LookaheadDelay(channels: self.channels, frames: lookaheadFrames)
         rmsCoefficient = Self.onePole(seconds: Self.rmsWindowTime, sampleRate: sampleRate)
         makeupCoefficient = Self.onePole(seconds: Self.makeupSmoothingTime, sampleRate: sampleRate)
+        rmsWeights = Self.rmsWeights(coefficient: rmsCoefficient)
+        rmsDecay = Self.power(rmsCoefficient, Self.subBlockFrames)
+        makeupPerSubBlock = Self.power(makeupCoefficient, Self.subBlockFrames)
         curve = Curve(settings)
         holdFrames = max(1, Int((Self.expanderHoldTime * sampleRate).rounded()))
         channelStates = .allocate(capacity: self.channels)
@@ -41,6 +44,8 @@ extension CompressorKernel {
         curve = Curve(newSettings)
         attackCoefficient = Self.onePole(seconds: Double(newSettings.attackMs) / 1000, sampleRate: sampleRate)
         releaseCoefficient = Self.onePole(seconds: Double(newSettings.releaseMs) / 1000, sampleRate: sampleRate)
+        attackPerSubBlock = Self.power(attackCoefficient, Self.subBlockFrames)
+        releasePerSubBlock = Self.power(releaseCoefficient, Self.subBlockFrames)
         isRMS = newSettings.detection == .rms
         link = newSettings.stereoLink.isNaN ? 1 : min(max(newSettings.stereoLink, 0), 1)
         let makeup = newSettings.makeupDB.isFinite ? newSettings.makeupDB : 0
@@ -51,6 +56,8 @@ extension CompressorKernel {
     public mutating func reset() {
         channelStates.update(repeating: ChannelState(holdRemaining: holdFrames), count: channels)
         delay.reset()
+        subBlockPhase = 0
+        isSubBlockStateCurrent = false
         makeupDB = makeupTargetDB
         blockCompressionDB = 0
         blockExpansionDB = 0

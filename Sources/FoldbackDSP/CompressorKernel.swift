@@ -14,7 +14,9 @@ import Darwin
 /// width ``CompressorSettings/kneeDB`` centred on each threshold) → a smooth branching one-pole per
 /// section on the gain reduction in dB (attack when the signal gets louder: more compression or less
 /// expansion; release otherwise; τ reaches 1 − 1/e) → makeup → applied to the audio, delayed by the
-/// lookahead. Auto makeup is ``autoMakeupDB(for:)``.
+/// lookahead. Auto makeup is ``autoMakeupDB(for:)``. With RMS detection everything after the mean square
+/// runs once per sub-block of ``subBlockFrames`` frames and the linear gain is interpolated across it
+/// (see ``processSubBlocks(inputs:outputs:count:frames:)``).
 ///
 /// Memory for the per-channel state and the lookahead delay line is allocated by `init`; the kernel is a
 /// value holding pointers, so copies share it: call ``deallocate()`` exactly once.
@@ -27,14 +29,14 @@ public struct CompressorKernel: @unchecked Sendable {
     /// The longest lookahead, in milliseconds.
     public static let maximumLookaheadMs: Float = 10
     /// The expander never attenuates by more than this many dB (so a closed gate reopens in a few attack times).
-    public static let expansionRangeDB: Float = 80
+    public static var expansionRangeDB: Float { @_noLocks get { 80 } }
     /// The expander reads its level through a peak hold of this many seconds (it starts closing after
     /// one to two hold times), so it does not close between the crests of a steady tone.
     public static let expanderHoldTime: Double = 0.020
     /// Levels are floored at this mean square (−200 dBFS), which also keeps the detector free of denormals.
-    static let powerFloor: Float = 1e-20
+    static var powerFloor: Float { @_noLocks get { 1e-20 } }
     /// Frames processed per pass of the staged loop (see ``process(inputs:outputs:channels:frames:)``).
-    static let chunkFrames = 64
+    static var chunkFrames: Int { @_noLocks get { 64 } }
 
     /// The current settings.
     public internal(set) var settings: CompressorSettings
@@ -54,6 +56,18 @@ public struct CompressorKernel: @unchecked Sendable {
     var makeupDB: Float = 0
     let makeupCoefficient: Float
 
+    /// The RMS path's constants: the squares' weights, and the detector's, attack's, release's and makeup's
+    /// poles over a sub-block (see ``processSubBlocks(inputs:outputs:count:frames:)``).
+    let rmsWeights: SIMD16<Float>
+    let rmsDecay: Float
+    var attackPerSubBlock: Float = 0
+    var releasePerSubBlock: Float = 0
+    let makeupPerSubBlock: Float
+    /// Frames into the current sub-block (the running frame count modulo ``subBlockFrames``), and whether
+    /// the RMS path's state (rather than the per-frame detector's) is the current one.
+    var subBlockPhase = 0
+    var isSubBlockStateCurrent = false
+
     let holdFrames: Int
     /// One per channel.
     let channelStates: UnsafeMutablePointer<ChannelState>
@@ -68,6 +82,8 @@ public struct CompressorKernel: @unchecked Sendable {
 
     /// Processes `channels` channels (at most the kernel's) of `frames` frames; input and output may alias.
     ///
+    /// RMS detection runs ``processSubBlocks(inputs:outputs:count:frames:)``: the gain computer once per
+    /// sub-block of ``subBlockFrames`` frames. Peak detection runs frame by frame, as follows.
     /// Runs in chunks of ``chunkFrames`` frames, in passes: detector levels (per channel), stereo link,
     /// gain reduction (per channel), then gains applied through the lookahead. The two recursions that
     /// cannot be vectorised (the detector's mean square and the gain envelope) are each a short
@@ -84,6 +100,12 @@ public struct CompressorKernel: @unchecked Sendable {
         frames: Int
     ) {
         let count = min(requested, channels)
+        if isRMS {
+            processSubBlocks(inputs: inputs, outputs: outputs, count: count, frames: frames)
+            return
+        }
+        if isSubBlockStateCurrent { leaveSubBlocks() }
+        subBlockPhase = (subBlockPhase + frames) & (Self.subBlockFrames - 1)
         var most = Reductions()
         var done = 0
         while done < frames {
@@ -98,9 +120,7 @@ public struct CompressorKernel: @unchecked Sendable {
                         while start < length {   // split where a hold window ends, so each part's peak updates the hold
                             let end = min(length, start + channelStates[channel].holdRemaining)
                             let (input, gains) = (inputs[channel] + done + start, row + start)
-                            let peak = isRMS
-                                ? detectAndCompress(input, gains: gains, makeup: makeup + start, end - start, channel: channel, rms: true, most: &most)
-                                : detectAndCompress(input, gains: gains, makeup: makeup + start, end - start, channel: channel, rms: false, most: &most)
+                            let peak = detectAndCompress(input, gains: gains, makeup: makeup + start, end - start, channel: channel, most: &most)
                             holdWindow(peak: peak, end - start, channel: channel)
                             start = end
                         }
@@ -133,10 +153,11 @@ public struct CompressorKernel: @unchecked Sendable {
     struct Reductions {
         var compression: Float = 0
         var expansion: Float = 0
+        @_noLocks init() {}
     }
 
     /// Whether `channel` needs no expander envelope this chunk: the expander is off and fully released.
-    @inline(__always)
+    @inline(__always) @_noLocks
     func isCompressionOnly(_ channel: Int) -> Bool { curve.expanderSlope == 0 && channelStates[channel].expansion == 0 }
 
     /// The makeup (dB) of each frame of the chunk, gliding toward its target.
@@ -168,26 +189,21 @@ public struct CompressorKernel: @unchecked Sendable {
         }
     }
 
-    /// One frame of the detector: advances the mean square by `power` and returns the power the level is
-    /// read from (the mean square in RMS mode, else `power`), floored at ``powerFloor`` (NaN reads as the floor).
+    /// One frame of the peak detector: advances the mean square by `power` (so switching to RMS starts from
+    /// the current level) and returns `power`, floored at ``powerFloor`` (NaN reads as the floor).
     @inline(__always) @_noLocks
-    func detectorPower(_ sample: Float, _ meanSquare: inout Float, rms: Bool) -> Float {
+    func detectorPower(_ sample: Float, _ meanSquare: inout Float) -> Float {
         let power = sample * sample
-        // The mean square runs in peak mode too, so switching to RMS starts from the current level.
         let average = meanSquare * rmsCoefficient + power * (1 - rmsCoefficient)
         meanSquare = average > Self.powerFloor ? average : Self.powerFloor
-        return rms ? meanSquare : (power > Self.powerFloor ? power : Self.powerFloor)
+        return power > Self.powerFloor ? power : Self.powerFloor
     }
 
     /// The detector levels of `count` samples of one channel in dBFS (floored at −200 dB).
     @inline(__always) @_noLocks
     func detect(_ input: UnsafePointer<Float>, into levels: UnsafeMutablePointer<Float>, _ count: Int, channel: Int) {
         var meanSquare = channelStates[channel].meanSquare
-        if isRMS {   // one loop per mode, so the mode is not tested per frame
-            for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare, rms: true) }
-        } else {
-            for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare, rms: false) }
-        }
+        for frame in 0..<count { levels[frame] = detectorPower(input[frame], &meanSquare) }
         channelStates[channel].meanSquare = meanSquare
         for frame in 0..<count { levels[frame] = Self.log2Approx(levels[frame]) * Self.tenLog10Of2 }
     }
@@ -196,13 +212,13 @@ public struct CompressorKernel: @unchecked Sendable {
     /// (makeup included) to `gains`; returns the loudest level (dBFS).
     @inline(__always) @_noLocks
     func detectAndCompress(_ input: UnsafePointer<Float>, gains: UnsafeMutablePointer<Float>, makeup: UnsafePointer<Float>,
-                           _ count: Int, channel: Int, rms: Bool, most: inout Reductions) -> Float {
+                           _ count: Int, channel: Int, most: inout Reductions) -> Float {
         var meanSquare = channelStates[channel].meanSquare
         var compressed = channelStates[channel].compression
         var largest = most.compression
         var peak = -Float.infinity
         for frame in 0..<count {
-            let level = Self.log2Approx(detectorPower(input[frame], &meanSquare, rms: rms)) * Self.tenLog10Of2
+            let level = Self.log2Approx(detectorPower(input[frame], &meanSquare)) * Self.tenLog10Of2
             peak = level > peak ? level : peak
             compressed = Self.follow(compressed, toward: curve.compression(atLevel: level), rising: attackCoefficient, falling: releaseCoefficient)
             largest = compressed > largest ? compressed : largest
@@ -276,7 +292,7 @@ public struct CompressorKernel: @unchecked Sendable {
         channelStates[channel] = state
     }
 
-    /// Turns the chunk's gains (dB) into linear gains and applies them to the audio, through the lookahead.
+    /// Turns the chunk's gains (dB) into linear gains and applies them.
     @inline(__always) @_noLocks
     mutating func applyGains(_ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
                              _ count: Int, offset: Int, _ length: Int) {
@@ -284,6 +300,13 @@ public struct CompressorKernel: @unchecked Sendable {
             let row = levels + channel * Self.chunkFrames
             for frame in 0..<length { row[frame] = Self.exp2Approx(row[frame] * Self.log2OfTenOver20) }
         }
+        applyLinearGains(inputs, outputs, count, offset: offset, length)
+    }
+
+    /// Applies the chunk's linear gains (each channel's scratch row) to the audio, through the lookahead.
+    @inline(__always) @_noLocks
+    mutating func applyLinearGains(_ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
+                                   _ count: Int, offset: Int, _ length: Int) {
         if delay.frames == 0 {
             for channel in 0..<count {
                 let row = levels + channel * Self.chunkFrames, input = inputs[channel] + offset, output = outputs[channel] + offset
@@ -328,90 +351,5 @@ public struct CompressorKernel: @unchecked Sendable {
         if expanded < 1e-9 { expanded = 0 }
         state.expansion = expanded
         return (compressed, expanded)
-    }
-}
-
-extension CompressorKernel {
-    /// The static gain computer: reductions in dB (≥ 0) as functions of the detector level in dBFS.
-    struct Curve: Sendable {
-        let threshold: Float
-        let slope: Float            // 1 − 1/ratio
-        let expanderThreshold: Float
-        let expanderSlope: Float    // expander ratio − 1
-        let halfKnee: Float
-        let compressionKnee: Float  // slope / (2·knee)
-        let expansionKnee: Float    // expanderSlope / (2·knee)
-
-        init(_ settings: CompressorSettings) {
-            func finite(_ value: Float, or fallback: Float) -> Float { value.isFinite ? value : fallback }
-            threshold = finite(settings.thresholdDB, or: 0)
-            slope = 1 - 1 / max(finite(settings.ratio, or: 1), 1)
-            expanderThreshold = finite(settings.expanderThresholdDB, or: -Float.infinity)
-            expanderSlope = max(finite(settings.expanderRatio, or: 1), 1) - 1
-            let knee = max(finite(settings.kneeDB, or: 0), 0)
-            halfKnee = knee / 2
-            compressionKnee = knee > 0 ? slope / (2 * knee) : 0
-            expansionKnee = knee > 0 ? expanderSlope / (2 * knee) : 0
-        }
-
-        /// Compression above the threshold: 0 below the knee, `(1 − 1/R)·(x − T + W/2)²/(2W)` in it,
-        /// `(1 − 1/R)·(x − T)` above it. Branch-free: the knee term saturates at the top of the knee, where
-        /// it equals `(1 − 1/R)·W/2`, and the linear term takes over from there.
-        @inline(__always) @_noLocks
-        func compression(atLevel level: Float) -> Float {
-            let over = level - threshold
-            let (lower, upper) = (over + halfKnee, over - halfKnee)
-            let lifted = lower > 0 ? lower : 0                          // (written as selects: single min/max instructions)
-            let into = lifted < 2 * halfKnee ? lifted : 2 * halfKnee
-            return compressionKnee * into * into + slope * (upper > 0 ? upper : 0)
-        }
-
-        /// Downward expansion below the expander threshold: 0 above the knee,
-        /// `(R − 1)·(T − x + W/2)²/(2W)` in it, `(R − 1)·(T − x)` below it; at most ``expansionRangeDB``.
-        @inline(__always) @_noLocks
-        func expansion(atLevel level: Float) -> Float {
-            let under = expanderThreshold - level
-            if !(under > -halfKnee) || expanderSlope == 0 { return 0 }
-            let reduction: Float
-            if under >= halfKnee {
-                reduction = expanderSlope * under
-            } else {
-                let into = under + halfKnee
-                reduction = expansionKnee * into * into
-            }
-            return min(reduction, CompressorKernel.expansionRangeDB)
-        }
-    }
-}
-
-extension CompressorKernel {
-    // MARK: Fast log₂ / exp₂ (no libm on the audio path; both far below 0.001 dB of error)
-
-    static let tenLog10Of2: Float = 3.0102999566   // dB per doubling of power
-    static let log2OfTenOver20: Float = 0.1660964047   // log₂(10)/20: dB → log₂ of amplitude
-
-    /// log₂ of a positive, normal, finite `x`: the exponent plus u·P(u) for the mantissa 1 + u, P a
-    /// degree-5 least-squares fit on Chebyshev nodes (error below 3e-6, 1e-5 dB). No division, no branch.
-    @inline(__always) @_noLocks
-    static func log2Approx(_ x: Float) -> Float {
-        let bits = x.bitPattern
-        let u = Float(bitPattern: (bits & 0x007f_ffff) | 0x3f80_0000) - 1
-        let exponent = Float(Int32(bitPattern: bits >> 23) &- 127)
-        let p = 1.4425347796 + u * (-0.7180335904 + u * (0.4571581211 + u * (-0.2773416460 + u * (0.1214729484 + u * -0.0257923450))))
-        return exponent + u * p
-    }
-
-    /// 2^x for x clamped to −126…126 (NaN reads as −126): a power-of-two scale times a degree-6
-    /// Taylor series of e^(f·ln 2), f in [−½, ½] (relative error below 1e-6). Exactly 1 at x = 0.
-    /// Branch- and trap-free: the rounding to the nearest integer is done by adding 1.5·2²³.
-    @inline(__always) @_noLocks
-    static func exp2Approx(_ x: Float) -> Float {
-        let clamped = min(x > -126 ? x : -126, 126)
-        let rounded = clamped + 12_582_912   // 1.5·2²³: the sum's low mantissa bits are round(clamped)
-        let whole = rounded - 12_582_912
-        let u = (clamped - whole) * 0.6931471806
-        let fraction = 1 + u * (1 + u * (0.5 + u * (0.1666666667 + u * (0.0416666667 + u * (0.0083333333 + u * 0.0013888889)))))
-        let exponent = Int32(bitPattern: rounded.bitPattern & 0x007f_ffff) &- 0x0040_0000
-        return fraction * Float(bitPattern: UInt32(bitPattern: (exponent &+ 127) &<< 23))
     }
 }
