@@ -315,7 +315,13 @@ struct ReverbTank: ~Copyable {
         _ first: Int, _ count: Int, stereo: Bool, ramping: Bool
     ) {
         var peak = inputPeak
-        if !stereo { diffuseMono(left + first, right + first, count &- first, ramping: ramping) }
+        if !stereo {
+            ReverbMonoDiffuser.diffuse(
+                left + first, right + first, count: count &- first, into: diffused,
+                rings: UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self), lengths: diffuserLengths,
+                start: diffuserWrite, size: diffuserFrames, coefficient: current.levels[0], step: step.levels[0], ramping: ramping)
+            diffuserWrite = (diffuserWrite &+ count &- first) & diffuserMask
+        }
         let taps = Taps(lines + segmentOffset &* 8, readIndex)
         // The loop's recurrences and write positions live in a local for the segment, so they stay in
         // registers instead of making a round trip through `self` every sample.
@@ -363,68 +369,6 @@ struct ReverbTank: ~Copyable {
         func read(row: Int) -> SIMD8<Float> {
             let offset = row &* 8
             return SIMD8(p0[offset], p1[offset], p2[offset], p3[offset], p4[offset], p5[offset], p6[offset], p7[offset])
-        }
-    }
-
-    /// Input diffusion of a mono tank's `count` frames (the mean of `left` and `right`) into ``diffused``:
-    /// ``tankSample(_:input:near:stereo:)``'s four all-passes, 4 frames at a time (their reads lie before
-    /// their writes, M ≥ 4), the same arithmetic lane by lane, the coefficient ramping as ``advanceRamps()`` ramps it.
-    @inline(never) @_noLocks
-    private mutating func diffuseMono(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, _ count: Int, ramping: Bool) {
-        let start = diffuserWrite, mask = diffuserMask, size = diffuserFrames, stride = diffuserFrames &+ 4
-        let rings = UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self)
-        var coefficient = current.levels[0]
-        let step = step.levels[0]
-        var frame = 0
-        while frame &+ 4 <= count {
-            var gains = SIMD4(repeating: coefficient)
-            if ramping {
-                let second = coefficient + step, third = second + step, fourth = third + step
-                gains = SIMD4(coefficient, second, third, fourth)
-                coefficient = fourth + step
-            }
-            var x = (UnsafeRawPointer(left + frame).loadUnaligned(as: SIMD4<Float>.self)
-                + UnsafeRawPointer(right + frame).loadUnaligned(as: SIMD4<Float>.self)) * 0.5
-            let write = (start &+ frame) & mask
-            for stage in 0..<4 {
-                let ring = rings + stage &* stride
-                let delayed = UnsafeRawPointer(ring + ((start &+ frame &- Int(diffuserLengths[stage])) & mask))
-                    .loadUnaligned(as: SIMD4<Float>.self)
-                let v = x + gains * delayed
-                UnsafeMutableRawPointer(ring + write).storeBytes(of: v, as: SIMD4<Float>.self)
-                x = delayed - gains * v
-            }
-            if write > size &- 4 || write < 3 {
-                for stage in 0..<4 { Self.mirror(rings + stage &* stride, from: write, size: size) }
-            }
-            UnsafeMutableRawPointer(diffused + frame).storeBytes(of: x, as: SIMD4<Float>.self)
-            frame &+= 4
-        }
-        while frame < count {
-            var x = 0.5 * (left[frame] + right[frame])
-            let write = (start &+ frame) & mask
-            for stage in 0..<4 {
-                let ring = rings + stage &* stride
-                let delayed = ring[(start &+ frame &- Int(diffuserLengths[stage])) & mask]
-                let v = x + coefficient * delayed
-                ring[write] = v
-                if write < 3 { ring[write &+ size] = v }
-                x = delayed - coefficient * v
-            }
-            diffused[frame] = x
-            if ramping { coefficient += step }
-            frame &+= 1
-        }
-        diffuserWrite = (start &+ count) & mask
-    }
-
-    /// After 4 floats written at `write` in a mono diffuser ring of `size`: those past the end go to its
-    /// start, and those among its first 3 to their mirror past the end.
-    @_noLocks
-    private static func mirror(_ ring: UnsafeMutablePointer<Float>, from write: Int, size: Int) {
-        for position in write..<(write &+ 4) {
-            if position >= size { ring[position &- size] = ring[position] }
-            if position < 3 { ring[position &+ size] = ring[position] }
         }
     }
 
