@@ -9,16 +9,17 @@
 enum ReverbMonoDiffuser {
     /// Diffuses `count` frames (the mean of `left` and `right`) into `output`, starting at ring position
     /// `start`; the coefficient starts at `coefficient` and grows by `step` a frame when `ramping` (as
-    /// repeated additions, so the result does not depend on how the frames are split).
+    /// repeated additions, so the result does not depend on how the frames are split). Returns whether
+    /// any input frame was other than ±0.
     @inline(never) @_noLocks
     static func diffuse(
         _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int, into output: UnsafeMutablePointer<Float>,
         rings: UnsafeMutablePointer<Float>, lengths: SIMD4<Int32>, start: Int, size: Int,
         coefficient startCoefficient: Float, step: Float, ramping: Bool
-    ) {
+    ) -> Bool {
         let mask = size &- 1, stride = size &+ 4
         var coefficient = startCoefficient
-        var frame = 0
+        var frame = 0, magnitudes = SIMD4<UInt32>()
         while frame &+ 4 <= count {
             var gains = SIMD4(repeating: coefficient)
             if ramping {
@@ -28,6 +29,7 @@ enum ReverbMonoDiffuser {
             }
             var x = (UnsafeRawPointer(left + frame).loadUnaligned(as: SIMD4<Float>.self)
                 + UnsafeRawPointer(right + frame).loadUnaligned(as: SIMD4<Float>.self)) * 0.5
+            magnitudes |= unsafeBitCast(x, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF
             let write = (start &+ frame) & mask
             for stage in 0..<4 {
                 let ring = rings + stage &* stride
@@ -43,8 +45,10 @@ enum ReverbMonoDiffuser {
             UnsafeMutableRawPointer(output + frame).storeBytes(of: x, as: SIMD4<Float>.self)
             frame &+= 4
         }
+        var heard = magnitudes != SIMD4()
         while frame < count {
             var x = 0.5 * (left[frame] + right[frame])
+            heard = heard || x != 0
             let write = (start &+ frame) & mask
             for stage in 0..<4 {
                 let ring = rings + stage &* stride
@@ -58,6 +62,7 @@ enum ReverbMonoDiffuser {
             if ramping { coefficient += step }
             frame &+= 1
         }
+        return heard
     }
 
     /// After 4 floats written at `write` in a ring of `size`: those past the end go to its start, and
