@@ -434,11 +434,12 @@ struct ReverbTank: ~Copyable {
         // interpolator rings down geometrically (by η a sample) into subnormals. In a true-stereo tank the
         // damping state is flushed too: a half can carry the sparse early echoes of the other side's diffuser.
         // η·near + far − η·y: only one product and one difference on the recurrence's path.
-        let outputs = (state.eta * (near - state.interpolated) + far).flushed()
+        // Written η·near + far − η·y: one product and one difference on the recurrence's path.
+        let outputs = ((state.eta * near + far) - state.eta * state.interpolated).flushed()
         state.interpolated = outputs
 
         // Damping (a·y + (1 − a)·x: one product and one sum on the path), loop gain, orthogonal mixing, and the input.
-        state.lowpass = outputs + state.poles * (state.lowpass - outputs)
+        state.lowpass = state.poles * state.lowpass + (1 - state.poles) * outputs   // a·y + (1 − a)·x: two steps on its path
         if stereo { state.lowpass = state.lowpass.flushed() }
         guard stereo else {   // the mix and the write wait for the stretch's end (``writeMonoLines(count:)``)
             (state.loopGains * state.lowpass).store(to: UnsafeMutableRawPointer(loopSignal))
