@@ -77,9 +77,14 @@ struct ReverbOutput {
         if !ramping && fade >= 1 {   // 4 frames at a time
             let dry = levels[1], direct = levels[2], cross = levels[3]
             while frame &+ 4 <= count {
-                let w0 = delayed(lineOutputs[frame], stereo: stereo), w1 = delayed(lineOutputs[frame &+ 1], stereo: stereo)
-                let w2 = delayed(lineOutputs[frame &+ 2], stereo: stereo), w3 = delayed(lineOutputs[frame &+ 3], stereo: stereo)
-                let wetLeft = SIMD4(w0.x, w1.x, w2.x, w3.x), wetRight = SIMD4(w0.y, w1.y, w2.y, w3.y)
+                let wetLeft: SIMD4<Float>, wetRight: SIMD4<Float>
+                if !stereo && write &+ 4 <= frames && tap &+ 4 <= frames && (write &- tap) & mask &+ 4 <= frames {
+                    (wetLeft, wetRight) = monoDelayed(lineOutputs + frame)
+                } else {
+                    let w0 = delayed(lineOutputs[frame], stereo: stereo), w1 = delayed(lineOutputs[frame &+ 1], stereo: stereo)
+                    let w2 = delayed(lineOutputs[frame &+ 2], stereo: stereo), w3 = delayed(lineOutputs[frame &+ 3], stereo: stereo)
+                    (wetLeft, wetRight) = (SIMD4(w0.x, w1.x, w2.x, w3.x), SIMD4(w0.y, w1.y, w2.y, w3.y))
+                }
                 let dryLeft = UnsafeRawPointer(left + frame).loadUnaligned(as: SIMD4<Float>.self)
                 let dryRight = UnsafeRawPointer(right + frame).loadUnaligned(as: SIMD4<Float>.self)
                 UnsafeMutableRawPointer(outputLeft + frame).storeBytes(
@@ -103,6 +108,40 @@ struct ReverbOutput {
             if ramping { levels += step }
             frame &+= 1
         }
+    }
+
+    /// ``delayed(_:stereo:keepingWrite:)`` for 4 frames of a mono tank at once, where neither the 4 writes
+    /// nor the 4 reads wrap and no read meets a later write: the same sums (``ReverbLoopMath/monoPair(_:)``)
+    /// across the frames after a transpose. Returns the 4 delayed left and right wet samples.
+    @inline(__always) @_noLocks
+    private mutating func monoDelayed(_ outputs: UnsafePointer<SIMD8<Float>>) -> (left: SIMD4<Float>, right: SIMD4<Float>) {
+        let (p0, m0) = Self.sumAndDifference(outputs[0]), (p1, m1) = Self.sumAndDifference(outputs[1])
+        let (p2, m2) = Self.sumAndDifference(outputs[2]), (p3, m3) = Self.sumAndDifference(outputs[3])
+        let p = Self.transposed(p0, p1, p2, p3), m = Self.transposed(m0, m1, m2, m3)
+        let left = (p.0 - p.1) + (p.2 - p.3), right = (m.0 + m.1) - (m.2 + m.3)
+        let pairs = UnsafeMutableRawPointer(ring + write)
+        pairs.storeBytes(of: SIMD4(left[0], right[0], left[1], right[1]), as: SIMD4<Float>.self)
+        (pairs + 16).storeBytes(of: SIMD4(left[2], right[2], left[3], right[3]), as: SIMD4<Float>.self)
+        let wet = UnsafeRawPointer(ring + ((write &- tap) & mask))
+        let a = wet.load(as: SIMD4<Float>.self), b = (wet + 16).load(as: SIMD4<Float>.self)
+        write = (write &+ 4) & mask
+        return (SIMD4(a[0], a[2], b[0], b[2]), SIMD4(a[1], a[3], b[1], b[3]))
+    }
+
+    @inline(__always) @_noLocks
+    private static func sumAndDifference(_ x: SIMD8<Float>) -> (SIMD4<Float>, SIMD4<Float>) {
+        (x.lowHalf + x.highHalf, x.lowHalf - x.highHalf)
+    }
+
+    /// Lane i of the result's vector j is lane j of argument i.
+    @inline(__always) @_noLocks
+    private static func transposed(
+        _ a: SIMD4<Float>, _ b: SIMD4<Float>, _ c: SIMD4<Float>, _ d: SIMD4<Float>
+    ) -> (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) {
+        let ab01 = SIMD4(a[0], b[0], a[1], b[1]), cd01 = SIMD4(c[0], d[0], c[1], d[1])
+        let ab23 = SIMD4(a[2], b[2], a[3], b[3]), cd23 = SIMD4(c[2], d[2], c[3], d[3])
+        return (SIMD4(lowHalf: ab01.lowHalf, highHalf: cd01.lowHalf), SIMD4(lowHalf: ab01.highHalf, highHalf: cd01.highHalf),
+                SIMD4(lowHalf: ab23.lowHalf, highHalf: cd23.lowHalf), SIMD4(lowHalf: ab23.highHalf, highHalf: cd23.highHalf))
     }
 
     /// Writes the wet pair of one frame's line outputs into the predelay and reads the pair `tap` frames
