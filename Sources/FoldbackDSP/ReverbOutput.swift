@@ -123,7 +123,7 @@ struct ReverbOutput {
         pairs.storeBytes(of: SIMD4(left[0], right[0], left[1], right[1]), as: SIMD4<Float>.self)
         (pairs + 16).storeBytes(of: SIMD4(left[2], right[2], left[3], right[3]), as: SIMD4<Float>.self)
         let wet = UnsafeRawPointer(ring + ((write &- tap) & mask))
-        let a = wet.load(as: SIMD4<Float>.self), b = (wet + 16).load(as: SIMD4<Float>.self)
+        let a = wet.loadUnaligned(as: SIMD4<Float>.self), b = (wet + 16).loadUnaligned(as: SIMD4<Float>.self)
         write = (write &+ 4) & mask
         return (SIMD4(a[0], a[2], b[0], b[2]), SIMD4(a[1], a[3], b[1], b[3]))
     }
