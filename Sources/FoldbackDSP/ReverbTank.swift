@@ -375,7 +375,7 @@ struct ReverbTank: ~Copyable {
             }
             state.eta += etaStep
         }
-        (lowpass, interpolated) = (state.lowpass.vector, state.interpolated.vector)
+        (lowpass, interpolated) = (state.lowpass.vector, state.interpolated.flushed().vector)
         (previousNear, eta) = (state.previousNear.vector, state.eta.vector)
         (current.loopGains, current.poles, diffusedEnergy) = (state.loopGains.vector, state.poles.vector, state.diffusedEnergy)
         (lineWrite, diffuserWrite) = (state.lineWrite, state.diffuserWrite)
@@ -431,15 +431,16 @@ struct ReverbTank: ~Copyable {
         let far = state.previousNear
         state.previousNear = near
         // Interpolator outputs below ±1e-30 (−600 dB) are flushed: between a line's first sparse echoes the
-        // interpolator rings down geometrically (by η a sample) into subnormals. In a true-stereo tank the
-        // damping state is flushed too: a half can carry the sparse early echoes of the other side's diffuser.
-        // η·near + far − η·y: only one product and one difference on the recurrence's path.
-        // Written η·near + far − η·y: one product and one difference on the recurrence's path.
-        let outputs = ((state.eta * near + far) - state.eta * state.interpolated).flushed()
-        state.interpolated = outputs
+        // interpolator rings down geometrically (by η a sample) into subnormals. Its own state is flushed only
+        // where a stretch ends (``runNetwork``), so the recurrence's path is one product and one difference
+        // (η·near + far − η·y); what it carries below 1e-30 meanwhile is far under the rounding of any echo.
+        // In a true-stereo tank the damping state is flushed too: a half can carry the sparse early echoes
+        // of the other side's diffuser.
+        state.interpolated = (state.eta * near + far) - state.eta * state.interpolated
+        let outputs = state.interpolated.flushed()
 
         // Damping (a·y + (1 − a)·x: one product and one sum on the path), loop gain, orthogonal mixing, and the input.
-        state.lowpass = state.poles * state.lowpass + (1 - state.poles) * outputs   // a·y + (1 − a)·x: two steps on its path
+        state.lowpass = state.poles * state.lowpass + (1 - state.poles) * outputs
         if stereo { state.lowpass = state.lowpass.flushed() }
         guard stereo else {   // the mix and the write wait for the stretch's end (``writeMonoLines(count:)``)
             (state.loopGains * state.lowpass).store(to: UnsafeMutableRawPointer(loopSignal))
