@@ -283,34 +283,26 @@ struct ReverbTank: ~Copyable {
             if segmentLeft == 0 { beginSegment(frameInTick: tickFrame + frame) }
             let end = min(count, frame + segmentLeft)
             // One loop per routing and per steady/ramping tick, so the loop itself never branches on them.
-            switch (isStereo, isRamping) {
-            case (false, false): renderMonoSteady(left, right, outputLeft, outputRight, frame, end)
-            case (false, true): renderMonoRamping(left, right, outputLeft, outputRight, frame, end)
-            case (true, false): renderStereoSteady(left, right, outputLeft, outputRight, frame, end)
-            case (true, true): renderStereoRamping(left, right, outputLeft, outputRight, frame, end)
+            if isStereo {
+                renderStereo(left, right, outputLeft, outputRight, frame, end)
+            } else {
+                renderMono(left, right, outputLeft, outputRight, frame, end)
             }
             frame = end
         }
         tickFrame += count
     }
 
-    // ``renderAwake`` for each routing and steady or ramping coefficients: four functions of their own, so
-    // the body is specialised in each (inlined into one caller with all four, it was not).
+    // ``renderAwake`` for each routing, steady or ramping: functions of their own, so the body is specialised
+    // in each (inlined four times into ``render``, it was not).
     @inline(never) @_noLocks
-    private mutating func renderMonoSteady(_ l: UnsafePointer<Float>, _ r: UnsafePointer<Float>, _ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>, _ first: Int, _ end: Int) {
-        renderAwake(l, r, outL, outR, first, end, stereo: false, ramping: false)
+    private mutating func renderMono(_ l: UnsafePointer<Float>, _ r: UnsafePointer<Float>, _ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>, _ first: Int, _ end: Int) {
+        if isRamping { renderAwake(l, r, outL, outR, first, end, stereo: false, ramping: true) } else { renderAwake(l, r, outL, outR, first, end, stereo: false, ramping: false) }
     }
+
     @inline(never) @_noLocks
-    private mutating func renderMonoRamping(_ l: UnsafePointer<Float>, _ r: UnsafePointer<Float>, _ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>, _ first: Int, _ end: Int) {
-        renderAwake(l, r, outL, outR, first, end, stereo: false, ramping: true)
-    }
-    @inline(never) @_noLocks
-    private mutating func renderStereoSteady(_ l: UnsafePointer<Float>, _ r: UnsafePointer<Float>, _ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>, _ first: Int, _ end: Int) {
-        renderAwake(l, r, outL, outR, first, end, stereo: true, ramping: false)
-    }
-    @inline(never) @_noLocks
-    private mutating func renderStereoRamping(_ l: UnsafePointer<Float>, _ r: UnsafePointer<Float>, _ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>, _ first: Int, _ end: Int) {
-        renderAwake(l, r, outL, outR, first, end, stereo: true, ramping: true)
+    private mutating func renderStereo(_ l: UnsafePointer<Float>, _ r: UnsafePointer<Float>, _ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>, _ first: Int, _ end: Int) {
+        if isRamping { renderAwake(l, r, outL, outR, first, end, stereo: true, ramping: true) } else { renderAwake(l, r, outL, outR, first, end, stereo: true, ramping: false) }
     }
 
     /// Frames `first..<end` (within one segment): the mono diffuser, then the network frame by frame into
