@@ -55,7 +55,8 @@ public struct ReverbKernel: ~Copyable {
         let settings = parameters.sanitized
         self.parameters = settings
         self.sampleRate = sampleRate
-        minimumLength = Int(ReverbDesign.modulationDepth * sampleRate) + 4
+        // Every read at least a modulation segment back (the tank writes a mono segment's lines after its reads).
+        minimumLength = Int(ReverbDesign.modulationDepth * sampleRate) + 4 + ReverbTank.segmentFrames
         dampingCosine = ReverbDesign.dampingCosine(sampleRate: sampleRate)
         predelayFadeFrames = Int((ReverbDesign.predelayFadeTime * sampleRate).rounded())
         let tick = sampleRate / Double(ReverbDesign.controlInterval)
@@ -179,7 +180,7 @@ public struct ReverbKernel: ~Copyable {
             return
         }
         if tank.isDormant { return }
-        let isInputSilent = statistics.inputPeak == 0
+        let isInputSilent = !statistics.inputHeard
         if isInputSilent && statistics.diffusedEnergy < ReverbDesign.silentEnergy {
             if quietDiffuserFrames < tank.diffuserFrames {
                 quietDiffuserFrames += ReverbDesign.controlInterval

@@ -13,13 +13,13 @@ enum ReverbLoopMath {
 
     /// `x` with every lane within ±1e-30 set to exactly 0.
     @inline(__always) @_noLocks
-    static func flushed(_ x: SIMD8<Float>) -> SIMD8<Float> {
+    static func flushed(_ x: SIMD4<Float>) -> SIMD4<Float> {
         // On the bits: |x| (sign cleared) against the threshold's bits as integers; the sign of their
         // difference, spread by an arithmetic shift, is the mask (SIMD masks would compile to a scalar loop).
-        let bits = unsafeBitCast(x, to: SIMD8<Int32>.self)
-        let threshold = SIMD8(repeating: Int32(bitPattern: Float(1e-30).bitPattern) - 1)
-        let keep = (threshold &- (bits & SIMD8(repeating: 0x7FFF_FFFF))) &>> 31
-        return unsafeBitCast(bits & keep, to: SIMD8<Float>.self)
+        let bits = unsafeBitCast(x, to: SIMD4<Int32>.self)
+        let threshold = SIMD4(repeating: Int32(bitPattern: Float(1e-30).bitPattern) - 1)
+        let keep = (threshold &- (bits & SIMD4(repeating: 0x7FFF_FFFF))) &>> 31
+        return unsafeBitCast(bits & keep, to: SIMD4<Float>.self)
     }
 
     /// The loop's mixing: halves a, b go to H4(c·a + s·b) and H4(s·a − c·b), with (c, s) = `coupling`.
@@ -33,8 +33,18 @@ enum ReverbLoopMath {
 
     /// The mono loop's mixing: the 8-point fast Walsh–Hadamard transform ((c, s) = (1, 1) above, without its multiplies).
     @inline(__always) @_noLocks
-    static func mix(_ x: SIMD8<Float>) -> SIMD8<Float> {
-        SIMD8(lowHalf: hadamard(x.lowHalf + x.highHalf), highHalf: hadamard(x.lowHalf - x.highHalf))
+    static func mix(_ x: ReverbLanes) -> ReverbLanes {
+        ReverbLanes(hadamard(x.low + x.high), hadamard(x.low - x.high))
+    }
+
+    /// The mono tank's wet pair: (Σ leftSigns·x, Σ rightSigns·x) of ``ReverbDesign/Routing/mono``, as sums
+    /// and differences (the signs are Hadamard rows).
+    @inline(__always) @_noLocks
+    static func monoPair(_ x: SIMD8<Float>) -> SIMD2<Float> {
+        // left = Σ (low + high)·(1, −1, 1, −1); right = Σ (low − high)·(1, 1, −1, −1)
+        let p = x.lowHalf + x.highHalf, m = x.lowHalf - x.highHalf
+        let w = SIMD4(p[0], p[2], m[0], m[2]) + SIMD4(p[1], p[3], m[1], m[3]) * SIMD4(-1, -1, 1, 1)
+        return SIMD2(w[0], w[2]) + SIMD2(w[1], w[3]) * SIMD2(1, -1)
     }
 
     /// The unnormalised 4-point Walsh–Hadamard transform (Sylvester order).

@@ -1,11 +1,12 @@
-// The reverb's per-sample signal path: input diffuser, modulated 8-line feedback delay network, predelay, width and mix. Realtime.
+// The reverb's per-sample signal path: input diffuser and modulated 8-line feedback delay network, driving the output stage. Realtime.
 
 /// Delay memory, filter state and the `@_noLocks` per-sample loop of ``ReverbKernel``.
 ///
 /// Per sample: the input runs through four series Schroeder all-passes, then into eight delay lines read
 /// at slowly modulated fractional delays (all-pass interpolation), each line's output low-passed
 /// (damping), scaled by its signed loop gain, mixed by an orthogonal 8×8 matrix and written back with the
-/// input. The wet left and right pass through a stereo predelay, a width matrix and the dry/wet mix.
+/// input. The network runs a stretch of frames into a small buffer of line outputs; ``ReverbOutput`` then
+/// turns them into the wet left and right, through a stereo predelay, a width matrix and the dry/wet mix.
 ///
 /// Mono (``ReverbDesign/Routing/mono``): the mean of left and right is diffused and spread over all eight
 /// lines, the matrix is the Hadamard matrix, and left and right are two orthogonal sign combinations of
@@ -36,7 +37,7 @@ struct ReverbTank: ~Copyable {
 
     /// Awake samples per modulation segment, and rows mirrored past the end of the line ring (so a segment's
     /// reads never wrap). A literal, so the loop reads no lazy global.
-    private static let segmentFrames = 32
+    static let segmentFrames = 32
 
     /// True while the tank holds exact silence and skips its work; the first non-zero input wakes it.
     var isDormant = true
@@ -51,15 +52,12 @@ struct ReverbTank: ~Copyable {
     private let diffuserMask: Int
     private var diffuserWrite = 0
     private let diffuserLengths: SIMD4<Int32>
-    private let predelay: UnsafeMutablePointer<SIMD2<Float>>
-    private let predelayMask: Int
-    private var predelayWrite = 0
-    private var predelayTap = 0
-    private var previousTap = 0
-    private var fade: Float = 1
-    private var fadeStep: Float = 1
+    // A segment's interpolated line outputs, then (mono) its damped and scaled loop signals before the mix.
+    private let lineOutputs: UnsafeMutablePointer<SIMD8<Float>>
+    private var output: ReverbOutput
 
     private let laneNumbers = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
+    private let monoInputGains = ReverbLanes(ReverbDesign.Routing.mono.leftInput)
     private let isStereo: Bool
     private let routing: ReverbDesign.Routing
     private let modulationDepth: Float
@@ -90,7 +88,7 @@ struct ReverbTank: ~Copyable {
     private var step: Coefficients
     private var lineEnergy = SIMD8<Float>()
     private var diffusedEnergy: Float = 0
-    private var inputPeak: Float = 0
+    private var inputHeard = false
 
     /// The total span of the delay memory in frames: after this long with silent output, nothing in it is louder.
     let memoryFrames: Int
@@ -118,11 +116,11 @@ struct ReverbTank: ~Copyable {
         diffused = .allocate(capacity: Self.segmentFrames)
         diffused.initialize(repeating: 0, count: Self.segmentFrames)
         diffuserMask = diffuserFrames - 1
-        let predelayFrames = ReverbDesign.ringSize(maximumPredelay + 1)
-        predelay = .allocate(capacity: predelayFrames)
-        predelay.initialize(repeating: SIMD2(), count: predelayFrames)
-        predelayMask = predelayFrames - 1
-        memoryFrames = lineFrames + diffuserFrames + predelayFrames
+        lineOutputs = UnsafeMutableRawPointer.allocate(byteCount: 2 * Self.segmentFrames * 32, alignment: 64)
+            .bindMemory(to: SIMD8<Float>.self, capacity: 2 * Self.segmentFrames)
+        lineOutputs.initialize(repeating: SIMD8(), count: 2 * Self.segmentFrames)
+        output = ReverbOutput(maximumPredelay: maximumPredelay, routing: routing)
+        memoryFrames = lineFrames + diffuserFrames + output.frames
         (rotationCos, rotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate, samples: Self.segmentFrames)
         (sampleRotationCos, sampleRotationSin) = ReverbDesign.modulationRotation(sampleRate: sampleRate, samples: 1)
         current = coefficients
@@ -134,7 +132,8 @@ struct ReverbTank: ~Copyable {
         UnsafeMutableRawPointer(lines).deallocate()
         diffuser.deallocate()
         diffused.deallocate()
-        predelay.deallocate()
+        UnsafeMutableRawPointer(lineOutputs).deallocate()
+        output.deallocate()
     }
 
     // MARK: Control (once per tick)
@@ -200,32 +199,21 @@ struct ReverbTank: ~Copyable {
         (cos * rotationCos - sin * rotationSin, sin * rotationCos + cos * rotationSin)
     }
 
-    /// Moves the predelay to `tap` samples, crossfading over `fadeFrames`; a change during a crossfade
-    /// waits for it to finish (the caller asks again every tick).
-    mutating func movePredelay(to tap: Int, fadeFrames: Int) {
-        guard fade >= 1, tap != predelayTap else { return }
-        previousTap = predelayTap
-        predelayTap = tap
-        fade = 0
-        fadeStep = 1 / Float(max(fadeFrames, 1))
-    }
+    /// Moves the predelay to `tap` samples, crossfading over `fadeFrames` (see ``ReverbOutput``).
+    mutating func movePredelay(to tap: Int, fadeFrames: Int) { output.movePredelay(to: tap, fadeFrames: fadeFrames) }
 
     /// Sets the predelay to `tap` samples at once (after a reset).
-    mutating func jumpPredelay(to tap: Int) {
-        predelayTap = tap
-        previousTap = tap
-        fade = 1
-    }
+    mutating func jumpPredelay(to tap: Int) { output.jumpPredelay(to: tap) }
 
-    /// The energy of the line outputs and of the diffuser's output, and the input's peak, since the last
-    /// call; then zeroes them.
-    mutating func takeTickStatistics() -> (lineEnergy: Float, diffusedEnergy: Float, inputPeak: Float) {
+    /// The energy of the line outputs and of the diffuser's output, and whether any input sample was
+    /// other than ±0, since the last call; then zeroes them.
+    mutating func takeTickStatistics() -> (lineEnergy: Float, diffusedEnergy: Float, inputHeard: Bool) {
         defer {
             lineEnergy = SIMD8()
             diffusedEnergy = 0
-            inputPeak = 0
+            inputHeard = false
         }
-        return (lineEnergy.sum(), diffusedEnergy, inputPeak)
+        return (lineEnergy.sum(), diffusedEnergy, inputHeard)
     }
 
     /// Zeroes the diffuser: once the input stops it dies away long before the lines do, and would
@@ -238,13 +226,11 @@ struct ReverbTank: ~Copyable {
     mutating func clearSignal() {
         lines.update(repeating: 0, count: (lineMask + 1 + Self.segmentFrames) * 8)
         clearDiffuser()
-        predelay.update(repeating: SIMD2(), count: predelayMask + 1)
+        output.clear()
         lowpass = SIMD8()
         interpolated = SIMD8()
         previousNear = SIMD8()
         segmentLeft = 0   // the next awake sample starts a segment (the phasors keep their awake time)
-        fade = 1
-        previousTap = predelayTap
         _ = takeTickStatistics()
         isDormant = true
     }
@@ -254,7 +240,7 @@ struct ReverbTank: ~Copyable {
         func count(_ values: UnsafePointer<Float>, _ total: Int) -> Int {
             UnsafeBufferPointer(start: values, count: total).count { $0.isSubnormal }
         }
-        let predelayValues = (0...predelayMask).count { predelay[$0].x.isSubnormal || predelay[$0].y.isSubnormal }
+        let predelayValues = output.subnormalCount()
         let states = (0..<8).count { lowpass[$0].isSubnormal } + (0..<8).count { interpolated[$0].isSubnormal }
         let diffuserValues = UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self)
         return count(lines, (lineMask + 1 + Self.segmentFrames) * 8) + count(diffuserValues, diffuserFrames * 8) + predelayValues + states
@@ -297,56 +283,102 @@ struct ReverbTank: ~Copyable {
             if segmentLeft == 0 { beginSegment(frameInTick: tickFrame + frame) }
             let end = min(count, frame + segmentLeft)
             // One loop per routing and per steady/ramping tick, so the loop itself never branches on them.
-            switch (isStereo, isRamping) {
-            case (false, false): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: false, ramping: false)
-            case (false, true): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: false, ramping: true)
-            case (true, false): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: true, ramping: false)
-            case (true, true): renderAwake(left, right, outputLeft, outputRight, frame, end, stereo: true, ramping: true)
+            if isStereo {
+                renderStereo(left, right, outputLeft, outputRight, frame, end)
+            } else {
+                renderMono(left, right, outputLeft, outputRight, frame, end)
             }
             frame = end
         }
         tickFrame += count
     }
 
+    // ``renderAwake`` for each routing, steady or ramping: functions of their own, so the body is specialised
+    // in each (inlined four times into ``render``, it was not).
+    @inline(never) @_noLocks
+    private mutating func renderMono(_ l: UnsafePointer<Float>, _ r: UnsafePointer<Float>, _ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>, _ first: Int, _ end: Int) {
+        if isRamping { renderAwake(l, r, outL, outR, first, end, stereo: false, ramping: true) } else { renderAwake(l, r, outL, outR, first, end, stereo: false, ramping: false) }
+    }
+
+    @inline(never) @_noLocks
+    private mutating func renderStereo(_ l: UnsafePointer<Float>, _ r: UnsafePointer<Float>, _ outL: UnsafeMutablePointer<Float>, _ outR: UnsafeMutablePointer<Float>, _ first: Int, _ end: Int) {
+        if isRamping { renderAwake(l, r, outL, outR, first, end, stereo: true, ramping: true) } else { renderAwake(l, r, outL, outR, first, end, stereo: true, ramping: false) }
+    }
+
+    /// Frames `first..<end` (within one segment): the mono diffuser, then the network frame by frame into
+    /// ``lineOutputs``, then the statistics and the output stage over the whole stretch.
     @inline(__always) @_noLocks
     private mutating func renderAwake(
         _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
         _ outputLeft: UnsafeMutablePointer<Float>, _ outputRight: UnsafeMutablePointer<Float>,
-        _ first: Int, _ count: Int, stereo: Bool, ramping: Bool
+        _ first: Int, _ end: Int, stereo: Bool, ramping: Bool
     ) {
-        var peak = inputPeak
-        if !stereo { diffuseMono(left + first, right + first, count &- first, ramping: ramping) }
-        let taps = Taps(lines + segmentOffset &* 8, readIndex)
-        // The loop's recurrences and write positions live in a local for the segment, so they stay in
-        // registers instead of making a round trip through `self` every sample.
-        var state = LoopState(
-            lowpass: lowpass, interpolated: interpolated, previousNear: previousNear, eta: eta, lineEnergy: lineEnergy,
-            diffusedEnergy: diffusedEnergy, lineWrite: lineWrite, diffuserWrite: diffuserWrite, predelayWrite: predelayWrite)
-        for frame in first..<count {
-            let dryLeft = left[frame], dryRight = right[frame]
-            let input = stereo ? SIMD2(dryLeft, dryRight) : SIMD2(0.5 * (dryLeft + dryRight), 0)
-            peak = max(peak, max(input.x.magnitude, input.y.magnitude))
-            let wet = tankSample(&state, input: stereo ? input : SIMD2(diffused[frame &- first], 0), near: taps.read(row: frame &- first), stereo: stereo)
-            let levels = current.levels
-            outputLeft[frame] = dryLeft * levels[1] + (levels[2] * wet.x + levels[3] * wet.y)
-            outputRight[frame] = dryRight * levels[1] + (levels[2] * wet.y + levels[3] * wet.x)
-            if ramping { advanceRamps() }
-            state.eta += etaStep
+        let count = end &- first
+        if !stereo {
+            let heard = ReverbMonoDiffuser.diffuse(
+                left + first, right + first, count: count, into: diffused,
+                rings: UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self), lengths: diffuserLengths,
+                start: diffuserWrite, size: diffuserFrames, coefficient: current.levels[0], step: step.levels[0],
+                ramping: ramping)
+            inputHeard = inputHeard || heard
+            diffuserWrite = (diffuserWrite &+ count) & diffuserMask
         }
-        (lowpass, interpolated, previousNear, eta) = (state.lowpass, state.interpolated, state.previousNear, state.eta)
-        (lineEnergy, diffusedEnergy) = (state.lineEnergy, state.diffusedEnergy)
-        (lineWrite, diffuserWrite, predelayWrite) = (state.lineWrite, state.diffuserWrite, state.predelayWrite)
-        inputPeak = peak
-        segmentOffset &+= count &- first
-        segmentLeft &-= count &- first
-        rotationDue &+= count &- first
+        runNetwork(left + first, right + first, count: count, stereo: stereo, ramping: ramping)
+        if !stereo { writeMonoLines(count: count) }
+        var energy = lineEnergy, diffusedSum = diffusedEnergy
+        for frame in 0..<count {
+            let outputs = lineOutputs[frame]
+            energy += outputs * outputs
+            if !stereo { diffusedSum += diffused[frame] * diffused[frame] }
+        }
+        (lineEnergy, diffusedEnergy) = (energy, diffusedSum)
+        output.mix(
+            lineOutputs, left + first, right + first, outputLeft + first, outputRight + first, count: count,
+            levels: &current.levels, step: step.levels, stereo: stereo, ramping: ramping)
+        segmentOffset &+= count
+        segmentLeft &-= count
+        rotationDue &+= count
     }
 
-    /// The per-sample loop's own copy of the tank's filter states, energies and write positions.
+    /// The network over `count` frames of the segment, each frame's line outputs into ``lineOutputs``. The
+    /// recurrences, ramps and write positions live in locals, so they stay in registers instead of making
+    /// a round trip through `self` every sample.
+    @inline(__always) @_noLocks
+    private mutating func runNetwork(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int, stereo: Bool, ramping: Bool) {
+        let taps = Taps(lines + segmentOffset &* 8, readIndex)
+        var state = LoopState(
+            lowpass: ReverbLanes(lowpass), interpolated: ReverbLanes(interpolated), previousNear: ReverbLanes(previousNear),
+            eta: ReverbLanes(eta), loopGains: ReverbLanes(current.loopGains), poles: ReverbLanes(current.poles),
+            diffusion: current.levels[0], diffusedEnergy: diffusedEnergy, lineWrite: lineWrite, diffuserWrite: diffuserWrite)
+        let etaStep = ReverbLanes(etaStep), loopGainStep = ReverbLanes(step.loopGains), poleStep = ReverbLanes(step.poles)
+        var inputBits = SIMD2<UInt32>()   // a stereo tank's input magnitudes, ORed
+        for frame in 0..<count {
+            var input = SIMD2(diffused[frame], 0)
+            if stereo {
+                input = SIMD2(left[frame], right[frame])
+                inputBits |= unsafeBitCast(input, to: SIMD2<UInt32>.self) & 0x7FFF_FFFF
+            }
+            networkSample(&state, input: input, near: taps.read(row: frame), loopSignal: lineOutputs + (Self.segmentFrames &+ frame), stereo: stereo)
+                .store(to: UnsafeMutableRawPointer(lineOutputs + frame))
+            if ramping {
+                state.loopGains += loopGainStep
+                state.poles += poleStep
+                state.diffusion += step.levels[0]
+            }
+            state.eta += etaStep
+        }
+        (lowpass, interpolated) = (state.lowpass.vector, state.interpolated.flushed().vector)
+        (previousNear, eta) = (state.previousNear.vector, state.eta.vector)
+        (current.loopGains, current.poles, diffusedEnergy) = (state.loopGains.vector, state.poles.vector, state.diffusedEnergy)
+        (lineWrite, diffuserWrite) = (state.lineWrite, state.diffuserWrite)
+        inputHeard = inputHeard || inputBits != SIMD2()
+    }
+
+    /// The network loop's own copy of the tank's filter states, ramping coefficients and write positions.
     private struct LoopState {
-        var lowpass, interpolated, previousNear, eta, lineEnergy: SIMD8<Float>
-        var diffusedEnergy: Float
-        var lineWrite, diffuserWrite, predelayWrite: Int
+        var lowpass, interpolated, previousNear, eta, loopGains, poles: ReverbLanes
+        var diffusion, diffusedEnergy: Float
+        var lineWrite, diffuserWrite: Int
     }
 
     /// Each line's near tap at the tick's start: eight pointers, read a row (8 floats) further each sample.
@@ -360,80 +392,19 @@ struct ReverbTank: ~Copyable {
         }
 
         @inline(__always) @_noLocks
-        func read(row: Int) -> SIMD8<Float> {
+        func read(row: Int) -> ReverbLanes {
             let offset = row &* 8
-            return SIMD8(p0[offset], p1[offset], p2[offset], p3[offset], p4[offset], p5[offset], p6[offset], p7[offset])
-        }
-    }
-
-    /// Input diffusion of a mono tank's `count` frames (the mean of `left` and `right`) into ``diffused``:
-    /// ``tankSample(_:input:near:stereo:)``'s four all-passes, 4 frames at a time (their reads lie before
-    /// their writes, M ≥ 4), the same arithmetic lane by lane, the coefficient ramping as ``advanceRamps()`` ramps it.
-    @inline(never) @_noLocks
-    private mutating func diffuseMono(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, _ count: Int, ramping: Bool) {
-        let start = diffuserWrite, mask = diffuserMask, size = diffuserFrames, stride = diffuserFrames &+ 4
-        let rings = UnsafeMutableRawPointer(diffuser).assumingMemoryBound(to: Float.self)
-        var coefficient = current.levels[0]
-        let step = step.levels[0]
-        var frame = 0
-        while frame &+ 4 <= count {
-            var gains = SIMD4(repeating: coefficient)
-            if ramping {
-                let second = coefficient + step, third = second + step, fourth = third + step
-                gains = SIMD4(coefficient, second, third, fourth)
-                coefficient = fourth + step
-            }
-            var x = (UnsafeRawPointer(left + frame).loadUnaligned(as: SIMD4<Float>.self)
-                + UnsafeRawPointer(right + frame).loadUnaligned(as: SIMD4<Float>.self)) * 0.5
-            let write = (start &+ frame) & mask
-            for stage in 0..<4 {
-                let ring = rings + stage &* stride
-                let delayed = UnsafeRawPointer(ring + ((start &+ frame &- Int(diffuserLengths[stage])) & mask))
-                    .loadUnaligned(as: SIMD4<Float>.self)
-                let v = x + gains * delayed
-                UnsafeMutableRawPointer(ring + write).storeBytes(of: v, as: SIMD4<Float>.self)
-                x = delayed - gains * v
-            }
-            if write > size &- 4 || write < 3 {
-                for stage in 0..<4 { Self.mirror(rings + stage &* stride, from: write, size: size) }
-            }
-            UnsafeMutableRawPointer(diffused + frame).storeBytes(of: x, as: SIMD4<Float>.self)
-            frame &+= 4
-        }
-        while frame < count {
-            var x = 0.5 * (left[frame] + right[frame])
-            let write = (start &+ frame) & mask
-            for stage in 0..<4 {
-                let ring = rings + stage &* stride
-                let delayed = ring[(start &+ frame &- Int(diffuserLengths[stage])) & mask]
-                let v = x + coefficient * delayed
-                ring[write] = v
-                if write < 3 { ring[write &+ size] = v }
-                x = delayed - coefficient * v
-            }
-            diffused[frame] = x
-            if ramping { coefficient += step }
-            frame &+= 1
-        }
-        diffuserWrite = (start &+ count) & mask
-    }
-
-    /// After 4 floats written at `write` in a mono diffuser ring of `size`: those past the end go to its
-    /// start, and those among its first 3 to their mirror past the end.
-    @_noLocks
-    private static func mirror(_ ring: UnsafeMutablePointer<Float>, from write: Int, size: Int) {
-        for position in write..<(write &+ 4) {
-            if position >= size { ring[position &- size] = ring[position] }
-            if position < 3 { ring[position &+ size] = ring[position] }
+            return ReverbLanes(SIMD4(p0[offset], p1[offset], p2[offset], p3[offset]), SIMD4(p4[offset], p5[offset], p6[offset], p7[offset]))
         }
     }
 
     /// One sample (left, right; a stereo tank's input, a mono tank's diffused input in the left lane and 0 in
-    /// the right) through the diffuser (stereo only), network and predelay: the wet (left, right) pair before width and mix.
+    /// the right) through the diffuser (stereo only) and the network: the eight interpolated line outputs.
     @inline(__always) @_noLocks
-    private mutating func tankSample(_ state: inout LoopState, input: SIMD2<Float>, near: SIMD8<Float>, stereo: Bool) -> SIMD2<Float> {
+    private mutating func networkSample(_ state: inout LoopState, input: SIMD2<Float>, near: ReverbLanes, loopSignal: UnsafeMutablePointer<SIMD8<Float>>, stereo: Bool
+    ) -> ReverbLanes {
         // Input diffusion: four series all-passes v = u + g·v[n−M], out = v[n−M] − g·v, in one interleaved ring.
-        let coefficient = current.levels[0]
+        let coefficient = state.diffusion
         var diffused = input
         let row = state.diffuserWrite &* 4
         for stage in 0..<(stereo ? 4 : 0) {
@@ -442,43 +413,63 @@ struct ReverbTank: ~Copyable {
             diffuser[row &+ stage] = v
             diffused = delayed - coefficient * v
         }
-        if stereo { state.diffuserWrite = (state.diffuserWrite &+ 1) & diffuserMask }
+        if stereo {
+            state.diffuserWrite = (state.diffuserWrite &+ 1) & diffuserMask
+            state.diffusedEnergy += (diffused * diffused).sum()
+        }
 
         // Fractional read of every line at this tick's integer delay: a first-order all-pass interpolator
         // (flat magnitude, so the modulation adds no loss to the loop). Its far tap is the previous near one.
         let far = state.previousNear
         state.previousNear = near
         // Interpolator outputs below ±1e-30 (−600 dB) are flushed: between a line's first sparse echoes the
-        // interpolator rings down geometrically (by η a sample) into subnormals. In a true-stereo tank the
-        // damping state is flushed too: a half can carry the sparse early echoes of the other side's diffuser.
-        let outputs = ReverbLoopMath.flushed(state.eta * (near - state.interpolated) + far)
-        state.interpolated = outputs
+        // interpolator rings down geometrically (by η a sample) into subnormals. Its own state is flushed only
+        // where a stretch ends (``runNetwork``), so the recurrence's path is one product and one difference
+        // (η·near + far − η·y); what it carries below 1e-30 meanwhile is far under the rounding of any echo.
+        // In a true-stereo tank the damping state is flushed too: a half can carry the sparse early echoes
+        // of the other side's diffuser.
+        state.interpolated = (state.eta * near + far) - state.eta * state.interpolated
+        let outputs = state.interpolated.flushed()
 
-        // Damping, loop gain, orthogonal mixing, and the input.
-        state.lowpass = outputs + current.poles * (state.lowpass - outputs)
-        if stereo { state.lowpass = ReverbLoopMath.flushed(state.lowpass) }
-        let injected = stereo
-            ? routing.leftInput * diffused.x + routing.rightInput * diffused.y : routing.leftInput * diffused.x
-        let mixed = stereo
-            ? ReverbLoopMath.mix(current.loopGains * state.lowpass, coupling: routing.coupling) : ReverbLoopMath.mix(current.loopGains * state.lowpass)
-        UnsafeMutableRawPointer(lines + state.lineWrite &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
-        if state.lineWrite < Self.segmentFrames {   // its mirror past the end
-            UnsafeMutableRawPointer(lines + (state.lineWrite &+ lineMask &+ 1) &* 8).storeBytes(of: mixed + injected, as: SIMD8<Float>.self)
+        // Damping (a·y + (1 − a)·x: one product and one sum on the path), loop gain, orthogonal mixing, and the input.
+        state.lowpass = state.poles * state.lowpass + (1 - state.poles) * outputs
+        if stereo { state.lowpass = state.lowpass.flushed() }
+        guard stereo else {   // the mix and the write wait for the stretch's end (``writeMonoLines(count:)``)
+            (state.loopGains * state.lowpass).store(to: UnsafeMutableRawPointer(loopSignal))
+            return outputs
         }
+        let injected = routing.leftInput * diffused.x + routing.rightInput * diffused.y
+        let written = ReverbLanes(ReverbLoopMath.mix((state.loopGains * state.lowpass).vector, coupling: routing.coupling) + injected)
+        writeRow(written, at: state.lineWrite)
         state.lineWrite = (state.lineWrite &+ 1) & lineMask
-        state.lineEnergy += outputs * outputs
-        state.diffusedEnergy += stereo ? (diffused * diffused).sum() : diffused.x * diffused.x
+        return outputs
+    }
 
-        // Predelay on the stereo wet signal, crossfading between taps while it changes.
-        predelay[state.predelayWrite] = ReverbLoopMath.sums(outputs * routing.leftOutput, outputs * routing.rightOutput)
-        var wet = predelay[(state.predelayWrite &- predelayTap) & predelayMask]
-        if fade < 1 {
-            let old = predelay[(state.predelayWrite &- previousTap) & predelayMask]
-            fade = min(fade + fadeStep, 1)
-            wet = old + (wet - old) * fade
+    /// A mono tank's line writes for `count` frames: each frame's damped, scaled loop signal through the
+    /// Hadamard mix, plus the diffused input. They run after the stretch's reads, which is the same as
+    /// frame by frame because every delay is at least ``segmentFrames`` samples (the kernel's minimum
+    /// length), so no read of a segment meets a row written in it; and with no recurrence in this loop
+    /// the mix's shuffles stay out of the network's (they used to spread into its filter states).
+    @inline(__always) @_noLocks
+    private mutating func writeMonoLines(count: Int) {
+        let signals = UnsafeRawPointer(lineOutputs + Self.segmentFrames)
+        var write = lineWrite
+        for frame in 0..<count {
+            let signal = ReverbLanes(
+                signals.load(fromByteOffset: frame &* 32, as: SIMD4<Float>.self),
+                signals.load(fromByteOffset: frame &* 32 &+ 16, as: SIMD4<Float>.self))
+            let written = ReverbLoopMath.mix(signal) + diffused[frame] * monoInputGains
+            writeRow(written, at: write)
+            write = (write &+ 1) & lineMask
         }
-        state.predelayWrite = (state.predelayWrite &+ 1) & predelayMask
-        return wet
+        lineWrite = write
+    }
+
+    /// Stores one frame of the eight lines at row `write`, and at its mirror past the end if it has one.
+    @inline(__always) @_noLocks
+    private func writeRow(_ written: ReverbLanes, at write: Int) {
+        written.store(to: UnsafeMutableRawPointer(lines + write &* 8))
+        if write < Self.segmentFrames { written.store(to: UnsafeMutableRawPointer(lines + (write &+ lineMask &+ 1) &* 8)) }
     }
 
     /// The line samples at the eight flat indices (one per line).
