@@ -20,28 +20,32 @@ enum MixKernels {
         for frame in 0..<frames { buffer[frame] = 0 }
     }
 
-    /// Sample peak and sum of squares of `frames` samples. The peak is taken on the magnitudes' bit patterns
-    /// (for non-negative floats they order as the values do), an integer maximum the compiler vectorises where
-    /// Swift's floating-point `max` (with its NaN rules) stays scalar; the energy runs in eight lanes. A NaN
-    /// still makes the sum of squares NaN, which is what the non-finite guard looks at.
+    /// Sample peak and sum of squares of `frames` samples, in one pass of eight lanes (the magnitudes' maximum
+    /// by compare and select, which SSE2 does in a few instructions where Swift's `max`, with its NaN rules,
+    /// stays scalar). A NaN never becomes the peak, but makes the sum of squares NaN, which is what the
+    /// non-finite guard looks at.
     @_noLocks @inline(__always)
     static func peakAndEnergy(_ samples: UnsafePointer<Float>, frames: Int) -> (peak: Float, sumOfSquares: Float) {
-        var peakBits: UInt32 = 0
-        for frame in 0..<frames { peakBits = Swift.max(peakBits, samples[frame].bitPattern & 0x7FFF_FFFF) }
         let raw = UnsafeRawPointer(samples)
+        var peaks = SIMD8<Float>(repeating: 0)
         var energies = SIMD8<Float>(repeating: 0)
         var frame = 0
         while frame &+ 8 <= frames {
             let lanes = raw.loadUnaligned(fromByteOffset: frame &* 4, as: SIMD8<Float>.self)
             energies += lanes * lanes
+            let magnitudes = lanes.replacing(with: -lanes, where: lanes .< 0)
+            peaks.replace(with: magnitudes, where: magnitudes .> peaks)
             frame &+= 8
         }
+        var peak = peaks.max()
         var sumOfSquares = energies.sum()
         while frame < frames {
-            sumOfSquares += samples[frame] * samples[frame]
+            let sample = samples[frame]
+            sumOfSquares += sample * sample
+            if sample.magnitude > peak { peak = sample.magnitude }
             frame &+= 1
         }
-        return (Float(bitPattern: peakBits), sumOfSquares)
+        return (peak, sumOfSquares)
     }
 
     /// Peak and mean square over `count` channels of `frames` samples; the mean square is not finite when
