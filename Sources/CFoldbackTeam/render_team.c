@@ -4,8 +4,9 @@
 // Wake-up: a 32-bit `epoch` word, odd while a cycle runs. Within a cycle workers spin on the claim word
 // (bounded by the cycle, and by IN_CYCLE_SPIN_NS); once a cycle ends they spin IDLE_SPIN_NS and then
 // sleep in FUTEX_WAIT on `epoch`, with a timeout that ends EARLY_WAKE_NS before the next cycle is due
-// (when the cycles they saw start at a steady period), after which they spin until it starts. fb_team_begin_cycle makes `epoch` odd and, only if a worker announced
-// it sleeps (`sleepers`, a Dekker pair with `epoch`, both seq_cst), makes one FUTEX_WAKE. FUTEX_WAKE
+// (when the cycles they saw start at a steady period), after which they spin until it starts.
+// fb_team_begin_cycle makes `epoch` odd and, only if a worker announced it sleeps (`sleepers`, a Dekker
+// pair with `epoch`, both seq_cst), makes one FUTEX_WAKE. FUTEX_WAKE
 // never blocks and takes no user-space lock; it is the one syscall on the audio path, made through
 // syscall(2) inside __rtsan_disable/__rtsan_enable so RealtimeSanitizer, which reports every syscall(2),
 // lets this one pass. Nothing waits on a worker that has not claimed an item: the callback thread claims
