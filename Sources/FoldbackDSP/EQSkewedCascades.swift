@@ -203,31 +203,68 @@ struct MixedTen {
     /// Runs `pipe` over `frames` frames. Kept out of line so that its coefficients arrive as whole vectors
     /// from memory: built lane by lane in the same function, they let the optimiser split the vector
     /// arithmetic into scalar pieces and shuffles, which doubles the instructions of a step.
+    ///
+    /// From ten frames up, the fill and drain run unmasked: in the fill, sections that have no frame yet
+    /// filter the pipeline's zeros, and each gets its state back just before its first frame; in the
+    /// drain, each section's state is taken just after its last frame.
     @_noLocks @inline(never)
     static func filter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+        guard frames >= 10 else {
+            maskedFilter(&stored, buffer, frames)
+            return
+        }
         var pipe = stored
-        let steps = frames + 9
-        var step = 0
-        while step < steps {
-            if step >= 9 && step < frames {   // every section has a frame: no masks
-                // f1's whole output goes to the frame the step finished (already read), its last lane
-                // taken afterwards: taken in the loop, it too leads the optimiser to split f1 into pieces.
-                let raw = UnsafeMutableRawPointer(buffer), first = step
-                while step < frames {
-                    pipe.step(buffer[step].x)
-                    raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * MemoryLayout<SIMD2<Double>>.stride, as: SIMD4<Float>.self)
-                    step += 1
-                }
-                for frame in (first - 9)..<(step - 9) {
-                    buffer[frame].x = Double(raw.load(fromByteOffset: frame * MemoryLayout<SIMD2<Double>>.stride, as: SIMD4<Float>.self).w)
-                }
-                continue
-            }
+        for step in 0..<9 {
+            pipe.take(section: step, from: stored)
+            pipe.step(buffer[step].x)
+        }
+        pipe.take(section: 9, from: stored)
+        // f1's whole output goes to the frame the step finished (already read), its last lane taken
+        // afterwards: taken in the loop, it too leads the optimiser to split f1 into pieces.
+        let raw = UnsafeMutableRawPointer(buffer), stride = MemoryLayout<SIMD2<Double>>.stride
+        for step in 9..<frames {
+            pipe.step(buffer[step].x)
+            raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * stride, as: SIMD4<Float>.self)
+        }
+        for frame in 0..<(frames - 9) {
+            buffer[frame].x = Double(raw.load(fromByteOffset: frame * stride, as: SIMD4<Float>.self).w)
+        }
+        for section in 0..<9 {
+            stored.take(section: section, from: pipe)
+            pipe.step(0)
+            buffer[frames - 9 + section].x = Double(pipe.y1.w)
+        }
+        stored.take(section: 9, from: pipe)
+    }
+
+    /// ``filter(_:_:_:)`` for fewer than ten frames, where fill and drain overlap: every step masks the
+    /// sections that have no frame.
+    @_noLocks
+    static func maskedFilter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+        var pipe = stored
+        for step in 0..<(frames + 9) {
             let output = pipe.maskedStep(step < frames ? buffer[step].x : 0, step: step, frames: frames)
             if step >= 9 { buffer[step - 9].x = output }
-            step += 1
         }
         stored = pipe
+    }
+
+    /// Copies section `k`'s state (s1, s2) from `other` (lanes spelt out: a computed lane index goes
+    /// through memory, and reading the vector back stalls).
+    @_noLocks @inline(__always)
+    mutating func take(section k: Int, from other: MixedTen) {
+        switch k {
+        case 0: (d.s1.y, d.s2.y) = (other.d.s1.y, other.d.s2.y)
+        case 1: (d.s1.x, d.s2.x) = (other.d.s1.x, other.d.s2.x)
+        case 2: (f0.s1.x, f0.s2.x) = (other.f0.s1.x, other.f0.s2.x)
+        case 3: (f1.s1.x, f1.s2.x) = (other.f1.s1.x, other.f1.s2.x)
+        case 4: (f0.s1.y, f0.s2.y) = (other.f0.s1.y, other.f0.s2.y)
+        case 5: (f1.s1.y, f1.s2.y) = (other.f1.s1.y, other.f1.s2.y)
+        case 6: (f0.s1.z, f0.s2.z) = (other.f0.s1.z, other.f0.s2.z)
+        case 7: (f1.s1.z, f1.s2.z) = (other.f1.s1.z, other.f1.s2.z)
+        case 8: (f0.s1.w, f0.s2.w) = (other.f0.s1.w, other.f0.s2.w)
+        default: (f1.s1.w, f1.s2.w) = (other.f1.s1.w, other.f1.s2.w)
+        }
     }
 
     /// The inputs of one step: section 0's output and the new frame for the double register (lane x is
