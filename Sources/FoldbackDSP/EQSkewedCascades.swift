@@ -273,10 +273,7 @@ struct MixedTen {
     /// lanes, the inputs lead the optimiser to split every multiplication by them into scalar pieces.
     @_noLocks @inline(__always)
     func inputs(_ input: Double) -> (SIMD2<Double>, SIMD4<Float>) {
-        let bits = unsafeBitCast(y1, to: SIMD2<UInt64>.self), first = UInt64(Float(yd.x).bitPattern)
-        let x0 = (bits &<< 32) | SIMD2(first, (bits &>> 32).x)
-        let xd = SIMD2((unsafeBitCast(yd, to: SIMD2<UInt64>.self)).y, input.bitPattern)
-        return (unsafeBitCast(xd, to: SIMD2<Double>.self), unsafeBitCast(x0, to: SIMD4<Float>.self))
+        (SIMD2(yd.y, input), SIMD4(Float(yd.x), y1.x, y1.y, y1.z))
     }
 
     /// One step with every section active (the last section's output is `y1.w`).
