@@ -122,21 +122,25 @@ struct SkewedTen {
 }
 
 // Mono EQ cascades skewed across registers: ten sections in double (SkewedTen), or two in double and eight in single precision (MixedTen). Realtime: runs on the audio thread.
-/// Four sections in the four lanes of a single-precision register, for a mono cascade.
+/// Four sections in the four lanes of a single-precision register, for a mono cascade, in the
+/// state-space form of transposed direct form II: y = b0·x + s1, s1 ← c1·x + s2 − a1·s1,
+/// s2 ← c2·x − a2·s1, with c1 = b1 − a1·b0 and c2 = b2 − a2·b0 (computed in double). The states mean
+/// what they mean in ``EQSection``; the loop through s1 is two operations instead of three (y no
+/// longer feeds back), which is what bounds a step of ``MixedTen``.
 struct FloatSectionQuad {
-    var b0, b1, b2, a1, a2: SIMD4<Float>
+    var b0, c1, c2, a1, a2: SIMD4<Float>
     var s1, s2: SIMD4<Float>
 
     /// Sections `first`, `first` + 2, + 4, + 6 of `count` (their first lanes); one at or past `count` is an
     /// identity section.
     init(_ sections: UnsafeMutablePointer<EQSection>, first: Int, count: Int) {
-        (b0, b1, b2, a1, a2) = (.one, .zero, .zero, .zero, .zero)
+        (b0, c1, c2, a1, a2) = (.one, .zero, .zero, .zero, .zero)
         (s1, s2) = (.zero, .zero)
         for lane in 0..<4 where first + 2 * lane < count {
             let section = sections[first + 2 * lane], c = section.coefficients
             b0[lane] = Float(c.b0)
-            b1[lane] = Float(c.b1)
-            b2[lane] = Float(c.b2)
+            c1[lane] = Float(c.b1 - c.a1 * c.b0)
+            c2[lane] = Float(c.b2 - c.a2 * c.b0)
             a1[lane] = Float(c.a1)
             a2[lane] = Float(c.a2)
             s1[lane] = Float(section.s1.x)
@@ -152,19 +156,51 @@ struct FloatSectionQuad {
         }
     }
 
-    /// One frame through the four sections (transposed direct form II; `s2` is added before the feedback
-    /// term so the state's dependency chain is three operations long).
+    /// One frame through the four sections.
     @_noLocks @inline(__always)
     mutating func tick(_ x: SIMD4<Float>) -> SIMD4<Float> {
         let y = b0 * x + s1
-        s1 = (b1 * x + s2) - a1 * y
-        s2 = b2 * x - a2 * y
+        let old = s1
+        s1 = (c1 * x + s2) - a1 * old
+        s2 = c2 * x - a2 * old
         return y
     }
 
     /// As ``tick(_:)``, but a lane outside `active` keeps its state (its output is not used).
     @_noLocks @inline(__always)
     mutating func tick(_ x: SIMD4<Float>, active: SIMDMask<SIMD4<Int32>>) -> SIMD4<Float> {
+        var next = self
+        let y = next.tick(x)
+        s1.replace(with: next.s1, where: active)
+        s2.replace(with: next.s2, where: active)
+        return y
+    }
+}
+
+/// Two sections in the two lanes of a double register, in the state-space form of ``FloatSectionQuad``.
+struct StateSpacePair {
+    var b0, c1, c2, a1, a2: SIMD2<Double>
+    var s1, s2: SIMD2<Double>
+
+    init(_ pair: SectionPair) {
+        (b0, a1, a2, s1, s2) = (pair.b0, pair.a1, pair.a2, pair.s1, pair.s2)
+        c1 = pair.b1 - pair.a1 * pair.b0
+        c2 = pair.b2 - pair.a2 * pair.b0
+    }
+
+    /// One frame through both sections.
+    @_noLocks @inline(__always)
+    mutating func tick(_ x: SIMD2<Double>) -> SIMD2<Double> {
+        let y = b0 * x + s1
+        let old = s1
+        s1 = (c1 * x + s2) - a1 * old
+        s2 = c2 * x - a2 * old
+        return y
+    }
+
+    /// As ``tick(_:)``, but a lane outside `active` keeps its state (its output is not used).
+    @_noLocks @inline(__always)
+    mutating func tick(_ x: SIMD2<Double>, active: SIMDMask<SIMD2<Int64>>) -> SIMD2<Double> {
         var next = self
         let y = next.tick(x)
         s1.replace(with: next.s1, where: active)
@@ -182,7 +218,7 @@ struct FloatSectionQuad {
 /// Single precision is safe only for sections whose poles keep clear of z = 1 (see
 /// ``EQSectionCascade/needsDouble(_:)``): the caller puts up to two that are not into sections 0 and 1.
 struct MixedTen {
-    var d: SectionPair
+    var d: StateSpacePair
     var f0, f1: FloatSectionQuad
     var yd = SIMD2<Double>.zero
     var y0 = SIMD4<Float>.zero, y1 = SIMD4<Float>.zero
@@ -191,11 +227,16 @@ struct MixedTen {
     /// lane of `buffer`, in place.
     @_noLocks
     static func run(_ sections: UnsafeMutablePointer<EQSection>, count: Int, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
-        var pipe = MixedTen(d: SectionPair(sections, 1, 0, count: count),
+        var pipe = MixedTen(d: StateSpacePair(SectionPair(sections, 1, 0, count: count)),
                             f0: FloatSectionQuad(sections, first: 2, count: count),
                             f1: FloatSectionQuad(sections, first: 3, count: count))
         filter(&pipe, buffer, frames)
-        pipe.d.store(sections, 1, 0, count: count)
+        if count > 1 {
+            sections[1].s1.x = pipe.d.s1.x
+            sections[1].s2.x = pipe.d.s2.x
+        }
+        sections[0].s1.x = pipe.d.s1.y
+        sections[0].s2.x = pipe.d.s2.y
         pipe.f0.store(sections, first: 2, count: count)
         pipe.f1.store(sections, first: 3, count: count)
     }
