@@ -30,7 +30,9 @@ public struct EQKernel: ~Copyable {
     /// Frames between coefficient updates while a parameter glides.
     public static let chunkFrames = 16
     /// The longest stretch processed at once through the scratch buffer.
-    static let blockFrames = 64
+    /// (256: a mono run of ten sections spends nine steps filling and nine draining its skewed
+    /// pipeline, whatever its length.)
+    static let blockFrames = 256
 
     let bands: UnsafeMutablePointer<EQBandRuntime>
     let scratch: UnsafeMutablePointer<SIMD2<Double>>
