@@ -29,8 +29,9 @@ struct EQSection {
 enum EQSectionCascade {
     /// Runs `sections[0..<count]` in order over `frames` frames of `buffer`, in place, updating their state.
     /// With `isMono` (the second lane of `buffer` and of every state is unused), runs of eight to ten
-    /// sections go through ``SkewedTen`` instead, two sections per register (a run of eight or nine is
-    /// padded with identity sections; below eight, padding costs about what it saves).
+    /// sections go through ``MixedTen`` (two in double, eight in single precision) when all but the first
+    /// two may run in single precision, else ``SkewedTen`` (two sections per register, in double); a run
+    /// of eight or nine is padded with identity sections (below eight, padding costs about what it saves).
     @_noLocks
     static func run(_ sections: UnsafeMutablePointer<EQSection>, count: Int,
                     _ buffer: UnsafeMutablePointer<SIMD2<Double>>, frames: Int, isMono: Bool) {
