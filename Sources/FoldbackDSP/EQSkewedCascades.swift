@@ -165,16 +165,6 @@ struct FloatSectionQuad {
         s2 = c2 * x - a2 * old
         return y
     }
-
-    /// As ``tick(_:)``, but a lane outside `active` keeps its state (its output is not used).
-    @_noLocks @inline(__always)
-    mutating func tick(_ x: SIMD4<Float>, active: SIMDMask<SIMD4<Int32>>) -> SIMD4<Float> {
-        var next = self
-        let y = next.tick(x)
-        s1.replace(with: next.s1, where: active)
-        s2.replace(with: next.s2, where: active)
-        return y
-    }
 }
 
 /// Two sections in the two lanes of a double register, in the state-space form of ``FloatSectionQuad``.
@@ -195,16 +185,6 @@ struct StateSpacePair {
         let old = s1
         s1 = (c1 * x + s2) - a1 * old
         s2 = c2 * x - a2 * old
-        return y
-    }
-
-    /// As ``tick(_:)``, but a lane outside `active` keeps its state (its output is not used).
-    @_noLocks @inline(__always)
-    mutating func tick(_ x: SIMD2<Double>, active: SIMDMask<SIMD2<Int64>>) -> SIMD2<Double> {
-        var next = self
-        let y = next.tick(x)
-        s1.replace(with: next.s1, where: active)
-        s2.replace(with: next.s2, where: active)
         return y
     }
 }
@@ -245,13 +225,13 @@ struct MixedTen {
     /// from memory: built lane by lane in the same function, they let the optimiser split the vector
     /// arithmetic into scalar pieces and shuffles, which doubles the instructions of a step.
     ///
-    /// From ten frames up, the fill and drain run unmasked: in the fill, sections that have no frame yet
-    /// filter the pipeline's zeros, and each gets its state back just before its first frame; in the
-    /// drain, each section's state is taken just after its last frame.
+    /// The fill and drain need no masks: in the fill, a section that has no frame yet filters whatever
+    /// the section before it puts out (its result is never used) and gets its state back just before
+    /// its first frame; in the drain, each section's state is taken just after its last frame.
     @_noLocks @inline(never)
     static func filter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
         guard frames >= 10 else {
-            maskedFilter(&stored, buffer, frames)
+            shortFilter(&stored, buffer, frames)
             return
         }
         var pipe = stored
@@ -278,16 +258,18 @@ struct MixedTen {
         stored.take(section: 9, from: pipe)
     }
 
-    /// ``filter(_:_:_:)`` for fewer than ten frames, where fill and drain overlap: every step masks the
-    /// sections that have no frame.
+    /// ``filter(_:_:_:)`` for fewer than ten frames, where fill and drain overlap: the same state
+    /// hand-overs, checked at every step.
     @_noLocks
-    static func maskedFilter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+    static func shortFilter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
         var pipe = stored
         for step in 0..<(frames + 9) {
-            let output = pipe.maskedStep(step < frames ? buffer[step].x : 0, step: step, frames: frames)
-            if step >= 9 { buffer[step - 9].x = output }
+            if step <= 9 { pipe.take(section: step, from: stored) }
+            if step >= frames { stored.take(section: step - frames, from: pipe) }
+            pipe.step(step < frames ? buffer[step].x : 0)
+            if step >= 9 { buffer[step - 9].x = Double(pipe.y1.w) }
         }
-        stored = pipe
+        stored.take(section: 9, from: pipe)
     }
 
     /// Copies section `k`'s state (s1, s2) from `other` (lanes spelt out: a computed lane index goes
@@ -310,8 +292,7 @@ struct MixedTen {
 
     /// The inputs of one step: section 0's output and the new frame for the double register (lane x is
     /// section 1); section 1's output and sections 3, 5, 7's for f0 (f1's outputs moved up one lane);
-    /// f0's outputs, lanes as they are, for f1. The lanes are moved as integer bits: built from float
-    /// lanes, the inputs lead the optimiser to split every multiplication by them into scalar pieces.
+    /// f0's outputs, lanes as they are, for f1.
     @_noLocks @inline(__always)
     func inputs(_ input: Double) -> (SIMD2<Double>, SIMD4<Float>) {
         (SIMD2(yd.y, input), SIMD4(Float(yd.x), y1.x, y1.y, y1.z))
@@ -324,19 +305,5 @@ struct MixedTen {
         y1 = f1.tick(y0)
         y0 = f0.tick(x0)
         yd = d.tick(xd)
-    }
-
-    /// One step of the fill or drain: section k is active while it has a frame, k ≤ step < k + frames.
-    @_noLocks @inline(__always)
-    mutating func maskedStep(_ input: Double, step: Int, frames: Int) -> Double {
-        let t = SIMD4(repeating: Int32(truncatingIfNeeded: step)), length = Int32(truncatingIfNeeded: frames)
-        func active(_ k: SIMD4<Int32>) -> SIMDMask<SIMD4<Int32>> { (k .<= t) .& (t .< k &+ length) }
-        let td = SIMD2(repeating: Double(step))
-        let kd = SIMD2<Double>(1, 0)
-        let (xd, x0) = inputs(input)
-        y1 = f1.tick(y0, active: active(SIMD4(3, 5, 7, 9)))
-        y0 = f0.tick(x0, active: active(SIMD4(2, 4, 6, 8)))
-        yd = d.tick(xd, active: (kd .<= td) .& (td .< kd + Double(frames)))
-        return Double(y1.w)
     }
 }
