@@ -14,8 +14,12 @@ import Darwin
 /// ``BiquadDesign`` and run in transposed direct form II, in `Double`, with a stereo strip's two channels
 /// as the two lanes of a `SIMD2<Double>`: one 128-bit register, so stereo costs what mono does, and
 /// double precision keeps low corners and the state's noise floor clean at 96 kHz. (The lanes never mix,
-/// so stereo output equals two mono runs exactly.) A mono kernel fills both lanes with sections instead:
-/// runs of ten go through ``SkewedTen``, two sections per register, computing exactly the same.
+/// so stereo output equals two mono runs exactly.) A mono kernel fills the lanes with sections instead:
+/// runs of ten go through ``MixedTen`` (the first two sections in double, eight in single precision,
+/// four per register) when every section after the first two keeps its poles and zeros clear of z = 1
+/// (``EQSectionCascade/needsDouble(_:)``), else through ``SkewedTen`` (two per register, computing
+/// exactly what the stereo lanes do). Mono output stays within 0.002 dB of the analytic response and
+/// more than 100 dB below the output of the double-precision stereo path.
 ///
 /// Parameter changes glide, as in x42 fil4: frequency (in log₂ Hz), gain (in dB) and Q (in log₂ Q) move
 /// linearly from where they are to the new target over the smoothing time, in steps of ``chunkFrames``
@@ -30,7 +34,9 @@ public struct EQKernel: ~Copyable {
     /// Frames between coefficient updates while a parameter glides.
     public static let chunkFrames = 16
     /// The longest stretch processed at once through the scratch buffer.
-    static let blockFrames = 64
+    /// (256: a mono run of ten sections spends nine steps filling and nine draining its skewed
+    /// pipeline, whatever its length.)
+    static let blockFrames = 256
 
     let bands: UnsafeMutablePointer<EQBandRuntime>
     let scratch: UnsafeMutablePointer<SIMD2<Double>>

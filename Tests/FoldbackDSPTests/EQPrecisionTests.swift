@@ -64,11 +64,12 @@ final class EQPrecisionTests: XCTestCase {
         }
     }
 
-    /// A mono kernel (eight to ten sections skewed across the lanes, with fills and drains at every block edge)
-    /// gives exactly what the left lane of a stereo kernel (sections in series, channels across the lanes)
-    /// gives, at blocks of 1, 7, 253 and 1024 frames, through glides of three bands and a band fading out
-    /// (which splits the cascade while it fades).
-    func testSkewedMonoEqualsTheStereoLaneBitForBit() {
+    /// A mono kernel (eight to ten sections skewed across the lanes, partly in single precision, with fills
+    /// and drains at every block edge) gives what the left lane of a stereo kernel (sections in series, in
+    /// double, channels across the lanes) gives, to within −105 dB of the output, and the same at blocks of
+    /// 1, 7, 253 and 1024 frames (within 1e-6, through the glides), through glides of three bands and a band
+    /// fading out (which splits the cascade while it fades).
+    func testSkewedMonoMatchesTheStereoLane() {
         let left = EQMeasurement.noise(frames: 6000, seed: 21), right = EQMeasurement.noise(frames: 6000, seed: 22)
         let change: (inout EQKernel, Int) -> Void = { kernel, start in
             guard start == 0 || (start >= 3000 && start - 3000 < 1024 && kernel.band(4).isEnabled) else { return }
@@ -81,14 +82,35 @@ final class EQPrecisionTests: XCTestCase {
             }
         }
         for bands in [referenceBands + mixedBands, Array(referenceBands.prefix(8))] {   // 31 sections (3 × 10 + 1); 8 (padded to 10)
+            var first: [Float] = []
             for blockSize in [1, 7, 253, 1024] {
                 var mono = EQKernel(bands: bands, channels: 1, sampleRate: 48000)
                 var stereo = EQKernel(bands: bands, channels: 2, sampleRate: 48000)
                 let alone = EQMeasurement.render(&mono, [left], blockSize: blockSize, beforeBlock: change)[0]
                 let paired = EQMeasurement.render(&stereo, [left, right], blockSize: blockSize, beforeBlock: change)[0]
-                XCTAssertEqual(alone, paired, "\(bands.count) bands, blocks of \(blockSize)")
+                let differenceDB = EQMeasurement.rmsDB(zip(alone, paired).map { $0 - $1 }[...]) - EQMeasurement.rmsDB(paired[...])
+                XCTAssertLessThan(differenceDB, -105, "\(bands.count) bands, blocks of \(blockSize)")
+                if blockSize == 1024 { print("eq mono (mixed precision) against stereo (double), \(bands.count) bands: \(differenceDB) dB") }
+                var glidingOnly = EQKernel(bands: bands, channels: 1, sampleRate: 48000)   // the fade starts at a block edge: leave it out
+                let glided = EQMeasurement.render(&glidingOnly, [left], blockSize: blockSize) { kernel, start in
+                    if start == 0 { change(&kernel, 0) }
+                }[0]
+                if first.isEmpty { first = glided }
+                let drift = zip(glided, first).map { abs($0 - $1) }.max() ?? 0
+                XCTAssertLessThanOrEqual(drift, 1e-6, "\(bands.count) bands, blocks of \(blockSize) against blocks of 1")
             }
         }
+    }
+
+    /// The mono reference chain (partly in single precision) decays to exact silence after a burst (the
+    /// state flush reaches the single-precision states too), and silence in gives exact silence out.
+    func testMonoTailDecaysToExactSilence() {
+        var kernel = EQKernel(bands: referenceBands, channels: 1, sampleRate: 48000)
+        let silence = [Float](repeating: 0, count: 4096)
+        XCTAssertTrue(EQMeasurement.render(&kernel, [silence], blockSize: 64)[0].allSatisfy { $0 == 0 && $0.sign == .plus })
+        let burst = EQMeasurement.noise(frames: 1000) + [Float](repeating: 0, count: 96000)
+        let tail = EQMeasurement.render(&kernel, [burst], blockSize: 64)[0]
+        XCTAssertTrue(tail.suffix(1000).allSatisfy { $0 == 0 }, "the last 1000 samples of 2 s of silence")
     }
 
     /// Runs `samples` (mono 32-bit float WAV at `sampleRate`) through sox with `effects`, without dither.
