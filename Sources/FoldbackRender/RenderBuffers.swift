@@ -42,6 +42,14 @@ final class RenderBuffers {
         if interleaved.count < block * count { interleaved = [Float](repeating: 0, count: block * count) }
         interleaved.withUnsafeMutableBufferPointer { destination in
             guard let base = destination.baseAddress else { return }
+            if count == 2 {   // the common stereo bus, in one loop the compiler vectorises
+                let left = outputs[channels.lowerBound] + frames.lowerBound, right = outputs[channels.lowerBound + 1] + frames.lowerBound
+                for frame in 0..<frames.count {
+                    base[2 &* frame] = left[frame]
+                    base[2 &* frame &+ 1] = right[frame]
+                }
+                return
+            }
             for (index, channel) in channels.enumerated() {
                 let source = outputs[channel] + frames.lowerBound
                 var target = base + index
