@@ -36,7 +36,7 @@ package struct BenchLive {
     /// The budget: half of one period, in microseconds.
     package static var budgetMicroseconds: Double { 0.5 * Double(period) / Double(sampleRate) * 1e6 }
 
-    /// Doubles the strip count until a trial misses the budget, then bisects; prints each trial.
+    /// Doubles the strip count until a count misses the budget (in two trials), then bisects; prints each trial.
     package func run() throws -> Trial? {
         print(String(format: "foldback bench --live: private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial; %d render thread%@",
                      Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds,
@@ -46,7 +46,7 @@ package struct BenchLive {
         var failed: Int?
         var strips = 1
         while failed == nil, strips <= Self.strips.upperBound {
-            let trial = try measure(strips: strips)
+            let trial = try judge(strips: strips)
             guard trial.fits else { failed = strips; break }
             best = trial
             if strips == Self.strips.upperBound { break }
@@ -56,10 +56,17 @@ package struct BenchLive {
         var high = failed ?? low
         while high - low > 1 {
             let middle = (low + high) / 2
-            let trial = try measure(strips: middle)
+            let trial = try judge(strips: middle)
             if trial.fits { best = trial; low = middle } else { high = middle }
         }
         return best
+    }
+
+    /// A trial of `strips` strips and, when it misses the budget, one more: the count fits when either does
+    /// (a burst of other load on a shared machine can push one trial's p99 over; both are printed).
+    private func judge(strips: Int) throws -> Trial {
+        let first = try measure(strips: strips)
+        return first.fits ? first : try measure(strips: strips)
     }
 
     /// Runs `strips` strips live for ``seconds`` of cycles on a fresh private server and reads the
