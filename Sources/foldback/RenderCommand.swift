@@ -63,8 +63,8 @@ struct RenderCommand: ParsableCommand {
     @Option(name: [.short, .long], help: ArgumentHelp("A bus's output file; FILE alone if the preset has one bus.", valueName: "BUS=FILE"))
     var output: [String] = []
 
-    @Option(help: "Frames per engine cycle (1…16384).")
-    var block = 256
+    @Option(help: "Frames per engine cycle (1…16384; the output does not depend on it, larger is faster).")
+    var block = 1024
 
     @Option(help: "Render sample rate, Hz (default: the first input's rate).")
     var rate: Int?
