@@ -57,6 +57,10 @@ public struct EQKernel: ~Copyable {
     var chunkPhase = 0
     /// Bands whose parameters are gliding.
     var glidingBands = 0
+    /// The steady bands' cascade, gathered and prepared once; valid until a band's coefficients or
+    /// enabling change (``invalidatePlan()``). While valid, it holds their filter state.
+    var plan = EQCascadePlan()
+    var isPlanValid = false
 
     /// A kernel running `bands` (at most ``maximumBands``) on `channels` (1 or 2) channels at `sampleRate` Hz,
     /// gliding parameter changes over `smoothingTime` seconds. Allocates; call off the audio thread.
@@ -86,6 +90,7 @@ public struct EQKernel: ~Copyable {
         scratch.deinitialize(count: Self.blockFrames)
         scratch.deallocate()
         sections.deallocate()
+        plan.deallocate()
     }
 
     /// Filters `frames` frames of ``channels`` channels from `inputs` to `outputs`; they may alias.
@@ -105,6 +110,13 @@ public struct EQKernel: ~Copyable {
             storeOutput(outputs, offset: done, count: count)
             chunkPhase = (chunkPhase + count) % Self.chunkFrames
             done += count
+        }
+        if isPlanValid {
+            if plan.isFinite(sections) {
+                plan.flushTiny(sections)   // the bands outside the plan are off, their state cleared
+                return
+            }
+            invalidatePlan()
         }
         for index in 0..<bandCount { Self.sanitize(&bands[index]) }
     }
@@ -141,8 +153,19 @@ public struct EQKernel: ~Copyable {
 
     /// Runs every band over `count` frames of the scratch buffer, in place: the sections of consecutive
     /// steady bands go through ``EQSectionCascade`` together; a fading band runs on its own, in order;
-    /// a fully disabled band is skipped.
-    private func filterBands(_ count: Int) {
+    /// a fully disabled band is skipped. With no band fading, the gathered cascade is planned once and
+    /// reused until a band changes.
+    private mutating func filterBands(_ count: Int) {
+        if !isPlanValid && !(0..<bandCount).contains(where: { bands[$0].fadeFrames > 0 }) {
+            var gathered = 0
+            for index in 0..<bandCount { gather(index, at: &gathered) }
+            plan.build(sections, count: gathered, isMono: channels == 1)
+            isPlanValid = true
+        }
+        if isPlanValid {
+            plan.run(sections, scratch, frames: count)
+            return
+        }
         var gathered = 0
         for index in 0..<bandCount {
             let band = bands + index
@@ -152,23 +175,43 @@ public struct EQKernel: ~Copyable {
                 Self.crossfade(&band.pointee, scratch, count)
                 continue
             }
-            if band.pointee.mix == 0 { continue }
-            sections[gathered] = EQSection(coefficients: band.pointee.first, s1: band.pointee.state.0,
-                                           s2: band.pointee.state.1, owner: 2 * index)
-            gathered += 1
-            if band.pointee.sectionCount == 2 {
-                sections[gathered] = EQSection(coefficients: band.pointee.second, s1: band.pointee.state.2,
-                                               s2: band.pointee.state.3, owner: 2 * index + 1)
-                gathered += 1
-            }
+            gather(index, at: &gathered)
         }
         runGathered(gathered, count)
+    }
+
+    /// Gathers band `index`'s sections, with their state, at `sections[gathered]` (none if it is off).
+    private func gather(_ index: Int, at gathered: inout Int) {
+        let band = bands + index
+        if band.pointee.mix == 0 { return }
+        sections[gathered] = EQSection(coefficients: band.pointee.first, s1: band.pointee.state.0,
+                                       s2: band.pointee.state.1, owner: 2 * index)
+        gathered += 1
+        if band.pointee.sectionCount == 2 {
+            sections[gathered] = EQSection(coefficients: band.pointee.second, s1: band.pointee.state.2,
+                                           s2: band.pointee.state.3, owner: 2 * index + 1)
+            gathered += 1
+        }
+    }
+
+    /// Hands the plan's state back to the bands and drops the plan (before a band's coefficients,
+    /// enabling or state change; the next block plans afresh).
+    mutating func invalidatePlan() {
+        guard isPlanValid else { return }
+        plan.store(sections)
+        storeState(plan.count)
+        isPlanValid = false
     }
 
     /// Runs the first `gathered` gathered sections over the scratch buffer and stores their state back.
     private func runGathered(_ gathered: Int, _ count: Int) {
         if gathered == 0 { return }
         EQSectionCascade.run(sections, count: gathered, scratch, frames: count, isMono: channels == 1)
+        storeState(gathered)
+    }
+
+    /// Stores the state of the first `gathered` gathered sections back into their bands.
+    private func storeState(_ gathered: Int) {
         for index in 0..<gathered {
             let section = sections[index]
             let band = bands + section.owner / 2

@@ -4,6 +4,7 @@ struct SectionPair {
     var s1, s2: SIMD2<Double>
 
     /// Sections `first` and `second` (their first lanes) of `count`; one past the end is an identity section.
+    @_noLocks
     init(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int, count: Int) {
         let (isReal, isAlsoReal) = (first < count, second < count)
         let p = sections[isReal ? first : 0], q = sections[isAlsoReal ? second : 0]
@@ -20,6 +21,7 @@ struct SectionPair {
     }
 
     /// Stores the state back into sections `first` and `second` of `count` (an identity section's is dropped).
+    @_noLocks
     func store(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int, count: Int) {
         if first < count {
             sections[first].s1.x = s1.x
@@ -133,6 +135,7 @@ struct FloatSectionQuad {
 
     /// Sections `first`, `first` + 2, + 4, + 6 of `count` (their first lanes); one at or past `count` is an
     /// identity section.
+    @_noLocks
     init(_ sections: UnsafeMutablePointer<EQSection>, first: Int, count: Int) {
         (b0, c1, c2, a1, a2) = (.one, .zero, .zero, .zero, .zero)
         (s1, s2) = (.zero, .zero)
@@ -149,6 +152,7 @@ struct FloatSectionQuad {
     }
 
     /// Stores the state back into sections `first`, `first` + 2, + 4, + 6 of `count` (an identity section's is dropped).
+    @_noLocks
     func store(_ sections: UnsafeMutablePointer<EQSection>, first: Int, count: Int) {
         for lane in 0..<4 where first + 2 * lane < count {
             sections[first + 2 * lane].s1.x = Double(s1[lane])
@@ -172,6 +176,7 @@ struct StateSpacePair {
     var b0, c1, c2, a1, a2: SIMD2<Double>
     var s1, s2: SIMD2<Double>
 
+    @_noLocks
     init(_ pair: SectionPair) {
         (b0, a1, a2, s1, s2) = (pair.b0, pair.a1, pair.a2, pair.s1, pair.s2)
         c1 = pair.b1 - pair.a1 * pair.b0
@@ -207,18 +212,30 @@ struct MixedTen {
     /// lane of `buffer`, in place.
     @_noLocks
     static func run(_ sections: UnsafeMutablePointer<EQSection>, count: Int, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
-        var pipe = MixedTen(d: StateSpacePair(SectionPair(sections, 1, 0, count: count)),
-                            f0: FloatSectionQuad(sections, first: 2, count: count),
-                            f1: FloatSectionQuad(sections, first: 3, count: count))
+        var pipe = MixedTen(sections, count: count)
         filter(&pipe, buffer, frames)
+        pipe.store(sections, count: count)
+    }
+
+    /// The pipeline of `sections[0..<count]` (8 … 10; identity sections make up ten), with their state.
+    @_noLocks
+    init(_ sections: UnsafeMutablePointer<EQSection>, count: Int) {
+        d = StateSpacePair(SectionPair(sections, 1, 0, count: count))
+        f0 = FloatSectionQuad(sections, first: 2, count: count)
+        f1 = FloatSectionQuad(sections, first: 3, count: count)
+    }
+
+    /// Stores the state back into `sections[0..<count]` (an identity section's is dropped).
+    @_noLocks
+    func store(_ sections: UnsafeMutablePointer<EQSection>, count: Int) {
         if count > 1 {
-            sections[1].s1.x = pipe.d.s1.x
-            sections[1].s2.x = pipe.d.s2.x
+            sections[1].s1.x = d.s1.x
+            sections[1].s2.x = d.s2.x
         }
-        sections[0].s1.x = pipe.d.s1.y
-        sections[0].s2.x = pipe.d.s2.y
-        pipe.f0.store(sections, first: 2, count: count)
-        pipe.f1.store(sections, first: 3, count: count)
+        sections[0].s1.x = d.s1.y
+        sections[0].s2.x = d.s2.y
+        f0.store(sections, first: 2, count: count)
+        f1.store(sections, first: 3, count: count)
     }
 
     /// Runs `pipe` over `frames` frames. Kept out of line so that its coefficients arrive as whole vectors
