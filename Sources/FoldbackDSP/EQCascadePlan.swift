@@ -47,9 +47,15 @@ struct EQCascadePlan {
         }
     }
 
-    /// Filters `frames` frames of `buffer` through the planned sections, in place.
+    /// Filters `frames` frames of `buffer` through the planned sections, in place; or, when the plan is one
+    /// ``MixedTen`` run and there is an `output`, from `buffer` to `output` times `gain` (returns whether it did).
     @_noLocks
-    func run(_ sections: UnsafeMutablePointer<EQSection>, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, frames: Int) {
+    func run(_ sections: UnsafeMutablePointer<EQSection>, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, frames: Int,
+             to output: UnsafeMutablePointer<Float>?, gain: Double) -> Bool {
+        if runs == 1 && isMixed[0] && count <= 10, let output {
+            MixedTen.filter(&pipes[0], buffer, frames, to: output, gain: gain)
+            return true
+        }
         var next = 0
         for run in 0..<runs {
             let length = min(count - next, 10)
@@ -61,6 +67,7 @@ struct EQCascadePlan {
             next += length
         }
         EQSectionCascade.runRemainder(sections + next, count: count - next, buffer, frames)
+        return false
     }
 
     /// Moves the pipelines' state back into `sections`.
@@ -74,36 +81,44 @@ struct EQCascadePlan {
         }
     }
 
-    /// Whether every state is finite (their sum is; a sum that overflows only sends the caller the slow way).
+    /// Flushes state below 1e-30 to zero, as ``EQKernel/sanitize(_:)`` does band by band, and returns whether
+    /// every state is finite (their sum is: a sum that overflows only sends the caller the slow way, which
+    /// finds the same). The stale state of the sections whose pipeline holds theirs is left alone.
     @_noLocks
-    func isFinite(_ sections: UnsafeMutablePointer<EQSection>) -> Bool {
-        var sum = SIMD2<Double>.zero
-        for index in 0..<count { sum += sections[index].s1 + sections[index].s2 }
-        var single = SIMD4<Float>.zero
-        for run in 0..<runs where isMixed[run] {
-            sum += pipes[run].d.s1 + pipes[run].d.s2
-            single += (pipes[run].f0.s1 + pipes[run].f0.s2) + (pipes[run].f1.s1 + pipes[run].f1.s2)
+    func sanitize(_ sections: UnsafeMutablePointer<EQSection>) -> Bool {
+        var sum = SIMD2<Double>.zero, single = SIMD4<Float>.zero
+        var next = 0
+        for run in 0..<runs {
+            let length = min(count - next, 10)
+            if isMixed[run] {
+                let pipe = pipes + run
+                pipe.pointee.d.s1 = EQKernel.flushed(pipe.pointee.d.s1)
+                pipe.pointee.d.s2 = EQKernel.flushed(pipe.pointee.d.s2)
+                pipe.pointee.f0.s1 = flushed(pipe.pointee.f0.s1)
+                pipe.pointee.f0.s2 = flushed(pipe.pointee.f0.s2)
+                pipe.pointee.f1.s1 = flushed(pipe.pointee.f1.s1)
+                pipe.pointee.f1.s2 = flushed(pipe.pointee.f1.s2)
+                sum += pipe.pointee.d.s1 + pipe.pointee.d.s2
+                single += (pipe.pointee.f0.s1 + pipe.pointee.f0.s2) + (pipe.pointee.f1.s1 + pipe.pointee.f1.s2)
+            } else {
+                sum += Self.sanitize(sections + next, count: length)
+            }
+            next += length
         }
-        let total = sum.x + sum.y + Double(single.x + single.y + single.z + single.w)
-        return total.isFinite
+        sum += Self.sanitize(sections + next, count: count - next)
+        return (sum.x + sum.y + Double(single.x + single.y + single.z + single.w)).isFinite
     }
 
-    /// Flushes state below 1e-30 to zero, as ``EQKernel/sanitize(_:)`` does band by band.
-    @_noLocks
-    func flushTiny(_ sections: UnsafeMutablePointer<EQSection>) {
+    /// Flushes the state of `sections[0..<count]`; returns its sum.
+    @_noLocks @inline(__always)
+    private static func sanitize(_ sections: UnsafeMutablePointer<EQSection>, count: Int) -> SIMD2<Double> {
+        var sum = SIMD2<Double>.zero
         for index in 0..<count {
             sections[index].s1 = EQKernel.flushed(sections[index].s1)
             sections[index].s2 = EQKernel.flushed(sections[index].s2)
+            sum += sections[index].s1 + sections[index].s2
         }
-        for run in 0..<runs where isMixed[run] {
-            let pipe = pipes + run
-            pipe.pointee.d.s1 = EQKernel.flushed(pipe.pointee.d.s1)
-            pipe.pointee.d.s2 = EQKernel.flushed(pipe.pointee.d.s2)
-            pipe.pointee.f0.s1 = flushed(pipe.pointee.f0.s1)
-            pipe.pointee.f0.s2 = flushed(pipe.pointee.f0.s2)
-            pipe.pointee.f1.s1 = flushed(pipe.pointee.f1.s1)
-            pipe.pointee.f1.s2 = flushed(pipe.pointee.f1.s2)
-        }
+        return sum
     }
 
     @_noLocks @inline(__always)

@@ -106,16 +106,15 @@ public struct EQKernel: ~Copyable {
             if chunkPhase == 0 && glidingBands > 0 { stepGlides() }
             let count = min(frames - done, glidingBands > 0 ? Self.chunkFrames - chunkPhase : Self.blockFrames)
             Self.load(scratch, left: left + done, right: right + done, isStereo: channels == 2, count: count)
-            filterBands(count)
-            storeOutput(outputs, offset: done, count: count)
+            let direct = channels == 1 && outputGain.isSettled ? outputs[0] + done : nil
+            if !filterBands(count, to: direct, gain: Double(outputGain.value)) {
+                storeOutput(outputs, offset: done, count: count)
+            }
             chunkPhase = (chunkPhase + count) % Self.chunkFrames
             done += count
         }
         if isPlanValid {
-            if plan.isFinite(sections) {
-                plan.flushTiny(sections)   // the bands outside the plan are off, their state cleared
-                return
-            }
+            if plan.sanitize(sections) { return }   // the bands outside the plan are off, their state cleared
             invalidatePlan()
         }
         for index in 0..<bandCount { Self.sanitize(&bands[index]) }
@@ -154,18 +153,16 @@ public struct EQKernel: ~Copyable {
     /// Runs every band over `count` frames of the scratch buffer, in place: the sections of consecutive
     /// steady bands go through ``EQSectionCascade`` together; a fading band runs on its own, in order;
     /// a fully disabled band is skipped. With no band fading, the gathered cascade is planned once and
-    /// reused until a band changes.
-    private mutating func filterBands(_ count: Int) {
+    /// reused until a band changes. A plan that can (see ``EQCascadePlan/run(_:_:frames:to:gain:)``)
+    /// writes the result to `output` times `gain` itself; returns whether it did.
+    private mutating func filterBands(_ count: Int, to output: UnsafeMutablePointer<Float>?, gain: Double) -> Bool {
         if !isPlanValid && !(0..<bandCount).contains(where: { bands[$0].fadeFrames > 0 }) {
             var gathered = 0
             for index in 0..<bandCount { gather(index, at: &gathered) }
             plan.build(sections, count: gathered, isMono: channels == 1)
             isPlanValid = true
         }
-        if isPlanValid {
-            plan.run(sections, scratch, frames: count)
-            return
-        }
+        if isPlanValid { return plan.run(sections, scratch, frames: count, to: output, gain: gain) }
         var gathered = 0
         for index in 0..<bandCount {
             let band = bands + index
@@ -178,6 +175,7 @@ public struct EQKernel: ~Copyable {
             gather(index, at: &gathered)
         }
         runGathered(gathered, count)
+        return false
     }
 
     /// Gathers band `index`'s sections, with their state, at `sections[gathered]` (none if it is off).

@@ -245,10 +245,15 @@ struct MixedTen {
     /// The fill and drain need no masks: in the fill, a section that has no frame yet filters whatever
     /// the section before it puts out (its result is never used) and gets its state back just before
     /// its first frame; in the drain, each section's state is taken just after its last frame.
+    ///
+    /// With an `output`, the result goes there (times `gain`, as the kernel's output stage would put it)
+    /// instead of back into `buffer`.
     @_noLocks @inline(never)
-    static func filter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+    static func filter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int,
+                       to output: UnsafeMutablePointer<Float>? = nil, gain: Double = 1) {
+        let out = Output(buffer: buffer, output: output, gain: gain)
         guard frames >= 10 else {
-            shortFilter(&stored, buffer, frames)
+            shortFilter(&stored, buffer, frames, out)
             return
         }
         var pipe = stored
@@ -264,13 +269,19 @@ struct MixedTen {
             pipe.step(buffer[step].x)
             raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * stride, as: SIMD4<Float>.self)
         }
-        for frame in 0..<(frames - 9) {
-            buffer[frame].x = Double(raw.load(fromByteOffset: frame * stride, as: SIMD4<Float>.self).w)
+        if let output {
+            for frame in 0..<(frames - 9) {
+                output[frame] = Float(Double(raw.load(fromByteOffset: frame * stride, as: SIMD4<Float>.self).w) * gain)
+            }
+        } else {
+            for frame in 0..<(frames - 9) {
+                buffer[frame].x = Double(raw.load(fromByteOffset: frame * stride, as: SIMD4<Float>.self).w)
+            }
         }
         for section in 0..<9 {
             stored.take(section: section, from: pipe)
             pipe.step(0)
-            buffer[frames - 9 + section].x = Double(pipe.y1.w)
+            out.put(pipe.y1.w, at: frames - 9 + section)
         }
         stored.take(section: 9, from: pipe)
     }
@@ -278,15 +289,32 @@ struct MixedTen {
     /// ``filter(_:_:_:)`` for fewer than ten frames, where fill and drain overlap: the same state
     /// hand-overs, checked at every step.
     @_noLocks
-    static func shortFilter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+    static func shortFilter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int,
+                            _ out: Output) {
         var pipe = stored
         for step in 0..<(frames + 9) {
             if step <= 9 { pipe.take(section: step, from: stored) }
             if step >= frames { stored.take(section: step - frames, from: pipe) }
             pipe.step(step < frames ? buffer[step].x : 0)
-            if step >= 9 { buffer[step - 9].x = Double(pipe.y1.w) }
+            if step >= 9 { out.put(pipe.y1.w, at: step - 9) }
         }
         stored.take(section: 9, from: pipe)
+    }
+
+    /// Where ``filter(_:_:_:to:gain:)`` puts a frame's result.
+    struct Output {
+        let buffer: UnsafeMutablePointer<SIMD2<Double>>
+        let output: UnsafeMutablePointer<Float>?
+        let gain: Double
+
+        @_noLocks @inline(__always)
+        func put(_ value: Float, at frame: Int) {
+            if let output {
+                output[frame] = Float(Double(value) * gain)
+            } else {
+                buffer[frame].x = Double(value)
+            }
+        }
     }
 
     /// Copies section `k`'s state (s1, s2) from `other` (lanes spelt out: a computed lane index goes
