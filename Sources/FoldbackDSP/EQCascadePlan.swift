@@ -47,15 +47,20 @@ struct EQCascadePlan {
         }
     }
 
-    /// Filters `frames` frames of `buffer` through the planned sections, in place; or, when the plan is one
-    /// ``MixedTen`` run and there is an `output`, from `buffer` to `output` times `gain` (returns whether it did).
+    /// Whether the plan is one ``MixedTen`` run and nothing else (then ``runDirect(_:from:to:frames:gain:)`` may run it).
+    var isOneMixedRun: Bool { runs == 1 && isMixed[0] && count <= 10 }
+
+    /// Filters `frames` frames from `input` to `output` (they may alias) times `gain`, with `buffer` as
+    /// scratch; only for a plan that ``isOneMixedRun``.
     @_noLocks
-    func run(_ sections: UnsafeMutablePointer<EQSection>, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, frames: Int,
-             to output: UnsafeMutablePointer<Float>?, gain: Double) -> Bool {
-        if runs == 1 && isMixed[0] && count <= 10, let output {
-            MixedTen.filter(&pipes[0], buffer, frames, to: output, gain: gain)
-            return true
-        }
+    func runDirect(_ buffer: UnsafeMutablePointer<SIMD2<Double>>, from input: UnsafePointer<Float>,
+                   to output: UnsafeMutablePointer<Float>, frames: Int, gain: Double) {
+        MixedTen.filter(&pipes[0], buffer, frames, from: input, to: output, gain: gain)
+    }
+
+    /// Filters `frames` frames of `buffer` through the planned sections, in place.
+    @_noLocks
+    func run(_ sections: UnsafeMutablePointer<EQSection>, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, frames: Int) {
         var next = 0
         for run in 0..<runs {
             let length = min(count - next, 10)
@@ -67,7 +72,6 @@ struct EQCascadePlan {
             next += length
         }
         EQSectionCascade.runRemainder(sections + next, count: count - next, buffer, frames)
-        return false
     }
 
     /// Moves the pipelines' state back into `sections`.

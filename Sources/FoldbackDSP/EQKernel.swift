@@ -105,9 +105,12 @@ public struct EQKernel: ~Copyable {
         while done < frames {
             if chunkPhase == 0 && glidingBands > 0 { stepGlides() }
             let count = min(frames - done, glidingBands > 0 ? Self.chunkFrames - chunkPhase : Self.blockFrames)
-            Self.load(scratch, left: left + done, right: right + done, isStereo: channels == 2, count: count)
-            let direct = channels == 1 && outputGain.isSettled ? outputs[0] + done : nil
-            if !filterBands(count, to: direct, gain: Double(outputGain.value)) {
+            if !isPlanValid { planIfSteady() }
+            if channels == 1 && outputGain.isSettled && isPlanValid && plan.isOneMixedRun {
+                plan.runDirect(scratch, from: left + done, to: outputs[0] + done, frames: count, gain: Double(outputGain.value))
+            } else {
+                Self.load(scratch, left: left + done, right: right + done, isStereo: channels == 2, count: count)
+                filterBands(count)
                 storeOutput(outputs, offset: done, count: count)
             }
             chunkPhase = (chunkPhase + count) % Self.chunkFrames
@@ -153,16 +156,9 @@ public struct EQKernel: ~Copyable {
     /// Runs every band over `count` frames of the scratch buffer, in place: the sections of consecutive
     /// steady bands go through ``EQSectionCascade`` together; a fading band runs on its own, in order;
     /// a fully disabled band is skipped. With no band fading, the gathered cascade is planned once and
-    /// reused until a band changes. A plan that can (see ``EQCascadePlan/run(_:_:frames:to:gain:)``)
-    /// writes the result to `output` times `gain` itself; returns whether it did.
-    private mutating func filterBands(_ count: Int, to output: UnsafeMutablePointer<Float>?, gain: Double) -> Bool {
-        if !isPlanValid && !(0..<bandCount).contains(where: { bands[$0].fadeFrames > 0 }) {
-            var gathered = 0
-            for index in 0..<bandCount { gather(index, at: &gathered) }
-            plan.build(sections, count: gathered, isMono: channels == 1)
-            isPlanValid = true
-        }
-        if isPlanValid { return plan.run(sections, scratch, frames: count, to: output, gain: gain) }
+    /// reused until a band changes (see ``planIfSteady()``).
+    private func filterBands(_ count: Int) {
+        if isPlanValid { return plan.run(sections, scratch, frames: count) }
         var gathered = 0
         for index in 0..<bandCount {
             let band = bands + index
@@ -175,7 +171,16 @@ public struct EQKernel: ~Copyable {
             gather(index, at: &gathered)
         }
         runGathered(gathered, count)
-        return false
+    }
+
+    /// Gathers and plans the cascade when no band is fading (a mono plan of one ``MixedTen`` run then
+    /// filters straight from the input to the output).
+    private mutating func planIfSteady() {
+        if (0..<bandCount).contains(where: { bands[$0].fadeFrames > 0 }) { return }
+        var gathered = 0
+        for index in 0..<bandCount { gather(index, at: &gathered) }
+        plan.build(sections, count: gathered, isMono: channels == 1)
+        isPlanValid = true
     }
 
     /// Gathers band `index`'s sections, with their state, at `sections[gathered]` (none if it is off).

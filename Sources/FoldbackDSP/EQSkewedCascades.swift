@@ -246,28 +246,37 @@ struct MixedTen {
     /// the section before it puts out (its result is never used) and gets its state back just before
     /// its first frame; in the drain, each section's state is taken just after its last frame.
     ///
-    /// With an `output`, the result goes there (times `gain`, as the kernel's output stage would put it)
-    /// instead of back into `buffer`.
+    /// With an `input`, the frames come from there instead of `buffer`; with an `output`, the result goes
+    /// there (times `gain`, as the kernel's output stage would put it) instead of back into `buffer`, which
+    /// then only holds the steps' outputs. `input` and `output` may alias.
     @_noLocks @inline(never)
     static func filter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int,
-                       to output: UnsafeMutablePointer<Float>? = nil, gain: Double = 1) {
-        let out = Output(buffer: buffer, output: output, gain: gain)
+                       from input: UnsafePointer<Float>? = nil, to output: UnsafeMutablePointer<Float>? = nil,
+                       gain: Double = 1) {
+        let ends = Ends(buffer: buffer, input: input, output: output, gain: gain)
         guard frames >= 10 else {
-            shortFilter(&stored, buffer, frames, out)
+            shortFilter(&stored, frames, ends)
             return
         }
         var pipe = stored
         for step in 0..<9 {
             pipe.take(section: step, from: stored)
-            pipe.step(buffer[step].x)
+            pipe.step(ends.read(step))
         }
         pipe.take(section: 9, from: stored)
         // f1's whole output goes to the frame the step finished (already read), its last lane taken
         // afterwards: taken in the loop, it too leads the optimiser to split f1 into pieces.
         let raw = UnsafeMutableRawPointer(buffer), stride = MemoryLayout<SIMD2<Double>>.stride
-        for step in 9..<frames {
-            pipe.step(buffer[step].x)
-            raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * stride, as: SIMD4<Float>.self)
+        if let input {   // (two loops: a choice inside one costs the loop its vector shape)
+            for step in 9..<frames {
+                pipe.step(Double(input[step]))
+                raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * stride, as: SIMD4<Float>.self)
+            }
+        } else {
+            for step in 9..<frames {
+                pipe.step(buffer[step].x)
+                raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * stride, as: SIMD4<Float>.self)
+            }
         }
         if let output {
             for frame in 0..<(frames - 9) {
@@ -281,7 +290,7 @@ struct MixedTen {
         for section in 0..<9 {
             stored.take(section: section, from: pipe)
             pipe.step(0)
-            out.put(pipe.y1.w, at: frames - 9 + section)
+            ends.put(pipe.y1.w, at: frames - 9 + section)
         }
         stored.take(section: 9, from: pipe)
     }
@@ -289,23 +298,28 @@ struct MixedTen {
     /// ``filter(_:_:_:)`` for fewer than ten frames, where fill and drain overlap: the same state
     /// hand-overs, checked at every step.
     @_noLocks
-    static func shortFilter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int,
-                            _ out: Output) {
+    static func shortFilter(_ stored: inout MixedTen, _ frames: Int, _ ends: Ends) {
         var pipe = stored
         for step in 0..<(frames + 9) {
             if step <= 9 { pipe.take(section: step, from: stored) }
             if step >= frames { stored.take(section: step - frames, from: pipe) }
-            pipe.step(step < frames ? buffer[step].x : 0)
-            if step >= 9 { out.put(pipe.y1.w, at: step - 9) }
+            pipe.step(step < frames ? ends.read(step) : 0)
+            if step >= 9 { ends.put(pipe.y1.w, at: step - 9) }
         }
         stored.take(section: 9, from: pipe)
     }
 
-    /// Where ``filter(_:_:_:to:gain:)`` puts a frame's result.
-    struct Output {
+    /// Where ``filter(_:_:_:from:to:gain:)`` takes a frame from and puts a frame's result.
+    struct Ends {
         let buffer: UnsafeMutablePointer<SIMD2<Double>>
+        let input: UnsafePointer<Float>?
         let output: UnsafeMutablePointer<Float>?
         let gain: Double
+
+        @_noLocks @inline(__always)
+        func read(_ frame: Int) -> Double {
+            if let input { Double(input[frame]) } else { buffer[frame].x }
+        }
 
         @_noLocks @inline(__always)
         func put(_ value: Float, at frame: Int) {
