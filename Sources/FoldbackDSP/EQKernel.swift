@@ -19,7 +19,10 @@ import Darwin
 /// four per register) when every section after the first two keeps its poles and zeros clear of z = 1
 /// (``EQSectionCascade/needsDouble(_:)``), else through ``SkewedTen`` (two per register, computing
 /// exactly what the stereo lanes do). Mono output stays within 0.002 dB of the analytic response and
-/// more than 100 dB below the output of the double-precision stereo path.
+/// more than 100 dB below the output of the double-precision stereo path. The steady bands' cascade is
+/// gathered and prepared once (``EQCascadePlan``: single-precision coefficients, state kept in the
+/// pipelines) and again only when a band's coefficients or enabling change (every glide step while a band
+/// glides); a mono plan of one ``MixedTen`` run filters straight from the input to the output.
 ///
 /// Parameter changes glide, as in x42 fil4: frequency (in log₂ Hz), gain (in dB) and Q (in log₂ Q) move
 /// linearly from where they are to the new target over the smoothing time, in steps of ``chunkFrames``
@@ -173,59 +176,11 @@ public struct EQKernel: ~Copyable {
         runGathered(gathered, count)
     }
 
-    /// Gathers and plans the cascade when no band is fading (a mono plan of one ``MixedTen`` run then
-    /// filters straight from the input to the output).
-    private mutating func planIfSteady() {
-        if (0..<bandCount).contains(where: { bands[$0].fadeFrames > 0 }) { return }
-        var gathered = 0
-        for index in 0..<bandCount { gather(index, at: &gathered) }
-        plan.build(sections, count: gathered, isMono: channels == 1)
-        isPlanValid = true
-    }
-
-    /// Gathers band `index`'s sections, with their state, at `sections[gathered]` (none if it is off).
-    private func gather(_ index: Int, at gathered: inout Int) {
-        let band = bands + index
-        if band.pointee.mix == 0 { return }
-        sections[gathered] = EQSection(coefficients: band.pointee.first, s1: band.pointee.state.0,
-                                       s2: band.pointee.state.1, owner: 2 * index)
-        gathered += 1
-        if band.pointee.sectionCount == 2 {
-            sections[gathered] = EQSection(coefficients: band.pointee.second, s1: band.pointee.state.2,
-                                           s2: band.pointee.state.3, owner: 2 * index + 1)
-            gathered += 1
-        }
-    }
-
-    /// Hands the plan's state back to the bands and drops the plan (before a band's coefficients,
-    /// enabling or state change; the next block plans afresh).
-    mutating func invalidatePlan() {
-        guard isPlanValid else { return }
-        plan.store(sections)
-        storeState(plan.count)
-        isPlanValid = false
-    }
-
     /// Runs the first `gathered` gathered sections over the scratch buffer and stores their state back.
     private func runGathered(_ gathered: Int, _ count: Int) {
         if gathered == 0 { return }
         EQSectionCascade.run(sections, count: gathered, scratch, frames: count, isMono: channels == 1)
         storeState(gathered)
-    }
-
-    /// Stores the state of the first `gathered` gathered sections back into their bands.
-    private func storeState(_ gathered: Int) {
-        for index in 0..<gathered {
-            let section = sections[index]
-            let band = bands + section.owner / 2
-            if section.owner % 2 == 0 {
-                band.pointee.state.0 = section.s1
-                band.pointee.state.1 = section.s2
-            } else {
-                band.pointee.state.2 = section.s1
-                band.pointee.state.3 = section.s2
-            }
-        }
     }
 
     /// A band fading in or out: output = input + mix · (filtered − input), mix ramping linearly per frame.
