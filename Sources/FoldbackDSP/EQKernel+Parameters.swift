@@ -53,6 +53,7 @@ extension EQKernel {
     /// Crossfades band `index` in or out over the smoothing time.
     public mutating func setEnabled(_ isEnabled: Bool, band index: Int) {
         guard index >= 0 && index < bandCount && bands[index].isEnabled != isEnabled else { return }
+        invalidatePlan()
         bands[index].isEnabled = isEnabled
         let target: Double = isEnabled ? 1 : 0
         bands[index].fadeFrames = fadeFrames
@@ -61,6 +62,7 @@ extension EQKernel {
 
     /// Clears every filter state and jumps every glide, crossfade and the output gain to its target.
     public mutating func reset() {
+        invalidatePlan()
         for index in 0..<bandCount {
             bands[index].clearState()
             bands[index].current = bands[index].target
@@ -80,6 +82,7 @@ extension EQKernel {
         guard isValid && index >= 0 && index < bandCount && bands[index].target[component] != value else { return }
         bands[index].target[component] = value
         if bands[index].mix == 0 && bands[index].fadeFrames == 0 {
+            invalidatePlan()
             if bands[index].glideSteps > 0 { glidingBands -= 1 }
             bands[index].glideSteps = 0
             bands[index].current = bands[index].target
@@ -93,6 +96,7 @@ extension EQKernel {
 
     /// Advances every gliding band one step and redesigns its sections (at a chunk boundary).
     mutating func stepGlides() {
+        invalidatePlan()
         for index in 0..<bandCount where bands[index].glideSteps > 0 {
             bands[index].glideSteps -= 1
             let left = bands[index].glideSteps

@@ -19,7 +19,10 @@ import Darwin
 /// four per register) when every section after the first two keeps its poles and zeros clear of z = 1
 /// (``EQSectionCascade/needsDouble(_:)``), else through ``SkewedTen`` (two per register, computing
 /// exactly what the stereo lanes do). Mono output stays within 0.002 dB of the analytic response and
-/// more than 100 dB below the output of the double-precision stereo path.
+/// more than 100 dB below the output of the double-precision stereo path. The steady bands' cascade is
+/// gathered and prepared once (``EQCascadePlan``: single-precision coefficients, state kept in the
+/// pipelines) and again only when a band's coefficients or enabling change (every glide step while a band
+/// glides); a mono plan of one ``MixedTen`` run filters straight from the input to the output.
 ///
 /// Parameter changes glide, as in x42 fil4: frequency (in log₂ Hz), gain (in dB) and Q (in log₂ Q) move
 /// linearly from where they are to the new target over the smoothing time, in steps of ``chunkFrames``
@@ -57,6 +60,10 @@ public struct EQKernel: ~Copyable {
     var chunkPhase = 0
     /// Bands whose parameters are gliding.
     var glidingBands = 0
+    /// The steady bands' cascade, gathered and prepared once; valid until a band's coefficients or
+    /// enabling change (``invalidatePlan()``). While valid, it holds their filter state.
+    var plan = EQCascadePlan()
+    var isPlanValid = false
 
     /// A kernel running `bands` (at most ``maximumBands``) on `channels` (1 or 2) channels at `sampleRate` Hz,
     /// gliding parameter changes over `smoothingTime` seconds. Allocates; call off the audio thread.
@@ -86,6 +93,7 @@ public struct EQKernel: ~Copyable {
         scratch.deinitialize(count: Self.blockFrames)
         scratch.deallocate()
         sections.deallocate()
+        plan.deallocate()
     }
 
     /// Filters `frames` frames of ``channels`` channels from `inputs` to `outputs`; they may alias.
@@ -100,11 +108,20 @@ public struct EQKernel: ~Copyable {
         while done < frames {
             if chunkPhase == 0 && glidingBands > 0 { stepGlides() }
             let count = min(frames - done, glidingBands > 0 ? Self.chunkFrames - chunkPhase : Self.blockFrames)
-            Self.load(scratch, left: left + done, right: right + done, isStereo: channels == 2, count: count)
-            filterBands(count)
-            storeOutput(outputs, offset: done, count: count)
+            if !isPlanValid { planIfSteady() }
+            if channels == 1 && outputGain.isSettled && isPlanValid && plan.isOneMixedRun {
+                plan.runDirect(scratch, from: left + done, to: outputs[0] + done, frames: count, gain: Double(outputGain.value))
+            } else {
+                Self.load(scratch, left: left + done, right: right + done, isStereo: channels == 2, count: count)
+                filterBands(count)
+                storeOutput(outputs, offset: done, count: count)
+            }
             chunkPhase = (chunkPhase + count) % Self.chunkFrames
             done += count
+        }
+        if isPlanValid {
+            if plan.sanitize(sections) { return }   // the bands outside the plan are off, their state cleared
+            invalidatePlan()
         }
         for index in 0..<bandCount { Self.sanitize(&bands[index]) }
     }
@@ -141,8 +158,10 @@ public struct EQKernel: ~Copyable {
 
     /// Runs every band over `count` frames of the scratch buffer, in place: the sections of consecutive
     /// steady bands go through ``EQSectionCascade`` together; a fading band runs on its own, in order;
-    /// a fully disabled band is skipped.
+    /// a fully disabled band is skipped. With no band fading, the gathered cascade is planned once and
+    /// reused until a band changes (see ``planIfSteady()``).
     private func filterBands(_ count: Int) {
+        if isPlanValid { return plan.run(sections, scratch, frames: count) }
         var gathered = 0
         for index in 0..<bandCount {
             let band = bands + index
@@ -152,15 +171,7 @@ public struct EQKernel: ~Copyable {
                 Self.crossfade(&band.pointee, scratch, count)
                 continue
             }
-            if band.pointee.mix == 0 { continue }
-            sections[gathered] = EQSection(coefficients: band.pointee.first, s1: band.pointee.state.0,
-                                           s2: band.pointee.state.1, owner: 2 * index)
-            gathered += 1
-            if band.pointee.sectionCount == 2 {
-                sections[gathered] = EQSection(coefficients: band.pointee.second, s1: band.pointee.state.2,
-                                               s2: band.pointee.state.3, owner: 2 * index + 1)
-                gathered += 1
-            }
+            gather(index, at: &gathered)
         }
         runGathered(gathered, count)
     }
@@ -169,17 +180,7 @@ public struct EQKernel: ~Copyable {
     private func runGathered(_ gathered: Int, _ count: Int) {
         if gathered == 0 { return }
         EQSectionCascade.run(sections, count: gathered, scratch, frames: count, isMono: channels == 1)
-        for index in 0..<gathered {
-            let section = sections[index]
-            let band = bands + section.owner / 2
-            if section.owner % 2 == 0 {
-                band.pointee.state.0 = section.s1
-                band.pointee.state.1 = section.s2
-            } else {
-                band.pointee.state.2 = section.s1
-                band.pointee.state.3 = section.s2
-            }
-        }
+        storeState(gathered)
     }
 
     /// A band fading in or out: output = input + mix · (filtered − input), mix ramping linearly per frame.

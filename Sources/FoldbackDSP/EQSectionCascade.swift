@@ -45,6 +45,14 @@ enum EQSectionCascade {
             }
             next += run
         }
+        runRemainder(sections + next, count: count - next, buffer, frames)
+    }
+
+    /// Runs `sections[0..<count]` in order, up to five per pass (a run of 8 as 4 + 4).
+    @_noLocks
+    static func runRemainder(_ sections: UnsafeMutablePointer<EQSection>, count: Int,
+                             _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+        var next = 0
         while next < count {
             switch count - next {
             case 1:

@@ -4,6 +4,7 @@ struct SectionPair {
     var s1, s2: SIMD2<Double>
 
     /// Sections `first` and `second` (their first lanes) of `count`; one past the end is an identity section.
+    @_noLocks
     init(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int, count: Int) {
         let (isReal, isAlsoReal) = (first < count, second < count)
         let p = sections[isReal ? first : 0], q = sections[isAlsoReal ? second : 0]
@@ -20,6 +21,7 @@ struct SectionPair {
     }
 
     /// Stores the state back into sections `first` and `second` of `count` (an identity section's is dropped).
+    @_noLocks
     func store(_ sections: UnsafeMutablePointer<EQSection>, _ first: Int, _ second: Int, count: Int) {
         if first < count {
             sections[first].s1.x = s1.x
@@ -133,6 +135,7 @@ struct FloatSectionQuad {
 
     /// Sections `first`, `first` + 2, + 4, + 6 of `count` (their first lanes); one at or past `count` is an
     /// identity section.
+    @_noLocks
     init(_ sections: UnsafeMutablePointer<EQSection>, first: Int, count: Int) {
         (b0, c1, c2, a1, a2) = (.one, .zero, .zero, .zero, .zero)
         (s1, s2) = (.zero, .zero)
@@ -149,6 +152,7 @@ struct FloatSectionQuad {
     }
 
     /// Stores the state back into sections `first`, `first` + 2, + 4, + 6 of `count` (an identity section's is dropped).
+    @_noLocks
     func store(_ sections: UnsafeMutablePointer<EQSection>, first: Int, count: Int) {
         for lane in 0..<4 where first + 2 * lane < count {
             sections[first + 2 * lane].s1.x = Double(s1[lane])
@@ -172,6 +176,7 @@ struct StateSpacePair {
     var b0, c1, c2, a1, a2: SIMD2<Double>
     var s1, s2: SIMD2<Double>
 
+    @_noLocks
     init(_ pair: SectionPair) {
         (b0, a1, a2, s1, s2) = (pair.b0, pair.a1, pair.a2, pair.s1, pair.s2)
         c1 = pair.b1 - pair.a1 * pair.b0
@@ -207,18 +212,30 @@ struct MixedTen {
     /// lane of `buffer`, in place.
     @_noLocks
     static func run(_ sections: UnsafeMutablePointer<EQSection>, count: Int, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
-        var pipe = MixedTen(d: StateSpacePair(SectionPair(sections, 1, 0, count: count)),
-                            f0: FloatSectionQuad(sections, first: 2, count: count),
-                            f1: FloatSectionQuad(sections, first: 3, count: count))
+        var pipe = MixedTen(sections, count: count)
         filter(&pipe, buffer, frames)
+        pipe.store(sections, count: count)
+    }
+
+    /// The pipeline of `sections[0..<count]` (8 … 10; identity sections make up ten), with their state.
+    @_noLocks
+    init(_ sections: UnsafeMutablePointer<EQSection>, count: Int) {
+        d = StateSpacePair(SectionPair(sections, 1, 0, count: count))
+        f0 = FloatSectionQuad(sections, first: 2, count: count)
+        f1 = FloatSectionQuad(sections, first: 3, count: count)
+    }
+
+    /// Stores the state back into `sections[0..<count]` (an identity section's is dropped).
+    @_noLocks
+    func store(_ sections: UnsafeMutablePointer<EQSection>, count: Int) {
         if count > 1 {
-            sections[1].s1.x = pipe.d.s1.x
-            sections[1].s2.x = pipe.d.s2.x
+            sections[1].s1.x = d.s1.x
+            sections[1].s2.x = d.s2.x
         }
-        sections[0].s1.x = pipe.d.s1.y
-        sections[0].s2.x = pipe.d.s2.y
-        pipe.f0.store(sections, first: 2, count: count)
-        pipe.f1.store(sections, first: 3, count: count)
+        sections[0].s1.x = d.s1.y
+        sections[0].s2.x = d.s2.y
+        f0.store(sections, first: 2, count: count)
+        f1.store(sections, first: 3, count: count)
     }
 
     /// Runs `pipe` over `frames` frames. Kept out of line so that its coefficients arrive as whole vectors
@@ -228,32 +245,52 @@ struct MixedTen {
     /// The fill and drain need no masks: in the fill, a section that has no frame yet filters whatever
     /// the section before it puts out (its result is never used) and gets its state back just before
     /// its first frame; in the drain, each section's state is taken just after its last frame.
+    ///
+    /// With an `input`, the frames come from there instead of `buffer`; with an `output`, the result goes
+    /// there (times `gain`, as the kernel's output stage would put it) instead of back into `buffer`, which
+    /// then only holds the steps' outputs. `input` and `output` may alias.
     @_noLocks @inline(never)
-    static func filter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+    static func filter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int,
+                       from input: UnsafePointer<Float>? = nil, to output: UnsafeMutablePointer<Float>? = nil,
+                       gain: Double = 1) {
+        let ends = Ends(buffer: buffer, input: input, output: output, gain: gain)
         guard frames >= 10 else {
-            shortFilter(&stored, buffer, frames)
+            shortFilter(&stored, frames, ends)
             return
         }
         var pipe = stored
         for step in 0..<9 {
             pipe.take(section: step, from: stored)
-            pipe.step(buffer[step].x)
+            pipe.step(ends.read(step))
         }
         pipe.take(section: 9, from: stored)
         // f1's whole output goes to the frame the step finished (already read), its last lane taken
         // afterwards: taken in the loop, it too leads the optimiser to split f1 into pieces.
         let raw = UnsafeMutableRawPointer(buffer), stride = MemoryLayout<SIMD2<Double>>.stride
-        for step in 9..<frames {
-            pipe.step(buffer[step].x)
-            raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * stride, as: SIMD4<Float>.self)
+        if let input {   // (two loops: a choice inside one costs the loop its vector shape)
+            for step in 9..<frames {
+                pipe.step(Double(input[step]))
+                raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * stride, as: SIMD4<Float>.self)
+            }
+        } else {
+            for step in 9..<frames {
+                pipe.step(buffer[step].x)
+                raw.storeBytes(of: pipe.y1, toByteOffset: (step - 9) * stride, as: SIMD4<Float>.self)
+            }
         }
-        for frame in 0..<(frames - 9) {
-            buffer[frame].x = Double(raw.load(fromByteOffset: frame * stride, as: SIMD4<Float>.self).w)
+        if let output {
+            for frame in 0..<(frames - 9) {
+                output[frame] = Float(Double(raw.load(fromByteOffset: frame * stride, as: SIMD4<Float>.self).w) * gain)
+            }
+        } else {
+            for frame in 0..<(frames - 9) {
+                buffer[frame].x = Double(raw.load(fromByteOffset: frame * stride, as: SIMD4<Float>.self).w)
+            }
         }
         for section in 0..<9 {
             stored.take(section: section, from: pipe)
             pipe.step(0)
-            buffer[frames - 9 + section].x = Double(pipe.y1.w)
+            ends.put(pipe.y1.w, at: frames - 9 + section)
         }
         stored.take(section: 9, from: pipe)
     }
@@ -261,15 +298,37 @@ struct MixedTen {
     /// ``filter(_:_:_:)`` for fewer than ten frames, where fill and drain overlap: the same state
     /// hand-overs, checked at every step.
     @_noLocks
-    static func shortFilter(_ stored: inout MixedTen, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ frames: Int) {
+    static func shortFilter(_ stored: inout MixedTen, _ frames: Int, _ ends: Ends) {
         var pipe = stored
         for step in 0..<(frames + 9) {
             if step <= 9 { pipe.take(section: step, from: stored) }
             if step >= frames { stored.take(section: step - frames, from: pipe) }
-            pipe.step(step < frames ? buffer[step].x : 0)
-            if step >= 9 { buffer[step - 9].x = Double(pipe.y1.w) }
+            pipe.step(step < frames ? ends.read(step) : 0)
+            if step >= 9 { ends.put(pipe.y1.w, at: step - 9) }
         }
         stored.take(section: 9, from: pipe)
+    }
+
+    /// Where ``filter(_:_:_:from:to:gain:)`` takes a frame from and puts a frame's result.
+    struct Ends {
+        let buffer: UnsafeMutablePointer<SIMD2<Double>>
+        let input: UnsafePointer<Float>?
+        let output: UnsafeMutablePointer<Float>?
+        let gain: Double
+
+        @_noLocks @inline(__always)
+        func read(_ frame: Int) -> Double {
+            if let input { Double(input[frame]) } else { buffer[frame].x }
+        }
+
+        @_noLocks @inline(__always)
+        func put(_ value: Float, at frame: Int) {
+            if let output {
+                output[frame] = Float(Double(value) * gain)
+            } else {
+                buffer[frame].x = Double(value)
+            }
+        }
     }
 
     /// Copies section `k`'s state (s1, s2) from `other` (lanes spelt out: a computed lane index goes

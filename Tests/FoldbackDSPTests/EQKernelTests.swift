@@ -124,6 +124,36 @@ final class EQKernelTests: XCTestCase {
         XCTAssertEqual(both[1], EQMeasurement.render(&monoRight, [right], blockSize: 128, beforeBlock: change)[0])
     }
 
+    /// A mono kernel of ten bands, once its cascade is planned, filters straight from input to output: with a
+    /// settled output gain of −3 dB its output is exactly the 0 dB kernel's times the gain, at blocks of 1, 7,
+    /// 253 and 1024 frames; and an output gain ramp (the ordinary path) with a glide (which plans afresh at
+    /// every step) gives the same output at every block size (within 1e-6).
+    func testPlannedMonoCascadeWritesTheOutputItself() {
+        let bands = (0..<10).map {
+            EQBand(type: .peak, frequency: 100 * pow(1.8, Double($0)), gainDB: $0 % 2 == 0 ? 4 : -3, q: 1.5)
+        }
+        let input = EQMeasurement.noise(frames: 5000, seed: 9)
+        let gain = Double(Decibels.linearGain(fromDecibels: -3))
+        var reference: [Float] = []
+        for blockSize in [1, 7, 253, 1024] {
+            var unity = EQKernel(bands: bands, channels: 1, sampleRate: rate)
+            var quieter = EQKernel(bands: bands, outputGainDB: -3, channels: 1, sampleRate: rate)
+            let plain = EQMeasurement.render(&unity, [input], blockSize: blockSize)[0]
+            let scaled = EQMeasurement.render(&quieter, [input], blockSize: blockSize)[0]
+            let mismatches = zip(scaled, plain).filter { $0 != Float(Double($1) * gain) }.count
+            XCTAssertEqual(mismatches, 0, "blocks of \(blockSize): samples that are not the 0 dB output times the gain")
+            var changing = EQKernel(bands: bands, channels: 1, sampleRate: rate)
+            let changed = EQMeasurement.render(&changing, [input], blockSize: blockSize) { kernel, start in
+                if start == 0 {
+                    kernel.setOutputGain(decibels: 4)
+                    kernel.setFrequency(700, band: 3)
+                }
+            }[0]
+            if reference.isEmpty { reference = changed }
+            XCTAssertLessThanOrEqual(zip(changed, reference).map { abs($0 - $1) }.max() ?? 0, 1e-6, "blocks of \(blockSize)")
+        }
+    }
+
     func testDisablingABandCrossfadesToTheDrySignal() {
         var kernel = EQKernel(bands: [EQBand(type: .peak, frequency: 1000, gainDB: 12, q: 1)], channels: 1, sampleRate: rate)
         let input = EQMeasurement.sine(frequency: 1000, sampleRate: rate, frames: 9600)
