@@ -37,6 +37,30 @@ enum ReverbLoopMath {
         ReverbLanes(hadamard(x.low + x.high), hadamard(x.low - x.high))
     }
 
+    /// ``mix(_:)`` with the butterflies' signs applied as sign-bit flips by `signs` (``hadamardSigns``), which
+    /// the caller holds in memory: with constant signs the compiler rewrites the butterflies into three times
+    /// the shuffles. Bit for bit the same sums and differences.
+    @inline(__always) @_noLocks
+    static func mix(_ x: ReverbLanes, signs: (SIMD4<UInt32>, SIMD4<UInt32>)) -> ReverbLanes {
+        ReverbLanes(hadamard(x.low + x.high, signs: signs), hadamard(x.low - x.high, signs: signs))
+    }
+
+    /// The sign-bit masks of ``mix(_:signs:)``: lanes 2 and 3, then lanes 1 and 3.
+    static let hadamardSigns = (SIMD4<UInt32>(0, 0, 0x8000_0000, 0x8000_0000), SIMD4<UInt32>(0, 0x8000_0000, 0, 0x8000_0000))
+
+    /// ``hadamard(_:)`` as two butterflies of one shuffle, one sign flip and one sum each:
+    /// (x0 + x2, x1 + x3, −x2 + x0, −x3 + x1), then the same on neighbouring lanes.
+    @inline(__always) @_noLocks
+    private static func hadamard(_ x: SIMD4<Float>, signs: (SIMD4<UInt32>, SIMD4<UInt32>)) -> SIMD4<Float> {
+        let a = flipped(x, signs.0) + SIMD4(x[2], x[3], x[0], x[1])
+        return flipped(a, signs.1) + SIMD4(a[1], a[0], a[3], a[2])
+    }
+
+    @inline(__always) @_noLocks
+    private static func flipped(_ x: SIMD4<Float>, _ signs: SIMD4<UInt32>) -> SIMD4<Float> {
+        unsafeBitCast(unsafeBitCast(x, to: SIMD4<UInt32>.self) ^ signs, to: SIMD4<Float>.self)
+    }
+
     /// The mono tank's wet pair: (Σ leftSigns·x, Σ rightSigns·x) of ``ReverbDesign/Routing/mono``, as sums
     /// and differences (the signs are Hadamard rows).
     @inline(__always) @_noLocks

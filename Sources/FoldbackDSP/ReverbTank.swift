@@ -58,6 +58,7 @@ struct ReverbTank: ~Copyable {
 
     private let laneNumbers = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
     private let monoInputGains = ReverbLanes(ReverbDesign.Routing.mono.leftInput)
+    private let hadamardSigns = ReverbLoopMath.hadamardSigns   // in memory, not constants (see ``ReverbLoopMath/mix(_:signs:)``)
     private let isStereo: Bool
     private let routing: ReverbDesign.Routing
     private let modulationDepth: Float
@@ -458,7 +459,7 @@ struct ReverbTank: ~Copyable {
             let signal = ReverbLanes(
                 signals.load(fromByteOffset: frame &* 32, as: SIMD4<Float>.self),
                 signals.load(fromByteOffset: frame &* 32 &+ 16, as: SIMD4<Float>.self))
-            let written = ReverbLoopMath.mix(signal) + diffused[frame] * monoInputGains
+            let written = ReverbLoopMath.mix(signal, signs: hadamardSigns) + diffused[frame] * monoInputGains
             writeRow(written, at: write)
             write = (write &+ 1) & lineMask
         }
