@@ -50,7 +50,8 @@ public final class MeterFeed: @unchecked Sendable {
 
     deinit { stop() }
 
-    /// Subscribes `peer` (or changes its rate) to `rate` Hz.
+    /// Subscribes `peer` (or changes its rate) to `rate` Hz. Its first readings are due one interval later, so
+    /// the router's `/foldback/meters/subscribed` reply reaches it before them.
     /// - Throws: ``ControlError/outOfRange(parameter:value:range:)`` for a rate outside ``rateRange``.
     public func subscribe(_ peer: OSCPeer, rate: Float) throws(ControlError) {
         guard Self.rateRange.contains(rate) else { throw .outOfRange(parameter: "meter rate (Hz)", value: rate, range: Self.rateRange) }
@@ -58,7 +59,7 @@ public final class MeterFeed: @unchecked Sendable {
         subscribers.withLock { list in
             list.removeAll { $0.peer == peer }
             if list.count >= Self.maximumSubscribers { list.removeFirst() }
-            list.append(Subscriber(peer: peer, interval: interval, due: .now))
+            list.append(Subscriber(peer: peer, interval: interval, due: .now + interval))
         }
         start()
     }
