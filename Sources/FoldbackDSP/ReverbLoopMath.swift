@@ -31,15 +31,10 @@ enum ReverbLoopMath {
         return SIMD8(lowHalf: hadamard(top), highHalf: hadamard(bottom))
     }
 
-    /// The mono loop's mixing: the 8-point fast Walsh–Hadamard transform ((c, s) = (1, 1) above, without its multiplies).
-    @inline(__always) @_noLocks
-    static func mix(_ x: ReverbLanes) -> ReverbLanes {
-        ReverbLanes(hadamard(x.low + x.high), hadamard(x.low - x.high))
-    }
-
-    /// ``mix(_:)`` with the butterflies' signs applied as sign-bit flips by `signs` (``hadamardSigns``), which
-    /// the caller holds in memory: with constant signs the compiler rewrites the butterflies into three times
-    /// the shuffles. Bit for bit the same sums and differences.
+    /// The mono loop's mixing: the 8-point fast Walsh–Hadamard transform ((c, s) = (1, 1) above, without its
+    /// multiplies), the butterflies' signs applied as sign-bit flips by `signs` (``hadamardSigns``), which the
+    /// caller holds in memory: with constant signs the compiler rewrites the butterflies into three times the
+    /// shuffles. Bit for bit the same sums and differences as ``hadamard(_:)``.
     @inline(__always) @_noLocks
     static func mix(_ x: ReverbLanes, signs: (SIMD4<UInt32>, SIMD4<UInt32>)) -> ReverbLanes {
         ReverbLanes(hadamard(x.low + x.high, signs: signs), hadamard(x.low - x.high, signs: signs))
