@@ -1,4 +1,5 @@
 // Writes WAV and FLAC files through libsndfile, to a temporary name renamed into place when finished. Non-realtime.
+import CFoldback
 import CSndfile
 public import Foundation
 
@@ -7,7 +8,8 @@ public import Foundation
 /// Samples go to a hidden temporary file beside the destination; ``finish()`` closes it and renames
 /// it over the destination in one step, so a reader never sees half a file and an interrupted
 /// render never clobbers an existing one. Dropping the writer without ``finish()`` deletes the
-/// temporary file. Files over 4 GiB are written as RF64 automatically. Such a writer gathers what it is
+/// temporary file. ``finish()`` puts the whole file, final header included, on disk (`fsync`) before the rename.
+/// Files over 4 GiB are written as RF64 automatically. Such a writer gathers what it is
 /// given into writes of about 256 KiB (a render hands it one small block at a time, and a system call per
 /// block cost more CPU than the file system's copying); a recording writes each block at once.
 public final class AudioFileWriter {
@@ -24,6 +26,10 @@ public final class AudioFileWriter {
 
     private let temporaryURL: URL
     private var file: OpaquePointer?
+    /// The temporary file's descriptor, which the writer (not libsndfile) closes; -1 while recording.
+    private var descriptor: Int32 = -1
+    /// Whether ``reserve(frames:)`` reserved blocks that the finished file may not use.
+    private var hasReservation = false
     /// Recordings are written straight to ``url`` (see ``init(recordingTo:sampleRate:channelCount:format:)``).
     private var writesInPlace = false
     /// Interleaved frames not yet handed to libsndfile (none while recording).
@@ -54,15 +60,47 @@ public final class AudioFileWriter {
         var info = SF_INFO(
             frames: 0, samplerate: Int32(sampleRate), channels: Int32(channelCount), format: format.sndfileFormat,
             sections: 0, seekable: 0)
-        guard let opened = sf_open(temporaryURL.path, Int32(SFM_WRITE), &info) else {
-            throw .cannotCreate(path: url.path, reason: String(cString: sf_strerror(nil)))
+        let descriptor = open(temporaryURL.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else {
+            throw .cannotCreate(path: url.path, reason: String(cString: strerror(errno)))
         }
+        guard let opened = sf_open_fd(descriptor, Int32(SFM_WRITE), &info, Int32(SF_FALSE)) else {
+            let reason = String(cString: sf_strerror(nil))
+            close(descriptor)
+            unlink(temporaryURL.path)
+            throw .cannotCreate(path: url.path, reason: reason)
+        }
+        self.descriptor = descriptor
         file = opened
         if format != .flac { sf_command(opened, Int32(SFC_RF64_AUTO_DOWNGRADE), nil, Int32(SF_TRUE)) }
         if format.clips { sf_command(opened, Int32(SFC_SET_CLIPPING), nil, Int32(SF_TRUE)) }
         pendingCapacity = max(1, Self.gatheredSamples / channelCount)
         pending = .allocate(capacity: pendingCapacity * channelCount)
     }
+
+    /// Reserves disk space for `frames` frames (WAV only: a FLAC's size is not known ahead), so a render that
+    /// would fill the disk fails before it starts, and the file system allocates the file in large pieces
+    /// instead of page by page as it is written (for a long render that is less CPU time). Space the
+    /// finished file does not use is given back by ``finish()``. A file system that cannot reserve space
+    /// is written as before.
+    /// - Throws: ``AudioFileError/cannotCreate(path:reason:)`` when the disk (or the file system's largest
+    ///   file) cannot hold it.
+    public func reserve(frames: Int) throws(AudioFileError) {
+        guard descriptor >= 0, format != .flac, frames > 0 else { return }
+        let bytesPerSample = format == .pcm24 ? 3 : 4
+        let (data, overflow) = frames.multipliedReportingOverflow(by: channelCount * bytesPerSample)
+        guard !overflow, data < Int(Int64.max) - Self.headerAllowance else { return }
+        let status = fb_reserve_file_space(descriptor, Int64(data + Self.headerAllowance))
+        if status == 0 {
+            hasReservation = true
+        } else if status == ENOSPC || status == EFBIG {
+            let megabytes = (data + Self.headerAllowance + 999_999) / 1_000_000
+            throw .cannotCreate(path: url.path, reason: "not enough disk space for \(megabytes) MB of audio (\(String(cString: strerror(status))))")
+        }
+    }
+
+    /// Bytes reserved beyond the samples for the header (RF64 and WAV headers with a PEAK chunk are smaller).
+    private static let headerAllowance = 4096
 
     /// Samples gathered before one write: 256 KiB.
     private static let gatheredSamples = 65_536
@@ -154,13 +192,23 @@ public final class AudioFileWriter {
             throw error
         }
         self.file = nil
-        sf_write_sync(file)
+        if writesInPlace { sf_write_sync(file) }
         let closed = sf_close(file)
         guard closed == 0 else {
+            closeDescriptor()
             if !writesInPlace { try? FileManager.default.removeItem(at: temporaryURL) }
             throw .writeFailed(path: url.path, reason: String(cString: sf_error_number(closed)))
         }
         if writesInPlace { return }
+        // libsndfile wrote the final header on closing: give back unused reserved space, then put it all on disk.
+        var status = stat()
+        if hasReservation, fstat(descriptor, &status) == 0 { _ = ftruncate(descriptor, status.st_size) }
+        let synced = fsync(descriptor) == 0 ? 0 : errno
+        closeDescriptor()
+        guard synced == 0 || synced == EINVAL else {
+            try? FileManager.default.removeItem(at: temporaryURL)
+            throw .writeFailed(path: url.path, reason: String(cString: strerror(synced)))
+        }
         guard rename(temporaryURL.path, url.path) == 0 else {
             let reason = String(cString: strerror(errno))
             try? FileManager.default.removeItem(at: temporaryURL)
@@ -173,6 +221,13 @@ public final class AudioFileWriter {
         guard let file else { return }
         self.file = nil
         sf_close(file)
+        closeDescriptor()
         if !writesInPlace { try? FileManager.default.removeItem(at: temporaryURL) }
+    }
+
+    private func closeDescriptor() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
     }
 }

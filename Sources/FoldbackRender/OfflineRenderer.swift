@@ -80,6 +80,7 @@ public final class OfflineRenderer {
             streams.append((index, stream))
         }
         var writers: [(bus: Int, writer: AudioFileWriter)] = []
+        let expectedFrames = (streams.map(\.stream.estimatedFrames).max() ?? 0) + request.tail.fixedFrames(sampleRate: graph.sampleRate)
         for output in request.outputs {
             guard let index = buses.firstIndex(of: output.bus) else { throw .unknownBus(output.bus, available: buses) }
             guard graph.description.buses[index].hasOutput else {
@@ -90,6 +91,7 @@ public final class OfflineRenderer {
                     url: output.url, sampleRate: Int(graph.sampleRate), channelCount: graph.description.buses[index].channels,
                     format: request.format ?? .inferred(from: output.url))
                 writers.append((index, writer))
+                try writer.reserve(frames: expectedFrames)
             } catch {
                 throw .unwritableOutput(bus: output.bus, error: error)
             }

@@ -15,6 +15,12 @@ public enum RenderTail: Sendable, Equatable {
     /// The default cap of an automatic tail, seconds.
     public static let defaultCapSeconds = 30.0
 
+    /// Frames a fixed tail adds at `sampleRate` (0 for an automatic one, whose length is not known ahead).
+    func fixedFrames(sampleRate: Double) -> Int {
+        guard case .seconds(let seconds) = self, seconds.isFinite, seconds > 0 else { return 0 }
+        return Int((seconds * sampleRate).rounded())
+    }
+
     /// Parses `auto` or a number of seconds (0…3600); nil if neither.
     public init?(argument: String) {
         if argument == "auto" {

@@ -66,6 +66,40 @@ final class AudioFileTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, 1.0 / 8_388_608)
     }
 
+    /// Reserved space the file does not use is given back: a file reserved for 1,000,000 stereo frames and
+    /// finished with 48,000 holds no more disk blocks than its bytes rounded up to the file system's blocks
+    /// (plus one block of slack), and its samples read back exactly.
+    func testReservedSpaceTheFileDoesNotUseIsGivenBack() throws {
+        let url = directory.appendingPathComponent("reserved.wav")
+        let channels = [ramp(48_000, channel: 0), ramp(48_000, channel: 1)]
+        let writer = try AudioFileWriter(url: url, sampleRate: 48_000, channelCount: 2)
+        try writer.reserve(frames: 1_000_000)
+        try writer.write(planar: channels)
+        try writer.finish()
+        var status = stat()
+        XCTAssertEqual(stat(url.path, &status), 0)
+        let blockSize = Int(status.st_blksize)
+        let allocated = Int(status.st_blocks) * 512
+        XCTAssertLessThanOrEqual(allocated, (Int(status.st_size) + blockSize - 1) / blockSize * blockSize + blockSize,
+                                 "\(allocated) bytes allocated for a \(status.st_size)-byte file")
+        XCTAssertEqual(try AudioFileReader(url: url).readAll(), channels)
+    }
+
+    /// A render too large for the disk fails when its space is reserved, naming the file and the size, and
+    /// leaves nothing behind (2^48 frames of stereo float: 2 PiB, beyond any disk and ext4's largest file).
+    func testReservingMoreThanTheDiskHoldsFailsAtOnce() throws {
+        let url = directory.appendingPathComponent("huge.wav")
+        let writer = try AudioFileWriter(url: url, sampleRate: 48_000, channelCount: 2)
+        do {
+            try writer.reserve(frames: 1 << 48)
+            throw XCTSkip("this file system does not reserve space (fallocate unsupported)")
+        } catch let error as AudioFileError {
+            XCTAssertTrue("\(error)".contains(url.path) && "\(error)".contains("not enough disk space for"), "\(error)")
+        }
+        writer.cancel()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory.path), [])
+    }
+
     func testCancelLeavesTheExistingFileAlone() throws {
         let url = directory.appendingPathComponent("keep.wav")
         try Data("precious".utf8).write(to: url)

@@ -1,5 +1,5 @@
 // C shims Swift cannot express: variadic jack_client_open, FTZ/DAZ, the RealtimeSanitizer
-// nonblocking wrapper and async-signal-safe stop flags. Realtime: fb_realtime_* run on the audio thread.
+// nonblocking wrapper, async-signal-safe stop flags and disk space reservation. Realtime: fb_realtime_* run on the audio thread.
 #ifndef CFOLDBACK_H
 #define CFOLDBACK_H
 
@@ -33,6 +33,11 @@ void fb_realtime_cycle(fb_cycle_fn cycle, void *context, uint32_t frames);
 
 /// 1 when this object was built with RealtimeSanitizer.
 int fb_realtime_sanitizer_enabled(void);
+
+/// Reserves disk blocks for the first `length` bytes of the file open as `fd` without changing its size
+/// (fallocate with FALLOC_FL_KEEP_SIZE). Returns 0, or the errno: ENOSPC when the disk cannot hold it,
+/// EOPNOTSUPP (or another) when the file system does not reserve space.
+int fb_reserve_file_space(int fd, int64_t length);
 
 /// Installs SIGINT/SIGTERM handlers that only record the signal.
 void fb_install_stop_signals(void);
