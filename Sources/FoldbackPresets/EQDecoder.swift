@@ -7,14 +7,15 @@ enum EQDecoder {
     /// The keys an `eq` unit table takes besides its schema's numbers.
     static let unitKeys = ["curve", "band"]
 
-    /// The curve name (as the library spells it) and the bands; problems go to the reader's log.
-    static func decode(_ reader: TableReader, library: Result<CurveLibrary, PresetError> = CurveLibrary.standard)
+    /// The curve name (as the library spells it) and the bands; problems go to the reader's log. The library
+    /// is read only for a unit that names a curve (loading it parses every factory curve file).
+    static func decode(_ reader: TableReader, library: @autoclosure () -> Result<CurveLibrary, PresetError> = CurveLibrary.standard)
         -> (curve: String?, bands: [EQBandSpec]) {
         var curveName: String?
         var bands: [EQBandSpec] = []
         var curveIsKnown = true
         if let name = reader.string("curve") {
-            switch library {
+            switch library() {
             case .success(let curves):
                 if let curve = curves.curve(named: name) {
                     curveName = curve.name
