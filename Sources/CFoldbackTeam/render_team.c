@@ -38,6 +38,8 @@
 enum {
     STAGE_SLOTS = 4,
     GUIDED_SHARE_DIVISOR = 2,
+    /// The longest run one claim takes: what the other lanes wait for when the claiming thread is preempted.
+    MAX_CLAIM_RUN = 8,
     MAX_LANES = 64,
 };
 /// A worker spins this long after a cycle ends before it sleeps, and at most this long inside a cycle without work.
@@ -151,9 +153,11 @@ static uint32_t fb_team_take(fb_team *team, uint32_t lane) {
         if (atomic_load_explicit(&stage->seq, memory_order_acquire) != seq || next >= count || !fn) break;
         // Guided: each claim takes a 1/(2·lanes) share of what is left (at least one item), so the first
         // claims keep long runs of neighbours on one thread and the last ones are single items: no lane
-        // waits at the end of the stage for a long run another lane took late.
+        // waits at the end of the stage for a long run another lane took late. No claim takes more than
+        // MAX_CLAIM_RUN items: a lane preempted inside its run holds back only that run, and the other lanes
+        // take everything else meanwhile.
         uint32_t share = (count - next) / (team->lanes * GUIDED_SHARE_DIVISOR);
-        uint32_t take = share > 1 ? share : 1;
+        uint32_t take = share < 1 ? 1 : (share > MAX_CLAIM_RUN ? MAX_CLAIM_RUN : share);
         uint32_t end = count - next < take ? count : next + take;
         // The claim succeeds only if the word is unchanged, so the stage read above is the one claimed.
         if (!atomic_compare_exchange_weak_explicit(&team->claim, &word, word + (end - next), memory_order_acq_rel, memory_order_acquire)) continue;

