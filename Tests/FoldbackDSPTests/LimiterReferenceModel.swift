@@ -3,16 +3,19 @@ import FoldbackDSP
 import Foundation
 
 /// The brickwall limiter of ``LimiterKernel``'s documentation, written frame by frame as plainly as possible:
-/// the hold is a brute-force minimum over the last W required gains, the audio waits in an array FIFO, and no
+/// the hold is the minimum over an array of the last W required gains, the audio waits in an array FIFO, and no
 /// path is skipped. Its arithmetic is the kernel's (the same Float/Double expressions in the same order: the
 /// running Σ(1 − h) restarts at 0 whenever every hold is 1), so the kernel must match it bit for bit.
 struct LimiterReferenceModel: BlockKernel {
     let channels: Int
     let sampleRate: Double
     let window: Int
-    private var fifo: [[Float]]
+    private var fifo: [[Float]]   // a ring per channel: the oldest sample at `fifoCursor`
+    private var fifoCursor = 0
+    private var frame: [Float]
     private var required: [Float]
     private var holds: [Float]
+    private var held: Float = 1   // the minimum of `required`
     private var cursor = 0
     private var deficit: Double = 0
     private var reducedHolds = 0
@@ -22,8 +25,9 @@ struct LimiterReferenceModel: BlockKernel {
     private var ceilingStep: Float = 0
     private var glideFrames = 0
     private var releaseStep: Float = 1
-    /// The deepest 1 − gain of the last block.
+    /// The deepest 1 − gain of the last block, and every frame's 1 − gain so far.
     private(set) var blockDepth: Float = 0
+    private(set) var depths: [Float] = []
 
     init(sampleRate: Double, channels: Int, ceilingDB: Float, lookaheadMs: Float, releaseMs: Float) {
         self.channels = channels
@@ -31,6 +35,7 @@ struct LimiterReferenceModel: BlockKernel {
         let lookahead = Int((Double(min(max(lookaheadMs, 0), LimiterKernel.maximumLookaheadMs)) * sampleRate / 1000).rounded())
         window = lookahead + 1
         fifo = Array(repeating: Array(repeating: 0, count: lookahead), count: channels)
+        frame = Array(repeating: 0, count: channels)
         required = Array(repeating: 1, count: window)
         holds = Array(repeating: 1, count: window)
         ceiling = Decibels.linearGain(fromDecibels: ceilingDB)
@@ -51,8 +56,11 @@ struct LimiterReferenceModel: BlockKernel {
     }
 
     /// The reduction reading: the deepest 1 − gain of the last block, in dB.
-    var gainReductionDB: Float {
-        blockDepth > 0 ? -Decibels.decibels(fromLinearGain: max(1 - blockDepth, 1e-20)) : 0
+    var gainReductionDB: Float { Self.reading(depth: blockDepth) }
+
+    /// The reduction reading of a block whose deepest 1 − gain is `depth`.
+    static func reading(depth: Float) -> Float {
+        depth > 0 ? -Decibels.decibels(fromLinearGain: max(1 - depth, 1e-20)) : 0
     }
 
     mutating func process(
@@ -60,15 +68,16 @@ struct LimiterReferenceModel: BlockKernel {
     ) {
         blockDepth = 0
         for index in 0..<frames {
-            let gained = step((0..<channels).map { inputs[$0][index] })
-            for channel in 0..<channels { outputs[channel][index] = gained[channel] }
+            for channel in 0..<channels { frame[channel] = inputs[channel][index] }
+            step()
+            for channel in 0..<channels { outputs[channel][index] = frame[channel] }
         }
     }
 
     func deallocate() {}
 
-    /// One frame: the required gain, the hold, its moving average, the release, then the delayed audio.
-    private mutating func step(_ frame: [Float]) -> [Float] {
+    /// One frame (`frame` in, then out): the required gain, the hold, its moving average, the release, the delayed audio.
+    private mutating func step() {
         if glideFrames > 0 {
             glideFrames -= 1
             ceiling = ceilingTarget - ceilingStep * Float(glideFrames)
@@ -76,8 +85,13 @@ struct LimiterReferenceModel: BlockKernel {
         let peak = frame.reduce(Float(0)) { abs($1) > $0 ? abs($1) : $0 }   // NaN never wins
         var gain: Float = 1
         if peak > ceiling { gain = max(ceiling / peak, 1e-20) }
+        let leavingGain = required[cursor]
         required[cursor] = gain
-        let held = required.min()!
+        if gain <= held {
+            held = gain
+        } else if leavingGain == held {
+            held = required.min()!   // the minimum left the window: look again
+        }
         let leaving = holds[cursor]
         holds[cursor] = held
         cursor = (cursor + 1) % window
@@ -95,15 +109,13 @@ struct LimiterReferenceModel: BlockKernel {
             depth += (attack - depth) * releaseStep
         }
         blockDepth = max(blockDepth, depth)
-        return (0..<channels).map { channel in
+        depths.append(depth)
+        for channel in 0..<channels {
             var delayed = frame[channel]
-            if !fifo[channel].isEmpty {
-                fifo[channel].append(delayed)
-                delayed = fifo[channel].removeFirst()
-            }
+            if window > 1 { swap(&delayed, &fifo[channel][fifoCursor]) }
             let sample = delayed * (1 - depth)
-            if abs(sample) <= ceiling { return sample }
-            return sample > 0 ? ceiling : (sample < 0 ? -ceiling : 0)
+            frame[channel] = abs(sample) <= ceiling ? sample : (sample > 0 ? ceiling : (sample < 0 ? -ceiling : 0))
         }
+        if window > 1 { fifoCursor = (fifoCursor + 1) % (window - 1) }
     }
 }
