@@ -10,21 +10,26 @@ extension LimiterKernel {
 
     /// Steps 1–4 for `frames` (≤ ``chunkFrames``) frames that ``isReleaseTail(_:channels:offset:frames:)``:
     /// every required gain, hold and attack depth is exactly what the per-frame path computes there (1, 1
-    /// and 0), so only the release runs, with the per-frame path's own arithmetic (bit for bit the same
-    /// gains); the gains go to ``chunkGain`` and the history moves on as the per-frame path leaves it.
-    /// Returns the deepest reduction (1 − gain).
+    /// and 0), so only the release runs, bit for bit as the per-frame path runs it; the gains go to
+    /// ``chunkGain`` and the history moves on as the per-frame path leaves it. Returns the deepest reduction.
+    ///
+    /// With attack depth 0 the per-frame step is `depth ≤ snap ? 0 : depth + (0 − depth)·step`. Above the
+    /// snap the depth is positive, so `(0 − depth)·step` is exactly `−(depth·step)` (rounding is symmetric)
+    /// and the step is exactly `depth − depth·step`: one rounding fewer on the loop's critical path. Once the
+    /// depth has snapped to 0 it stays there (the release never rises), so the rest of the chunk is gain 1.
     @inline(__always) @_noLocks
     mutating func releaseTailGains(frames: Int) -> Float {
-        let attackDepth: Float = 0, step = releaseStep, gains = chunkGain
-        var depth = self.depth, deepest: Float = 0
-        for index in 0..<frames {
-            if depth - attackDepth <= Self.releaseSnap {
-                depth = attackDepth
-            } else {
-                depth += (attackDepth - depth) * step
-            }
+        let step = releaseStep, snap = Self.releaseSnap, gains = chunkGain
+        var depth = self.depth, deepest: Float = 0, index = 0
+        while index < frames && depth > snap {
+            depth -= depth * step
             if depth > deepest { deepest = depth }
             gains[index] = 1 - depth
+            index &+= 1
+        }
+        if index < frames {
+            depth = 0
+            (gains + index).update(repeating: 1, count: frames - index)
         }
         self.depth = depth
         restHistory(frames: frames)
