@@ -46,13 +46,9 @@ struct LimiterReferenceModel: BlockKernel {
     /// A new ceiling glides over the window; the release step is 1 − e^(−1/(τ·fs)).
     mutating func update(ceilingDB: Float, releaseMs: Float) {
         let target = Decibels.linearGain(fromDecibels: ceilingDB)
-        if target != ceilingTarget {
-            ceilingTarget = target
-            glideFrames = window
-            ceilingStep = (target - ceiling) / Float(window)
-        }
-        let releaseFrames = Double(releaseMs) / 1000 * sampleRate
-        releaseStep = releaseFrames > 0 ? Float(1 - exp(-1 / releaseFrames)) : 1
+        if target != ceilingTarget { (ceilingTarget, glideFrames, ceilingStep) = (target, window, (target - ceiling) / Float(window)) }
+        let tau = Double(releaseMs) / 1000 * sampleRate   // in frames
+        releaseStep = tau > 0 ? Float(1 - exp(-1 / tau)) : 1
     }
 
     /// The reduction reading: the deepest 1 − gain of the last block, in dB.
