@@ -18,7 +18,8 @@ import Darwin
 ///    product becomes ±ceiling or, for NaN, 0).
 /// Without overs every gain is exactly 1.0, so the signal passes bit-exact, delayed by ``latencyFrames``.
 /// A block that starts at rest (gain 1, nothing held) and has no sample over the ceiling takes that path as
-/// whole-block copies through the lookahead line (the same output, bit for bit, as the per-frame path).
+/// whole-block copies through the lookahead line (the same output, bit for bit, as the per-frame path); a
+/// chunk of a release tail (nothing over, nothing held) runs only the release recurrence for its gains.
 /// A ceiling change glides over the lookahead window; frames already in the lookahead line are clamped to it.
 ///
 /// Memory is allocated by `init`; the kernel is a value holding pointers, so copies share it: call
@@ -29,7 +30,7 @@ public struct LimiterKernel: @unchecked Sendable {
     /// Required gains never go below this (−400 dB), which keeps the state normal for absurd inputs.
     static let smallestGain: Float = 1e-20
     /// A release closer than this to its target lands on it, so the gain returns to exactly 1.
-    static let releaseSnap: Float = 1e-6
+    static var releaseSnap: Float { @_noLocks get { 1e-6 } }
 
     /// Frames by which the audio is delayed (the lookahead D).
     public var latencyFrames: Int { delay.frames }
@@ -149,15 +150,30 @@ public struct LimiterKernel: @unchecked Sendable {
     ) {
         let count = min(requested, channels)
         if reducedHolds == 0 && depth == 0 && glideFrames == 0
-            && Self.blockPeak(inputs, channels: count, frames: frames) <= ceiling {
+            && Self.isWithin(inputs, channels: count, offset: 0, frames: frames, limit: ceiling) {
             passThrough(inputs: inputs, outputs: outputs, channels: count, frames: frames)
             return
         }
         var deepest: Float = 0, done = 0
         while done < frames {   // in chunks: the gains for a chunk, then each channel through the line
             let chunk = min(frames - done, Self.chunkFrames)
-            deepest = max(deepest, chunkGains(inputs, channels: count, offset: done, frames: chunk))
-            throughLine(inputs, outputs, channels: count, offset: done, frames: chunk)
+            if isReleaseTail(inputs, channels: count, offset: done, frames: chunk) {
+                if depth == 0 {
+                    restHistory(frames: chunk)
+                    throughLine(inputs, outputs, channels: count, offset: done, frames: chunk, gains: .unity)
+                } else {
+                    deepest = max(deepest, releaseTailGains(frames: chunk))
+                    throughLine(inputs, outputs, channels: count, offset: done, frames: chunk, gains: .scaled)
+                }
+            } else {
+                let gliding = glideFrames > 0   // (the ceiling is constant over the chunk otherwise)
+                deepest = max(deepest, chunkGains(inputs, channels: count, offset: done, frames: chunk))
+                if gliding {
+                    throughLine(inputs, outputs, channels: count, offset: done, frames: chunk, gains: .scaledAndGliding)
+                } else {
+                    throughLine(inputs, outputs, channels: count, offset: done, frames: chunk, gains: .scaled)
+                }
+            }
             done += chunk
         }
         blockMaximumDepth = deepest
@@ -199,143 +215,6 @@ public struct LimiterKernel: @unchecked Sendable {
             chunkLimit[index] = limit
         }
         return deepest
-    }
-
-    /// Step 5 for `frames` (≤ ``chunkFrames``) frames from `offset`: each channel through the lookahead line,
-    /// times ``chunkGain`` and clamped at ``chunkLimit``, run by run up to the line's wrap point.
-    @inline(__always) @_noLocks
-    mutating func throughLine(
-        _ inputs: UnsafePointer<UnsafePointer<Float>>, _ outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
-        channels count: Int, offset: Int, frames: Int
-    ) {
-        let lineFrames = delay.frames, gains = chunkGain, limits = chunkLimit
-        for channel in 0..<count {
-            let input = inputs[channel] + offset, output = outputs[channel] + offset
-            if lineFrames == 0 {
-                for index in 0..<frames { output[index] = Self.clamped(input[index] * gains[index], to: limits[index]) }
-                continue
-            }
-            let line = delay.storage + channel * lineFrames
-            var position = delay.position, done = 0
-            while done < frames {
-                let run = min(frames - done, lineFrames - position)
-                for index in done..<(done + run) {
-                    let sample = line[position]
-                    line[position] = input[index]
-                    output[index] = Self.clamped(sample * gains[index], to: limits[index])
-                    position += 1
-                }
-                done += run
-                if position == lineFrames { position = 0 }
-            }
-        }
-        if lineFrames > 0 { delay.position = (delay.position + frames) % lineFrames }
-    }
-
-    /// The largest |x| over `channels` × `frames` (NaN ignored, as the per-frame peak ignores it).
-    @inline(__always) @_noLocks
-    static func blockPeak(_ inputs: UnsafePointer<UnsafePointer<Float>>, channels: Int, frames: Int) -> Float {
-        var peak: Float = 0
-        for channel in 0..<channels {
-            let samples = inputs[channel]
-            for offset in 0..<frames {
-                let magnitude = abs(samples[offset])
-                if magnitude > peak { peak = magnitude }
-            }
-        }
-        return peak
-    }
-
-    /// The at-rest path: every gain is 1 and stays 1 (nothing in the block is over), so each channel only
-    /// goes through the lookahead line and the safety clamp (gain 1.0 is exact); the gain history moves on as
-    /// the per-frame path would leave it (all holds 1, the deque holding this block's last frame).
-    @_noLocks
-    mutating func passThrough(
-        inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>,
-        channels count: Int, frames: Int
-    ) {
-        let lineFrames = delay.frames, limit = ceiling
-        for channel in 0..<count {
-            let input = inputs[channel], output = outputs[channel]
-            guard lineFrames > 0 else {
-                Self.clampedCopy(from: input, to: output, frames: frames, limit: limit)
-                continue
-            }
-            let line = delay.storage + channel * lineFrames
-            var position = delay.position, done = 0
-            while done < frames {   // run by run up to the line's wrap point: swap the run with the line
-                let run = min(frames - done, lineFrames - position)
-                Self.clampedSwap(line + position, input + done, output + done, frames: run, limit: limit)
-                done += run
-                position += run
-                if position == lineFrames { position = 0 }
-            }
-        }
-        if lineFrames > 0 { delay.position = (delay.position + frames) % lineFrames }
-        holdIndex = (holdIndex + frames) % window
-        if frames > 0 {
-            dequeHead = 0
-            dequeCount = 1
-            dequeGains[0] = 1
-            dequeFrames[0] = frame &+ (frames - 1)
-            frame &+= frames
-        }
-        blockMaximumDepth = 0
-    }
-
-    /// The line's `frames` samples, clamped, to `output`, and `input`'s to the line (`input` may be `output`),
-    /// eight at a time: an 8-frame group with nothing beyond ±`limit` is stored as it is (what the clamp
-    /// gives), another is clamped sample by sample.
-    @inline(__always) @_noLocks
-    static func clampedSwap(
-        _ line: UnsafeMutablePointer<Float>, _ input: UnsafePointer<Float>, _ output: UnsafeMutablePointer<Float>,
-        frames: Int, limit: Float
-    ) {
-        var index = 0
-        while index &+ 8 <= frames {
-            let delayed = UnsafeRawPointer(line + index).loadUnaligned(as: SIMD8<Float>.self)
-            let incoming = UnsafeRawPointer(input + index).loadUnaligned(as: SIMD8<Float>.self)
-            UnsafeMutableRawPointer(line + index).storeBytes(of: incoming, as: SIMD8<Float>.self)
-            store(delayed, clampedTo: limit, at: output + index)
-            index &+= 8
-        }
-        while index < frames {
-            let delayed = line[index]
-            line[index] = input[index]
-            output[index] = clamped(delayed, to: limit)
-            index &+= 1
-        }
-    }
-
-    /// `input` clamped to ±`limit` into `output` (which may be `input`), eight at a time as ``clampedSwap``.
-    @inline(__always) @_noLocks
-    static func clampedCopy(from input: UnsafePointer<Float>, to output: UnsafeMutablePointer<Float>, frames: Int, limit: Float) {
-        var index = 0
-        while index &+ 8 <= frames {
-            store(UnsafeRawPointer(input + index).loadUnaligned(as: SIMD8<Float>.self), clampedTo: limit, at: output + index)
-            index &+= 8
-        }
-        while index < frames {
-            output[index] = clamped(input[index], to: limit)
-            index &+= 1
-        }
-    }
-
-    /// Stores eight samples, each as ``clamped(_:to:)`` gives it.
-    @inline(__always) @_noLocks
-    static func store(_ samples: SIMD8<Float>, clampedTo limit: Float, at output: UnsafeMutablePointer<Float>) {
-        if all((samples .<= limit) .& (samples .>= -limit)) {   // (false for NaN)
-            UnsafeMutableRawPointer(output).storeBytes(of: samples, as: SIMD8<Float>.self)
-        } else {
-            for lane in 0..<8 { output[lane] = clamped(samples[lane], to: limit) }
-        }
-    }
-
-    /// `sample` within ±`limit`; beyond it (or non-finite) ±`limit`, NaN 0: the per-frame path's safety net.
-    @inline(__always) @_noLocks
-    static func clamped(_ sample: Float, to limit: Float) -> Float {
-        if abs(sample) <= limit { return sample }
-        return sample > 0 ? limit : (sample < 0 ? -limit : 0)
     }
 
     /// Pushes this frame's required gain and returns the minimum over the last `window` frames.
