@@ -87,8 +87,8 @@ struct ReverbTank: ~Copyable {
 
     private var current: Coefficients
     private var step: Coefficients
-    private var statistics = ReverbStatistics()
-    private var diffusedEnergy: Float = 0   // a stereo tank's (the network sums it)
+    private var lineEnergy = SIMD8<Float>()
+    private var diffusedEnergy: Float = 0
     private var inputHeard = false
 
     /// The total span of the delay memory in frames: after this long with silent output, nothing in it is louder.
@@ -209,9 +209,12 @@ struct ReverbTank: ~Copyable {
     /// The energy of the line outputs and of the diffuser's output, and whether any input sample was
     /// other than ±0, since the last call; then zeroes them.
     mutating func takeTickStatistics() -> (lineEnergy: Float, diffusedEnergy: Float, inputHeard: Bool) {
-        defer { (diffusedEnergy, inputHeard) = (0, false) }
-        let sums = statistics.take()
-        return (sums.lines, sums.diffused + diffusedEnergy, inputHeard)
+        defer {
+            lineEnergy = SIMD8()
+            diffusedEnergy = 0
+            inputHeard = false
+        }
+        return (lineEnergy.sum(), diffusedEnergy, inputHeard)
     }
 
     /// Zeroes the diffuser: once the input stops it dies away long before the lines do, and would
@@ -323,7 +326,13 @@ struct ReverbTank: ~Copyable {
         }
         runNetwork(left + first, right + first, count: count, stereo: stereo, ramping: ramping)
         if !stereo { writeMonoLines(count: count) }
-        statistics.add(lineOutputs, diffused, hasInput: !stereo, count: count, phase: segmentOffset)
+        var energy = lineEnergy, diffusedSum = diffusedEnergy
+        for frame in 0..<count {
+            let outputs = lineOutputs[frame]
+            energy += outputs * outputs
+            if !stereo { diffusedSum += diffused[frame] * diffused[frame] }
+        }
+        (lineEnergy, diffusedEnergy) = (energy, diffusedSum)
         output.mix(
             lineOutputs, left + first, right + first, outputLeft + first, outputRight + first, count: count,
             levels: &current.levels, step: step.levels, stereo: stereo, ramping: ramping)
