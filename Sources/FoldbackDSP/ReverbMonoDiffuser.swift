@@ -1,7 +1,7 @@
 // A mono reverb tank's input diffuser: four series Schroeder all-passes run 4 frames at a time. Realtime.
 
 /// The input diffusion of ``ReverbTank`` in its mono form: the mean of left and right through four series
-/// all-passes v = u + g·v[n−M], out = v[n−M] − g·v, computed 4 (or 8) frames at once (each stage's reads lie
+/// all-passes v = u + g·v[n−M], out = v[n−M] − g·v, computed 4 frames at once (each stage's reads lie
 /// before its writes, as every M ≥ 4), lane by lane the same arithmetic as one frame at a time.
 ///
 /// The memory belongs to the tank: 4 rings of floats, `size + 4` apart, each `size` (a power of two) long
@@ -20,44 +20,28 @@ enum ReverbMonoDiffuser {
         let mask = size &- 1, stride = size &+ 4
         var coefficient = startCoefficient
         var frame = 0, magnitudes = SIMD4<UInt32>()
-        // 8 frames at once, two groups of 4 whose dependency chains interleave, when the second group reads
-        // nothing the first writes (every M ≥ 8: always at 8 kHz and up); then 4 at once.
-        let paired = lengths.min() >= 8
-        while paired && frame &+ 8 <= count {
-            let gainsA = gains(&coefficient, step: step, ramping: ramping), gainsB = gains(&coefficient, step: step, ramping: ramping)
-            var a = mean(left, right, frame), b = mean(left, right, frame &+ 4)
-            magnitudes |= (unsafeBitCast(a, to: SIMD4<UInt32>.self) | unsafeBitCast(b, to: SIMD4<UInt32>.self)) & 0x7FFF_FFFF
-            let writeA = (start &+ frame) & mask, writeB = (start &+ frame &+ 4) & mask
-            for stage in 0..<4 {
-                let ring = rings + stage &* stride, read = start &+ frame &- Int(lengths[stage])
-                let delayedA = UnsafeRawPointer(ring + (read & mask)).loadUnaligned(as: SIMD4<Float>.self)
-                let delayedB = UnsafeRawPointer(ring + ((read &+ 4) & mask)).loadUnaligned(as: SIMD4<Float>.self)
-                let vA = a + gainsA * delayedA, vB = b + gainsB * delayedB
-                UnsafeMutableRawPointer(ring + writeA).storeBytes(of: vA, as: SIMD4<Float>.self)
-                UnsafeMutableRawPointer(ring + writeB).storeBytes(of: vB, as: SIMD4<Float>.self)
-                a = delayedA - gainsA * vA
-                b = delayedB - gainsB * vB
-            }
-            mirrorIfNeeded(rings, stride: stride, from: writeA, size: size)
-            mirrorIfNeeded(rings, stride: stride, from: writeB, size: size)
-            UnsafeMutableRawPointer(output + frame).storeBytes(of: a, as: SIMD4<Float>.self)
-            UnsafeMutableRawPointer(output + (frame &+ 4)).storeBytes(of: b, as: SIMD4<Float>.self)
-            frame &+= 8
-        }
         while frame &+ 4 <= count {
-            let g = gains(&coefficient, step: step, ramping: ramping)
-            var x = mean(left, right, frame)
+            var gains = SIMD4(repeating: coefficient)
+            if ramping {
+                let second = coefficient + step, third = second + step, fourth = third + step
+                gains = SIMD4(coefficient, second, third, fourth)
+                coefficient = fourth + step
+            }
+            var x = (UnsafeRawPointer(left + frame).loadUnaligned(as: SIMD4<Float>.self)
+                + UnsafeRawPointer(right + frame).loadUnaligned(as: SIMD4<Float>.self)) * 0.5
             magnitudes |= unsafeBitCast(x, to: SIMD4<UInt32>.self) & 0x7FFF_FFFF
             let write = (start &+ frame) & mask
             for stage in 0..<4 {
                 let ring = rings + stage &* stride
                 let delayed = UnsafeRawPointer(ring + ((start &+ frame &- Int(lengths[stage])) & mask))
                     .loadUnaligned(as: SIMD4<Float>.self)
-                let v = x + g * delayed
+                let v = x + gains * delayed
                 UnsafeMutableRawPointer(ring + write).storeBytes(of: v, as: SIMD4<Float>.self)
-                x = delayed - g * v
+                x = delayed - gains * v
             }
-            mirrorIfNeeded(rings, stride: stride, from: write, size: size)
+            if write > size &- 4 || write < 3 {
+                for stage in 0..<4 { mirror(rings + stage &* stride, from: write, size: size) }
+            }
             UnsafeMutableRawPointer(output + frame).storeBytes(of: x, as: SIMD4<Float>.self)
             frame &+= 4
         }
@@ -79,30 +63,6 @@ enum ReverbMonoDiffuser {
             frame &+= 1
         }
         return heard
-    }
-
-    /// The coefficient for the next 4 frames (repeated additions of `step` when `ramping`), moving it on.
-    @inline(__always) @_noLocks
-    private static func gains(_ coefficient: inout Float, step: Float, ramping: Bool) -> SIMD4<Float> {
-        guard ramping else { return SIMD4(repeating: coefficient) }
-        let first = coefficient, second = first + step, third = second + step, fourth = third + step
-        coefficient = fourth + step
-        return SIMD4(first, second, third, fourth)
-    }
-
-    /// The mean of left and right at frames `frame`…`frame + 3`.
-    @inline(__always) @_noLocks
-    private static func mean(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, _ frame: Int) -> SIMD4<Float> {
-        (UnsafeRawPointer(left + frame).loadUnaligned(as: SIMD4<Float>.self)
-            + UnsafeRawPointer(right + frame).loadUnaligned(as: SIMD4<Float>.self)) * 0.5
-    }
-
-    /// ``mirror(_:from:size:)`` on all four rings, if the 4 floats written at `write` reach past the end or into the first 3.
-    @inline(__always) @_noLocks
-    private static func mirrorIfNeeded(_ rings: UnsafeMutablePointer<Float>, stride: Int, from write: Int, size: Int) {
-        if write > size &- 4 || write < 3 {
-            for stage in 0..<4 { mirror(rings + stage &* stride, from: write, size: size) }
-        }
     }
 
     /// After 4 floats written at `write` in a ring of `size`: those past the end go to its start, and
