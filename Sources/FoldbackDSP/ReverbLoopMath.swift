@@ -22,6 +22,16 @@ enum ReverbLoopMath {
         return unsafeBitCast(bits & keep, to: SIMD4<Float>.self)
     }
 
+    /// The lane-by-lane minimum of two vectors of non-negative finite floats, on the bits: for those, the
+    /// bits as integers order as the values do, and their difference cannot overflow (stdlib `pointwiseMin`
+    /// is an outlined lane-by-lane loop with NaN handling).
+    @inline(__always) @_noLocks
+    static func minimumOfNonNegatives(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+        let bitsA = unsafeBitCast(a, to: SIMD8<Int32>.self), bitsB = unsafeBitCast(b, to: SIMD8<Int32>.self)
+        let takeB = (bitsB &- bitsA) &>> 31   // all ones where b < a
+        return unsafeBitCast(bitsA ^ ((bitsA ^ bitsB) & takeB), to: SIMD8<Float>.self)
+    }
+
     /// The loop's mixing: halves a, b go to H4(c·a + s·b) and H4(s·a − c·b), with (c, s) = `coupling`.
     /// (1, 1) is the unnormalised 8-point fast Walsh–Hadamard transform (Sylvester order), exactly.
     @inline(__always) @_noLocks

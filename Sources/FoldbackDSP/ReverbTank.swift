@@ -178,7 +178,7 @@ struct ReverbTank: ~Copyable {
         // segment's movement (≤ 0.06 samples while the size holds): adding 1.5·2²³ rounds a float below 2²²
         // to an integer, whose bits then differ from the constant's by that integer.
         let magic = SIMD8<Float>(repeating: 12_582_912)
-        let rounded = (pointwiseMin(startDelays, endDelays) - 1) + magic
+        let rounded = (ReverbLoopMath.minimumOfNonNegatives(startDelays, endDelays) - 1) + magic
         let wholes = unsafeBitCast(rounded, to: SIMD8<Int32>.self) &- unsafeBitCast(magic, to: SIMD8<Int32>.self)
         let whole = rounded - magic
         let startFraction = startDelays - whole, endFraction = endDelays - whole
