@@ -14,13 +14,18 @@ package struct BenchLive {
     /// Threads rendering each cycle (the process callback's and JACK-created workers).
     package let threads: Int
 
-    /// A search with trials of `seconds` each, judged by p99 (`byP99`) or by the maximum, on `threads` render threads.
-    package init(seconds: Double, byP99: Bool, threads: Int = 1) {
+    /// The largest count tried.
+    package let maximumStrips: Int
+
+    /// A search with trials of `seconds` each, judged by p99 (`byP99`) or by the maximum, on `threads` render
+    /// threads, up to `maximumStrips` strips (clamped to ``strips``).
+    package init(seconds: Double, byP99: Bool, threads: Int = 1, maximumStrips: Int = BenchLive.strips.upperBound) {
         (self.seconds, self.byP99, self.threads) = (seconds, byP99, threads)
+        self.maximumStrips = min(max(maximumStrips, Self.strips.lowerBound), Self.strips.upperBound)
     }
     package static let sampleRate = 48_000
     package static let period = 64
-    /// The search's range (each trial's engine is sized to its preset, so any count runs).
+    /// The search's widest range (each trial's engine is sized to its preset, so any count runs).
     package static let strips = 1...4_096
 
     /// One measured strip count.
@@ -36,43 +41,43 @@ package struct BenchLive {
     /// The budget: half of one period, in microseconds.
     package static var budgetMicroseconds: Double { 0.5 * Double(period) / Double(sampleRate) * 1e6 }
 
+    /// The largest fits found: on ``threads`` threads and, when that is more than one, on one thread too.
+    package struct Outcome {
+        package var best: Trial?
+        package var oneThread: Trial?
+    }
+
     /// Doubles the strip count until a count misses the budget (in two trials), then bisects; prints each trial.
-    package func run() throws -> Trial? {
+    /// With more than one thread, a one-thread search takes turns with it, count by count, so both see the
+    /// same machine (its load moves the absolute counts) and the gain compares like with like.
+    package func run() throws -> Outcome {
+        let isPaired = threads > 1
         print(String(format: "foldback bench --live: private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial; %d render thread%@",
                      Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds,
-                     threads, threads == 1 ? "" : "s"))
-        print("strips      max µs      p99 µs   cycles" + (threads > 1 ? "   worker share  wakes/cycle" : ""))
-        var best: Trial?
-        var failed: Int?
-        var strips = 1
-        while failed == nil, strips <= Self.strips.upperBound {
-            let trial = try judge(strips: strips)
-            guard trial.fits else { failed = strips; break }
-            best = trial
-            if strips == Self.strips.upperBound { break }
-            strips = min(strips * 2, Self.strips.upperBound)
+                     threads, isPaired ? "s, taking turns with a one-thread search" : ""))
+        print("strips      max µs      p99 µs   cycles" + (isPaired ? "   worker share  wakes/cycle  threads" : ""))
+        var searches = [(threads: threads, search: StripCountSearch(limit: maximumStrips))]
+        if isPaired { searches.append((1, StripCountSearch(limit: maximumStrips))) }
+        while searches.contains(where: { $0.search.nextCount != nil }) {
+            for index in searches.indices {
+                guard let strips = searches[index].search.nextCount else { continue }
+                searches[index].search.record(try judge(strips: strips, threads: searches[index].threads, isPaired: isPaired))
+            }
         }
-        var low = best?.strips ?? 0
-        var high = failed ?? low
-        while high - low > 1 {
-            let middle = (low + high) / 2
-            let trial = try judge(strips: middle)
-            if trial.fits { best = trial; low = middle } else { high = middle }
-        }
-        return best
+        return Outcome(best: searches[0].search.best, oneThread: isPaired ? searches[1].search.best : nil)
     }
 
     /// A trial of `strips` strips and, when it misses the budget, one more: the count fits when either does
     /// (a burst of other load on a shared machine can push one trial's p99 over; both are printed).
-    private func judge(strips: Int) throws -> Trial {
-        let first = try measure(strips: strips)
-        return first.fits ? first : try measure(strips: strips)
+    private func judge(strips: Int, threads: Int, isPaired: Bool) throws -> Trial {
+        let first = try measure(strips: strips, threads: threads, isPaired: isPaired)
+        return first.fits ? first : try measure(strips: strips, threads: threads, isPaired: isPaired)
     }
 
     /// Runs `strips` strips live for ``seconds`` of cycles on a fresh private server and reads the
     /// callback histogram. The server is stopped before the clients close: on a loaded machine a
     /// 64-frame dummy jackd can stop answering `jack_client_close`, and a dead server never blocks it.
-    private func measure(strips: Int) throws -> Trial {
+    private func measure(strips: Int, threads: Int, isPaired: Bool) throws -> Trial {
         let preset = try PresetLoader.parse(BenchCases.vocalChains(strips: strips), path: "<bench --live \(strips) strips>")
         let launcher = try JACKServerLauncher(
             serverName: JACKServerLauncher.uniqueServerName(prefix: "fbbench"), sampleRate: Self.sampleRate,
@@ -106,13 +111,16 @@ package struct BenchLive {
         let p99 = Double(fb_callback_timing_percentile_ns(0.99)) / 1000
         let trial = Trial(strips: strips, maxMicroseconds: maximum, p99Microseconds: p99, cycles: Int(fb_callback_timing_count()),
                           fits: (byP99 ? p99 : maximum) < Self.budgetMicroseconds)
-        print(String(format: "%6d %11.1f %11.1f %8d", strips, maximum, p99, trial.cycles)
-              + (session.engine.renderTeamStatistics.map(Self.share) ?? "") + "   " + (trial.fits ? "fits" : "over budget"))
+        let columns = isPaired ? (session.engine.renderTeamStatistics.map(Self.share) ?? Self.noShare) + String(format: " %8d", threads) : ""
+        print(String(format: "%6d %11.1f %11.1f %8d", strips, maximum, p99, trial.cycles) + columns + "   " + (trial.fits ? "fits" : "over budget"))
         return trial
     }
 }
 
 extension BenchLive {
+    /// The share columns of a one-thread row (no workers).
+    static let noShare = String(repeating: " ", count: 12) + "- %" + String(repeating: " ", count: 12) + "-"
+
     /// The workers' share of the work items and the futex wakes per cycle, as bench columns.
     static func share(_ statistics: RenderTeamStatistics) -> String {
         let total = max(1, statistics.itemsByLane.reduce(0, +))

@@ -31,14 +31,16 @@ struct BenchCommand: ParsableCommand {
             reference vocal chain into one limited stereo bus, feeds each strip noise from a JACK test \
             player, and times Foldback's own process callback inside the callback (monotonic clock, \
             1 µs histogram) for --seconds per trial (default 3 here). N doubles until the callback time \
-            exceeds 50 % of the period (667 µs), then is bisected; a count that misses in one trial is \
+            exceeds 50 % of the period (667 µs) or N reaches --max-strips, then is bisected; a count that misses in one trial is \
             tried once more and fits if that trial does (a burst of other load on a shared machine can push \
             one trial over). Reported: the largest N that fits, with its max and p99. --by p99 (default) judges by the 99th percentile, since on a shared \
             machine one preemption of the audio thread can set the max; --by max judges by the longest \
             callback (use it on a quiet machine with a realtime kernel). --threads N renders each cycle on N \
             threads as 'foldback run --threads N' does (the process callback and N − 1 workers JACK \
-            creates); two more columns show the workers' share of the work items and the futex wakes per \
-            cycle. Compare its strip count with the one-thread count on the same machine.
+            creates), and a one-thread search takes turns with it, count by count, so both run under the \
+            same load; it reports both largest fits and the gain (N-thread strips ÷ one-thread strips). \
+            More columns show the workers' share of the work items, the futex wakes per cycle and each \
+            row's thread count.
 
             EXAMPLES
               foldback bench
@@ -48,6 +50,7 @@ struct BenchCommand: ParsableCommand {
               foldback bench --live
               foldback bench --live --by max --seconds 5
               foldback bench --live --threads 2
+              foldback bench --live --max-strips 48      # does this machine carry a 48-channel show?
             """
     )
 
@@ -58,12 +61,15 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Find how many reference-chain strips a dummy jackd at 48 kHz / 64 frames carries.") var live = false
     @Option(help: ArgumentHelp("With --live: judge the callback time by its max or p99.", valueName: "max|p99")) var by = "p99"
     @Option(help: ArgumentHelp("With --live: render each cycle on N threads (1…CPUs).", valueName: "N")) var threads = 1
+    @Option(name: .customLong("max-strips"), help: ArgumentHelp("With --live: try at most N strips (1…4096), e.g. to check that a machine carries a show of N.", valueName: "N"))
+    var maxStrips = BenchLive.strips.upperBound
 
     func validate() throws {
         guard by == "max" || by == "p99" else { throw ValidationError("--by must be max or p99, got '\(by)'") }
         guard rate >= 8000, rate <= 384_000 else { throw ValidationError("--rate must be 8000…384000 Hz") }
         guard (1...EngineGraph.maxFramesLimit).contains(block) else { throw ValidationError("--block must be 1…\(EngineGraph.maxFramesLimit)") }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
+        guard BenchLive.strips.contains(maxStrips) else { throw ValidationError("--max-strips must be 1…\(BenchLive.strips.upperBound), got \(maxStrips)") }
     }
 
     func run() throws {
@@ -106,16 +112,27 @@ struct BenchCommand: ParsableCommand {
         }
     }
 
+    /// A search's result as the summary line gives it.
+    private func describe(_ best: BenchLive.Trial?) -> String {
+        guard let best else { return "not even one strip fits in \(Int(BenchLive.budgetMicroseconds)) µs by \(by)" }
+        return String(format: "%d strips of the reference vocal chain (max %.1f µs, p99 %.1f µs of a %.0f µs budget)",
+                      best.strips, best.maxMicroseconds, best.p99Microseconds, BenchLive.budgetMicroseconds)
+    }
+
     /// `--live`: the strip-count search on a private dummy jackd.
     private func runLive() throws {
         do {
             let seconds = CommandLine.arguments.contains("--seconds") ? self.seconds : 3
-            guard let best = try BenchLive(seconds: seconds, byP99: by == "p99", threads: threads).run() else {
-                print("not even one strip fits in \(Int(BenchLive.budgetMicroseconds)) µs by \(by)")
-                return
+            let outcome = try BenchLive(seconds: seconds, byP99: by == "p99", threads: threads, maximumStrips: maxStrips).run()
+            if threads > 1 {
+                print("largest fit, one thread: " + describe(outcome.oneThread))
+                print("largest fit, \(threads) threads: " + describe(outcome.best))
+                if let one = outcome.oneThread, let many = outcome.best {
+                    print(String(format: "gain: %d / %d strips = %.2f× one thread", many.strips, one.strips, Double(many.strips) / Double(one.strips)))
+                }
+            } else {
+                print("largest fit: " + describe(outcome.best))
             }
-            print(String(format: "largest fit: %d strips of the reference vocal chain (max %.1f µs, p99 %.1f µs of a %.0f µs budget)",
-                         best.strips, best.maxMicroseconds, best.p99Microseconds, BenchLive.budgetMicroseconds))
         } catch {
             StandardError.writeLine("foldback bench --live: \(error)")
             throw ExitCode(1)

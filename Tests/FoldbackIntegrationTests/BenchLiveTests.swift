@@ -7,18 +7,7 @@ final class BenchLiveTests: XCTestCase {
     /// A short search finishes, prints one row per trial with max ≥ p99 > 0, and names the largest fit.
     func testLiveBenchFindsAStripCountWithMaxAndP99() throws {
         guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
-        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-live-\(UUID().uuidString).txt")
-        defer { try? FileManager.default.removeItem(at: outputFile) }
-        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
-        let run = try FoldbackRun(["bench", "--live", "--seconds", "0.5"], testBundle: Bundle(for: Self.self), standardOutput: try FileHandle(forWritingTo: outputFile))
-        let deadline = Date().addingTimeInterval(300)
-        while run.process.isRunning, Date() < deadline { usleep(50_000) }
-        guard !run.process.isRunning else {
-            run.stop()
-            return XCTFail("bench --live did not finish in 300 s:\n\((try? String(contentsOf: outputFile, encoding: .utf8)) ?? "")")
-        }
-        XCTAssertEqual(run.process.terminationStatus, 0, run.standardError)
-        let text = try String(contentsOf: outputFile, encoding: .utf8)
+        let text = try benchLive(["--seconds", "0.5"])
         let rows = text.split(separator: "\n").map { $0.split(separator: " ") }.filter { $0.count >= 5 && Int($0[0]) != nil }
         XCTAssertFalse(rows.isEmpty, text)
         for row in rows {
@@ -28,5 +17,38 @@ final class BenchLiveTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(cycles, 375, "0.5 s of 64-frame cycles at 48 kHz: \(text)")
         }
         XCTAssertTrue(text.contains("largest fit:") || text.contains("not even one strip fits"), text)
+    }
+
+    /// With `--threads 2` a one-thread search takes turns with the two-thread one: rows of both thread
+    /// counts, each search's largest fit, and the gain as the ratio of the two counts.
+    func testTwoThreadsTakeTurnsWithOneAndReportTheGain() throws {
+        guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
+        let text = try benchLive(["--threads", "2", "--seconds", "0.3", "--max-strips", "6"])
+        // strips, max, p99, cycles, worker share, %, wakes per cycle, threads, verdict
+        let rows = text.split(separator: "\n").map { $0.split(separator: " ") }.filter { $0.count >= 9 && Int($0[0]) != nil }
+        XCTAssertEqual(Set(rows.compactMap { Int($0[7]) }), [1, 2], "rows of both thread counts:\n\(text)")
+        func fit(_ label: String) -> Int? {
+            text.split(separator: "\n").first { $0.hasPrefix(label) }.flatMap { Int($0.dropFirst(label.count).prefix { $0 != " " }) }
+        }
+        let one = try XCTUnwrap(fit("largest fit, one thread: "), text), two = try XCTUnwrap(fit("largest fit, 2 threads: "), text)
+        XCTAssertTrue(text.contains(String(format: "gain: %d / %d strips = %.2f× one thread", two, one, Double(two) / Double(one))), text)
+    }
+
+    /// Runs `foldback bench --live` with `arguments`; returns its standard output once it exits 0.
+    private func benchLive(_ arguments: [String]) throws -> String {
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("bench-live-\(UUID().uuidString).txt")
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
+        let run = try FoldbackRun(["bench", "--live"] + arguments, testBundle: Bundle(for: Self.self), standardOutput: try FileHandle(forWritingTo: outputFile))
+        let deadline = Date().addingTimeInterval(300)
+        while run.process.isRunning, Date() < deadline { usleep(50_000) }
+        let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        guard !run.process.isRunning else {
+            run.stop()
+            XCTFail("bench --live did not finish in 300 s:\n\(text)")
+            return text
+        }
+        XCTAssertEqual(run.process.terminationStatus, 0, run.standardError)
+        return text
     }
 }
