@@ -152,6 +152,24 @@ public final class AudioFileWriter {
         framesWritten += frames
     }
 
+    /// Appends `frames` interleaved frames that `fill` writes at the pointer it is given (room for `frames` ×
+    /// ``channelCount`` samples): into the gathered writes' buffer when they fit, which saves a copy.
+    public func write(frames: Int, filling fill: (UnsafeMutablePointer<Float>) -> Void) throws(AudioFileError) {
+        guard let file else { throw .writeFailed(path: url.path, reason: "the file was already finished") }
+        guard frames > 0 else { return }
+        guard let pending, frames < pendingCapacity else {
+            let samples = UnsafeMutablePointer<Float>.allocate(capacity: frames * channelCount)
+            defer { samples.deallocate() }
+            fill(samples)
+            try write(interleaved: UnsafeBufferPointer(start: samples, count: frames * channelCount))
+            return
+        }
+        if pendingFrames + frames > pendingCapacity { try flush(file) }
+        fill(pending + pendingFrames * channelCount)
+        pendingFrames += frames
+        framesWritten += frames
+    }
+
     /// Hands the gathered frames to libsndfile.
     private func flush(_ file: OpaquePointer) throws(AudioFileError) {
         guard let pending, pendingFrames > 0 else { return }

@@ -1,4 +1,4 @@
-// The planar block buffers an offline render wires into the engine, and their interleaved copies for writing. Non-realtime.
+// The planar block buffers an offline render wires into the engine, interleaved into the file writers. Non-realtime.
 import FoldbackEngine
 
 /// One block buffer per input and output port channel of a graph.
@@ -6,7 +6,6 @@ final class RenderBuffers {
     let inputs: [UnsafeMutablePointer<Float>]
     let outputs: [UnsafeMutablePointer<Float>]
     private let block: Int
-    private var interleaved: [Float]
 
     init(layout: GraphLayout, block: Int) {
         self.block = block
@@ -19,7 +18,6 @@ final class RenderBuffers {
         }
         inputs = buffers(layout.inputPorts.count)
         outputs = buffers(layout.outputPorts.count)
-        interleaved = [Float](repeating: 0, count: block * 2)
     }
 
     func deallocate() {
@@ -35,33 +33,28 @@ final class RenderBuffers {
         for (channel, buffer) in outputs.enumerated() { io.pointee.outputs[channel] = buffer }
     }
 
-    /// Writes `frames` of output `channels` (one bus) to `writer`, interleaved.
+    /// Writes `frames` of output `channels` (one bus) to `writer`, interleaved straight into its buffer.
     func write(channels: Range<Int>, frames: Range<Int>, to writer: AudioFileWriter) throws(RenderError) {
         guard !frames.isEmpty else { return }
-        let count = channels.count
-        if interleaved.count < block * count { interleaved = [Float](repeating: 0, count: block * count) }
-        interleaved.withUnsafeMutableBufferPointer { destination in
-            guard let base = destination.baseAddress else { return }
-            if count == 2 {   // the common stereo bus, in one loop the compiler vectorises
-                let left = outputs[channels.lowerBound] + frames.lowerBound, right = outputs[channels.lowerBound + 1] + frames.lowerBound
-                for frame in 0..<frames.count {
-                    base[2 &* frame] = left[frame]
-                    base[2 &* frame &+ 1] = right[frame]
-                }
-                return
-            }
-            for (index, channel) in channels.enumerated() {
-                let source = outputs[channel] + frames.lowerBound
-                var target = base + index
-                for frame in 0..<frames.count {
-                    target.pointee = source[frame]
-                    target += count
-                }
-            }
-        }
+        let count = channels.count, outputs = outputs
         do {
-            try interleaved.withUnsafeBufferPointer { buffer throws(AudioFileError) in
-                try writer.write(interleaved: UnsafeBufferPointer(rebasing: buffer[0..<(frames.count * count)]))
+            try writer.write(frames: frames.count) { base in
+                if count == 2 {   // the common stereo bus, in one loop the compiler vectorises
+                    let left = outputs[channels.lowerBound] + frames.lowerBound, right = outputs[channels.lowerBound + 1] + frames.lowerBound
+                    for frame in 0..<frames.count {
+                        base[2 &* frame] = left[frame]
+                        base[2 &* frame &+ 1] = right[frame]
+                    }
+                    return
+                }
+                for (index, channel) in channels.enumerated() {
+                    let source = outputs[channel] + frames.lowerBound
+                    var target = base + index
+                    for frame in 0..<frames.count {
+                        target.pointee = source[frame]
+                        target += count
+                    }
+                }
             }
         } catch {
             throw .writeFailed(error)

@@ -34,16 +34,22 @@ final class AudioFileTests: XCTestCase {
     }
 
     /// The writer gathers small writes into large ones: blocks of 1, 7, 253 and 1024 frames and writes bigger
-    /// than what it gathers, in any order, still land in order, and `framesWritten` counts them as they come.
+    /// than what it gathers, in any order, given as samples or filled in place in turn, still land in order,
+    /// and `framesWritten` counts them as they come.
     func testGatheredWritesKeepTheirOrder() throws {
         let url = directory.appendingPathComponent("gathered.wav")
         let samples = ramp(200_000, channel: 0) + ramp(200_000, channel: 1)   // 200,000 stereo frames' worth
         let writer = try AudioFileWriter(url: url, sampleRate: 48_000, channelCount: 2)
         var frame = 0
-        for size in [1, 7, 253, 1024, 40_000, 7, 70_000, 253].cycled(until: 200_000) {
+        for (index, size) in [1, 7, 253, 1024, 40_000, 7, 70_000, 253, 1024].cycled(until: 200_000).enumerated() {
             let frames = min(size, 200_000 - frame)
             try samples.withUnsafeBufferPointer { buffer in
-                try writer.write(interleaved: UnsafeBufferPointer(rebasing: buffer[(frame * 2)..<((frame + frames) * 2)]))
+                let slice = UnsafeBufferPointer(rebasing: buffer[(frame * 2)..<((frame + frames) * 2)])
+                if index % 2 == 0 {
+                    try writer.write(interleaved: slice)
+                } else {
+                    try writer.write(frames: frames) { target in target.update(from: slice.baseAddress!, count: slice.count) }
+                }
             }
             frame += frames
             XCTAssertEqual(writer.framesWritten, frame)
