@@ -64,7 +64,7 @@ struct RenderCommand: ParsableCommand {
     var output: [String] = []
 
     @Option(help: "Frames per engine cycle (1…16384; the output does not depend on it, larger is faster).")
-    var block = 1024
+    var block = 2048
 
     @Option(help: "Render sample rate, Hz (default: the first input's rate).")
     var rate: Int?
