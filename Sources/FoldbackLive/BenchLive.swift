@@ -47,7 +47,8 @@ package struct BenchLive {
         package var oneThread: Trial?
     }
 
-    /// Doubles the strip count until a count misses the budget (in two trials), then bisects; prints each trial.
+    /// Doubles the strip count until a count misses the budget (in two trials), then bisects, then looks at
+    /// the answer once more (``StripCountSearch``); prints each trial.
     /// With more than one thread, a one-thread search takes turns with it, count by count, so both see the
     /// same machine (its load moves the absolute counts) and the gain compares like with like.
     package func run() throws -> Outcome {

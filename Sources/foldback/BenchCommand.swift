@@ -33,7 +33,8 @@ struct BenchCommand: ParsableCommand {
             1 µs histogram) for --seconds per trial (default 3 here). N doubles until the callback time \
             exceeds 50 % of the period (667 µs) or N reaches --max-strips, then is bisected; a count that misses in one trial is \
             tried once more and fits if that trial does (a burst of other load on a shared machine can push \
-            one trial over). Reported: the largest N that fits, with its max and p99. --by p99 (default) judges by the 99th percentile, since on a shared \
+            one trial over). The count found is then measured again and must fit a second time, or the \
+            search goes on below it (one quiet trial can let a count through that fails on every later look). Reported: the largest N that fits, with its max and p99. --by p99 (default) judges by the 99th percentile, since on a shared \
             machine one preemption of the audio thread can set the max; --by max judges by the longest \
             callback (use it on a quiet machine with a realtime kernel). --threads N renders each cycle on N \
             threads as 'foldback run --threads N' does (the process callback and N − 1 workers JACK \
