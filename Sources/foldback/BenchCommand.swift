@@ -51,7 +51,7 @@ struct BenchCommand: ParsableCommand {
               foldback bench --live
               foldback bench --live --by max --seconds 5
               foldback bench --live --threads 2
-              foldback bench --live --max-strips 48      # does this machine carry a 48-channel show?
+              foldback bench --live --max-strips 48
             """
     )
 
