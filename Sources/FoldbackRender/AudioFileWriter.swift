@@ -141,14 +141,12 @@ public final class AudioFileWriter {
         }
         guard let base = samples.baseAddress, !samples.isEmpty else { return }
         let frames = samples.count / channelCount
-        if let pending, frames < pendingCapacity {
-            if pendingFrames + frames > pendingCapacity { try flush(file) }
-            (pending + pendingFrames * channelCount).update(from: base, count: samples.count)
-            pendingFrames += frames
-        } else {
-            try flush(file)
-            try hand(base, frames: frames, to: file)
+        if pending != nil, frames < pendingCapacity {
+            try write(frames: frames) { $0.update(from: base, count: samples.count) }
+            return
         }
+        try flush(file)
+        try hand(base, frames: frames, to: file)
         framesWritten += frames
     }
 
