@@ -94,7 +94,7 @@ public final class AudioFileWriter {
         if status == 0 {
             hasReservation = true
         } else if status == ENOSPC || status == EFBIG {
-            let megabytes = (data + Self.headerAllowance + 999_999) / 1_000_000
+            let megabytes = data / 1_000_000 + 1   // (rounded up, with the header; cannot overflow)
             throw .cannotCreate(path: url.path, reason: "not enough disk space for \(megabytes) MB of audio (\(String(cString: strerror(status))))")
         }
     }
