@@ -12,6 +12,9 @@ public final class AudioFileReader {
     public let channelCount: Int
     /// Frames in the file.
     public let frameCount: Int
+    /// Whether the file can seek (a regular file, not a pipe): only then is ``frameCount`` checked against the
+    /// file's length (a pipe's header may claim any length).
+    public let isSeekable: Bool
 
     private let file: OpaquePointer
 
@@ -26,6 +29,7 @@ public final class AudioFileReader {
         sampleRate = Int(info.samplerate)
         channelCount = Int(info.channels)
         frameCount = Int(info.frames)
+        isSeekable = info.seekable != 0
     }
 
     deinit { sf_close(file) }

@@ -80,7 +80,10 @@ public final class OfflineRenderer {
             streams.append((index, stream))
         }
         var writers: [(bus: Int, writer: AudioFileWriter)] = []
-        let expectedFrames = (streams.map(\.stream.estimatedFrames).max() ?? 0) + request.tail.fixedFrames(sampleRate: graph.sampleRate)
+        // Disk space is reserved only when every input's length is known (a pipe's header may claim any).
+        let inputFrames = streams.map(\.stream.estimatedFrames).max() ?? 0
+        let (sum, overflows) = inputFrames.addingReportingOverflow(request.tail.fixedFrames(sampleRate: graph.sampleRate))
+        let expectedFrames = streams.allSatisfy(\.stream.isSeekable) && !overflows ? sum : 0
         for output in request.outputs {
             guard let index = buses.firstIndex(of: output.bus) else { throw .unknownBus(output.bus, available: buses) }
             guard graph.description.buses[index].hasOutput else {

@@ -19,6 +19,8 @@ final class RenderInputStream {
     let stripChannels: Int
     /// The file's length in frames at its own rate.
     let fileFrames: Int
+    /// Whether ``estimatedFrames`` comes from a file whose length libsndfile checked (not a pipe).
+    let isSeekable: Bool
     /// Real (not padding) frames delivered so far, at the render rate.
     private(set) var deliveredFrames = 0
     /// True once the file and the converter are drained: ``deliveredFrames`` is the stream's length.
@@ -49,6 +51,7 @@ final class RenderInputStream {
         fileChannels = reader.channelCount
         fileRate = reader.sampleRate
         fileFrames = reader.frameCount
+        isSeekable = reader.isSeekable
         if fileRate != renderRate {
             do {
                 converter = try SampleRateConverter(channels: fileChannels, inputRate: Double(fileRate), outputRate: Double(renderRate))
@@ -65,7 +68,8 @@ final class RenderInputStream {
     /// The stream's approximate length at the render rate (exact when not resampled).
     var estimatedFrames: Int {
         guard let converter else { return fileFrames }
-        return Int((Double(fileFrames) * converter.ratio).rounded())
+        let frames = (Double(fileFrames) * converter.ratio).rounded()
+        return frames < Double(Int.max / 2) ? Int(frames) : Int.max / 2   // (a pipe's header may claim any length)
     }
 
     /// What was done to the file to fit the strip and the rate, for the report (empty if nothing).
