@@ -164,11 +164,7 @@ struct FloatSectionQuad {
     /// One frame through the four sections.
     @_noLocks @inline(__always)
     mutating func tick(_ x: SIMD4<Float>) -> SIMD4<Float> {
-        let y = b0 * x + s1
-        let old = s1
-        s1 = (c1 * x + s2) - a1 * old
-        s2 = c2 * x - a2 * old
-        return y
+        StateSpaceStep.tick(x, b0: b0, c1: c1, c2: c2, a1: a1, a2: a2, s1: &s1, s2: &s2)
     }
 }
 
@@ -187,11 +183,7 @@ struct StateSpacePair {
     /// One frame through both sections.
     @_noLocks @inline(__always)
     mutating func tick(_ x: SIMD2<Double>) -> SIMD2<Double> {
-        let y = b0 * x + s1
-        let old = s1
-        s1 = (c1 * x + s2) - a1 * old
-        s2 = c2 * x - a2 * old
-        return y
+        StateSpaceStep.tick(x, b0: b0, c1: c1, c2: c2, a1: a1, a2: a2, s1: &s1, s2: &s2)
     }
 }
 
@@ -365,5 +357,20 @@ struct MixedTen {
         y1 = f1.tick(y0)
         y0 = f0.tick(x0)
         yd = d.tick(xd)
+    }
+}
+
+/// The state-space step both section types take, whatever their lane type.
+enum StateSpaceStep {
+    /// y = b0·x + s1; s1 ← (c1·x + s2) − a1·s1; s2 ← c2·x − a2·s1 (the old s1), lane by lane.
+    @inline(__always)
+    static func tick<Lanes: SIMD>(
+        _ x: Lanes, b0: Lanes, c1: Lanes, c2: Lanes, a1: Lanes, a2: Lanes, s1: inout Lanes, s2: inout Lanes
+    ) -> Lanes where Lanes.Scalar: FloatingPoint {
+        let y = b0 * x + s1
+        let old = s1
+        s1 = (c1 * x + s2) - a1 * old
+        s2 = c2 * x - a2 * old
+        return y
     }
 }
