@@ -11,28 +11,15 @@ package struct LiveStatus {
     /// Main-loop ticks (100 ms) between status lines.
     package var ticksPerLine: Int { isTerminal ? 1 : 50 }
 
-    /// One status line: load, xruns, each bus's peak, then each compressor's compression (and expansion where any) and NaN/Inf guard trips where any.
-    package static func line(load: Double, xruns: Int, meters: MeterSnapshot) -> String {
-        var parts = [String(format: "DSP %5.1f%%  xruns %d", load, xruns)]
-        for bus in meters.buses {
-            let decibels = Decibels.decibels(fromLinearGain: bus.reading.peak)
-            let text = decibels.isFinite ? String(format: "%6.1f", max(decibels, -99.9)) : "  -inf"
-            parts.append("\(bus.name) \(text) dBFS")
-        }
-        var previousUnit: String?
-        for readout in DynamicsReadout.readouts(meters) {
-            parts.append(readout.unit == previousUnit ? readout.text : "\(readout.unit) \(readout.text)")
-            previousUnit = readout.unit
-        }
-        for readout in FeedbackReadout.readouts(meters) { parts.append("\(readout.unit) \(readout.shortText)") }
-        for output in unitOutputs(meters) {
-            parts.append("\(output.unit) \(output.key) " + String(format: "%.2f", output.value))
-        }
-        let trips = meters.strips.filter { $0.reading.guardTrips > 0 }
-        if !trips.isEmpty {
-            parts.append("NaN/Inf guard: " + trips.map { "\($0.name) \($0.reading.guardTrips)×" }.joined(separator: ", "))
-        }
-        return parts.joined(separator: "  ")
+    /// One status line: load, xruns, each bus's peak, then each compressor's compression (and expansion where any),
+    /// feedback notches, plugin outputs, and NaN/Inf guard trips where any. With a `width`, the line fits it: what
+    /// matters most is kept (guard trips and `extra`, then the buses in order, then the deepest gain reductions,
+    /// then the rest) and what does not fit is counted as `+N more` (`--meters` shows everything).
+    package static func line(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = [], width: Int? = nil) -> String {
+        let head = String(format: "DSP %5.1f%%  xruns %d", load, xruns)
+        let items = StatusItems(meters: meters, extra: extra)
+        guard let width else { return ([head] + items.all.map(\.text)).joined(separator: "  ") }
+        return items.fitted(after: head, width: width)
     }
 
     /// Every unit reading other than a compressor's gain reduction and a feedback unit's notches (an LV2
@@ -43,8 +30,9 @@ package struct LiveStatus {
         }
     }
 
+    /// Draws the status line; on a terminal it fits the terminal's width.
     package func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = []) {
-        draw(([Self.line(load: load, xruns: xruns, meters: meters)] + extra).joined(separator: "  "))
+        draw(Self.line(load: load, xruns: xruns, meters: meters, extra: extra, width: isTerminal ? TerminalSize.columns() - 1 : nil))
     }
 
     /// Shows `text` as the status line (in place on a terminal, else as a new line) through the screen writer,

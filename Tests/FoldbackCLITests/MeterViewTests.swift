@@ -3,7 +3,7 @@
 @testable import FoldbackLive
 import FoldbackAnalysis
 import FoldbackControl
-import FoldbackEngine
+@testable import FoldbackEngine
 import Foundation
 import XCTest
 
@@ -136,5 +136,31 @@ final class MeterViewTests: XCTestCase {
         XCTAssertEqual(rows.count, 4, "\(rows)")
         XCTAssertTrue(rows[1].hasPrefix("kick/gate gate") && rows[1].hasSuffix("-80 dB"), rows[1])
         XCTAssertTrue(rows[3].hasPrefix("gtr/comp exp") && rows[3].hasSuffix("-12.0 dB"), rows[3])
+    }
+
+    /// With 64 compressed strips the status line fits an 80-column terminal: the head, the buses, the deepest
+    /// gain reductions first, then `+N more` counting exactly what was left out; unlimited, it lists them all.
+    func testStatusLineFitsTheTerminalWidth() {
+        func comp(_ compression: Float) -> [UnitMeterReading] {
+            [UnitMeterReading(key: "gain_reduction_db", value: compression), UnitMeterReading(key: "expansion_db", value: 0)]
+        }
+        var meters = MeterSnapshot(strips: [], buses: [("main", MeterReading(peak: 0.5, rms: 0.1)), ("iem", MeterReading(peak: 0.25, rms: 0.1))])
+        meters.units = (0..<64).map { ("ch\($0)", "comp", comp(Float($0 % 8))) }
+        let full = LiveStatus.line(load: 3, xruns: 0, meters: meters)
+        XCTAssertGreaterThan(full.count, 1_000, "unlimited (a log) lists every unit")
+        for width in [40, 79, 120, 200] {
+            let line = LiveStatus.line(load: 3, xruns: 0, meters: meters, extra: ["REC 0:12"], width: width)
+            XCTAssertLessThanOrEqual(line.count, width, line)
+            XCTAssertTrue(line.hasPrefix("DSP   3.0%  xruns 0"), line)
+            let shownUnits = line.components(separatedBy: "/comp GR").count - 1
+            let last = line.components(separatedBy: "  ").last ?? ""
+            guard last.hasPrefix("+"), last.hasSuffix(" more"), let leftOut = Int(last.dropFirst().dropLast(5)) else { return XCTFail("no +N more: \(line)") }
+            let shownOthers = ["main ", "iem ", "REC 0:12"].filter { line.contains($0) }.count
+            XCTAssertEqual(shownUnits + shownOthers + leftOut, 64 + 3, "every part is shown or counted: \(line)")
+            if shownUnits > 0 { XCTAssertTrue(line.contains("GR -7.0 dB"), "the deepest reductions come first: \(line)") }
+        }
+        let wide = LiveStatus.line(load: 3, xruns: 0, meters: meters, extra: ["REC 0:12"], width: 120)
+        XCTAssertTrue(wide.contains("main   -6.0 dBFS  iem  -12.0 dBFS  ch7/comp GR -7.0 dB"), "buses come before gain reductions: \(wide)")
+        XCTAssertFalse(wide.contains("GR -1.0 dB"), "shallow reductions give way to deep ones: \(wide)")
     }
 }
