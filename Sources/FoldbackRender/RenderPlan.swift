@@ -1,4 +1,5 @@
 // Turns a render's --input/--output/--each arguments into one request per input set. Non-realtime.
+public import FoldbackEngine
 public import Foundation
 
 /// The input sets of one multi-file render, with `{}` substituted per set.
@@ -51,6 +52,16 @@ public struct RenderPlan: Sendable {
         sets = names.map { name in
             let fill = { (path: String) in Self.url(path.replacingOccurrences(of: "{}", with: name)) }
             return InputSet(name: name, inputs: inputPairs.map { ($0.name, fill($0.path)) }, outputs: outputPairs.map { ($0.name, fill($0.path)) })
+        }
+    }
+
+    /// One renderer per set, in order, each on the graph `graph` builds for the set's render rate (Hz:
+    /// `rate`, else the set's first input's rate).
+    public func renderers(
+        rate: Int?, format: AudioFileFormat?, tail: RenderTail, graph: (Int) throws(RenderError) -> EngineGraph
+    ) throws(RenderError) -> [OfflineRenderer] {
+        try sets.map { set throws(RenderError) in
+            try OfflineRenderer(graph: graph(set.sampleRate(rate)), request: set.request(format: format, tail: tail))
         }
     }
 

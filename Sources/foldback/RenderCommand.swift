@@ -96,7 +96,14 @@ struct RenderCommand: ParsableCommand {
             var names = each
             if let eachFrom { names += try RenderPlan.names(fromFile: eachFrom) }
             let plan = try RenderPlan(strips: preset.strips.map(\.name), buses: preset.buses.map(\.name), inputs: input, outputs: output, names: names)
-            renderers = try plan.sets.map { set throws(RenderError) in try renderer(for: set, preset: preset) }
+            let format = format.flatMap(AudioFileFormat.init(optionName:))
+            renderers = try plan.renderers(rate: rate, format: format, tail: RenderTail(argument: tail) ?? .seconds(0)) { sampleRate throws(RenderError) in
+                do throws(PresetError) {
+                    return try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline(block: block))
+                } catch {
+                    throw .engine(error.diagnostics.map(\.description).joined(separator: "; "))
+                }
+            }
         } catch {
             StandardError.writeLine("foldback: render: \(error)")
             throw ExitCode(error.isBadInput ? 2 : 1)
@@ -113,18 +120,5 @@ struct RenderCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
-    }
-
-    /// A renderer for one input set, its graph built at the render rate.
-    private func renderer(for set: RenderPlan.InputSet, preset: Preset) throws(RenderError) -> OfflineRenderer {
-        let sampleRate = try set.sampleRate(rate)
-        let graph: EngineGraph
-        do {
-            graph = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline(block: block))
-        } catch {
-            throw .engine(error.diagnostics.map(\.description).joined(separator: "; "))
-        }
-        let format = format.flatMap(AudioFileFormat.init(optionName:))
-        return try OfflineRenderer(graph: graph, request: set.request(format: format, tail: RenderTail(argument: tail) ?? .seconds(0)))
     }
 }
