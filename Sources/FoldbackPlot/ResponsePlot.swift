@@ -1,4 +1,4 @@
-// Draws an EQ's magnitude response as an SVG plot (log frequency 20 Hz–20 kHz, dB axis, grid, labels) and writes it. Non-realtime.
+// Draws an EQ's magnitude response as an SVG document (log frequency 20 Hz–20 kHz, dB axis, grid, labels). Non-realtime.
 public import FoldbackDSP
 import Foundation
 
