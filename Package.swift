@@ -83,6 +83,9 @@ let package = Package(
         .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
         .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "FoldbackEngine"], swiftSettings: strictSwift),
 
+        // MARK: Drawings of what the engine does (issue 23 §3: the response plot, out of the CLI; a web page may use it too)
+        .target(name: "FoldbackPlot", dependencies: ["FoldbackDSP"], swiftSettings: strictSwift),
+
         // MARK: Presets and the command line
         .target(
             name: "FoldbackPresets",
@@ -117,6 +120,7 @@ let package = Package(
             dependencies: [
                 "FoldbackLive", "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender",
                 "FoldbackLV2", "FoldbackAnalysis", "CFoldback", "CLo",
+                "FoldbackPlot",  // issue 23 §3
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -154,6 +158,8 @@ let package = Package(
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackFeedback"]),
         .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackRender", "FoldbackPresets", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine"]),
+        // issue 23 §3: the response plot's tests
+        .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),

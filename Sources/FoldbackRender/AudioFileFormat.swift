@@ -11,6 +11,21 @@ public enum AudioFileFormat: String, Sendable, Equatable, CaseIterable {
     /// FLAC, 24-bit: lossless compression of 24-bit PCM; clips at 0 dBFS.
     case flac
 
+    /// The name a command line gives the format: `wav24`, `wav32f` or `flac`.
+    public var optionName: String {
+        switch self {
+        case .float: "wav32f"
+        case .pcm24: "wav24"
+        case .flac: "flac"
+        }
+    }
+
+    /// The format named `optionName` (``optionName``), nil for any other name.
+    public init?(optionName: String) {
+        guard let format = Self.allCases.first(where: { $0.optionName == optionName }) else { return nil }
+        self = format
+    }
+
     /// The libsndfile format word: RF64 that downgrades to plain WAV below 4 GiB, or FLAC.
     var sndfileFormat: Int32 {
         switch self {

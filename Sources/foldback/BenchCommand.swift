@@ -3,7 +3,6 @@ import ArgumentParser
 import FoldbackLive
 import Foundation
 import FoldbackEngine
-import FoldbackPresets
 
 /// Renders noise offline through one-strip graphs and reports CPU time per sample.
 struct BenchCommand: ParsableCommand {
@@ -87,37 +86,20 @@ struct BenchCommand: ParsableCommand {
         guard !cases.isEmpty else {
             throw ValidationError("no case named '\(only ?? "")'; the cases are: \(BenchCases.all.map(\.name).joined(separator: ", "))")
         }
-        print("foldback bench: \(Int(rate)) Hz, \(block)-frame blocks, \(seconds) s of noise per case, one thread")
-        let counting = BenchRunner.audioAllocationCalls() != nil
-        print("case".padding(toLength: 14, withPad: " ", startingAt: 0) + "   ns/sample   × realtime" + (counting ? "   mallocs/cycle" : "") + "   chain")
+        let table = BenchTable(rate: rate, block: block, seconds: seconds)
+        print(table.header)
         var allocating: [String] = []
         for benchCase in cases {
-            do {
-                let preset = try PresetLoader.parse(benchCase.preset, path: "<bench \(benchCase.name)>")
-                let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: rate, maxFrames: block)
-                let measurement = try BenchRunner(graph: graph, block: block, frames: Int(seconds * rate)).measure()
-                let realtime = 1e9 / (measurement.nanosecondsPerSample * rate)
-                let mallocs = measurement.allocationsPerCycle.map { String(format: " %15.2f", $0) } ?? ""
-                if let perCycle = measurement.allocationsPerCycle, perCycle > 0 { allocating.append(benchCase.name) }
-                print(benchCase.name.padding(toLength: 14, withPad: " ", startingAt: 0)
-                      + String(format: " %11.2f %12.0f", measurement.nanosecondsPerSample, realtime) + mallocs + "   " + benchCase.summary)
-            } catch {
-                print(benchCase.name.padding(toLength: 14, withPad: " ", startingAt: 0) + "   unavailable: \(error)")
-            }
+            let row = table.row(benchCase)
+            print(row.line)
+            if row.allocates { allocating.append(benchCase.name) }
         }
-        if !counting {
-            print("(audio-path mallocs not counted: run under LD_PRELOAD=…/libFoldbackAllocCounter.so)")
+        if !table.isCountingAllocations {
+            print(BenchTable.uncountedNote)
         } else if !allocating.isEmpty {
             StandardError.writeLine("foldback bench: the audio path allocated in: \(allocating.joined(separator: ", "))")
             throw ExitCode(1)
         }
-    }
-
-    /// A search's result as the summary line gives it.
-    private func describe(_ best: BenchLive.Trial?) -> String {
-        guard let best else { return "not even one strip fits in \(Int(BenchLive.budgetMicroseconds)) µs by \(by)" }
-        return String(format: "%d strips of the reference vocal chain (max %.1f µs, p99 %.1f µs of a %.0f µs budget)",
-                      best.strips, best.maxMicroseconds, best.p99Microseconds, BenchLive.budgetMicroseconds)
     }
 
     /// `--live`: the strip-count search on a private dummy jackd.
@@ -126,13 +108,13 @@ struct BenchCommand: ParsableCommand {
             let seconds = CommandLine.arguments.contains("--seconds") ? self.seconds : 3
             let outcome = try BenchLive(seconds: seconds, byP99: by == "p99", threads: threads, maximumStrips: maxStrips).run()
             if threads > 1 {
-                print("largest fit, one thread: " + describe(outcome.oneThread))
-                print("largest fit, \(threads) threads: " + describe(outcome.best))
+                print("largest fit, one thread: " + BenchTable.describe(outcome.oneThread, by: by))
+                print("largest fit, \(threads) threads: " + BenchTable.describe(outcome.best, by: by))
                 if let one = outcome.oneThread, let many = outcome.best {
                     print(String(format: "gain: %d / %d strips = %.2f× one thread", many.strips, one.strips, Double(many.strips) / Double(one.strips)))
                 }
             } else {
-                print("largest fit: " + describe(outcome.best))
+                print("largest fit: " + BenchTable.describe(outcome.best, by: by))
             }
         } catch {
             StandardError.writeLine("foldback bench --live: \(error)")

@@ -1,7 +1,7 @@
 // `foldback check`: validates a preset, prints the chain it resolves to, and can plot a strip's EQ. Non-realtime.
 import FoldbackLive
 import ArgumentParser
-import FoldbackDSP
+import FoldbackPlot
 import FoldbackPresets
 
 /// Loads a preset without touching JACK, prints its resolved chain, and reports every problem.
@@ -82,26 +82,14 @@ struct CheckCommand: ParsableCommand {
             StandardError.writeLine("foldback: --eq-svg: no strip '\(stripName)' in \(preset.path); its strips are \(names)")
             throw ExitCode(2)
         }
-        let plotted = [UnitSchema.eq.type, UnitSchema.geq.type]
-        guard let unit = strip.units.first(where: { plotted.contains($0.type) }) else {
+        guard let unit = strip.units.first(where: \.isEqualizer), let response = unit.equalizerResponse(sampleRate: 48000) else {
             StandardError.writeLine("foldback: --eq-svg: strip '\(stripName)' has no eq or geq unit")
             throw ExitCode(2)
         }
-        let outputGainDB = Double(unit.parameters["gain_db"] ?? 0)
-        let bands: [EQBand]
-        let description: String
-        if unit.type == UnitSchema.geq.type {
-            let design = GraphicEQDesign(sampleRate: 48000)
-            bands = design.bands(gains: design.gains(faders: GraphicEQDesign.keys.map { Double(unit.parameters[$0] ?? 0) }))
-            description = "31-band graphic EQ (corrected band gains)"
-        } else {
-            bands = unit.bands.map(\.band)
-            description = (unit.curve.map { "curve \($0), " } ?? "") + "\(unit.bands.count) bands"
-        }
         let plot = ResponsePlot(
             title: "\(stripName) / \(unit.id)",
-            subtitle: "\(description), output \(unit.parameters["gain_db"] ?? 0) dB (48 kHz; \(preset.path))",
-            bands: bands, sampleRate: 48000, outputGainDB: outputGainDB)
+            subtitle: "\(response.description), output \(unit.parameters["gain_db"] ?? 0) dB (48 kHz; \(preset.path))",
+            bands: response.bands, sampleRate: 48000, outputGainDB: response.outputGainDB)
         try plot.write(to: path, announces: !quiet)
     }
 }

@@ -1,7 +1,7 @@
 // `foldback curves`: lists the factory EQ curves, or shows one's bands, response and SVG plot. Non-realtime.
 import FoldbackLive
 import ArgumentParser
-import FoldbackDSP
+import FoldbackPlot
 import FoldbackPresets
 
 /// Lists the factory curves an `eq` unit can start from, or shows one in detail.
@@ -58,7 +58,7 @@ struct CurvesCommand: ParsableCommand {
         }
         for problem in library.problems { StandardError.writeLine(problem.description) }
         guard let name else {
-            print(listing(library), terminator: "")
+            print(CurveReport.listing(library), terminator: "")
             if !library.problems.isEmpty { throw ExitCode(2) }
             return
         }
@@ -66,9 +66,9 @@ struct CurvesCommand: ParsableCommand {
             StandardError.writeLine("foldback: " + library.unknownCurveMessage(name) + " ('foldback curves' lists them all)")
             throw ExitCode(2)
         }
-        print(details(curve), terminator: "")
+        print(CurveReport.details(curve, sampleRate: rate), terminator: "")
         if let svg {
-            let plot = ResponsePlot(title: curve.name, subtitle: "\(curve.summary) (\(Self.kilohertz(rate)) kHz)",
+            let plot = ResponsePlot(title: curve.name, subtitle: "\(curve.summary) (\(CurveReport.kilohertz(rate)) kHz)",
                                     bands: curve.bands.map(\.band), sampleRate: rate)
             try plot.write(to: svg)
         }
@@ -78,63 +78,5 @@ struct CurvesCommand: ParsableCommand {
     private func loadLibrary() throws(PresetError) -> CurveLibrary {
         if let curvesDir { return try CurveLibrary.load(directory: curvesDir) }
         return try CurveLibrary.loadDefault()
-    }
-
-    /// One line per curve: name, band count, description.
-    private func listing(_ library: CurveLibrary) -> String {
-        let width = library.curves.map(\.name.count).max() ?? 0
-        var lines = ["\(library.curves.count) factory EQ curves in \(library.directory):", ""]
-        for curve in library.curves {
-            let bands = "\(curve.bands.count) band\(curve.bands.count == 1 ? "" : "s")"
-            lines.append("  " + Self.pad(curve.name, width) + "  " + Self.pad(bands, 8) + "  " + curve.summary)
-        }
-        lines += ["", "Show one: foldback curves NAME   (plot it: --svg FILE)"]
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// The curve's bands, then its response at the ⅓-octave centres with a bar for each level.
-    private func details(_ curve: EQCurve) -> String {
-        var lines = [curve.name, "  " + curve.summary, "  file: \(curve.path)", "", "Bands"]
-        lines += EQBandText.lines(curve.bands).map { "  " + $0 }
-        lines += ["", "Response at \(Self.kilohertz(rate)) kHz (1/3-octave centres; each # is 1 dB)"]
-        let centres = EQResponse.thirdOctaveCentres
-        let levels = EQResponse.magnitudeDB(bands: curve.bands.map(\.band), sampleRate: rate, frequencies: centres.map(\.frequency))
-        for (centre, level) in zip(centres, levels) {
-            let label = centre.nominal.hasSuffix("k") ? "\(centre.nominal.dropLast()) kHz" : "\(centre.nominal) Hz"
-            lines.append("  " + Self.pad(label, 9, left: true) + "  " + Self.decibels(level) + "  " + Self.bar(level))
-        }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    /// `+4.0 dB`, `-12.5 dB`, `-inf dB`, right-aligned.
-    static func decibels(_ level: Double) -> String {
-        guard level.isFinite, level > -200 else { return Self.pad("-inf dB", 9, left: true) }
-        let tenths = Int((level * 10).rounded())
-        let sign = tenths > 0 ? "+" : (tenths < 0 ? "-" : " ")
-        return Self.pad("\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10) dB", 9, left: true)
-    }
-
-    /// A bar around a `|` at 0 dB, one `#` per dB, cut at ±24 dB with a `<` or `>`.
-    static func bar(_ level: Double) -> String {
-        let limit = 24
-        let clipped = level.isFinite ? level : -Double(limit + 1)
-        let length = min(limit, Int(abs(clipped).rounded()))
-        let overflow = abs(clipped) > Double(limit)
-        if clipped < 0 {
-            let body = (overflow ? "<" : "") + String(repeating: "#", count: overflow ? length - 1 : length)
-            return String(repeating: " ", count: limit - body.count) + body + "|"
-        }
-        return String(repeating: " ", count: limit) + "|" + String(repeating: "#", count: length) + (overflow ? ">" : "")
-    }
-
-    static func kilohertz(_ rate: Double) -> String {
-        let value = rate / 1000
-        return value == value.rounded() ? String(Int(value)) : String(value)
-    }
-
-    static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
-        guard text.count < width else { return text }
-        let spaces = String(repeating: " ", count: width - text.count)
-        return left ? spaces + text : text + spaces
     }
 }

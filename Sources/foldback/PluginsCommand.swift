@@ -2,6 +2,7 @@
 import FoldbackLive
 import ArgumentParser
 import FoldbackLV2
+import FoldbackPresets
 
 /// Lists installed LV2 plugins: URI, name, class and audio ports.
 struct PluginsCommand: ParsableCommand {
@@ -34,12 +35,6 @@ struct PluginsCommand: ParsableCommand {
             StandardError.writeLine(text.map { "no installed LV2 plugin matches '\($0)'" } ?? "no LV2 plugins are installed")
             return
         }
-        let width = plugins.map(\.uri.count).max() ?? 0
-        print("URI".padding(toLength: width, withPad: " ", startingAt: 0) + "  in out  class / name")
-        for plugin in plugins {
-            let ports = String(repeating: " ", count: max(0, 3 - "\(plugin.audioInputs)".count)) + "\(plugin.audioInputs)"
-                + String(repeating: " ", count: max(1, 4 - "\(plugin.audioOutputs)".count)) + "\(plugin.audioOutputs)"
-            print(plugin.uri.padding(toLength: width, withPad: " ", startingAt: 0) + " " + ports + "  \(plugin.className): \(plugin.name)")
-        }
+        print(PluginReport.listing(plugins), terminator: "")
     }
 }

@@ -2,12 +2,9 @@
 import ArgumentParser
 import CFoldback
 import FoldbackLive
-import Foundation
 import FoldbackEngine
-import FoldbackLV2
 import FoldbackPresets
 import FoldbackRender
-import Synchronization
 
 /// Renders files through a preset without a JACK server.
 struct RenderCommand: ParsableCommand {
@@ -88,11 +85,9 @@ struct RenderCommand: ParsableCommand {
         guard (1...EngineGraph.maxFramesLimit).contains(block) else { throw ValidationError("--block must be 1…\(EngineGraph.maxFramesLimit), got \(block)") }
         if let rate, !(8000...384_000).contains(rate) { throw ValidationError("--rate must be 8000…384000 Hz, got \(rate)") }
         guard RenderTail(argument: tail) != nil else { throw ValidationError("--tail must be 'auto' or seconds 0…3600, got '\(tail)'") }
-        if let format, Self.formats[format] == nil { throw ValidationError("--format must be wav24, wav32f or flac, got '\(format)'") }
+        if let format, AudioFileFormat(optionName: format) == nil { throw ValidationError("--format must be wav24, wav32f or flac, got '\(format)'") }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be 1…256, got \(jobs)") }
     }
-
-    private static let formats: [String: AudioFileFormat] = ["wav24": .pcm24, "wav32f": .float, "flac": .flac]
 
     func run() throws {
         let preset = try PresetLoading.load(self.preset)
@@ -100,14 +95,21 @@ struct RenderCommand: ParsableCommand {
         do {
             var names = each
             if let eachFrom { names += try RenderPlan.names(fromFile: eachFrom) }
-            let plan = try RenderPlan(preset: preset, inputs: input, outputs: output, names: names)
-            renderers = try plan.sets.map { set throws(RenderError) in try renderer(for: set, preset: preset) }
+            let plan = try RenderPlan(strips: preset.strips.map(\.name), buses: preset.buses.map(\.name), inputs: input, outputs: output, names: names)
+            let format = format.flatMap(AudioFileFormat.init(optionName:))
+            renderers = try plan.renderers(rate: rate, format: format, tail: RenderTail(argument: tail) ?? .seconds(0)) { sampleRate throws(RenderError) in
+                do throws(PresetError) {
+                    return try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline(block: block))
+                } catch {
+                    throw .engine(error.diagnostics.map(\.description).joined(separator: "; "))
+                }
+            }
         } catch {
             StandardError.writeLine("foldback: render: \(error)")
             throw ExitCode(error.isBadInput ? 2 : 1)
         }
         fb_install_stop_signals()
-        let results = RenderJobs(renderers: renderers, jobs: jobs).run()
+        let results = RenderJobs.run(renderers, threads: jobs)
         var failed = false
         for (renderer, result) in zip(renderers, results) {
             switch result {
@@ -118,29 +120,5 @@ struct RenderCommand: ParsableCommand {
             }
         }
         if failed { throw ExitCode(1) }
-    }
-
-    /// A renderer for one input set, its graph built at the render rate.
-    private func renderer(for set: RenderPlan.InputSet, preset: Preset) throws(RenderError) -> OfflineRenderer {
-        guard let first = set.inputs.first else { throw .nothingToRender("no input given; name one with --input STRIP=FILE") }
-        let sampleRate: Int
-        if let rate {
-            sampleRate = rate
-        } else {
-            do { sampleRate = try AudioFileReader(url: first.url).sampleRate } catch { throw .unreadableInput(strip: first.strip, error: error) }
-        }
-        let graph: EngineGraph
-        do {
-            graph = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline(block: block))
-        } catch {
-            throw .engine(error.diagnostics.map(\.description).joined(separator: "; "))
-        }
-        return try OfflineRenderer(graph: graph, request: RenderRequest(
-            inputs: set.inputs, outputs: set.outputs, format: format.flatMap { Self.formats[$0] }, tail: RenderTail(argument: tail) ?? .seconds(0)))
-    }
-
-    /// The `--format` name of `format`.
-    static func name(of format: AudioFileFormat) -> String {
-        formats.first { $0.value == format }?.key ?? format.rawValue
     }
 }

@@ -1,26 +1,37 @@
-// Turns `foldback render`'s --input/--output/--each arguments into one request per input set. Non-realtime.
-import FoldbackLive
-import Foundation
-import FoldbackPresets
-import FoldbackRender
+// Turns a render's --input/--output/--each arguments into one request per input set. Non-realtime.
+public import FoldbackEngine
+public import Foundation
 
-/// The input sets of one `foldback render` run, with `{}` substituted per set.
-struct RenderPlan {
+/// The input sets of one multi-file render, with `{}` substituted per set.
+public struct RenderPlan: Sendable {
     /// One input set: a name (nil without --each) and its files.
-    struct InputSet {
-        var name: String?
-        var inputs: [(strip: String, url: URL)]
-        var outputs: [(bus: String, url: URL)]
+    public struct InputSet: Sendable {
+        /// The name put in place of `{}`, nil for a single set.
+        public var name: String?
+        /// Strip name → the file it plays.
+        public var inputs: [(strip: String, url: URL)]
+        /// Bus name → the file it is written to.
+        public var outputs: [(bus: String, url: URL)]
+
+        /// The render rate: `rate` when given, else the first input's rate (Hz); no input is an error.
+        public func sampleRate(_ rate: Int?) throws(RenderError) -> Int {
+            guard let first = inputs.first else { throw .nothingToRender("no input given; name one with --input STRIP=FILE") }
+            if let rate { return rate }
+            do { return try AudioFileReader(url: first.url).sampleRate } catch { throw .unreadableInput(strip: first.strip, error: error) }
+        }
+
+        /// The request rendering this set.
+        public func request(format: AudioFileFormat?, tail: RenderTail) -> RenderRequest {
+            RenderRequest(inputs: inputs, outputs: outputs, format: format, tail: tail)
+        }
     }
 
     /// Every set, in the order given.
-    let sets: [InputSet]
+    public let sets: [InputSet]
 
-    /// Resolves `inputs`/`outputs` (`STRIP=FILE`, or a bare `FILE` when the preset has one strip/bus)
-    /// and expands `{}` once per name in `names`.
-    init(preset: Preset, inputs: [String], outputs: [String], names: [String]) throws(RenderError) {
-        let strips = preset.strips.map(\.name)
-        let buses = preset.buses.map(\.name)
+    /// Resolves `inputs`/`outputs` (`STRIP=FILE`, or a bare `FILE` when there is one strip/bus) against
+    /// the preset's `strips` and `buses`, and expands `{}` once per name in `names`.
+    public init(strips: [String], buses: [String], inputs: [String], outputs: [String], names: [String]) throws(RenderError) {
         let inputPairs = try inputs.map { argument throws(RenderError) in
             try Self.pair(argument, names: strips, option: "--input", kind: "strip")
         }
@@ -44,8 +55,18 @@ struct RenderPlan {
         }
     }
 
+    /// One renderer per set, in order, each on the graph `graph` builds for the set's render rate (Hz:
+    /// `rate`, else the set's first input's rate).
+    public func renderers(
+        rate: Int?, format: AudioFileFormat?, tail: RenderTail, graph: (Int) throws(RenderError) -> EngineGraph
+    ) throws(RenderError) -> [OfflineRenderer] {
+        try sets.map { set throws(RenderError) in
+            try OfflineRenderer(graph: graph(set.sampleRate(rate)), request: set.request(format: format, tail: tail))
+        }
+    }
+
     /// Names listed one per line in `path` (blank lines and `#` comments skipped).
-    static func names(fromFile path: String) throws(RenderError) -> [String] {
+    public static func names(fromFile path: String) throws(RenderError) -> [String] {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw .nothingToRender("cannot read the --each-from list \(path)")
         }

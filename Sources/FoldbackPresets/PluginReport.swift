@@ -1,12 +1,23 @@
-// Formats an LV2 plugin's description for `foldback plugin`. Non-realtime.
-import FoldbackLive
-import FoldbackLV2
-import FoldbackPresets
+// Formats LV2 plugins for a preset author: `foldback plugins`' list and `foldback plugin`'s description. Non-realtime.
+public import FoldbackLV2
+import Foundation
 
-/// The text `foldback plugin URI` prints.
-enum PluginReport {
+/// The text `foldback plugins` and `foldback plugin URI` print.
+public enum PluginReport {
+    /// A header and one line per plugin: URI, audio inputs and outputs, class and name.
+    public static func listing(_ plugins: [LV2PluginSummary]) -> String {
+        let width = plugins.map(\.uri.count).max() ?? 0
+        var lines = ["URI".padding(toLength: width, withPad: " ", startingAt: 0) + "  in out  class / name"]
+        for plugin in plugins {
+            let ports = String(repeating: " ", count: max(0, 3 - "\(plugin.audioInputs)".count)) + "\(plugin.audioInputs)"
+                + String(repeating: " ", count: max(1, 4 - "\(plugin.audioOutputs)".count)) + "\(plugin.audioOutputs)"
+            lines.append(plugin.uri.padding(toLength: width, withPad: " ", startingAt: 0) + " " + ports + "  \(plugin.className): \(plugin.name)")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
     /// Name, class, features, latency, ports and presets of `info`.
-    static func text(for info: LV2PluginInfo) -> String {
+    public static func text(for info: LV2PluginInfo) -> String {
         var lines = [
             info.name,
             "  URI:       \(info.uri)",

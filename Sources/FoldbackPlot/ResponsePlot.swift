@@ -1,19 +1,31 @@
-// Draws an EQ's magnitude response as an SVG plot (log frequency 20 Hz–20 kHz, dB axis, grid, labels) and writes it. Non-realtime.
-import ArgumentParser
-import FoldbackDSP
-import FoldbackLive
+// Draws an EQ's magnitude response as an SVG document (log frequency 20 Hz–20 kHz, dB axis, grid, labels). Non-realtime.
+public import FoldbackDSP
 import Foundation
 
-/// An SVG picture of what a set of EQ bands does, for `foldback curves NAME --svg` and `foldback check --eq-svg`.
+/// An SVG picture of what a set of EQ bands does, for `foldback curves NAME --svg`, `foldback check --eq-svg`
+/// and any page that shows an EQ.
 ///
 /// The response is computed from the digital coefficients (``EQResponse``), so it is exactly what the
 /// unit does at the given sample rate. Each enabled band is marked with its number at its frequency.
-struct ResponsePlot {
-    var title: String
-    var subtitle: String
-    var bands: [EQBand]
-    var sampleRate: Double
-    var outputGainDB: Double = 0
+public struct ResponsePlot: Sendable {
+    /// The heading, and the smaller line under it.
+    public var title: String
+    public var subtitle: String
+    /// The bands whose combined response is drawn.
+    public var bands: [EQBand]
+    /// The sample rate the digital filters run at, Hz.
+    public var sampleRate: Double
+    /// Gain added after the bands, dB.
+    public var outputGainDB: Double
+
+    /// A plot of `bands` at `sampleRate` Hz plus `outputGainDB` dB.
+    public init(title: String, subtitle: String, bands: [EQBand], sampleRate: Double, outputGainDB: Double = 0) {
+        self.title = title
+        self.subtitle = subtitle
+        self.bands = bands
+        self.sampleRate = sampleRate
+        self.outputGainDB = outputGainDB
+    }
 
     static let width = 900.0
     static let height = 500.0
@@ -26,7 +38,7 @@ struct ResponsePlot {
     ]
 
     /// The SVG document.
-    func render() -> String {
+    public func render() -> String {
         let frequencies = EQResponse.logSpacedFrequencies(from: Self.lowFrequency, to: Self.highFrequency, count: 600)
         let response = EQResponse.magnitudeDB(bands: bands, sampleRate: sampleRate, frequencies: frequencies, outputGainDB: outputGainDB)
         let finite = response.filter(\.isFinite)
@@ -126,17 +138,5 @@ struct ResponsePlot {
     static func escaped(_ text: String) -> String {
         text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
-    /// Writes the plot to `path` (saying so on standard error when `announces`); a failure is reported
-    /// and exits with status 2.
-    func write(to path: String, announces: Bool = true) throws {
-        do {
-            try render().write(toFile: path, atomically: true, encoding: .utf8)
-        } catch {
-            StandardError.writeLine("foldback: cannot write '\(path)': \(error.localizedDescription)")
-            throw ExitCode(2)
-        }
-        if announces { StandardError.writeLine("wrote \(path)") }
     }
 }

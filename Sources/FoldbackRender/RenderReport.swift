@@ -1,13 +1,12 @@
-// The summary `foldback render` prints for one finished input set. Non-realtime.
-import FoldbackLive
+// The summary a render prints for one finished input set. Non-realtime.
 import Foundation
-import FoldbackRender
 
 /// Formats a ``RenderSummary``: one line, plus an indented note for anything adapted or cut.
-enum RenderReport {
-    static func lines(_ summary: RenderSummary, renderer: OfflineRenderer) -> String {
+public enum RenderReport {
+    /// `foldback: rendered … s … : bus → path (format)`, then a line per adapted input and one if the tail was cut.
+    public static func lines(_ summary: RenderSummary, renderer: OfflineRenderer) -> String {
         let outputs = zip(renderer.request.outputs, renderer.outputFormats)
-            .map { "\($0.bus) → \($0.url.path) (\(RenderCommand.name(of: $1)))" }.joined(separator: ", ")
+            .map { "\($0.bus) → \($0.url.path) (\($1.optionName))" }.joined(separator: ", ")
         var lines = [String(
             format: "foldback: rendered %.3f s (%.3f s of input + %.3f s tail) at %d Hz in %.2f s CPU (%.0f× realtime): %@",
             summary.outputSeconds, Double(summary.inputFrames) / Double(summary.sampleRate), summary.tailSeconds,
