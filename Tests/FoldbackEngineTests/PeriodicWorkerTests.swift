@@ -20,6 +20,14 @@ final class PeriodicWorkerTests: XCTestCase {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
     }
 
+    /// A started worker named `name` recording each run every `period`.
+    private static func recordingWorker(_ name: String, period: Duration) -> (PeriodicWorker, Runs) {
+        let runs = Runs()
+        let worker = PeriodicWorker(name: name, period: period) { runs.record() }
+        worker.start()
+        return (worker, runs)
+    }
+
     func testWakeRunsTheBodyPromptly() throws {
         let runs = Runs()
         let worker = PeriodicWorker(name: "fb-test-wake") {
@@ -45,9 +53,7 @@ final class PeriodicWorkerTests: XCTestCase {
     }
 
     func testPeriodIsHonoured() throws {
-        let runs = Runs()
-        let worker = PeriodicWorker(name: "fb-test-period", period: .milliseconds(20)) { runs.record() }
-        worker.start()
+        let (worker, runs) = Self.recordingWorker("fb-test-period", period: .milliseconds(20))
         defer { worker.stop() }
         try waitFor("11 runs") { runs.count >= 11 }
         let instants = runs.instants.withLock { Array($0.prefix(11)) }
@@ -57,9 +63,7 @@ final class PeriodicWorkerTests: XCTestCase {
     }
 
     func testStopJoinsAndTheBodyNeverRunsAgain() throws {
-        let runs = Runs()
-        let worker = PeriodicWorker(name: "fb-test-stop", period: .milliseconds(1)) { runs.record() }
-        worker.start()
+        let (worker, runs) = Self.recordingWorker("fb-test-stop", period: .milliseconds(1))
         try waitFor("a few runs") { runs.count >= 3 }
         try waitFor("the named thread") { Self.threadNames().contains("fb-test-stop") }
         worker.stop()
