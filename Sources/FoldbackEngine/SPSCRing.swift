@@ -3,6 +3,7 @@
 ///
 /// Storage is allocated once by ``init(capacity:)`` and freed by ``destroy()``; push and pop never allocate.
 /// Public and inlinable so other realtime modules (the feedback unit) use it specialised, with no generic dispatch.
+/// (Not `@_noLocks` itself: the checker refuses any unspecialised generic; the ring core it calls is.)
 @frozen
 public struct SPSCRing<Element: BitwiseCopyable>: @unchecked Sendable {
     @usableFromInline let storage: UnsafeMutablePointer<Element>
