@@ -154,7 +154,7 @@ let package = Package(
         // Helpers the tests share (bounded process waits); no production target depends on it.
         .target(name: "FoldbackTestSupport", swiftSettings: strictSwift),
         .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP", "FoldbackEngine"]),
-        .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP", "CFoldbackTeam", .product(name: "Atomics", package: "swift-atomics")]),
+        .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP", "CFoldbackTeam", "FoldbackTestSupport", .product(name: "Atomics", package: "swift-atomics")]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackFeedback"]),
         .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackRender", "FoldbackPresets", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine"]),

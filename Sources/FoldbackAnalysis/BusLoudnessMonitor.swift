@@ -73,9 +73,7 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
     private let warn: @Sendable (String) -> Void
     private let entries = Mutex<[String: Entry]>([:])
     private let order = Mutex<[String]>([])
-    private let isStopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private var worker: PeriodicWorker?
 
     /// A monitor projecting doses to a show of `showSeconds`, with the ear level assumption
     /// `earSPLOffsetDB` (see ``EarDose``); `warn` receives each dose warning (a log line). With
@@ -140,8 +138,7 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
 
     /// Stops the worker. Safe to call twice.
     public func stop() {
-        guard thread != nil, !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.wait()
+        worker?.stop()
     }
 
     private static func meter(for bus: LoudnessBus, sampleRate: Int) -> LoudnessMeter? {
@@ -150,22 +147,13 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
     }
 
     private func start() {
-        guard runsWorker, thread == nil else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "foldback-loudness"
-        self.thread = thread
-        thread.start()
-    }
-
-    private func run() {
-        let scratch = UnsafeMutablePointer<Float>.allocate(capacity: scratchCapacity)
-        defer { scratch.deallocate() }
-        while !isStopping.load(ordering: .acquiring) {
-            let current = entries.withLock { Array($0.values) }
-            for entry in current { measure(entry, scratch: scratch, capacity: scratchCapacity) }
-            Thread.sleep(forTimeInterval: Self.interval)
+        guard runsWorker, worker == nil else { return }
+        let worker = PeriodicWorker(name: "fb-loudness", period: .seconds(Self.interval)) { [self] in
+            // The worker's scratch: `poll()` never runs on a monitor with a worker.
+            for entry in entries.withLock({ Array($0.values) }) { measure(entry, scratch: pollScratch, capacity: scratchCapacity) }
         }
-        finished.signal()
+        self.worker = worker
+        worker.start()
     }
 
     /// Drains `entry`'s ring through its meter, updates its dose, warns past 100 % projected.

@@ -37,8 +37,7 @@ public final class MeterFeed: @unchecked Sendable {
     private let send: Sender
     private let subscribers = Mutex<[Subscriber]>([])
     private let isStarted = Atomic<Bool>(false)
-    private let isStopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private var worker: PeriodicWorker?                  // made by the first subscription
     private var notchReport = FeedbackNotchReport()      // the sending thread's only
 
     /// A feed of `engine`'s meters (and the bus loudness `loudness` returns, if given), sending through `send`.
@@ -62,6 +61,7 @@ public final class MeterFeed: @unchecked Sendable {
             list.append(Subscriber(peer: peer, interval: interval, due: .now + interval))
         }
         start()
+        subscribers.withLock { _ in worker }?.wake()   // its schedule may be sooner than what the thread waits for
     }
 
     /// Ends `peer`'s subscription; returns whether it had one.
@@ -111,41 +111,39 @@ public final class MeterFeed: @unchecked Sendable {
 
     /// Stops the sending thread. Safe to call twice.
     public func stop() {
-        guard isStarted.load(ordering: .acquiring), !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.wait()
+        subscribers.withLock { _ in worker }?.stop()
     }
 
     private func start() {
         guard !isStarted.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "foldback-meters"
-        thread.start()
+        let worker = PeriodicWorker(name: "fb-meters") { [self] in tick() }
+        subscribers.withLock { _ in self.worker = worker }
+        worker.start()
     }
 
-    private func run() {
-        while !isStopping.load(ordering: .acquiring) {
-            let now = ContinuousClock.now
-            let due: [OSCPeer] = subscribers.withLock { list in
-                var peers: [OSCPeer] = []
-                for index in list.indices where list[index].due <= now {
-                    peers.append(list[index].peer)
-                    // Keep the schedule (no drift), but never try to catch up on missed ticks.
-                    let next = list[index].due + list[index].interval
-                    list[index].due = next > now ? next : now + list[index].interval
-                }
-                return peers
+    /// Sends what is due; returns when the next subscriber is (sleeping until a subscription wakes it when there is none).
+    private func tick() -> PeriodicWorker.Next {
+        let now = ContinuousClock.now
+        let due: [OSCPeer] = subscribers.withLock { list in
+            var peers: [OSCPeer] = []
+            for index in list.indices where list[index].due <= now {
+                peers.append(list[index].peer)
+                // Keep the schedule (no drift), but never try to catch up on missed ticks.
+                let next = list[index].due + list[index].interval
+                list[index].due = next > now ? next : now + list[index].interval
             }
-            if !due.isEmpty {
-                let snapshot = engine.meters()
-                let messages = Self.messages(for: snapshot) + Self.messages(for: loudness?() ?? [])
-                for peer in due { for message in messages { send(message, peer) } }
-                let notchChanges = notchReport.changes(in: snapshot)      // to every subscriber, once
-                if !notchChanges.isEmpty {
-                    for peer in subscribers.withLock({ $0.map(\.peer) }) { for message in notchChanges { send(message, peer) } }
-                }
-            }
-            Thread.sleep(forTimeInterval: 0.002)
+            return peers
         }
-        finished.signal()
+        if !due.isEmpty {
+            let snapshot = engine.meters()
+            let messages = Self.messages(for: snapshot) + Self.messages(for: loudness?() ?? [])
+            for peer in due { for message in messages { send(message, peer) } }
+            let notchChanges = notchReport.changes(in: snapshot)      // to every subscriber, once
+            if !notchChanges.isEmpty {
+                for peer in subscribers.withLock({ $0.map(\.peer) }) { for message in notchChanges { send(message, peer) } }
+            }
+        }
+        guard let next = subscribers.withLock({ $0.map(\.due).min() }) else { return .whenWoken }
+        return .after(max(.zero, next - ContinuousClock.now))
     }
 }

@@ -1,6 +1,6 @@
 // The OSC listener: a UDP socket on its own thread, each message handed to a handler whose replies go back to the sender. Non-realtime.
 import Foundation
-import Synchronization
+import FoldbackEngine
 
 /// Listens for OSC on one address and port and answers each sender.
 ///
@@ -15,9 +15,7 @@ public final class OSCServer: @unchecked Sendable {
 
     private let socket: UDPSocket
     private let handler: Handler
-    private let isStopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private var worker: PeriodicWorker?
 
     /// Binds `host:port` (port 0 picks a free one); call ``start()`` to begin answering.
     /// - Throws: ``ControlError/failed(_:)`` if the address cannot be bound.
@@ -33,23 +31,21 @@ public final class OSCServer: @unchecked Sendable {
 
     /// Starts the listening thread.
     public func start() {
-        guard thread == nil else { return }
-        let thread = Thread { [self] in
-            while !isStopping.load(ordering: .acquiring) {
-                guard let (packet, sender) = socket.receive(timeout: 0.1) else { continue }
+        guard worker == nil else { return }
+        // Each run waits up to 0.1 s for a packet (so a stop is seen within that), then runs again at once.
+        let worker = PeriodicWorker(name: "fb-osc") { [self] in
+            if let (packet, sender) = socket.receive(timeout: 0.1) {
                 for reply in Self.replies(to: packet, from: sender, handler: handler) { send(reply, to: sender) }
             }
-            finished.signal()
+            return .after(.zero)
         }
-        thread.name = "foldback-osc"
-        self.thread = thread
-        thread.start()
+        self.worker = worker
+        worker.start()
     }
 
     /// Stops the listening thread and waits for it. Safe to call twice.
     public func stop() {
-        guard thread != nil, !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.wait()
+        worker?.stop()
     }
 
     /// Sends `message` to `peer` from the server's own port (so replies come from where requests went).

@@ -1,15 +1,12 @@
-// A lock-free SPSC ring of interleaved float frames between the audio thread and a disk thread. Realtime on the producer side.
+// A lock-free SPSC ring of interleaved float frames (on the shared ring core) between the audio thread and a disk thread. Realtime on the audio side.
 import Atomics
 
 /// The ring's realtime memory: plain storage and atomics, allocated once by ``TapRing``.
 struct TapRingState {
     let storage: UnsafeMutablePointer<Float>
     let channels: Int
-    /// Capacity in frames (a power of two) minus one.
-    let mask: Int
-    /// Frames written (producer) and read (consumer) so far; their difference is the fill.
-    let head: UnsafeAtomic<Int>
-    let tail: UnsafeAtomic<Int>
+    /// Frames written (producer) and read (consumer) so far; a slot is one frame.
+    let core: SPSCRingCore
     /// Producer-side statistics, readable from any thread.
     let framesOffered: UnsafeAtomic<Int>
     let framesDropped: UnsafeAtomic<Int>
@@ -26,8 +23,8 @@ struct TapRingState {
         _ sources: UnsafePointer<UnsafePointer<Float>>, count: Int, frames: Int, gain: Float, frameGains: UnsafePointer<Float>?
     ) {
         framesOffered.wrappingIncrement(by: frames, ordering: .relaxed)
-        let start = head.load(ordering: .relaxed)
-        if start + frames - tail.load(ordering: .acquiring) > mask + 1 {
+        let mask = core.mask
+        guard let start = core.reserve(frames) else {
             framesDropped.wrappingIncrement(by: frames, ordering: .relaxed)
             overruns.wrappingIncrement(ordering: .relaxed)
             return
@@ -44,23 +41,24 @@ struct TapRingState {
                 for frame in 0..<frames { storage[((start + frame) & mask) * channels + channel] = source[frame] * gain }
             }
         }
-        head.store(start + frames, ordering: .releasing)
+        core.publish(upTo: start + frames)
     }
 
     /// Consumer: copies up to `frames` frames into `destination` (planar, one pointer per channel, from
     /// `offset`); the rest is zero-filled and counted as an underrun. Returns the frames copied.
     @inline(__always)
     func read(into destination: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int, frames: Int) -> Int {
-        var start = tail.load(ordering: .relaxed)
+        let mask = core.mask
+        var start = core.readPosition
         let skip = skipTo.load(ordering: .acquiring)
         if skip > start { start = skip }
-        let available = min(frames, head.load(ordering: .acquiring) - start)
+        let available = min(frames, core.readableCount(from: start))
         for channel in 0..<channels {
             let output = destination[channel] + offset
             for frame in 0..<available { output[frame] = storage[((start + frame) & mask) * channels + channel] }
             for frame in available..<frames { output[frame] = 0 }
         }
-        tail.store(start + available, ordering: .releasing)
+        core.release(upTo: start + available)
         if available < frames {
             framesDropped.wrappingIncrement(by: frames - available, ordering: .relaxed)
             underruns.wrappingIncrement(ordering: .relaxed)
@@ -80,21 +78,21 @@ public final class TapRing: @unchecked Sendable {
 
     /// A ring holding at least `frames` frames of `channels` channels (rounded up to a power of two).
     public init(channels: Int, frames: Int) {
-        var size = 1
-        while size < max(frames, 2) { size <<= 1 }
+        let core = SPSCRingCore(capacity: frames)
         let channels = max(1, channels)
-        let storage = UnsafeMutablePointer<Float>.allocate(capacity: size * channels)
-        storage.initialize(repeating: 0, count: size * channels)
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: core.capacity * channels)
+        storage.initialize(repeating: 0, count: core.capacity * channels)
         state = .allocate(capacity: 1)
         state.initialize(to: TapRingState(
-            storage: storage, channels: channels, mask: size - 1, head: .create(0), tail: .create(0),
+            storage: storage, channels: channels, core: core,
             framesOffered: .create(0), framesDropped: .create(0), overruns: .create(0), underruns: .create(0), skipTo: .create(0)))
     }
 
     deinit {
         let ring = state.pointee
         ring.storage.deallocate()
-        for atomic in [ring.head, ring.tail, ring.framesOffered, ring.framesDropped, ring.overruns, ring.underruns, ring.skipTo] { atomic.destroy() }
+        ring.core.destroy()
+        for atomic in [ring.framesOffered, ring.framesDropped, ring.overruns, ring.underruns, ring.skipTo] { atomic.destroy() }
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -102,11 +100,11 @@ public final class TapRing: @unchecked Sendable {
     /// Channels per frame.
     public var channels: Int { state.pointee.channels }
     /// Frames the ring holds when full.
-    public var capacity: Int { state.pointee.mask + 1 }
+    public var capacity: Int { state.pointee.core.capacity }
     /// Frames waiting to be read.
-    public var availableFrames: Int { state.pointee.head.load(ordering: .acquiring) - state.pointee.tail.load(ordering: .relaxed) }
+    public var availableFrames: Int { state.pointee.core.readableCount }
     /// Frames that can be written now (producer side).
-    public var freeFrames: Int { capacity - (state.pointee.head.load(ordering: .relaxed) - state.pointee.tail.load(ordering: .acquiring)) }
+    public var freeFrames: Int { state.pointee.core.freeCount }
     /// Frames the audio thread offered (recording) so far.
     public var framesOffered: Int { state.pointee.framesOffered.load(ordering: .relaxed) }
     /// Frames lost: dropped on overruns (recording) or played as silence on underruns (playback).
@@ -119,13 +117,13 @@ public final class TapRing: @unchecked Sendable {
     /// Consumer (non-realtime): moves up to `maxFrames` interleaved frames into `buffer`; returns the frames moved.
     public func drain(into buffer: UnsafeMutablePointer<Float>, maxFrames: Int) -> Int {
         let ring = state.pointee
-        let start = ring.tail.load(ordering: .relaxed)
-        let frames = min(maxFrames, ring.head.load(ordering: .acquiring) - start)
+        let start = ring.core.readPosition
+        let frames = min(maxFrames, ring.core.readableCount(from: start))
         for frame in 0..<frames {
-            let slot = ((start + frame) & ring.mask) * ring.channels
+            let slot = ((start + frame) & ring.core.mask) * ring.channels
             for channel in 0..<ring.channels { buffer[frame * ring.channels + channel] = ring.storage[slot + channel] }
         }
-        ring.tail.store(start + frames, ordering: .releasing)
+        ring.core.release(upTo: start + frames)
         return frames
     }
 
@@ -133,18 +131,17 @@ public final class TapRing: @unchecked Sendable {
     /// nothing, when they do not fit (check ``freeFrames`` first).
     public func fill(from buffer: UnsafePointer<Float>, frames: Int) -> Bool {
         let ring = state.pointee
-        let start = ring.head.load(ordering: .relaxed)
-        guard start + frames - ring.tail.load(ordering: .acquiring) <= ring.mask + 1 else { return false }
+        guard let start = ring.core.reserve(frames) else { return false }
         for frame in 0..<frames {
-            let slot = ((start + frame) & ring.mask) * ring.channels
+            let slot = ((start + frame) & ring.core.mask) * ring.channels
             for channel in 0..<ring.channels { ring.storage[slot + channel] = buffer[frame * ring.channels + channel] }
         }
-        ring.head.store(start + frames, ordering: .releasing)
+        ring.core.publish(upTo: start + frames)
         return true
     }
 
     /// Producer: the position the next written frame will have (pass it to ``discard(before:)``).
-    public var writePosition: Int { state.pointee.head.load(ordering: .relaxed) }
+    public var writePosition: Int { state.pointee.core.writePosition }
 
     /// Producer: makes the consumer skip every frame written before `position` that it has not read yet,
     /// so frames written after it play next (a player's stop or restart takes effect at the next cycle).

@@ -19,7 +19,7 @@ final class FeedbackCore: @unchecked Sendable {
     let channels: Int
     let sampleRate: Double
     let maxFrames: Int
-    private var worker: AnalysisWorker?
+    private var worker: PeriodicWorker?
 
     /// Allocates the state for `channels` at `sampleRate` with `parameters`' defaults and starts the worker
     /// when `runsWorker`; nil when FFTW cannot plan the transform.
@@ -46,7 +46,11 @@ final class FeedbackCore: @unchecked Sendable {
         self.channels = channels
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
-        worker = runsWorker ? AnalysisWorker(analysis: analysis, interval: Double(analysis.hop) / sampleRate / 2) : nil
+        if runsWorker {   // the audio thread fills the sample ring and cannot wake anyone: a pass every half hop
+            let worker = PeriodicWorker(name: "fb-feedback", period: .seconds(Double(analysis.hop) / sampleRate / 2)) { analysis.pump() }
+            worker.start()
+            self.worker = worker
+        }
     }
 
     /// Stops the worker thread for good (an offline render runs the analysis itself from now on).

@@ -1,55 +1,50 @@
 // The feedback unit's sample ring (input to the worker) and its notch command (sent back on an SPSCRing). Realtime on the audio-thread side.
 import Atomics
+import FoldbackEngine
 
-/// Mono samples from the audio thread (producer) to the analysis worker (consumer); a full ring drops the block.
+/// Mono samples from the audio thread (producer) to the analysis worker (consumer), on the shared ring
+/// core (a slot is one sample); a full ring drops the block.
 struct SampleRing: @unchecked Sendable {
     private let storage: UnsafeMutablePointer<Float>
-    private let mask: Int
-    private let head: UnsafeAtomic<Int>
-    private let tail: UnsafeAtomic<Int>
+    private let core: SPSCRingCore
     /// Blocks dropped because the worker fell behind.
     let overruns: UnsafeAtomic<Int>
 
     /// A ring of at least `capacity` samples (a power of two).
     init(capacity: Int) {
-        var size = 1
-        while size < max(capacity, 2) { size <<= 1 }
-        storage = .allocate(capacity: size)
-        storage.initialize(repeating: 0, count: size)
-        mask = size - 1
-        head = .create(0)
-        tail = .create(0)
+        core = SPSCRingCore(capacity: capacity)
+        storage = .allocate(capacity: core.capacity)
+        storage.initialize(repeating: 0, count: core.capacity)
         overruns = .create(0)
     }
 
     /// Frees the storage; no thread may use the ring afterwards.
     func destroy() {
         storage.deallocate()
-        head.destroy()
-        tail.destroy()
+        core.destroy()
         overruns.destroy()
     }
 
     /// Producer (audio thread): appends the mean of `left` and `right` (the same pointer for mono).
     @inline(__always)
     func write(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, frames: Int) {
-        let start = head.load(ordering: .relaxed)
-        if start + frames - tail.load(ordering: .acquiring) > mask + 1 {
+        guard let start = core.reserve(frames) else {
             overruns.wrappingIncrement(ordering: .relaxed)
             return
         }
+        let mask = core.mask
         for frame in 0..<frames { storage[(start + frame) & mask] = 0.5 * (left[frame] + right[frame]) }
-        head.store(start + frames, ordering: .releasing)
+        core.publish(upTo: start + frames)
     }
 
     /// Consumer: samples waiting.
-    var available: Int { head.load(ordering: .acquiring) - tail.load(ordering: .relaxed) }
+    var available: Int { core.readableCount }
 
     /// Consumer: moves `count` samples (at most ``available``) into `destination`.
     func read(into destination: UnsafeMutablePointer<Float>, count: Int) {
-        let start = tail.load(ordering: .relaxed)
-        for index in 0..<count { destination[index] = storage[(start + index) & mask] }
-        tail.store(start + count, ordering: .releasing)
+        let start = core.readPosition
+        for index in 0..<count { destination[index] = storage[(start + index) & core.mask] }
+        core.release(upTo: start + count)
     }
 }
 

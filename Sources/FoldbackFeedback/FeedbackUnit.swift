@@ -1,7 +1,6 @@
 // The built-in `feedback` unit: 16 notches on the audio path, a worker thread finding rings off it. Setup non-realtime; render functions realtime.
 public import FoldbackDSP
 public import FoldbackEngine
-import Atomics
 import Foundation
 
 /// How a ``FeedbackUnit`` behaves (preset keys `mode`, `max_depth_db`, `hold_s`).
@@ -142,32 +141,6 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
             state.assumingMemoryBound(to: FeedbackCore.State.self).pointee.bank.reset()
         }
     )
-}
-
-/// The thread that runs a unit's analysis every `interval` seconds until stopped.
-final class AnalysisWorker: @unchecked Sendable {
-    private let isStopping = ManagedAtomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-
-    init(analysis: FeedbackAnalysis, interval: Double) {
-        let flag = isStopping
-        let finished = finished
-        let thread = Thread {
-            while !flag.load(ordering: .acquiring) {
-                analysis.pump()
-                Thread.sleep(forTimeInterval: interval)
-            }
-            finished.signal()
-        }
-        thread.name = "foldback-feedback"
-        thread.start()
-    }
-
-    /// Stops the thread and waits for it to finish its current pass.
-    func stop() {
-        guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.wait()
-    }
 }
 
 extension FeedbackUnit: OfflineDrivenUnit {

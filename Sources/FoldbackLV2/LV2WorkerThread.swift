@@ -1,16 +1,17 @@
 // The one background thread that runs every live plugin's scheduled work and NaN-guard restarts, polling the request rings and flags. Non-realtime.
-import Glibc
+import FoldbackEngine
 import Synchronization
 
 /// Runs live plugins' worker requests, and the restarts the NaN guard asks for (LV2UnitRestart.swift), off the audio thread.
 ///
 /// The audio thread never wakes this thread (a semaphore post is a syscall): it only pushes into a
 /// lock-free ring, and this thread polls every registered worker each millisecond, so work starts at
-/// most about 1 ms after it is scheduled. The lock here guards the registry, never the audio thread.
+/// most about 1 ms after it is scheduled; with nothing registered it sleeps until a registration wakes it.
+/// The lock here guards the registry, never the audio thread.
 final class LV2WorkerThread: @unchecked Sendable {
-    static let shared = LV2WorkerThread()
-    /// How long the thread sleeps when no worker had anything to do, in microseconds.
-    static let pollInterval: useconds_t = 1000
+    static let shared: LV2WorkerThread = LV2WorkerThread()
+    /// How long the thread sleeps when no worker had anything to do.
+    static let pollInterval = Duration.milliseconds(1)
     /// The registered workers' states (raw pointers, owned by their ``LV2Worker``s).
     private struct Registry: @unchecked Sendable {
         var workers: [UnsafeMutablePointer<LV2WorkerState>] = []
@@ -18,7 +19,11 @@ final class LV2WorkerThread: @unchecked Sendable {
         var restartableUnits: [UnsafeMutablePointer<LV2UnitRender>] = []
     }
     private let registry = Mutex(Registry())
-    private let started = Mutex(false)
+    private let worker: PeriodicWorker
+
+    private init() {
+        worker = PeriodicWorker(name: "fb-lv2-worker") { LV2WorkerThread.shared.serve() }
+    }
 
     /// Serves `worker` from now on (starting the thread on first use).
     func register(_ worker: UnsafeMutablePointer<LV2WorkerState>) {
@@ -49,16 +54,8 @@ final class LV2WorkerThread: @unchecked Sendable {
     }
 
     private func startIfNeeded() {
-        started.withLock { isStarted in
-            guard !isStarted else { return }
-            isStarted = true
-            var thread = pthread_t()
-            pthread_create(&thread, nil, { _ in
-                LV2WorkerThread.shared.loop()
-                return nil
-            }, nil)
-            pthread_detach(thread)
-        }
+        worker.start()   // the first time only
+        worker.wake()
     }
 
     /// Stops serving `worker`; when this returns the thread no longer touches it.
@@ -66,16 +63,17 @@ final class LV2WorkerThread: @unchecked Sendable {
         registry.withLock { $0.workers.removeAll { $0 == worker } }
     }
 
-    private func loop() {
-        while true {
-            let didWork = registry.withLock { registry in
-                var any = false
-                for worker in registry.workers where worker.pointee.performRequests(worker) { any = true }
-                for log in registry.logs.values where log.drain() { any = true }
-                for unit in registry.restartableUnits where LV2UnitRender.performRequestedRestart(unit) { any = true }
-                return any
-            }
-            if !didWork { usleep(Self.pollInterval) }
+    /// One pass over everything registered: again at once after work, after ``pollInterval`` when idle,
+    /// only when woken with nothing registered.
+    private func serve() -> PeriodicWorker.Next {
+        registry.withLock { registry in
+            var any = false
+            for worker in registry.workers where worker.pointee.performRequests(worker) { any = true }
+            for log in registry.logs.values where log.drain() { any = true }
+            for unit in registry.restartableUnits where LV2UnitRender.performRequestedRestart(unit) { any = true }
+            if any { return .after(.zero) }
+            let isEmpty = registry.workers.isEmpty && registry.logs.isEmpty && registry.restartableUnits.isEmpty
+            return isEmpty ? .whenWoken : .after(Self.pollInterval)
         }
     }
 }

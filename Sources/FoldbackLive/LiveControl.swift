@@ -1,5 +1,6 @@
 // The live-control side of `foldback run`: OSC server, meter feed, setlist, SIGHUP and --watch reloads, meter view. Non-realtime.
 import CFoldback
+import FoldbackEngine
 package import FoldbackControl
 package import FoldbackPresets
 import FoldbackWeb
@@ -18,7 +19,9 @@ package final class LiveControl: @unchecked Sendable {
     /// The meter view's keys (cue selection), while it shows on a terminal.
     private let keys: MeterViewKeys?
     private let isStopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private var worker: PeriodicWorker?
+    /// SIGHUP arrivals, as the control thread last saw them.
+    private var hangup: SignalCounter
     /// The current preset file's modification time, as last seen by `--watch`.
     private var watchedStamp: (path: String, time: timespec?)
 
@@ -57,16 +60,16 @@ package final class LiveControl: @unchecked Sendable {
         web = try Self.startWeb(session: session, options: options, setlist: setlistController, midi: midi)
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
         keys = options.meters ? MeterViewKeys(session: session) : nil
-        let hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
-        let thread = Thread { [self] in run(hangup) }
-        thread.name = "foldback-control"
-        thread.start()
+        hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
+        let worker = PeriodicWorker(name: "fb-control", period: .milliseconds(50)) { [self] in poll() }
+        self.worker = worker
+        worker.start()
     }
 
     /// Stops every control thread and restores the terminal.
     package func stop() {
         guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.wait()
+        worker?.stop()
         osc?.stop()
         feed?.stop()
         web?.stop()
@@ -75,18 +78,13 @@ package final class LiveControl: @unchecked Sendable {
     }
 
     /// 20 Hz: SIGHUP and `--watch` reloads, the meter view.
-    private func run(_ hangup: SignalCounter) {
-        var hangup = hangup
-        while !isStopping.load(ordering: .acquiring) {
-            if hangup.hasArrived() {
-                reload(because: "SIGHUP")
-            } else if watch, hasPresetFileChanged() {
-                reload(because: "the file changed")
-            }
-            view?.draw(session: session, position: setlist?.positionText)
-            Thread.sleep(forTimeInterval: 0.05)
+    private func poll() {
+        if hangup.hasArrived() {
+            reload(because: "SIGHUP")
+        } else if watch, hasPresetFileChanged() {
+            reload(because: "the file changed")
         }
-        finished.signal()
+        view?.draw(session: session, position: setlist?.positionText)
     }
 
     /// The web surface (with `--web-port`): its own router on the same session, tokens for the engineer and each bus.

@@ -1,5 +1,4 @@
 // The control thread that drains the MIDI ring the audio thread fills and hands messages to a MIDIController. Non-realtime.
-import Foundation
 package import FoldbackEngine
 package import FoldbackPresets
 
@@ -9,36 +8,18 @@ package import FoldbackPresets
 package final class MIDIInputLoop: @unchecked Sendable {
     /// The controller messages go to.
     package let controller: MIDIController
-    private let source: @Sendable () -> MIDIMessage?
-    private let stopped = NSCondition()
-    private var isStopping = false
-    private var isFinished = false
+    private let worker: PeriodicWorker
 
     /// Starts the thread. `source` returns the next message or nil (``FoldbackJACK/JACKHost/nextMIDIMessage()``).
     package init(controller: MIDIController, source: @escaping @Sendable () -> MIDIMessage?) {
         self.controller = controller
-        self.source = source
-        let thread = Thread { [self] in run() }
-        thread.name = "foldback-midi"
-        thread.start()
-    }
-
-    private func run() {
-        while !stopped.withLock({ isStopping }) {
+        // The audio thread fills the ring and cannot wake anyone: drained every millisecond.
+        worker = PeriodicWorker(name: "fb-midi", period: .milliseconds(1)) {
             while let message = source() { controller.handle(message) }
-            usleep(1_000)
         }
-        stopped.withLock {
-            isFinished = true
-            stopped.broadcast()
-        }
+        worker.start()
     }
 
     /// Stops the thread and waits for it to finish. Safe to call twice.
-    package func stop() {
-        stopped.withLock {
-            isStopping = true
-            while !isFinished { stopped.wait() }
-        }
-    }
+    package func stop() { worker.stop() }
 }

@@ -1,4 +1,5 @@
 // Writes the redrawn terminal view and status line from a thread of its own, newest frame wins. Non-realtime.
+import FoldbackEngine
 import Foundation
 
 /// Standard output for frames that are redrawn over and over (the `--meters` view, the status line).
@@ -12,13 +13,13 @@ package final class ScreenWriter: @unchecked Sendable {
     package static let standardOutput = ScreenWriter(descriptor: STDOUT_FILENO)
 
     private let descriptor: Int32
-    /// Guards the fields below; the writer thread waits on it for frames, `showAndWait` for progress.
+    /// Guards the fields below; `showAndWait` waits on it for progress.
     private let state = NSCondition()
     private var pending: [UInt8]?
     private var handedOver = 0
     private var written = 0
     private var blockedSince: Date?
-    private var isRunning = false
+    private var worker: PeriodicWorker?
 
     /// A writer for `descriptor`; its thread starts with the first frame.
     package init(descriptor: Int32) {
@@ -31,15 +32,14 @@ package final class ScreenWriter: @unchecked Sendable {
         state.lock()
         pending = Array(text.utf8)
         handedOver += 1
-        let startThread = !isRunning
-        isRunning = true
-        state.broadcast()
-        state.unlock()
-        if startThread {
-            let thread = Thread { [self] in run() }
-            thread.name = "foldback-screen"
-            thread.start()
+        if worker == nil {
+            let worker = PeriodicWorker(name: "fb-screen") { [self] in writePending() }
+            self.worker = worker
+            worker.start()
         }
+        let worker = worker
+        state.unlock()
+        worker?.wake()
     }
 
     /// Hands `text` over and waits up to `timeout` seconds for it to reach the terminal; false if the
@@ -59,23 +59,24 @@ package final class ScreenWriter: @unchecked Sendable {
         return true
     }
 
-    private func run() {
+    /// The writer thread: writes the newest frame, then sleeps until ``show(_:)`` hands another over.
+    private func writePending() -> PeriodicWorker.Next {
         state.lock()
-        while true {
-            guard let bytes = pending else {
-                state.wait()
-                continue
-            }
-            let number = handedOver
-            pending = nil
-            blockedSince = Date()
+        guard let bytes = pending else {
             state.unlock()
-            writeAll(bytes)
-            state.lock()
-            blockedSince = nil
-            written = number
-            state.broadcast()
+            return .whenWoken
         }
+        let number = handedOver
+        pending = nil
+        blockedSince = Date()
+        state.unlock()
+        writeAll(bytes)
+        state.lock()
+        blockedSince = nil
+        written = number
+        state.broadcast()
+        state.unlock()
+        return .after(.zero)   // a frame that came during the write goes next
     }
 
     /// Writes every byte, riding out interrupted and partial writes; gives up on any other error (a closed terminal).

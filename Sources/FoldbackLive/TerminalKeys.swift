@@ -1,6 +1,6 @@
 // Single key presses from the terminal for the meter view (non-canonical, no echo), on a thread of their own. Non-realtime.
+import FoldbackEngine
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,9 +11,7 @@ import Glibc
 package final class TerminalKeys: @unchecked Sendable {
     private var saved = termios()
     private var isRaw = false
-    private let isStopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private var thread: Thread?
+    private var worker: PeriodicWorker?
 
     /// Starts reading; `onKey` gets each byte on the reading thread.
     package init?(onKey: @escaping @Sendable (UInt8) -> Void) {
@@ -28,31 +26,29 @@ package final class TerminalKeys: @unchecked Sendable {
         }
         guard tcsetattr(STDIN_FILENO, TCSANOW, &raw) == 0 else { return nil }
         isRaw = true
-        let thread = Thread { [self] in
+        // Each run waits up to 0.1 s for a key (so a stop is seen within that), then runs again at once.
+        let worker = PeriodicWorker(name: "fb-keys") {
             var byte: UInt8 = 0
-            while !isStopping.load(ordering: .acquiring) {
-                var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, 100) > 0 else { continue }
-                let count = read(STDIN_FILENO, &byte, 1)
-                if count == 1 {
-                    onKey(byte)
-                } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
-                    break   // the terminal hung up (a closed ssh session): the show goes on without keys, no busy loop
-                }
+            var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 100) > 0 else { return .after(.zero) }
+            let count = read(STDIN_FILENO, &byte, 1)
+            if count == 1 {
+                onKey(byte)
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                return .whenWoken   // the terminal hung up (a closed ssh session): the show goes on without keys, no busy loop
             }
-            finished.signal()
+            return .after(.zero)
         }
-        thread.name = "foldback-keys"
-        self.thread = thread
-        thread.start()
+        self.worker = worker
+        worker.start()
     }
 
     deinit { stop() }
 
     /// Stops reading and restores the terminal. Safe to call twice.
     package func stop() {
-        guard thread != nil, !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.wait()
+        guard let worker, worker.isRunning else { return }
+        worker.stop()
         if isRaw { tcsetattr(STDIN_FILENO, TCSANOW, &saved) }
     }
 }

@@ -26,8 +26,7 @@ public final class FilePlayerStream: @unchecked Sendable {
     public let queuedFrames = 16_384
     let ring: TapRing
     private let stream: Mutex<Stream>
-    private let isClosed = Atomic<Bool>(false)
-    private var thread: Thread?
+    private var worker: PeriodicWorker?
     private let onMessage: @Sendable (String) -> Void
 
     /// The disk side, guarded by the lock.
@@ -58,10 +57,11 @@ public final class FilePlayerStream: @unchecked Sendable {
         fileRate = reader.sampleRate
         ring = TapRing(channels: channels, frames: 65_536)
         stream = Mutex(Stream(reader: reader, isPlaying: isPlaying))
-        let thread = Thread { [self] in self.diskLoop() }   // holds self until close() ends the loop
-        thread.name = "foldback-player"
-        self.thread = thread
-        thread.start()
+        // The audio thread empties the ring and cannot wake anyone: the disk thread tops it up every 5 ms
+        // (a start or stop from the control side refills at once, on the caller's thread).
+        let worker = PeriodicWorker(name: "fb-disk", period: .milliseconds(5)) { [self] in stream.withLock { refill(&$0) } }   // holds self until close()
+        self.worker = worker
+        worker.start()
     }
 
     deinit { close() }
@@ -98,8 +98,8 @@ public final class FilePlayerStream: @unchecked Sendable {
     /// Times the audio thread found the ring empty (each a block of silence).
     public var underrunCount: Int { ring.underrunCount }
 
-    /// Ends the disk thread, which holds the stream until then: call it when done.
-    public func close() { isClosed.store(true, ordering: .releasing) }
+    /// Ends the disk thread and waits for it; the thread holds the stream until then: call it when done.
+    public func close() { worker?.stop() }
 
     private func restart(playing: Bool) {
         stream.withLock { stream in
@@ -112,13 +112,6 @@ public final class FilePlayerStream: @unchecked Sendable {
             do throws(AudioFileError) { try stream.reader.seek(toFrame: 0) } catch { report(error, &stream) }
             refill(&stream, after: mark)
             ring.discard(before: mark)
-        }
-    }
-
-    private func diskLoop() {
-        while !isClosed.load(ordering: .acquiring) {
-            stream.withLock { refill(&$0) }
-            usleep(5_000)
         }
     }
 

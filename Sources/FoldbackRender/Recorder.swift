@@ -52,7 +52,7 @@ public final class Recorder: @unchecked Sendable {
     private let onMessage: @Sendable (String) -> Void
     private let take = Mutex<Take?>(nil)
     private let isClosed = Atomic<Bool>(false)
-    private var thread: Thread?
+    private var worker: PeriodicWorker?
 
     /// One open file per track and its counters at the start of the take.
     private struct Take {
@@ -77,10 +77,10 @@ public final class Recorder: @unchecked Sendable {
         self.ringSeconds = ringSeconds
         self.onMessage = onMessage
         tracks = points.map { Track(point: $0.point, channels: $0.channels, ring: TapRing(channels: $0.channels, frames: Int(maxSampleRate * ringSeconds))) }
-        let thread = Thread { [self] in self.diskLoop() }   // holds self until close() ends the loop
-        thread.name = "foldback-recorder"
-        self.thread = thread
-        thread.start()
+        // The audio thread fills the rings and cannot wake anyone: the disk thread drains them every 20 ms.
+        let worker = PeriodicWorker(name: "fb-record", period: .milliseconds(20)) { [self] in drainTake() }   // holds self until close()
+        self.worker = worker
+        worker.start()
     }
 
     deinit { close() }
@@ -155,16 +155,14 @@ public final class Recorder: @unchecked Sendable {
     public func close() {
         if isClosed.exchange(true, ordering: .acquiringAndReleasing) { return }
         stop()
+        worker?.stop()
     }
 
-    private func diskLoop() {
-        while !isClosed.load(ordering: .acquiring) {
-            take.withLock { current in
-                guard var running = current else { return }
-                drain(&running)
-                current = running
-            }
-            usleep(20_000)
+    private func drainTake() {
+        take.withLock { current in
+            guard var running = current else { return }
+            drain(&running)
+            current = running
         }
     }
 

@@ -1,5 +1,6 @@
 // The connected pages and the 25 Hz push thread: meters every tick, the mix's state whenever it changed. Non-realtime.
 import FoldbackControl
+import FoldbackEngine
 import Foundation
 import Synchronization
 
@@ -26,23 +27,24 @@ final class WebHub: @unchecked Sendable {
     private let status: @Sendable () -> (load: Double, xruns: Int)
     private let pages = Mutex<[UUID: Page]>([:])
     private let lastState = Mutex<String>("")
-    private let isStopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
+    private var worker: PeriodicWorker?
     private var tickCount = 0   // the push thread's own
 
     init(target: any LiveControlTarget, setlist: SetlistController?, status: @escaping @Sendable () -> (load: Double, xruns: Int)) {
         self.target = target
         self.setlist = setlist
         self.status = status
-        let thread = Thread { [self] in run() }
-        thread.name = "foldback-web-push"
-        thread.start()
+        // Every tick while a page is connected; asleep (woken by ``add(send:)``) while none is.
+        let worker = PeriodicWorker(name: "fb-web") { [self] in tick() ? .after(.seconds(1 / Self.rate)) : .whenWoken }
+        self.worker = worker
+        worker.start()
     }
 
     /// Adds a page; `send` queues one text message to it. Returns its id for ``remove(_:)``.
     func add(send: @escaping @Sendable (String) -> Void) -> UUID {
         let id = UUID()
         pages.withLock { $0[id] = Page(send: send, hasState: false) }
+        worker?.wake()
         return id
     }
 
@@ -56,27 +58,12 @@ final class WebHub: @unchecked Sendable {
     /// The mix's state as a page receives it.
     func stateText() -> String { WebState.read(target, setlist: setlist).jsonText() }
 
-    func stop() {
-        guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finished.wait()
-    }
+    func stop() { worker?.stop() }
 
-    private func run() {
-        let interval = Duration.nanoseconds(Int64(1e9 / Self.rate))
-        var due = ContinuousClock.now
-        while !isStopping.load(ordering: .acquiring) {
-            tick()
-            due += interval
-            let now = ContinuousClock.now
-            if due < now { due = now }
-            Thread.sleep(forTimeInterval: (due - now) / .seconds(1))
-        }
-        finished.signal()
-    }
-
-    private func tick() {
+    /// Pushes to every page; false when none is connected.
+    private func tick() -> Bool {
         let current: [(UUID, Page)] = pages.withLock { Array($0) }
-        guard !current.isEmpty else { return }
+        guard !current.isEmpty else { return false }
         let state = stateText()
         tickCount += 1
         let changed = lastState.withLock { last in
@@ -92,5 +79,6 @@ final class WebHub: @unchecked Sendable {
             }
             page.send(meters)
         }
+        return true
     }
 }

@@ -1,0 +1,69 @@
+// Tests of the shared ring core and the rings built on it: capacity, full and empty, order across the wrap.
+import FoldbackEngine
+import XCTest
+
+final class SPSCRingCoreTests: XCTestCase {
+    func testCapacityIsAPowerOfTwoAtLeastTheMinimum() {
+        XCTAssertEqual(SPSCRingCore.slotCount(atLeast: 0), 2)
+        XCTAssertEqual(SPSCRingCore.slotCount(atLeast: 5), 8)
+        XCTAssertEqual(SPSCRingCore.slotCount(atLeast: 8), 8)
+        XCTAssertEqual(SPSCRingCore.slotCount(atLeast: 10, minimum: 64), 64)
+        let core = SPSCRingCore(capacity: 100)
+        defer { core.destroy() }
+        XCTAssertEqual(core.capacity, 128)
+        XCTAssertEqual(core.mask, 127)
+    }
+
+    func testReservePublishReadRelease() {
+        let core = SPSCRingCore(capacity: 8)
+        defer { core.destroy() }
+        XCTAssertEqual(core.reserve(8), 0)
+        XCTAssertNil(core.reserve(9), "more than the capacity never fits")
+        core.publish(upTo: 6)
+        XCTAssertEqual(core.freeCount, 2)
+        XCTAssertNil(core.reserve(3))
+        XCTAssertEqual(core.readableCount, 6)
+        core.release(upTo: 4)
+        XCTAssertEqual(core.readableCount(from: 4), 2)
+        XCTAssertEqual(core.reserve(6), 6)
+        XCTAssertEqual(core.writePosition, 6)
+        XCTAssertEqual(core.readPosition, 4)
+    }
+
+    func testElementRingKeepsOrderAcrossManyWraps() {
+        let ring = SPSCRing<Int>(capacity: 5)
+        defer { ring.destroy() }
+        XCTAssertEqual(ring.capacity, 8)
+        var next = 0, expected = 0
+        for round in 0..<100 {
+            while ring.push(next) { next += 1 }
+            XCTAssertEqual(ring.freeCount, 0)
+            for _ in 0..<(round % 8 + 1) {
+                XCTAssertEqual(ring.peek(), expected)
+                XCTAssertEqual(ring.pop(), expected)
+                expected += 1
+            }
+        }
+        while let value = ring.pop() { XCTAssertEqual(value, expected); expected += 1 }
+        XCTAssertEqual(expected, next)
+        XCTAssertNil(ring.peek())
+    }
+
+    func testTapRingMovesFramesAcrossTheWrapAndCountsUnderruns() {
+        let ring = TapRing(channels: 2, frames: 8)
+        var source: [Float] = (0..<12).map(Float.init)   // six stereo frames
+        XCTAssertTrue(ring.fill(from: &source, frames: 6))
+        XCTAssertFalse(ring.fill(from: &source, frames: 3), "all or nothing")
+        var out = [Float](repeating: -1, count: 12)
+        XCTAssertEqual(ring.drain(into: &out, maxFrames: 4), 4)
+        XCTAssertTrue(ring.fill(from: &source, frames: 6))   // wraps
+        XCTAssertEqual(ring.availableFrames, 8)
+        XCTAssertEqual(ring.drain(into: &out, maxFrames: 6), 6)
+        XCTAssertEqual(out, [8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7])
+        let left = UnsafeMutablePointer<Float>.allocate(capacity: 4), right = UnsafeMutablePointer<Float>.allocate(capacity: 4)
+        defer { left.deallocate(); right.deallocate() }
+        XCTAssertEqual(ring.read(into: [left, right], frames: 4), 2)
+        XCTAssertEqual([left[0], right[0], left[1], right[1], left[2], right[3]], [8, 9, 10, 11, 0, 0])
+        XCTAssertEqual(ring.underrunCount, 1)
+    }
+}
