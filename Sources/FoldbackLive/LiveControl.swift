@@ -1,4 +1,4 @@
-// The live-control side of a show: one router for OSC, web and the meter view's keys, meter feed, setlist, SIGHUP and --watch reloads, meter view. Non-realtime.
+// The live-control side of a show: one router for OSC, web, MIDI program changes and the meter view's keys, meter feed, setlist, SIGHUP and --watch reloads, meter view. Non-realtime.
 import CFoldback
 package import FoldbackControl
 package import FoldbackPresets
@@ -10,6 +10,8 @@ import Synchronization
 package final class LiveControl: @unchecked Sendable {
     private let session: LiveSession
     package let setlist: SetlistController?
+    /// The session's one router: OSC, web, MIDI program changes and the meter view's keys all drive it.
+    private let router: ControlRouter
     private let osc: OSCServer?
     private let feed: MeterFeed?
     private let web: WebServer?
@@ -29,15 +31,6 @@ package final class LiveControl: @unchecked Sendable {
         self.session = session
         let setlistController = setlist.map { SetlistController(setlist: $0, target: session) }
         self.setlist = setlistController
-        if let setlistController, let midi {
-            midi.onProgramChange = { program in
-                do {
-                    StandardError.writeLine("foldback: MIDI program \(program): \(try setlistController.select(index: program)) (\(setlistController.positionText))")
-                } catch {
-                    StandardError.writeLine("foldback: MIDI program \(program) refused: \(error)")
-                }
-            }
-        }
         watch = options.watch
         watchedStamp = Mutex((session.preset.path, Self.modificationTime(session.preset.path)))
         let box = RouterBox()
@@ -54,11 +47,23 @@ package final class LiveControl: @unchecked Sendable {
             target: session, setlist: setlistController, meters: feed, midi: midi, files: try options.filePolicy()
         ) { StandardError.writeLine("foldback: \($0)") }
         box.router = router
+        self.router = router
+        if setlistController != nil, let midi {   // a program change selects a song (program 0 is the first), through the router
+            midi.onProgramChange = { [weak router] program in
+                _ = router?.handle(OSCMessage(ControlRouter.root + "/setlist/select", [.int(Int32(program) + 1)]), from: Self.midiPeer, surface: .midi)
+            }
+        }
         if let osc {
             osc.start()
             StandardError.writeLine("foldback: OSC on \(osc.local) (see docs/osc.md)")
         }
-        web = try Self.startWeb(session: session, router: router, options: options, setlist: setlistController)
+        do {
+            web = try Self.startWeb(session: session, router: router, options: options, setlist: setlistController)
+        } catch {
+            osc?.stop()   // nothing keeps listening for a show that does not start
+            feed?.stop()
+            throw error
+        }
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
         keys = options.meters ? MeterViewKeys(session: session, router: router) : nil
         let hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
@@ -169,6 +174,11 @@ package final class LiveControl: @unchecked Sendable {
         guard stat(path, &info) == 0 else { return nil }
         return info.st_mtim
     }
+}
+
+extension LiveControl {
+    /// Where the router thinks MIDI requests come from (replies to it are dropped).
+    fileprivate static let midiPeer = OSCPeer(host: "127.0.0.1", port: 9)!
 }
 
 /// Lets the OSC handler reach the router built after the server (the router needs the server's meter feed).

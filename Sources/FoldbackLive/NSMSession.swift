@@ -1,6 +1,6 @@
 // A show under the Non Session Manager: announce, open (the same show on the session's copy), save, dirty/clean, switch. Non-realtime (the main thread).
 import CFoldback
-package import FoldbackControl
+import FoldbackControl
 import Foundation
 import FoldbackPresets
 

@@ -24,36 +24,56 @@ package struct ShowRunner {
         guard let presetPath = options.presetPath ?? setlist?.entries.first?.presetPath else {
             throw .usage("give a preset file, or --setlist FILE")
         }
-        let preset = try Self.load(preset: presetPath)
-        let parts = try LiveShow.parts(for: preset, options: options)   // checked here even under NSM: bad options exit 2 at start
-        var client: NSMClient?
-        if let url = options.sessionManagerURL {
-            parts.close()   // each session opened gets its own, from its copy of the preset
-            client = try NSMClient(managerURL: url)
+        let client = try options.sessionManagerURL.map { url throws(ShowError) in try NSMClient(managerURL: url) }
+        let preset: Preset
+        do {
+            preset = try Self.load(preset: presetPath)
+        } catch {
+            guard let client else { throw error }
+            // Under NSM the preset given only seeds new sessions: one that has its own copy still opens.
+            for line in error.lines { StandardError.writeLine(line) }
+            StandardError.writeLine("foldback: warning: NSM: new sessions cannot start from \(presetPath); sessions with their own copy still open")
+            return try run(client: client, templatePath: presetPath)
         }
-        fb_install_stop_signals()
-        for signal in [SIGHUP, SIGUSR1, SIGUSR2] { fb_count_signal(signal) }   // never fatal, even before a session opens
+        let parts = try LiveShow.parts(for: preset, options: options)   // checked even under NSM: bad options exit 2 at start
+        if let client {
+            parts.close()   // each session opened gets its own, from its copy of the preset
+            return try run(client: client, templatePath: presetPath)
+        }
+        Self.installSignals()
         let launcher: JACKServerLauncher?
         do {
             launcher = try startPrivateServer()
         } catch {
-            if client == nil { parts.close() }
+            parts.close()
             throw error
         }
         defer { launcher?.stop() }
-        let serverName = launcher?.serverName ?? options.effectiveServerName
-        let status: Int32
-        if let client {
-            status = NSMSession(client: client, templatePath: presetPath, serverName: serverName, options: options).run()
-        } else {
-            let show = try LiveShow(
-                preset: preset, parts: parts, clientName: options.clientName ?? ShowOptions.defaultClientName, serverName: serverName,
-                options: options, setlist: setlist)
-            status = show.run()
-            show.close()
-        }
+        let show = try LiveShow(
+            preset: preset, parts: parts, clientName: options.clientName ?? ShowOptions.defaultClientName,
+            serverName: launcher?.serverName ?? options.effectiveServerName, options: options, setlist: setlist)
+        let status = show.run()
+        show.close()
         if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
         return status
+    }
+
+    /// The show under the session manager `client` speaks to, for each session it opens.
+    private func run(client: NSMClient, templatePath: String) throws(ShowError) -> Int32 {
+        Self.installSignals()
+        let launcher = try startPrivateServer()
+        defer { launcher?.stop() }
+        let serverName = launcher?.serverName ?? options.effectiveServerName
+        let status = NSMSession(client: client, templatePath: templatePath, serverName: serverName, options: options).run()
+        if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
+        return status
+    }
+
+    /// SIGINT and SIGTERM stop the show; SIGHUP, SIGUSR1 and SIGUSR2 are counted, never fatal (even before a
+    /// session opens, or without a recorder or file players to toggle).
+    private static func installSignals() {
+        fb_install_stop_signals()
+        for signal in [SIGHUP, SIGUSR1, SIGUSR2] { fb_count_signal(signal) }
     }
 
     /// The private server `--start-server` asks for (dummy driver), or nil.
