@@ -21,7 +21,7 @@ final class NSMShowTests: JACKServerTestCase {
         let clientID = "fbshow-\(getpid() % 10_000)"
         let nsm = try FakeSessionManager()
         let run = try FoldbackRun(
-            ["run", template, "--server", server, "--quiet", "--web-port", "0", "--osc-port", "0", "--record", takes, "--record-paused"],
+            ["run", template, "--server", server, "--quiet", "--web-port", "0", "--osc-port", "0", "--record", takes, "--record-paused", "--watch"],
             testBundle: Bundle(for: Self.self), environment: ["NSM_URL": nsm.url])
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
@@ -58,18 +58,29 @@ final class NSMShowTests: JACKServerTestCase {
         XCTAssertGreaterThan(take[0].count, 9_600, "the take holds at least the measured stretch")
         XCTAssertEqual(Double(take[0].map(abs).max() ?? 0), 0.1, accuracy: 0.01, "and the −20 dBFS sine")
 
-        // A move on the engineer's page makes the session dirty, and a save writes it into the session's copy.
+        // A move on the engineer's page makes the session dirty; with an OSC move, a save writes both into the session's copy.
         let page = try WebSocketTestClient(port: webPort, path: "/ws?token=\(token)")
         XCTAssertNotNil(page.next("state"))
         page.send(#"{"path":"/foldback/strip/vox/gain_db","value":-6}"#)
         XCTAssertNotNil(page.next("ok"), "the move was applied")
         _ = try nsm.expect("/nsm/client/is_dirty")
+        try osc.send(OSCMessage("/foldback/bus/main/gain_db", [.float(-3)]))
+        XCTAssertEqual(try osc.request(OSCMessage("/foldback/bus/main/gain_db/get")) { $0.path == "/foldback/bus/main/gain_db" },
+                       OSCMessage("/foldback/bus/main/gain_db", [.float(-3)]))
         let saved = try nsm.request("/nsm/client/save")
         XCTAssertEqual(saved.path, "/reply", "\(saved)")
         _ = try nsm.expect("/nsm/client/is_clean")
         let written = try PresetLoader.load(path: sessionPath + ".toml")
         XCTAssertEqual(written.strips[0].gainDB, -6, accuracy: 1e-5, "the web move is in the saved copy")
+        XCTAssertEqual(written.buses[0].gainDB, -3, accuracy: 1e-5, "and the OSC move")
         XCTAssertEqual(written.strips[0].connections, [[probe.player.ports[0].name]], "and the connections made now")
+
+        // SIGHUP reloads the session's copy (which --watch left alone after the save: the save is not an edit).
+        kill(run.process.processIdentifier, SIGHUP)
+        try Self.waitForLog(run, "reloaded \(sessionPath).toml (SIGHUP)")
+        XCTAssertFalse(run.standardError.contains("(the file changed)"), "a session save does not trigger --watch:\n\(run.standardError)")
+        XCTAssertEqual(try osc.request(OSCMessage("/foldback/strip/vox/gain_db/get")) { $0.path == "/foldback/strip/vox/gain_db" },
+                       OSCMessage("/foldback/strip/vox/gain_db", [.float(-6)]), "the reloaded copy holds the saved level")
     }
 
     /// The web port and engineer token of the access link foldback printed (`engineer: http://127.0.0.1:P/?token=T`).
