@@ -46,10 +46,12 @@ public final class OSCServer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Stops the listening thread and waits for it. Safe to call twice.
+    /// Stops the listening thread and waits for it; the socket closes once the server is released (the
+    /// thread no longer holds it). Safe to call twice.
     public func stop() {
         guard thread != nil, !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         finished.wait()
+        thread = nil
     }
 
     /// Sends `message` to `peer` from the server's own port (so replies come from where requests went).

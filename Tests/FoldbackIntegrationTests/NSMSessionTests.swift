@@ -86,11 +86,12 @@ final class NSMSessionTests: JACKServerTestCase {
         XCTAssertTrue(run.process.isRunning, "a refused open leaves foldback waiting for another")
     }
 
-    func testASecondOpenSwitchesToTheNewSessionAndClientName() throws {
+    func testASecondOpenSwitchesToTheNewSessionAndClientNameKeepingItsOSCPort() throws {
         let server = try serverName
         let (folder, templatePath) = try sessionFolder()
         let nsm = try FakeSessionManager()
-        let run = try startFoldback(templatePath, nsm)
+        let oscPort = try UDPSocket(host: "127.0.0.1", port: 0).local.port   // free now; closed again at once
+        let run = try startFoldback(templatePath, nsm, options: ["--osc-port", "\(oscPort)"])
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
         let first = "fbnsm-a\(getpid() % 1_000)", second = "fbnsm-b\(getpid() % 1_000)"
@@ -101,6 +102,8 @@ final class NSMSessionTests: JACKServerTestCase {
         XCTAssertEqual(observer.portNames(matching: "^\(first):"), [], "the first session's client is gone")
         XCTAssertEqual(Set(observer.portNames(matching: "^\(second):")), ["\(second):vox_in", "\(second):main", "\(second):midi_in"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("two.toml").path))
+        let osc = try OSCClient(serverPort: oscPort)
+        XCTAssertEqual(try osc.request(OSCMessage("/foldback/ping")), OSCMessage("/foldback/pong"), "the second session listens on the same OSC port")
     }
 
     /// A fresh folder (removed after the test) holding the template preset; returns it and the template's path.
@@ -113,9 +116,9 @@ final class NSMSessionTests: JACKServerTestCase {
         return (folder, templatePath)
     }
 
-    /// `foldback run TEMPLATE` on the test server, as the session manager `nsm` would start it.
-    private func startFoldback(_ templatePath: String, _ nsm: FakeSessionManager) throws -> FoldbackRun {
-        try FoldbackRun(["run", templatePath, "--server", try serverName, "--quiet"], testBundle: Bundle(for: Self.self),
+    /// `foldback run TEMPLATE options…` on the test server, as the session manager `nsm` would start it.
+    private func startFoldback(_ templatePath: String, _ nsm: FakeSessionManager, options: [String] = []) throws -> FoldbackRun {
+        try FoldbackRun(["run", templatePath, "--server", try serverName, "--quiet"] + options, testBundle: Bundle(for: Self.self),
                         environment: ["NSM_URL": nsm.url])
     }
 }
