@@ -86,12 +86,12 @@ final class NSMSessionTests: JACKServerTestCase {
         XCTAssertTrue(run.process.isRunning, "a refused open leaves foldback waiting for another")
     }
 
-    func testASecondOpenSwitchesToTheNewSessionAndClientNameKeepingItsOSCPort() throws {
+    func testASecondOpenSwitchesToTheNewSessionAndClientNameKeepingItsOSCAndWebPorts() throws {
         let server = try serverName
         let (folder, templatePath) = try sessionFolder()
         let nsm = try FakeSessionManager()
         let oscPort = try UDPSocket(host: "127.0.0.1", port: 0).local.port   // free now; closed again at once
-        let run = try startFoldback(templatePath, nsm, options: ["--osc-port", "\(oscPort)"])
+        let run = try startFoldback(templatePath, nsm, options: ["--osc-port", "\(oscPort)", "--web-port", "\(oscPort)"])   // TCP: another port space
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
         let first = "fbnsm-a\(getpid() % 1_000)", second = "fbnsm-b\(getpid() % 1_000)"
@@ -104,6 +104,7 @@ final class NSMSessionTests: JACKServerTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("two.toml").path))
         let osc = try OSCClient(serverPort: oscPort)
         XCTAssertEqual(try osc.request(OSCMessage("/foldback/ping")), OSCMessage("/foldback/pong"), "the second session listens on the same OSC port")
+        XCTAssertEqual(run.standardError.components(separatedBy: "web on 127.0.0.1:\(oscPort) ").count - 1, 2, "and serves the web surface on its port again")
     }
 
     /// A fresh folder (removed after the test) holding the template preset; returns it and the template's path.
