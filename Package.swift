@@ -111,7 +111,7 @@ let package = Package(
             name: "FoldbackLive",
             dependencies: [
                 "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender",
-                "FoldbackAnalysis", "CFoldback", "CLo",
+                "FoldbackAnalysis", "CFoldback",
             ],
             swiftSettings: strictSwift
         ),

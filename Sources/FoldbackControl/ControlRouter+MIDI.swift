@@ -6,7 +6,7 @@ extension ControlRouter {
     /// syntax of `[[midi.cc]]`); `/foldback/midi/learn/cancel` disarms; `/foldback/midi/save [s PATH]` writes
     /// the preset with its learned mappings (to its own file without a path; a given path must pass
     /// ``FilePathPolicy``).
-    func midiCommand(_ message: OSCMessage, command: String, midi: MIDIController?) throws(ControlError) -> [OSCMessage] {
+    func midiCommand(_ message: OSCMessage, command: String, midi: MIDIController?, surface: ControlSurface) throws(ControlError) -> [OSCMessage] {
         guard let midi else { throw .failed("MIDI control is not running (no midi_in port)") }
         switch command {
         case "learn":
@@ -16,15 +16,14 @@ extension ControlRouter {
             guard let target = MIDITarget(parsing: text) else {
                 throw .malformed("'\(text)' is not a MIDI target: strip.NAME.gain_db|pan|mute|solo, strip.NAME.send.BUS.gain_db, strip.NAME.unit.ID.PARAM|bypass, bus.NAME.gain_db|mute|limiter_ceiling_db|limiter_release_ms, bus.NAME.unit.ID.PARAM|bypass, cue.bus.NAME, cue.strip.NAME.pfl|afl, cue.clear, cue.gain_db")
             }
-            let log = log
             do {
-                try midi.arm(target) { spec in
-                    log("MIDI learn: channel \(spec.channel) CC \(spec.controller) → \(text)")
+                try midi.arm(target) { [self] spec in
+                    note("MIDI learn: channel \(spec.channel) CC \(spec.controller) → \(text)", from: surface)
                 }
             } catch {
                 throw .malformed("\(error)")
             }
-            log("\(message.path): waiting for a controller to move for \(text)")
+            note("\(message.path): waiting for a controller to move for \(text)", from: surface)
             return [OSCMessage(Self.root + "/midi/learn/armed", [.string(text)])]
         case "learn/cancel":
             try expectNoArguments(message)
@@ -37,7 +36,7 @@ extension ControlRouter {
             } catch {
                 throw .failed("cannot save the MIDI mappings: \(error)")
             }
-            log("\(message.path): wrote \(path)")
+            note("\(message.path): wrote \(path)", from: surface)
             return [OSCMessage(Self.root + "/midi/saved", [.string(path)])]
         default:
             throw .unknownAddress("MIDI commands: learn s, learn/cancel, save [s]")

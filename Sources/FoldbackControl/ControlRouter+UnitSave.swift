@@ -10,7 +10,7 @@ extension ControlRouter {
     /// Saves the running chain (as `/foldback/preset/save` does: over the current preset's file, or the allowed
     /// `file` given), which writes the `feedback` unit `<id>`'s ring-out notches as its bands; replies
     /// `/foldback/<kind>/<owner>/unit/<id>/saved s file s report`, where `kind` is `strip` or `bus`.
-    func unitSave(_ message: OSCMessage, kind: Substring, owner: String, unit id: String) throws(ControlError) -> [OSCMessage] {
+    func unitSave(_ message: OSCMessage, kind: Substring, owner: String, unit id: String, surface: ControlSurface) throws(ControlError) -> [OSCMessage] {
         let preset = target.currentPreset
         let isBus = kind == "bus"
         let owners: [(name: String, units: [UnitSpec])] = isBus ? preset.buses.map { ($0.name, $0.units) } : preset.strips.map { ($0.name, $0.units) }
@@ -26,7 +26,7 @@ extension ControlRouter {
         }
         let path = try saveTarget(message, defaultPath: preset.path)
         let report = try target.saveChain(toPath: path)
-        log("\(message.path): \(report)")
+        note("\(message.path): \(report)", from: surface)
         return [OSCMessage("\(Self.root)/\(noun)/\(owner)/unit/\(id)/saved", [.string(path), .string(report)])]
     }
 }

@@ -15,12 +15,13 @@ public final class ControlRouter: Sendable {
     private let meters: MeterFeed?
     private let midi: MIDIController?
     private let files: FilePathPolicy
-    let log: @Sendable (String) -> Void
+    private let log: @Sendable (String) -> Void
 
     /// A router for `target`, with its setlist (if running one), a meter feed (if subscriptions are offered)
     /// and the MIDI controller (for MIDI learn). Files named in requests must pass `files` (the running
     /// preset's folder, the setlist's folder and the policy's own folders). `log` hears every preset switch,
-    /// setlist move, save and MIDI learn (and why one was refused), for the engineer's console.
+    /// setlist move, save and MIDI learn (and why one was refused), for the engineer's console; each line
+    /// starts with the surface that sent the request (`OSC /foldback/preset/load: …`, `web …`, `keys …`).
     public init(
         target: any LiveControlTarget, setlist: SetlistController? = nil, meters: MeterFeed? = nil,
         midi: MIDIController? = nil, files: FilePathPolicy = FilePathPolicy(), log: @escaping @Sendable (String) -> Void = { _ in }
@@ -47,16 +48,21 @@ public final class ControlRouter: Sendable {
         return try allowedFile(path)
     }
 
-    /// The replies to `message` from `sender`: a query's answer, an acknowledgement, or one error reply.
-    public func handle(_ message: OSCMessage, from sender: OSCPeer) -> [OSCMessage] {
+    /// The replies to `message` from `sender` on `surface`: a query's answer, an acknowledgement, or one error reply.
+    public func handle(_ message: OSCMessage, from sender: OSCPeer, surface: ControlSurface = .osc) -> [OSCMessage] {
         do {
-            return try route(message, from: sender)
+            return try route(message, from: sender, surface: surface)
         } catch {
             return [OSCServer.errorReply(path: message.path, error)]
         }
     }
 
-    private func route(_ message: OSCMessage, from sender: OSCPeer) throws(ControlError) -> [OSCMessage] {
+    /// Logs `line` as said by `surface`.
+    func note(_ line: String, from surface: ControlSurface) {
+        log("\(surface) \(line)")
+    }
+
+    private func route(_ message: OSCMessage, from sender: OSCPeer, surface: ControlSurface) throws(ControlError) -> [OSCMessage] {
         guard message.path.hasPrefix(Self.root + "/") else {
             throw .unknownAddress("Foldback's addresses start with \(Self.root)/ (see docs/osc.md)")
         }
@@ -69,9 +75,10 @@ public final class ControlRouter: Sendable {
         case "preset", "setlist":
             do {
                 let command = parts.dropFirst().joined(separator: "/")
-                return try parts.first == "preset" ? preset(message, command: command) : setlistCommand(message, command: command)
+                return try parts.first == "preset"
+                    ? preset(message, command: command, surface: surface) : setlistCommand(message, command: command, surface: surface)
             } catch {
-                log("\(message.path) refused: \(error)")
+                note("\(message.path) refused: \(error)", from: surface)
                 throw error
             }
         case "record", "player":
@@ -80,22 +87,22 @@ public final class ControlRouter: Sendable {
             }
             try expect(message, "")
             let report = try target.setTransport(recorder: parts[0] == "record", on: parts[1] == "start")
-            log("\(message.path): \(report)")
+            note("\(message.path): \(report)", from: surface)
             return [OSCMessage(Self.root + "/" + parts[0], [.string(report)])]
         case "meters":
             return try meterCommand(message, command: parts.dropFirst().joined(separator: "/"), sender: sender)
         case "midi":
             do {
-                return try midiCommand(message, command: parts.dropFirst().joined(separator: "/"), midi: midi)
+                return try midiCommand(message, command: parts.dropFirst().joined(separator: "/"), midi: midi, surface: surface)
             } catch {
-                log("\(message.path) refused: \(error)")
+                note("\(message.path) refused: \(error)", from: surface)
                 throw error
             }
         case "strip" where Self.isUnitSave(parts), "bus" where Self.isUnitSave(parts):
             do {
-                return try unitSave(message, kind: parts[0], owner: String(parts[1]), unit: String(parts[3]))
+                return try unitSave(message, kind: parts[0], owner: String(parts[1]), unit: String(parts[3]), surface: surface)
             } catch {
-                log("\(message.path) refused: \(error)")
+                note("\(message.path) refused: \(error)", from: surface)
                 throw error
             }
         case "talkback":
@@ -152,7 +159,7 @@ public final class ControlRouter: Sendable {
         }
     }
 
-    private func preset(_ message: OSCMessage, command: String) throws(ControlError) -> [OSCMessage] {
+    private func preset(_ message: OSCMessage, command: String, surface: ControlSurface) throws(ControlError) -> [OSCMessage] {
         switch command {
         case "load":
             guard message.arguments.count == 1, let text = message.arguments[0].text else {
@@ -160,18 +167,18 @@ public final class ControlRouter: Sendable {
             }
             let path = try allowedFile(text)
             let report = try target.switchPreset(toPath: path)
-            log("\(message.path): \(report)")
+            note("\(message.path): \(report)", from: surface)
             return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
         case "reload":
             try expect(message, "")
             let path = target.currentPreset.path
             let report = try target.switchPreset(toPath: path)
-            log("\(message.path): \(report)")
+            note("\(message.path): \(report)", from: surface)
             return [OSCMessage(Self.root + "/preset/loaded", [.string(path), .string(report)])]
         case "save":
             let path = try saveTarget(message, defaultPath: target.currentPreset.path)
             let report = try target.saveChain(toPath: path)
-            log("\(message.path): \(report)")
+            note("\(message.path): \(report)", from: surface)
             return [OSCMessage(Self.root + "/preset/saved", [.string(path), .string(report)])]
         case "get":
             try expect(message, "")
@@ -182,20 +189,20 @@ public final class ControlRouter: Sendable {
         }
     }
 
-    private func setlistCommand(_ message: OSCMessage, command: String) throws(ControlError) -> [OSCMessage] {
+    private func setlistCommand(_ message: OSCMessage, command: String, surface: ControlSurface) throws(ControlError) -> [OSCMessage] {
         guard let setlist else { throw .setlist("no setlist is running (start with --setlist FILE)") }
         switch command {
         case "next":
             try expect(message, "")
-            log("\(message.path): \(try setlist.next()) (\(setlist.positionText))")
+            note("\(message.path): \(try setlist.next()) (\(setlist.positionText))", from: surface)
         case "prev":
             try expect(message, "")
-            log("\(message.path): \(try setlist.previous()) (\(setlist.positionText))")
+            note("\(message.path): \(try setlist.previous()) (\(setlist.positionText))", from: surface)
         case "select":
             guard message.arguments.count == 1, let number = message.arguments[0].number, number == number.rounded() else {
                 throw .malformed("/foldback/setlist/select takes one integer, the song number from 1; got '\(message.typeTags)'")
             }
-            log("\(message.path): \(try setlist.select(index: Int(number) - 1)) (\(setlist.positionText))")
+            note("\(message.path): \(try setlist.select(index: Int(number) - 1)) (\(setlist.positionText))", from: surface)
         case "get":
             try expect(message, "")
         default:

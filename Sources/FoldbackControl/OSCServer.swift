@@ -43,9 +43,11 @@ public final class OSCServer: @unchecked Sendable {
         worker.start()
     }
 
-    /// Stops the listening thread and waits for it. Safe to call twice.
+    /// Stops the listening thread and waits for it; the socket closes once the server is released (the
+    /// thread no longer holds it). Safe to call twice.
     public func stop() {
         worker?.stop()
+        worker = nil   // the worker's body holds the server (and its socket): let both go
     }
 
     /// Sends `message` to `peer` from the server's own port (so replies come from where requests went).

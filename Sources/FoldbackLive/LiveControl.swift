@@ -1,4 +1,4 @@
-// The live-control side of `foldback run`: OSC server, meter feed, setlist, SIGHUP and --watch reloads, meter view. Non-realtime.
+// The live-control side of a show: one router for OSC, web, MIDI program changes and the meter view's keys, meter feed, setlist, SIGHUP and --watch reloads, meter view. Non-realtime.
 import CFoldback
 import FoldbackEngine
 package import FoldbackControl
@@ -11,6 +11,8 @@ import Synchronization
 package final class LiveControl: @unchecked Sendable {
     private let session: LiveSession
     package let setlist: SetlistController?
+    /// The session's one router: OSC, web, MIDI program changes and the meter view's keys all drive it.
+    private let router: ControlRouter
     private let osc: OSCServer?
     private let feed: MeterFeed?
     private let web: WebServer?
@@ -22,48 +24,65 @@ package final class LiveControl: @unchecked Sendable {
     private var worker: PeriodicWorker?
     /// SIGHUP arrivals, as the control thread last saw them.
     private var hangup: SignalCounter
-    /// The current preset file's modification time, as last seen by `--watch`.
-    private var watchedStamp: (path: String, time: timespec?)
+    /// The current preset file's modification time, as last seen by `--watch` (or written by a session save).
+    private let watchedStamp: Mutex<(path: String, time: timespec?)>
 
-    /// Starts OSC (if a port was given), the reload poller and the meter view for `session`.
+    /// Starts OSC (if a port was given), the web surface (if a port was given), the reload poller and the
+    /// meter view for `session`, all driving one ``ControlRouter`` whose log lines name the surface.
     /// With `midi`, program changes select setlist entries and OSC can arm MIDI learn.
     package init(session: LiveSession, options: LiveControlSettings, setlist: Setlist?, midi: MIDIController? = nil) throws {
         self.session = session
         let setlistController = setlist.map { SetlistController(setlist: $0, target: session) }
         self.setlist = setlistController
-        if let setlistController, let midi {
-            midi.onProgramChange = { program in
-                do {
-                    StandardError.writeLine("foldback: MIDI program \(program): \(try setlistController.select(index: program)) (\(setlistController.positionText))")
-                } catch {
-                    StandardError.writeLine("foldback: MIDI program \(program) refused: \(error)")
-                }
-            }
-        }
         watch = options.watch
-        watchedStamp = (session.preset.path, Self.modificationTime(session.preset.path))
+        watchedStamp = Mutex((session.preset.path, Self.modificationTime(session.preset.path)))
+        let box = RouterBox()
         if let port = options.oscPort {
-            let files = try options.filePolicy()
-            let box = RouterBox()
-            let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender) ?? [] }
+            let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender, surface: .osc) ?? [] }
             let loudness = session.loudness
-            let feed = MeterFeed(engine: session.engine, loudness: { loudness.snapshot() }) { message, peer in server.send(message, to: peer) }
-            box.router = ControlRouter(target: session, setlist: self.setlist, meters: feed, midi: midi, files: files) { StandardError.writeLine("foldback: OSC \($0)") }
+            feed = MeterFeed(engine: session.engine, loudness: { loudness.snapshot() }) { [weak server] message, peer in _ = server?.send(message, to: peer) }
             osc = server
-            self.feed = feed
-            server.start()
-            StandardError.writeLine("foldback: OSC on \(server.local) (see docs/osc.md)")
         } else {
             osc = nil
             feed = nil
         }
-        web = try Self.startWeb(session: session, options: options, setlist: setlistController, midi: midi)
+        let router = ControlRouter(
+            target: session, setlist: setlistController, meters: feed, midi: midi, files: try options.filePolicy()
+        ) { StandardError.writeLine("foldback: \($0)") }
+        box.router = router
+        self.router = router
+        if setlistController != nil, let midi {   // a program change selects a song (program 0 is the first), through the router
+            midi.onProgramChange = { [weak router] program in
+                _ = router?.handle(OSCMessage(ControlRouter.root + "/setlist/select", [.int(Int32(program) + 1)]), from: Self.midiPeer, surface: .midi)
+            }
+        }
+        if let osc {
+            osc.start()
+            StandardError.writeLine("foldback: OSC on \(osc.local) (see docs/osc.md)")
+        }
+        do {
+            web = try Self.startWeb(session: session, router: router, options: options, setlist: setlistController)
+        } catch {
+            osc?.stop()   // nothing keeps listening for a show that does not start
+            feed?.stop()
+            throw error
+        }
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
-        keys = options.meters ? MeterViewKeys(session: session) : nil
+        keys = options.meters ? MeterViewKeys(session: session, router: router) : nil
         hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
         let worker = PeriodicWorker(name: "fb-control", period: .milliseconds(50)) { [self] in poll() }
         self.worker = worker
         worker.start()
+    }
+
+    /// Runs `write`, which writes the playing preset's own file (a session save), so that `--watch` does
+    /// not take the write for an edit and reload it.
+    package func writingPresetFile(_ write: () -> Void) {
+        let path = session.preset.path
+        watchedStamp.withLock { stamp in
+            write()
+            stamp = (path, Self.modificationTime(path))
+        }
     }
 
     /// Stops every control thread and restores the terminal.
@@ -87,13 +106,12 @@ package final class LiveControl: @unchecked Sendable {
         view?.draw(session: session, position: setlist?.positionText)
     }
 
-    /// The web surface (with `--web-port`): its own router on the same session, tokens for the engineer and each bus.
+    /// The web surface (with `--web-port`) on the session's router, with tokens for the engineer and each bus.
     private static func startWeb(
-        session: LiveSession, options: LiveControlSettings, setlist: SetlistController?, midi: MIDIController?
+        session: LiveSession, router: ControlRouter, options: LiveControlSettings, setlist: SetlistController?
     ) throws -> WebServer? {
         guard let port = options.webPort else { return nil }
         let log: @Sendable (String) -> Void = { StandardError.writeLine("foldback: web \($0)") }
-        let router = ControlRouter(target: session, setlist: setlist, midi: midi, files: try options.filePolicy(), log: log)
         let access = WebAccess.generated(buses: webBuses(session.preset, setlist: setlist), fixed: session.preset.web)
         let host = session.host
         let server = try WebServer(
@@ -134,17 +152,19 @@ package final class LiveControl: @unchecked Sendable {
         } catch {
             StandardError.writeLine("foldback: not reloading \(path) (\(reason)):\n\(error)")
         }
-        watchedStamp = (path, Self.modificationTime(path))
+        watchedStamp.withLock { $0 = (path, Self.modificationTime(path)) }
     }
 
     /// Whether the playing preset's file has a new modification time (a new path counts as seen).
     private func hasPresetFileChanged() -> Bool {
         let path = session.preset.path
-        let time = Self.modificationTime(path)
-        defer { watchedStamp = (path, time) }
-        guard watchedStamp.path == path, let time else { return false }
-        guard let seen = watchedStamp.time else { return true }
-        return seen.tv_sec != time.tv_sec || seen.tv_nsec != time.tv_nsec
+        return watchedStamp.withLock { stamp in
+            let time = Self.modificationTime(path)
+            defer { stamp = (path, time) }
+            guard stamp.path == path, let time else { return false }
+            guard let seen = stamp.time else { return true }
+            return seen.tv_sec != time.tv_sec || seen.tv_nsec != time.tv_nsec
+        }
     }
 
     private static func modificationTime(_ path: String) -> timespec? {
@@ -154,7 +174,12 @@ package final class LiveControl: @unchecked Sendable {
     }
 }
 
+extension LiveControl {
+    /// Where the router thinks MIDI requests come from (replies to it are dropped).
+    fileprivate static let midiPeer = OSCPeer(host: "127.0.0.1", port: 9)!
+}
+
 /// Lets the OSC handler reach the router built after the server (the router needs the server's meter feed).
 private final class RouterBox: @unchecked Sendable {
-    package var router: ControlRouter?
+    var router: ControlRouter?
 }

@@ -1,6 +1,7 @@
 // A running preset: the engine, its JACK host, graph rebuilds on format changes, and the main loop. Non-realtime.
 import CFoldback
 import Foundation
+import Synchronization
 package import FoldbackAnalysis
 package import FoldbackEngine
 package import FoldbackJACK
@@ -26,6 +27,7 @@ package final class LiveSession: @unchecked Sendable {
     package let transport = LiveTransport()
     /// Attaches record taps and file sources to a graph before it is installed.
     package let prepareGraph: @Sendable (EngineGraph) throws -> Void
+    private let stopRequest = Mutex(false)
 
     /// The longest chunk the engine renders at once; JACK periods longer than this are split.
     package static let engineChunkFrames = 4096
@@ -130,12 +132,17 @@ package final class LiveSession: @unchecked Sendable {
         return (names.prefix(16) + ["… (\(names.count) ports) …"] + names.suffix(4)).joined(separator: " ")
     }
 
-    /// Runs the main loop until a stop signal (returns 0), riding out server restarts (see `waitForServerAndReopen`).
+    /// Makes ``runUntilStopped(showStatus:)`` return at its next tick, as a stop signal would (a session
+    /// manager opening another session, say). Safe from any thread, tick handlers included.
+    package func requestStop() { stopRequest.withLock { $0 = true } }
+
+    /// Runs the main loop until a stop signal or ``requestStop()`` (returns 0), riding out server restarts
+    /// (see `waitForServerAndReopen`).
     package func runUntilStopped(showStatus: Bool) -> Int32 {
         let status = LiveStatus(isTerminal: isatty(STDOUT_FILENO) != 0)
         var tick = 0
         while true {
-            if fb_stop_signal() != 0 {
+            if fb_stop_signal() != 0 || stopRequest.withLock({ $0 }) {
                 status.finish()
                 return 0
             }

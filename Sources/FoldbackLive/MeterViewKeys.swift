@@ -1,5 +1,5 @@
 // The meter view's keys: cue any bus with its number, clear with 0; the cue line the view shows. Non-realtime.
-import FoldbackControl
+package import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets
 
@@ -13,10 +13,11 @@ package final class MeterViewKeys: @unchecked Sendable {
     /// Where the router thinks key presses come from (replies to it are dropped).
     private static let peer = OSCPeer(host: "127.0.0.1", port: 9)!
 
-    /// Starts reading keys for `session` (nil when standard input is not a terminal).
-    package init?(session: LiveSession) {
+    /// Starts reading keys for `session`, whose requests go to the session's `router` (nil when standard
+    /// input is not a terminal).
+    package init?(session: LiveSession, router: ControlRouter) {
         self.session = session
-        router = ControlRouter(target: session) { StandardError.writeLine("foldback: key \($0)") }
+        self.router = router
         let keys = TerminalKeys { [weak self] byte in self?.press(byte) }
         guard let keys else { return nil }
         self.keys = keys
@@ -31,12 +32,12 @@ package final class MeterViewKeys: @unchecked Sendable {
         guard preset.cue != nil else { return }
         switch byte {
         case UInt8(ascii: "0"):
-            _ = router.handle(OSCMessage(ControlRouter.root + "/cue/clear"), from: Self.peer)
+            _ = router.handle(OSCMessage(ControlRouter.root + "/cue/clear"), from: Self.peer, surface: .keys)
         case UInt8(ascii: "1")...UInt8(ascii: "9"):
             let index = Int(byte - UInt8(ascii: "1"))
             guard preset.buses.indices.contains(index) else { return }
             let isCued = CueSelection(session.engine).contains(.cueBus(bus: index))
-            _ = router.handle(OSCMessage(ControlRouter.root + "/cue/bus/" + preset.buses[index].name, [.int(isCued ? 0 : 1)]), from: Self.peer)
+            _ = router.handle(OSCMessage(ControlRouter.root + "/cue/bus/" + preset.buses[index].name, [.int(isCued ? 0 : 1)]), from: Self.peer, surface: .keys)
         default:
             return
         }

@@ -1,147 +1,148 @@
-// `foldback run` under the Non Session Manager: announce, open, save, dirty/clean, switch. Non-realtime (the main thread).
+// A show under the Non Session Manager: announce, open (the same show on the session's copy), save, dirty/clean, switch. Non-realtime (the main thread).
 import CFoldback
+import FoldbackControl
 import Foundation
-import FoldbackJACK
 import FoldbackPresets
 
-/// Speaks the NSM protocol (as nsmd, Non, Ardour, Carla, RaySession do) when `NSM_URL` is set.
+/// Runs a show as a session manager's client (nsmd, Non, Ardour, Carla, RaySession…) when `NSM_URL` is set.
 ///
 /// Announces with `:switch:dirty:`, then waits for `/nsm/client/open`: the session's copy of the preset is
-/// `<path>.toml` (the command-line preset is copied there the first time) and the JACK client is named
-/// after the client id. `/nsm/client/save` writes that copy with the current parameter values and
-/// connections. Parameter changes send `/nsm/client/is_dirty`, a save `/nsm/client/is_clean`. A second open
-/// switches: the running session closes and the new one starts.
+/// `<path>.toml` (the template preset is copied there the first time) and the JACK client is named after the
+/// client id. The show is the same ``LiveShow`` a plain run starts, with every option (recording, file players,
+/// OSC, web, MIDI, meters, `--watch`); signals do what they do without a session manager.
+/// `/nsm/client/save` writes that copy with the current values (set from any surface) and connections.
+/// Parameter changes send `/nsm/client/is_dirty`, a save `/nsm/client/is_clean`. A second open switches:
+/// the running show closes and the new one starts. Messages are read on the main loop's tick.
 package final class NSMSession {
-    /// The protocol version spoken (NSM API 1.2).
-    package static let apiVersion: (major: Int32, minor: Int32) = (1, 2)
-    /// What this client can do beyond the basics.
-    package static let capabilities = ":switch:dirty:"
-
-    /// NSM error codes used in `/error` replies.
-    package enum ErrorCode: Int32 {
-        case general = -1
-        case noSessionOpen = -6
-        case badProject = -9
-        case createFailed = -10
-    }
-
-    /// The session manager's URL, when foldback was started by one.
-    package static var sessionManagerURL: String? {
-        ProcessInfo.processInfo.environment["NSM_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    private let managerURL: String
+    private let client: NSMClient
     private let templatePath: String
     private let serverName: String?
-    private let makesConnections: Bool
-    private let renderThreads: Int
-    private let transport: NSMTransport
-    private var session: LiveSession?
-    private var midi: MIDIInputLoop?
+    private let options: ShowOptions
+    private var show: LiveShow?
     private var sessionFile: String?
     private var savedChangeCount = 0
     private var isDirty = false
+    /// An open checked and ready to start once the running show has stopped.
+    private var pendingOpen: (preset: Preset, parts: LiveShow.Parts, clientID: String, file: String)?
+    private var exitStatus: Int32?
 
-    /// Prepares to speak to the manager at `managerURL`; `templatePath` is the preset a new session starts from.
-    package init(managerURL: String, templatePath: String, serverName: String?, makesConnections: Bool, renderThreads: Int = 1) throws(NSMError) {
-        self.renderThreads = renderThreads
-        self.managerURL = managerURL
+    /// A client of the manager `client` speaks to; `templatePath` is the preset a new session starts from.
+    package init(client: NSMClient, templatePath: String, serverName: String?, options: ShowOptions) {
+        self.client = client
         self.templatePath = templatePath
         self.serverName = serverName
-        self.makesConnections = makesConnections
-        transport = try NSMTransport()
+        self.options = options
     }
 
-    /// Announces, then serves the manager until a stop signal (0), a refused announce or a JACK shutdown (1).
+    /// Announces, then serves the manager until a stop signal (0) or a refused announce (1).
     package func run() -> Int32 {
-        let executable = URL(fileURLWithPath: CommandLine.arguments.first ?? "foldback").lastPathComponent
-        transport.send(to: managerURL, "/nsm/server/announce", [
-            .string("Foldback"), .string(Self.capabilities), .string(executable),
-            .int(Self.apiVersion.major), .int(Self.apiVersion.minor), .int(getpid()),
-        ])
-        StandardError.writeLine("foldback: NSM: announced to \(managerURL); waiting for the session manager to open a session")
-        defer { closeSession() }
-        while fb_stop_signal() == 0 {
-            for message in transport.receive(timeout: 0.1) {
-                if let status = handle(message) { return status }
-            }
-            if let shutdown = session?.host.shutdown {
-                StandardError.writeLine("foldback: \(shutdown)")
-                return 1
-            }
-            session?.engine.collectGarbage()
-            updateDirtyState()
+        client.announce()
+        StandardError.writeLine("foldback: NSM: announced to \(client.manager.url); waiting for the session manager to open a session")
+        defer {
+            show?.close()
+            pendingOpen?.parts.close()
         }
-        return 0
+        while fb_stop_signal() == 0, exitStatus == nil {
+            if let open = pendingOpen {
+                pendingOpen = nil
+                start(open)
+            }
+            if let show {
+                _ = show.run()   // until a stop signal, another open or a refused announce
+            } else {
+                poll(timeout: 0.1)
+            }
+        }
+        return exitStatus ?? 0
     }
 
-    /// Handles one message; returns an exit status when foldback must stop.
-    private func handle(_ message: NSMMessage) -> Int32? {
+    /// Handles the messages that arrived (within `timeout` seconds) and tells the manager about changes.
+    private func poll(timeout: Double) {
+        for message in client.receive(timeout: timeout) { handle(message) }
+        updateDirtyState()
+    }
+
+    private func handle(_ message: OSCMessage) {
         let arguments = message.arguments
         switch message.path {
-        case "/reply" where arguments.first?.string == "/nsm/server/announce":
-            let text = arguments.dropFirst().compactMap(\.string)
+        case "/reply" where arguments.first?.text == "/nsm/server/announce":
+            let text = arguments.dropFirst().compactMap(\.text)
             StandardError.writeLine("foldback: NSM: \(text.dropFirst().first ?? "the session manager") accepted: \(text.first ?? "")")
-        case "/error" where arguments.first?.string == "/nsm/server/announce":
-            StandardError.writeLine("foldback: NSM: the session manager refused the announce: \(arguments.last?.string ?? "")")
-            return 1
+        case "/error" where arguments.first?.text == "/nsm/server/announce":
+            StandardError.writeLine("foldback: NSM: the session manager refused the announce: \(arguments.last?.text ?? "")")
+            exitStatus = 1
+            show?.session.requestStop()
         case "/nsm/client/open":
-            guard arguments.count >= 3, let path = arguments[0].string, let clientID = arguments[2].string else {
-                reply(error: .general, to: message.path, "expected path, display name and client id")
-                return nil
+            guard arguments.count >= 3, let path = arguments[0].text, let clientID = arguments[2].text else {
+                return client.refuse(message.path, .general, "expected path, display name and client id")
             }
-            open(path: path, clientID: clientID)
+            prepareOpen(path: path, clientID: clientID)
         case "/nsm/client/save":
             save()
         default:
             break   // session_is_loaded, show/hide GUI and future messages need nothing from us
         }
-        return nil
     }
 
-    private func open(path: String, clientID: String) {
-        let file = path + ".toml"
+    /// Copies the template to the session's file if absent, loads it and readies its recorder and players;
+    /// the running show (if any) stops so the main loop starts the new one. A refusal leaves it playing.
+    private func prepareOpen(path: String, clientID: String) {
+        let file = path + ".toml", request = "/nsm/client/open"
         do {
             try copyTemplateIfAbsent(to: file)
         } catch {
-            return reply(error: .createFailed, to: "/nsm/client/open", "cannot create \(file): \(error.localizedDescription)")
+            return client.refuse(request, .createFailed, "cannot create \(file): \(error.localizedDescription)")
         }
         let preset: Preset
+        let parts: LiveShow.Parts
         do {
             preset = try PresetLoader.load(path: file)
         } catch {
             PresetProblems.report(error, path: file)
-            return reply(error: .badProject, to: "/nsm/client/open", error.description)
+            return client.refuse(request, .badProject, error.description)
         }
-        closeSession()
         do {
-            let session = try LiveSession(preset: preset, clientName: clientID, serverName: serverName, renderThreads: renderThreads)
-            if makesConnections {
-                for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
-            }
-            midi = session.startMIDIOrWarn()
-            self.session = session
-            StandardError.writeLine(session.summary)
+            parts = try LiveShow.parts(for: preset, options: options)
         } catch {
-            StandardError.writeLine("foldback: \(error)")
-            return reply(error: .general, to: "/nsm/client/open", "\(error)")
+            for line in error.lines { StandardError.writeLine(line) }
+            let reason: String
+            if case let .preset(problem, _) = error { reason = problem.description } else { reason = error.lines.first ?? "see foldback's messages" }
+            return client.refuse(request, .badProject, reason)
         }
-        sessionFile = file
-        savedChangeCount = session?.engine.parameterChangeCount ?? 0
+        pendingOpen?.parts.close()
+        pendingOpen = (preset, parts, clientID, file)
+        show?.session.requestStop()
+    }
+
+    /// Closes the running show and starts `open`'s; replies to the open either way.
+    private func start(_ open: (preset: Preset, parts: LiveShow.Parts, clientID: String, file: String)) {
+        show?.close()
+        show = nil
+        sessionFile = nil
+        let started: LiveShow
+        do {
+            started = try LiveShow(preset: open.preset, parts: open.parts, clientName: open.clientID, serverName: serverName, options: options, setlist: nil)
+        } catch {
+            for line in error.lines { StandardError.writeLine(line) }
+            return client.refuse("/nsm/client/open", .general, error.lines.first ?? "\(error)")
+        }
+        started.session.tickHandlers.append { [unowned self] in poll(timeout: 0) }
+        show = started
+        sessionFile = open.file
+        savedChangeCount = started.session.engine.parameterChangeCount
         isDirty = false
-        transport.send(to: managerURL, "/reply", [.string("/nsm/client/open"), .string("opened \(file)")])
+        client.reply(to: "/nsm/client/open", "opened \(open.file)")
     }
 
     private func save() {
-        guard let session, let file = sessionFile else {
-            return reply(error: .noSessionOpen, to: "/nsm/client/save", "no session is open")
-        }
-        let changeCount = session.engine.parameterChangeCount
+        let request = "/nsm/client/save"
+        guard let show, let file = sessionFile else { return client.refuse(request, .noSessionOpen, "no session is open") }
+        let changeCount = show.session.engine.parameterChangeCount
         let omissions: LiveSession.ChainOmissions
         do {
-            omissions = try session.writeChain(to: file, base: midi?.controller.preset ?? session.preset)
+            omissions = try show.save(to: file)
         } catch {
-            return reply(error: .general, to: "/nsm/client/save", error.description)
+            return client.refuse(request, .general, error.description)
         }
         for warning in omissions.pluginWarnings {
             StandardError.writeLine("foldback: warning: plugin state not saved: \(warning)")
@@ -150,18 +151,18 @@ package final class NSMSession {
             StandardError.writeLine("foldback: warning: \(omissions.skipped.count) changed value(s) have no preset key and were not saved: \(omissions.skipped)")
         }
         savedChangeCount = changeCount
-        transport.send(to: managerURL, "/reply", [.string("/nsm/client/save"), .string("saved \(file)")])
+        client.reply(to: request, "saved \(file)")
         if isDirty {
             isDirty = false
-            transport.send(to: managerURL, "/nsm/client/is_clean")
+            client.send("/nsm/client/is_clean")
         }
     }
 
     /// Sends `is_dirty` once parameters have changed since the open or the last save.
     private func updateDirtyState() {
-        guard let session, !isDirty, session.engine.parameterChangeCount != savedChangeCount else { return }
+        guard let show, !isDirty, show.session.engine.parameterChangeCount != savedChangeCount else { return }
         isDirty = true
-        transport.send(to: managerURL, "/nsm/client/is_dirty")
+        client.send("/nsm/client/is_dirty")
     }
 
     private func copyTemplateIfAbsent(to file: String) throws {
@@ -169,17 +170,5 @@ package final class NSMSession {
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: templatePath, toPath: file)
-    }
-
-    private func reply(error code: ErrorCode, to path: String, _ message: String) {
-        StandardError.writeLine("foldback: NSM: \(path) failed: \(message)")
-        transport.send(to: managerURL, "/error", [.string(path), .int(code.rawValue), .string(message)])
-    }
-
-    private func closeSession() {
-        midi?.stop()
-        midi = nil
-        session?.close()
-        session = nil
     }
 }

@@ -5,8 +5,6 @@ package import FoldbackPresets
 package enum PresetProblems {
     /// Prints every diagnostic of `error` and a count line.
     package static func report(_ error: PresetError, path: String) {
-        for diagnostic in error.diagnostics { StandardError.writeLine(diagnostic.description) }
-        let count = error.errors.count
-        StandardError.writeLine("foldback: \(path) has \(count) \(count == 1 ? "error" : "errors")")
+        for line in ShowError.preset(error, path: path).lines { StandardError.writeLine(line) }
     }
 }

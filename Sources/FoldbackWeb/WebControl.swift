@@ -41,7 +41,7 @@ public final class WebControl: Sendable {
             guard role == .engineer else { throw .forbidden("only the engineer may run \(command)") }
             message = OSCMessage(ControlRouter.root + "/" + command)
         }
-        let replies = router.handle(message, from: Self.peer)
+        let replies = router.handle(message, from: Self.peer, surface: .web)
         if let error = replies.first(where: { $0.path == OSCServer.errorPath }) {
             throw .refused(error.arguments.last?.text ?? "refused")
         }

@@ -2,7 +2,6 @@
 import ArgumentParser
 import FoldbackControl
 import FoldbackLive
-import FoldbackPresets
 
 /// The live-control options of `foldback run` (an option group, so `RunCommand` stays small).
 struct ControlOptions: ParsableArguments {
@@ -58,26 +57,5 @@ struct ControlOptions: ParsableArguments {
         (settings.oscPort, settings.oscBind, settings.webPort, settings.webBind) = (oscPort, oscBind, webPort, webBind)
         (settings.allowDir, settings.watch, settings.meters) = (allowDir, watch, meters)
         return settings
-    }
-
-    /// The setlist, or nil without `--setlist`; exit status 2 after printing its problems.
-    func loadSetlist() throws -> Setlist? {
-        guard let setlist else { return nil }
-        do {
-            return try SetlistLoader.load(path: setlist)
-        } catch {
-            PresetLoading.report(error, path: setlist)
-            throw ExitCode(2)
-        }
-    }
-
-    /// The preset to start with: the argument, or the setlist's first song (one of the two, not both).
-    static func startingPreset(argument: String?, setlist: Setlist?) throws -> String {
-        switch (argument, setlist) {
-        case let (path?, nil): return path
-        case let (nil, list?): return list.entries[0].presetPath
-        case (nil, nil): throw ValidationError("give a preset file, or --setlist FILE")
-        case (_?, _?): throw ValidationError("give either a preset file or --setlist, not both")
-        }
     }
 }

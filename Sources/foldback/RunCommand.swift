@@ -1,13 +1,8 @@
-// `foldback run`: hosts a preset as a live JACK client until SIGINT/SIGTERM or server shutdown. Non-realtime.
+// `foldback run`: parses the show's options and runs it (FoldbackLive's ShowRunner) until SIGINT/SIGTERM. Non-realtime.
 import ArgumentParser
-import CFoldback
 import FoldbackLive
-import Foundation
-import FoldbackEngine
-import FoldbackJACK
-import FoldbackPresets
 
-/// Loads a preset, joins JACK as one client and mixes live.
+/// Parses `foldback run`'s options into a ``ShowOptions`` and runs the show (``ShowRunner``).
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -50,9 +45,13 @@ struct RunCommand: ParsableCommand {
             controllers to faders, sends, unit parameters, mutes and bypasses (see docs/presets.md).
 
             Started by a session manager (NSM_URL set: nsmd, RaySession, Carla…), Foldback speaks the NSM \
-            protocol: the session keeps its own copy of the preset (<session path>.toml, first copied from \
-            the preset given here), the JACK client takes the session's client id as its name, and a session \
-            save writes the current levels, parameters and connections into that copy.
+            protocol and runs the same show: the session keeps its own copy of the preset (<session path>.toml, \
+            first copied from the preset given here), which is the preset that plays (SIGHUP and --watch reload \
+            it), and the JACK client takes the session's client id as its name. Every other option works as \
+            without a session manager: recording and SIGUSR1, file players and SIGUSR2, OSC, the web surface, \
+            MIDI, --meters, --threads, --start-server. A session save writes the current levels, parameters and \
+            connections into the session's copy, whichever surface (web, OSC, MIDI) made them. '--name' and \
+            '--setlist' are refused there (exit 2): the session names the client, and keeps one preset.
 
             Threads: '--threads N' renders each cycle on N threads: the JACK process thread and N − 1 \
             workers created through JACK's thread API at the client's realtime priority. Strips run in \
@@ -87,14 +86,15 @@ struct RunCommand: ParsableCommand {
               oscsend localhost 9000 /foldback/preset/save s ~/saves/soundcheck.toml
               oscsend localhost 9000 /foldback/strip/vox/gain_db f -3.5
               NSM_URL=osc.udp://localhost:12345/ foldback run show.toml   (as a session manager starts it)
+              foldback run show.toml --web-port 9100 --osc-port 9000 --record takes   (as a session's command line)
             """
     )
 
     @Argument(help: "The preset file (TOML); omit it with --setlist.")
     var preset: String?
 
-    @Option(name: .long, help: "JACK client name; if taken, JACK picks a unique one and Foldback says which.")
-    var name = "foldback"
+    @Option(name: .long, help: "JACK client name (default: foldback); if taken, JACK picks a unique one and Foldback says which. Not under a session manager, which names the client.")
+    var name: String?
 
     @Option(name: .long, help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
     var server: String?
@@ -135,102 +135,32 @@ struct RunCommand: ParsableCommand {
         case dummy
     }
 
+    func validate() throws {
+        switch (preset, control.setlist) {
+        case (nil, nil): throw ValidationError("give a preset file, or --setlist FILE")
+        case (_?, _?): throw ValidationError("give either a preset file or --setlist, not both")
+        default: break
+        }
+    }
+
+    /// The command line as the show takes it.
+    var options: ShowOptions {
+        var options = ShowOptions()
+        (options.presetPath, options.setlistPath, options.clientName, options.serverName) = (preset, control.setlist, name, server)
+        (options.startsPrivateServer, options.sampleRate, options.period) = (startServer != nil, rate, period)
+        (options.threads, options.showMinutes, options.quiet, options.makesConnections) = (threads, showMinutes, quiet, !noConnect)
+        (options.recording, options.control) = (recording.settings, control.settings)
+        return options
+    }
+
     func run() throws {
-        guard showMinutes.isFinite, (1...1440).contains(showMinutes) else {
-            StandardError.writeLine("foldback: --show-minutes must be between 1 and 1440 (got \(showMinutes))")
-            throw ExitCode(2)
-        }
-        if let problem = RenderThreads.problem(with: threads) {
-            StandardError.writeLine("foldback: \(problem)")
-            throw ExitCode(2)
-        }
-        let setlist = try control.loadSetlist()
-        let preset = try ControlOptions.startingPreset(argument: preset, setlist: setlist)
-        let loaded = try PresetLoading.load(preset)
-        let prototype: EngineGraph
+        let status: Int32
         do {
-            prototype = try PresetGraphBuilder.graph(for: loaded, sampleRate: Double(rate), maxFrames: period)
+            status = try ShowRunner(options: options).run()
         } catch {
-            PresetLoading.report(error, path: preset)
-            throw ExitCode(2)
+            for line in error.lines { StandardError.writeLine(line) }
+            throw ExitCode(error.status)
         }
-        let recorder = try recording.makeRecorder(preset: loaded, graph: prototype)
-        let players: FilePlayers
-        do {
-            players = try FilePlayers(preset: loaded)
-        } catch let failure as LiveStartFailure {
-            throw ExitCode(failure.status)
-        }
-        defer { players.close() }
-        fb_install_stop_signals()
-        var launcher: JACKServerLauncher?
-        let serverName = server ?? ProcessInfo.processInfo.environment["JACK_DEFAULT_SERVER"]
-        if startServer != nil {
-            let privateName = serverName ?? "foldback-\(getpid())"
-            do {
-                launcher = try JACKServerLauncher(serverName: privateName, sampleRate: rate, period: period)
-            } catch {
-                StandardError.writeLine("foldback: \(error)")
-                throw ExitCode(1)
-            }
-            StandardError.writeLine("foldback: started a private JACK server '\(privateName)' (dummy driver, \(rate) Hz, \(period) frames)")
-        }
-        defer { launcher?.stop() }
-        if let managerURL = NSMSession.sessionManagerURL {
-            let status = try NSMSession(
-                managerURL: managerURL, templatePath: preset, serverName: launcher?.serverName ?? serverName, makesConnections: !noConnect,
-                renderThreads: threads
-            ).run()
-            if status != 0 { throw ExitCode(status) }
-            return
-        }
-        let session: LiveSession
-        do {
-            session = try LiveSession(
-                preset: loaded, clientName: name, serverName: launcher?.serverName ?? serverName,
-                prepare: { graph in
-                    try recorder?.attach(to: graph)
-                    try players.attach(to: graph)
-                }, showSeconds: showMinutes * 60, renderThreads: threads,
-                alsoFitting: setlist?.entries.compactMap { try? PresetLoading.load($0.presetPath) } ?? [])
-        } catch {
-            StandardError.writeLine("foldback: \(error)")
-            throw ExitCode(1)
-        }
-        if threads > 1 {
-            let scheduling = session.host.renderWorkersAreRealtime ? "realtime" : "not realtime: the server runs without realtime scheduling"
-            StandardError.writeLine("foldback: rendering on \(threads) threads: the JACK process thread and \(threads - 1) worker\(threads == 2 ? "" : "s") (\(scheduling))")
-        }
-        if session.host.actualName != name {
-            StandardError.writeLine("foldback: the client name '\(name)' is taken; JACK named this client '\(session.host.actualName)'")
-        }
-        if !noConnect {
-            for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
-        }
-        session.state.makesConnections = !noConnect
-        let midi = session.startMIDIOrWarn()
-        if let controller = midi?.controller { session.onPresetSwitched.append { controller.adopt($0) } }
-        let liveControl: LiveControl
-        do {
-            liveControl = try LiveControl(session: session, options: control.settings, setlist: setlist, midi: midi?.controller)
-        } catch {
-            session.close()
-            StandardError.writeLine("foldback: \(error)")
-            throw ExitCode(1)
-        }
-        if let recorder { session.record(with: recorder, paused: recording.paused) }
-        session.play(with: players)
-        StandardError.writeLine(session.summary)
-        for line in session.latencyReport() { StandardError.writeLine(line) }
-        let exitStatus = session.runUntilStopped(showStatus: !quiet && !control.meters)
-        liveControl.stop()
-        midi?.stop()
-        if let recorder {
-            LiveSession.finishTake(recorder)
-            recorder.close()
-        }
-        session.close()
-        if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
-        if exitStatus != 0 { throw ExitCode(exitStatus) }
+        if status != 0 { throw ExitCode(status) }
     }
 }

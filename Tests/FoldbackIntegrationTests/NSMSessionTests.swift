@@ -1,10 +1,9 @@
-// `foldback run` under a minimal NSM server made with liblo: announce, open, dirty, save, clean and reopen. Non-realtime.
+// `foldback run` under a minimal NSM server (FakeSessionManager): announce, open, dirty, save, clean and reopen. Non-realtime.
+import FoldbackControl
 import FoldbackEngine
 import FoldbackJACK
 import FoldbackPresets
 import XCTest
-@testable import foldback
-import FoldbackLive
 
 final class NSMSessionTests: JACKServerTestCase {
     private static let template = MIDIControlTests.routing + """
@@ -17,63 +16,18 @@ final class NSMSessionTests: JACKServerTestCase {
           curve = "linear"
         """
 
-    /// The session manager's side: one liblo socket, the client's address once it announced.
-    private final class TestNSMServer {
-        let transport: NSMTransport
-        var clientURL = ""
-
-        init() throws { transport = try NSMTransport() }
-
-        /// Waits for foldback's announce and accepts it; returns the announce's arguments.
-        func acceptAnnounce() throws -> [NSMArgument] {
-            let announce = try expect("/nsm/server/announce")
-            clientURL = announce.sourceURL
-            transport.send(to: clientURL, "/reply", [.string("/nsm/server/announce"), .string("welcome"), .string("test-nsm"), .string(":server-control:")])
-            return announce.arguments
-        }
-
-        /// Sends `path` and waits for the client's `/reply` or `/error` to it.
-        func request(_ path: String, _ arguments: [NSMArgument] = [], timeout: Double = 30) throws -> NSMMessage {
-            XCTAssertTrue(transport.send(to: clientURL, path, arguments))
-            return try next("the answer to \(path)", timeout: timeout) { $0.arguments.first?.string == path }
-        }
-
-        /// Waits for a message with `path` from the client.
-        func expect(_ path: String, timeout: Double = 30) throws -> NSMMessage {
-            try next(path, timeout: timeout) { $0.path == path }
-        }
-
-        /// Messages received but not yet asked for, oldest first.
-        private var pending: [NSMMessage] = []
-
-        /// The first message, received before or within `timeout` s, that `matches`; the others stay pending.
-        private func next(_ what: String, timeout: Double, _ matches: (NSMMessage) -> Bool) throws -> NSMMessage {
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                if let index = pending.firstIndex(where: matches) { return pending.remove(at: index) }
-                guard Date() < deadline else { throw FoldbackRun.Failure("no \(what) within \(timeout) s; got \(pending)") }
-                pending += transport.receive(timeout: 0.05)
-            }
-        }
-
-        /// Whether any message with `path` arrives within `seconds`.
-        func receives(_ path: String, within seconds: Double) -> Bool {
-            (try? next(path, timeout: seconds) { $0.path == path }) != nil
-        }
-    }
-
     func testOpenSaveAndReopenKeepValuesAndConnectionsUnderTheClientIDAsJACKName() throws {
         let server = try serverName
         let (folder, templatePath) = try sessionFolder()
         let sessionPath = folder.appendingPathComponent("session/Foldback.nXYZW").path
         let clientID = "fbnsm-\(getpid() % 10_000)"
-        let nsm = try TestNSMServer()
+        let nsm = try FakeSessionManager()
 
         // First run: announce, open (the template is copied), a level changed over MIDI makes it dirty, save.
         var run = try startFoldback(templatePath, nsm)
         let announce = try nsm.acceptAnnounce()
         XCTAssertEqual(announce.first, .string("Foldback"))
-        XCTAssertEqual(announce[1].string.map { $0.contains(":dirty:") && $0.contains(":switch:") }, true, "\(announce)")
+        XCTAssertEqual(announce[1].text.map { $0.contains(":dirty:") && $0.contains(":switch:") }, true, "\(announce)")
         XCTAssertEqual(Array(announce[3...]), [.int(1), .int(2), .int(run.process.processIdentifier)])
         let opened = try nsm.request("/nsm/client/open", [.string(sessionPath), .string("Foldback"), .string(clientID)])
         XCTAssertEqual(opened.path, "/reply", "\(opened)")
@@ -118,7 +72,7 @@ final class NSMSessionTests: JACKServerTestCase {
         let (folder, templatePath) = try sessionFolder()
         let sessionPath = folder.appendingPathComponent("broken").path
         try "[[bus]]\nnme = \"main\"\n".write(toFile: sessionPath + ".toml", atomically: true, encoding: .utf8)
-        let nsm = try TestNSMServer()
+        let nsm = try FakeSessionManager()
         let run = try startFoldback(templatePath, nsm)
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
@@ -128,15 +82,16 @@ final class NSMSessionTests: JACKServerTestCase {
         let open = try nsm.request("/nsm/client/open", [.string(sessionPath), .string("Foldback"), .string("fbnsm-broken")])
         XCTAssertEqual(open.path, "/error")
         XCTAssertEqual(open.arguments[1], .int(-9))
-        XCTAssertTrue(open.arguments[2].string?.contains("broken.toml:2:1: error: unknown key 'nme'") == true, "\(open)")
+        XCTAssertTrue(open.arguments[2].text?.contains("broken.toml:2:1: error: unknown key 'nme'") == true, "\(open)")
         XCTAssertTrue(run.process.isRunning, "a refused open leaves foldback waiting for another")
     }
 
-    func testASecondOpenSwitchesToTheNewSessionAndClientName() throws {
+    func testASecondOpenSwitchesToTheNewSessionAndClientNameKeepingItsOSCAndWebPorts() throws {
         let server = try serverName
         let (folder, templatePath) = try sessionFolder()
-        let nsm = try TestNSMServer()
-        let run = try startFoldback(templatePath, nsm)
+        let nsm = try FakeSessionManager()
+        let oscPort = try UDPSocket(host: "127.0.0.1", port: 0).local.port   // free now; closed again at once
+        let run = try startFoldback(templatePath, nsm, options: ["--osc-port", "\(oscPort)", "--web-port", "\(oscPort)"])   // TCP: another port space
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
         let first = "fbnsm-a\(getpid() % 1_000)", second = "fbnsm-b\(getpid() % 1_000)"
@@ -147,6 +102,9 @@ final class NSMSessionTests: JACKServerTestCase {
         XCTAssertEqual(observer.portNames(matching: "^\(first):"), [], "the first session's client is gone")
         XCTAssertEqual(Set(observer.portNames(matching: "^\(second):")), ["\(second):vox_in", "\(second):main", "\(second):midi_in"])
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("two.toml").path))
+        let osc = try OSCClient(serverPort: oscPort)
+        XCTAssertEqual(try osc.request(OSCMessage("/foldback/ping")), OSCMessage("/foldback/pong"), "the second session listens on the same OSC port")
+        XCTAssertEqual(run.standardError.components(separatedBy: "web on 127.0.0.1:\(oscPort) ").count - 1, 2, "and serves the web surface on its port again")
     }
 
     /// A fresh folder (removed after the test) holding the template preset; returns it and the template's path.
@@ -159,9 +117,9 @@ final class NSMSessionTests: JACKServerTestCase {
         return (folder, templatePath)
     }
 
-    /// `foldback run TEMPLATE` on the test server, as the session manager `nsm` would start it.
-    private func startFoldback(_ templatePath: String, _ nsm: TestNSMServer) throws -> FoldbackRun {
-        try FoldbackRun(["run", templatePath, "--server", try serverName, "--quiet"], testBundle: Bundle(for: Self.self),
-                        environment: ["NSM_URL": nsm.transport.url])
+    /// `foldback run TEMPLATE options…` on the test server, as the session manager `nsm` would start it.
+    private func startFoldback(_ templatePath: String, _ nsm: FakeSessionManager, options: [String] = []) throws -> FoldbackRun {
+        try FoldbackRun(["run", templatePath, "--server", try serverName, "--quiet"] + options, testBundle: Bundle(for: Self.self),
+                        environment: ["NSM_URL": nsm.url])
     }
 }

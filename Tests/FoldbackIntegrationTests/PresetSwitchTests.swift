@@ -156,7 +156,7 @@ final class PresetSwitchTests: JACKServerTestCase {
         XCTAssertNil(sender.connect(to: "\(rig.clientName):midi_in"))
         XCTAssertTrue(sender.send(MIDIMessage(status: 0xC0, data1: 1)))
         XCTAssertTrue(sender.waitUntilSent())
-        try rig.waitForLog("MIDI program 1: ")
+        try rig.waitForLog("foldback: MIDI /foldback/setlist/select: switched to ")
         XCTAssertEqual(try rig.request("/foldback/setlist/get"), OSCMessage("/foldback/setlist", [.int(2), .int(2), .string("Two")]))
         XCTAssertEqual(decibels(try rig.measuredGain()), -3, accuracy: 0.1, "program change 1 selected song two")
     }

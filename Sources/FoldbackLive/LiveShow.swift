@@ -1,0 +1,127 @@
+// One show playing on JACK: a live session with its recorder, file players, MIDI and control surfaces; start, main loop, close. Non-realtime.
+import FoldbackEngine
+package import FoldbackPresets
+package import FoldbackRender
+
+/// A preset playing live with every surface the options ask for. ``ShowRunner`` starts one for a plain run,
+/// and one per session a session manager opens: the same show either way.
+package final class LiveShow {
+    /// The live session (engine, JACK host, preset switching).
+    package let session: LiveSession
+    /// OSC, web, the reload poller and the meter view.
+    package let control: LiveControl
+    private let midi: MIDIInputLoop?
+    private let recorder: Recorder?
+    private let players: FilePlayers
+    private let showsStatus: Bool
+
+    /// What a preset needs before its session starts: the recorder and the file players, checked against it.
+    package struct Parts: Sendable {
+        package let recorder: Recorder?
+        package let players: FilePlayers
+
+        /// Closes what was opened (for parts of a show that will not start).
+        package func close() {
+            recorder?.close()
+            players.close()
+        }
+    }
+
+    /// Checks that `preset` builds and opens its recorder and file players.
+    /// - Throws: ``ShowError`` (status 2) for a preset that does not build, recording options it cannot
+    ///   take (a bus it lacks…) or a source file that cannot be read (reported as it is found).
+    package static func parts(for preset: Preset, options: ShowOptions) throws(ShowError) -> Parts {
+        let prototype: EngineGraph
+        do {
+            prototype = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(options.sampleRate), maxFrames: options.period)
+        } catch {
+            throw .preset(error, path: preset.path)
+        }
+        let recorder = try options.recording.makeRecorder(preset: preset, graph: prototype)
+        do {
+            return Parts(recorder: recorder, players: try FilePlayers(preset: preset))
+        } catch {
+            recorder?.close()
+            throw .reported(status: (error as? LiveStartFailure)?.status ?? 2)
+        }
+    }
+
+    /// Joins JACK as `clientName` on `serverName` with `preset` and `parts`, connects, and starts MIDI,
+    /// control, recording and the file players as `options` say; prints the summary and latency report.
+    /// `setlist` (if any) is the show's setlist, standing at `preset`. On a throw, `parts` are closed.
+    package init(
+        preset: Preset, parts: Parts, clientName: String, serverName: String?, options: ShowOptions, setlist: Setlist?
+    ) throws(ShowError) {
+        let (recorder, players) = (parts.recorder, parts.players)
+        do {
+            session = try LiveSession(
+                preset: preset, clientName: clientName, serverName: serverName,
+                prepare: { graph in
+                    try recorder?.attach(to: graph)
+                    try players.attach(to: graph)
+                }, showSeconds: options.showMinutes * 60, renderThreads: options.threads,
+                alsoFitting: setlist?.entries.compactMap { try? PresetLoader.load(path: $0.presetPath) } ?? [])
+        } catch {
+            parts.close()
+            throw .failed("\(error)")
+        }
+        let threads = options.threads
+        if threads > 1 {
+            let scheduling = session.host.renderWorkersAreRealtime ? "realtime" : "not realtime: the server runs without realtime scheduling"
+            StandardError.writeLine("foldback: rendering on \(threads) threads: the JACK process thread and \(threads - 1) worker\(threads == 2 ? "" : "s") (\(scheduling))")
+        }
+        if session.host.actualName != clientName {
+            StandardError.writeLine("foldback: the client name '\(clientName)' is taken; JACK named this client '\(session.host.actualName)'")
+        }
+        if options.makesConnections {
+            for warning in session.connect() { StandardError.writeLine("foldback: warning: \(warning)") }
+        }
+        session.state.makesConnections = options.makesConnections
+        midi = session.startMIDIOrWarn()
+        if let controller = midi?.controller { session.onPresetSwitched.append { controller.adopt($0) } }
+        do {
+            control = try LiveControl(session: session, options: options.control, setlist: setlist, midi: midi?.controller)
+        } catch {
+            midi?.stop()
+            session.close()
+            parts.close()
+            throw .failed("\(error)")
+        }
+        (self.recorder, self.players) = (recorder, players)
+        showsStatus = !options.quiet && !options.control.meters
+        if let recorder { session.record(with: recorder, paused: options.recording.paused) }
+        session.play(with: players)
+        StandardError.writeLine(session.summary)
+        for line in session.latencyReport() { StandardError.writeLine(line) }
+    }
+
+    /// Mixes until a stop signal or ``LiveSession/requestStop()``, riding out JACK server restarts; returns 0.
+    package func run() -> Int32 {
+        session.runUntilStopped(showStatus: showsStatus)
+    }
+
+    /// The preset a session save writes over: the playing one, with any MIDI-learned mappings.
+    package var presetToSave: Preset { midi?.controller.preset ?? session.preset }
+
+    /// Writes the running chain (levels, parameters and connections set live from any surface) over
+    /// `path`, without `--watch` taking the write for an edit.
+    package func save(to path: String) throws(PresetError) -> LiveSession.ChainOmissions {
+        var outcome: Result<LiveSession.ChainOmissions, PresetError> = .success(LiveSession.ChainOmissions(skipped: [], pluginWarnings: []))
+        control.writingPresetFile {
+            outcome = Result { () throws(PresetError) in try session.writeChain(to: path, base: presetToSave) }
+        }
+        return try outcome.get()
+    }
+
+    /// Stops every surface, finishes the take, and leaves JACK.
+    package func close() {
+        control.stop()
+        midi?.stop()
+        if let recorder {
+            LiveSession.finishTake(recorder)
+            recorder.close()
+        }
+        session.close()
+        players.close()
+    }
+}

@@ -1,0 +1,108 @@
+// Runs a show from its options: checks them, starts a private server if asked, then plays by hand or under a session manager. Non-realtime.
+import CFoldback
+import FoldbackJACK
+import FoldbackPresets
+import Foundation
+
+/// The one way a show starts: `foldback run` fills ``ShowOptions`` and calls ``run()``.
+///
+/// Without `NSM_URL` it plays the preset (or the setlist's first song) until SIGINT/SIGTERM. With it, the same
+/// show plays each session the manager opens, on the session's copy of the preset (see ``NSMSession``).
+/// Options that a session manager decides (`--name`) or that conflict with its copy (`--setlist`) are refused.
+package struct ShowRunner {
+    package let options: ShowOptions
+
+    package init(options: ShowOptions) {
+        self.options = options
+    }
+
+    /// Runs the show to its end; returns the exit status (0 after a stop signal).
+    /// - Throws: ``ShowError`` when it cannot start: bad input (status 2) or a failure such as no JACK server (1).
+    package func run() throws(ShowError) -> Int32 {
+        if let problem = options.problem() { throw problem }
+        let setlist = try options.setlistPath.map { path throws(ShowError) in try Self.load(setlist: path) }
+        guard let presetPath = options.presetPath ?? setlist?.entries.first?.presetPath else {
+            throw .usage("give a preset file, or --setlist FILE")
+        }
+        let client = try options.sessionManagerURL.map { url throws(ShowError) in try NSMClient(managerURL: url) }
+        let preset: Preset
+        do {
+            preset = try Self.load(preset: presetPath)
+        } catch {
+            guard let client else { throw error }
+            // Under NSM the preset given only seeds new sessions: one that has its own copy still opens.
+            for line in error.lines { StandardError.writeLine(line) }
+            StandardError.writeLine("foldback: warning: NSM: new sessions cannot start from \(presetPath); sessions with their own copy still open")
+            return try run(client: client, templatePath: presetPath)
+        }
+        let parts = try LiveShow.parts(for: preset, options: options)   // checked even under NSM: bad options exit 2 at start
+        if let client {
+            parts.close()   // each session opened gets its own, from its copy of the preset
+            return try run(client: client, templatePath: presetPath)
+        }
+        Self.installSignals()
+        let launcher: JACKServerLauncher?
+        do {
+            launcher = try startPrivateServer()
+        } catch {
+            parts.close()
+            throw error
+        }
+        defer { launcher?.stop() }
+        let show = try LiveShow(
+            preset: preset, parts: parts, clientName: options.clientName ?? ShowOptions.defaultClientName,
+            serverName: launcher?.serverName ?? options.effectiveServerName, options: options, setlist: setlist)
+        let status = show.run()
+        show.close()
+        if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
+        return status
+    }
+
+    /// The show under the session manager `client` speaks to, for each session it opens.
+    private func run(client: NSMClient, templatePath: String) throws(ShowError) -> Int32 {
+        Self.installSignals()
+        let launcher = try startPrivateServer()
+        defer { launcher?.stop() }
+        let serverName = launcher?.serverName ?? options.effectiveServerName
+        let status = NSMSession(client: client, templatePath: templatePath, serverName: serverName, options: options).run()
+        if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
+        return status
+    }
+
+    /// SIGINT and SIGTERM stop the show; SIGHUP, SIGUSR1 and SIGUSR2 are counted, never fatal (even before a
+    /// session opens, or without a recorder or file players to toggle).
+    private static func installSignals() {
+        fb_install_stop_signals()
+        for signal in [SIGHUP, SIGUSR1, SIGUSR2] { fb_count_signal(signal) }
+    }
+
+    /// The private server `--start-server` asks for (dummy driver), or nil.
+    private func startPrivateServer() throws(ShowError) -> JACKServerLauncher? {
+        guard options.startsPrivateServer else { return nil }
+        let name = options.effectiveServerName ?? "foldback-\(getpid())"
+        let launcher: JACKServerLauncher
+        do {
+            launcher = try JACKServerLauncher(serverName: name, sampleRate: options.sampleRate, period: options.period)
+        } catch {
+            throw .failed("\(error)")
+        }
+        StandardError.writeLine("foldback: started a private JACK server '\(name)' (dummy driver, \(options.sampleRate) Hz, \(options.period) frames)")
+        return launcher
+    }
+
+    private static func load(preset path: String) throws(ShowError) -> Preset {
+        do {
+            return try PresetLoader.load(path: path)
+        } catch {
+            throw .preset(error, path: path)
+        }
+    }
+
+    private static func load(setlist path: String) throws(ShowError) -> Setlist {
+        do {
+            return try SetlistLoader.load(path: path)
+        } catch {
+            throw .preset(error, path: path)
+        }
+    }
+}
