@@ -46,13 +46,6 @@ public final class PipeWireDaemon: @unchecked Sendable {
         ProcessInfo.processInfo.environment["FOLDBACK_TEST_SERVER"] == "pipewire"
     }
 
-    /// Whether this process has PipeWire's libjack loaded (from `…/pipewire-0.3/jack/`, as `pw-jack` arranges).
-    public static var processUsesPipeWireLibjack: Bool {
-        // Read to the end: /proc files report a size of 0.
-        let maps = FileHandle(forReadingAtPath: "/proc/self/maps").map { String(decoding: $0.readDataToEndOfFile(), as: UTF8.self) }
-        return maps?.contains("pipewire-0.3/jack/libjack.so") ?? false
-    }
-
     /// The full path of `pipewire` on PATH, or `nil`.
     public static func pipewirePath() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"

@@ -195,6 +195,7 @@ struct RunCommand: ParsableCommand {
                 alsoFitting: setlist?.entries.compactMap { try? PresetLoading.load($0.presetPath) } ?? [])
         } catch {
             StandardError.writeLine("foldback: \(error)")
+            if let hint = PipeWirePresence.hint(after: error) { StandardError.writeLine("foldback: \(hint)") }
             throw ExitCode(1)
         }
         if threads > 1 {

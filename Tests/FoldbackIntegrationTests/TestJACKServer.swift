@@ -33,7 +33,7 @@ enum TestJACKServers {
             guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed; install jackd2 to run JACK tests.") }
             return try JACKServerLauncher(serverName: serverName, sampleRate: sampleRate, period: period, timeout: timeout)
         }
-        guard PipeWireDaemon.processUsesPipeWireLibjack else {
+        guard PipeWirePresence.isLibjackPipeWires else {
             throw PipeWireDaemon.StartFailure(
                 description: "FOLDBACK_TEST_SERVER=pipewire but this test process runs jackd's libjack: "
                     + "run it through scripts/pipewire-tests.sh (or pw-jack)", isNotInstalled: false)
