@@ -5,10 +5,10 @@ public import Foundation
 /// when the tests run through PipeWire's libjack (`FOLDBACK_TEST_SERVER=pipewire`, see
 /// `scripts/pipewire-tests.sh`).
 ///
-/// Runs `pipewire -c CONFIG` with a generated config: its core (and socket) named ``name``, so a JACK client
-/// passing ``name`` as its server name reaches it (PipeWire's libjack takes the server name as the remote
-/// name); the `support.node.driver` dummy driver at ``sampleRate`` with the quantum pinned to ``quantum``;
-/// no devices, no D-Bus, no session manager (JACK clients link their own ports). The socket lives in
+/// Runs `pipewire -c CONFIG` with `PIPEWIRE_CORE=name`, CONFIG being `scripts/pipewire-headless.conf` with its
+/// clock set: its core (and socket) named ``name``, so a JACK client passing ``name`` as its server name reaches
+/// it (PipeWire's libjack takes the server name as the remote name); the `support.node.driver` dummy driver at
+/// ``sampleRate`` with the quantum pinned to ``quantum``; no devices, no D-Bus, no session manager. The socket lives in
 /// `$PIPEWIRE_RUNTIME_DIR` or `$XDG_RUNTIME_DIR`. ``stop()`` sends SIGTERM and waits; `deinit` stops it too.
 public final class PipeWireDaemon: @unchecked Sendable {
     /// The core and socket name: the JACK server name clients pass.
@@ -74,8 +74,9 @@ public final class PipeWireDaemon: @unchecked Sendable {
         logURL = temporary.appendingPathComponent("pipewire-\(name).log")
         configURL = temporary.appendingPathComponent("pipewire-\(name).conf")
         socketURL = URL(fileURLWithPath: runtime).appendingPathComponent(name)
+        let config = try Self.config(sampleRate: sampleRate, quantum: quantum)
         do {
-            try Self.config(name: name, sampleRate: sampleRate, quantum: quantum).write(to: configURL, atomically: true, encoding: .utf8)
+            try config.write(to: configURL, atomically: true, encoding: .utf8)
         } catch {
             throw StartFailure(description: "cannot write \(configURL.path): \(error)", isNotInstalled: false)
         }
@@ -86,6 +87,7 @@ public final class PipeWireDaemon: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: pipewire)
         process.arguments = ["-c", configURL.path]
         process.environment = environment.filter { $0.key != "PIPEWIRE_REMOTE" && $0.key != "LD_PRELOAD" }
+            .merging(["PIPEWIRE_CORE": name]) { $1 }
         process.standardOutput = log
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
@@ -157,45 +159,21 @@ public final class PipeWireDaemon: @unchecked Sendable {
         }
     }
 
-    /// The daemon's config: the modules a JACK client needs, a dummy and a freewheel driver, nothing else.
-    static func config(name: String, sampleRate: Int, quantum: Int) -> String {
-        """
-        # Foldback's test PipeWire '\(name)': dummy driver, no devices, no D-Bus, no session manager.
-        context.properties = {
-            core.daemon = true
-            core.name = "\(name)"
-            support.dbus = false
-            default.clock.rate = \(sampleRate)
-            default.clock.allowed-rates = [ \(sampleRate) ]
-            default.clock.quantum = \(quantum)
-            default.clock.min-quantum = \(quantum)
-            default.clock.max-quantum = \(quantum)
+    /// The repository's `scripts/pipewire-headless.conf` (the modules a JACK client needs, a dummy and a freewheel
+    /// driver, nothing else) with its clock pinned to `sampleRate` and `quantum`.
+    static func config(sampleRate: Int, quantum: Int) throws(StartFailure) -> String {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("scripts/pipewire-headless.conf")
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+            throw StartFailure(description: "cannot read \(url.path)", isNotInstalled: false)
         }
-        context.spa-libs = {
-            audio.convert.* = audioconvert/libspa-audioconvert
-            support.* = support/libspa-support
-        }
-        context.modules = [
-            { name = libpipewire-module-rt args = { nice.level = -11 } flags = [ ifexists nofail ] }
-            { name = libpipewire-module-protocol-native }
-            { name = libpipewire-module-profiler }
-            { name = libpipewire-module-metadata }
-            { name = libpipewire-module-spa-node-factory }
-            { name = libpipewire-module-client-node }
-            { name = libpipewire-module-access args = { } }
-            { name = libpipewire-module-adapter }
-            { name = libpipewire-module-link-factory }
-        ]
-        context.objects = [
-            { factory = metadata args = { metadata.name = default } }
-            { factory = spa-node-factory
-                args = { factory.name = support.node.driver node.name = Dummy-Driver node.group = pipewire.dummy priority.driver = 20000 } }
-            { factory = spa-node-factory
-                args = { factory.name = support.node.driver node.name = Freewheel-Driver node.group = pipewire.freewheel
-                         priority.driver = 19000 node.freewheel = true } }
-        ]
-        context.exec = [ ]
-
-        """
+        let clock = ["rate": "\(sampleRate)", "allowed-rates": "[ \(sampleRate) ]", "quantum": "\(quantum)",
+                     "min-quantum": "\(quantum)", "max-quantum": "\(quantum)"]
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let words = line.split(separator: " ", maxSplits: 2)
+            guard words.count == 3, words[1] == "=", words[0].hasPrefix("default.clock."),
+                  let value = clock[String(words[0].dropFirst("default.clock.".count))] else { return String(line) }
+            return line.prefix { $0 == " " } + "\(words[0]) = \(value)"
+        }.joined(separator: "\n")
     }
 }

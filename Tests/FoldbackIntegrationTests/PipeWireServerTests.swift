@@ -134,6 +134,32 @@ final class PipeWireServerTests: JACKServerTestCase {
         XCTAssertFalse(log.contains("will not be restored"), "nothing lost in a shutdown counts as a patchbay disconnect:\n\(log)")
     }
 
+    /// First contact on a desktop's PipeWire (here scripts/pipewire-tests.sh's daemon at `$XDG_RUNTIME_DIR/pipewire-0`):
+    /// with jackd's libjack, `foldback run` exits 1 naming the daemon and the `pw-jack` command; through PipeWire's
+    /// libjack, with no server named, it runs on that daemon with all its ports, and SIGINT exits 0.
+    func testOnAUsersPipeWireFoldbackRunsThroughPwJackAndPointsThereWithoutIt() throws {
+        guard TestJACKServers.isPipeWire, PipeWirePresence.detect(scansProcesses: false) != nil else {
+            throw XCTSkip("needs PipeWire's libjack and a daemon at $XDG_RUNTIME_DIR/pipewire-0 (scripts/pipewire-tests.sh)")
+        }
+        let arguments = ["run", Self.fixture("monitor-mix.toml"), "--no-connect", "--quiet", "--name", "fb-pwfirst-\(getpid())"]
+        let withJackd = try FoldbackRun(arguments, testBundle: Bundle(for: Self.self), environment: ["LD_LIBRARY_PATH": "", "JACK_DEFAULT_SERVER": ""])
+        XCTAssertTrue(withJackd.process.waitUntilExit(within: 20), "no JACK server ends the run")
+        let told = withJackd.standardError
+        XCTAssertEqual(withJackd.process.terminationStatus, 1, told)
+        XCTAssertTrue(told.contains("No JACK server named 'default' is running"), told)
+        XCTAssertTrue(told.contains("PipeWire runs for this user (its socket "), told)
+        XCTAssertTrue(told.contains("\n    pw-jack "), told)
+
+        let run = try FoldbackRun(arguments, testBundle: Bundle(for: Self.self), environment: ["JACK_DEFAULT_SERVER": ""])
+        defer { run.stop() }
+        try run.waitUntilRunning()
+        let observer = try JACKClient(name: "fb-pwfirst-observer")
+        defer { observer.close() }
+        XCTAssertEqual(observer.portNames(matching: "^fb-pwfirst-\(getpid()):").count, 8, "three inputs, four outputs, midi_in")
+        XCTAssertTrue(run.process.stop(signal: SIGINT, within: 20))
+        XCTAssertEqual(run.process.terminationStatus, 0, run.standardError)
+    }
+
     // MARK: Helpers
 
     private func temporaryPreset(name: String, _ text: String) throws -> URL {
