@@ -86,7 +86,8 @@ final class PipeWireServerTests: JACKServerTestCase {
     /// round 2, as a crash) while everything runs; foldback says it waits for the server; the daemon comes back
     /// under the same name and the peers (a player, a recorder, a MIDI sender) reopen. Each time, within 5 s,
     /// foldback has the same client name and ports, all five connections (two from the preset, three made by
-    /// jack_connect) are back, and the outputs equal the inputs sample by sample. SIGINT then exits 0.
+    /// jack_connect) are back, and the outputs equal the inputs sample by sample. SIGINT then exits 0, and the audio
+    /// thread made no allocation or free in the whole run.
     func testThreePipeWireRestartsRejoinPortsAndRestoreConnections() throws {
         guard TestJACKServers.isPipeWire else {
             throw XCTSkip("PipeWire restarts run under scripts/pipewire-tests.sh; ServerRestartTests covers jackd")
@@ -132,6 +133,7 @@ final class PipeWireServerTests: JACKServerTestCase {
         XCTAssertEqual(status, 0, "SIGINT exits 0 after three restarts:\n\(log)")
         XCTAssertEqual(log.components(separatedBy: "is back: reopened '\(rig.name)'").count - 1, 3, log)
         XCTAssertFalse(log.contains("will not be restored"), "nothing lost in a shutdown counts as a patchbay disconnect:\n\(log)")
+        XCTAssertTrue(log.contains("audio path: 0 allocations, 0 frees"), "no malloc or free on the audio thread:\n\(log)")
     }
 
     /// First contact on a desktop's PipeWire (here scripts/pipewire-tests.sh's daemon at `$XDG_RUNTIME_DIR/pipewire-0`):
