@@ -37,8 +37,10 @@ echo "pipewire-tests: $(pipewire --version | tail -n 1), headless daemon in $run
 
 bin=$(${SWIFT:-swift} build --show-bin-path)
 tests=(
-  FoldbackIntegrationTests.PipeWireServerTests                 # latencies, SIGINT/SIGTERM with a take, 3 restarts, first contact
+  FoldbackIntegrationTests.PipeWireServerTests                 # SIGINT/SIGTERM with a take, first contact
   FoldbackIntegrationTests.PipeWirePresenceTests
+  FoldbackIntegrationTests.ServerRestartTests                  # ten daemon restarts (one at 44.1 kHz), a patchbay disconnect
+  FoldbackIntegrationTests.PeriodAndLatencyTests/testJackLspShowsEachPortsOwnLatency
   FoldbackIntegrationTests.RunCommandEndToEndTests/testAMonitorMixPresetMixesAsItStatesDelayedOnlyByTheReportedLimiterLatency
   FoldbackIntegrationTests.RunCommandEndToEndTests/testTwoRenderThreadsMixByTheSameLaw
   FoldbackIntegrationTests.RunCommandEndToEndTests/testAnInEarBusHasAZeroLatencyLimiterAndPassesSignalWithNoDelay
