@@ -71,7 +71,7 @@ unit: test-deps
 	SWIFT=$(SWIFT) bash scripts/unit-tests.sh
 
 # The JACK integration tests PipeWire must pass (levels, threads, pretty names and latency, MIDI, stop signals with a
-# take, three PipeWire restarts, first contact), on private headless pipewire daemons through PipeWire's libjack.
+# take, ten PipeWire restarts, first contact), on private headless pipewire daemons through PipeWire's libjack.
 pipewire-tests: test-deps
 	$(SWIFT) build --build-tests
 	SWIFT=$(SWIFT) $(BOUNDED) 300 bash scripts/pipewire-tests.sh
