@@ -54,19 +54,19 @@ public final class JACKClient: @unchecked Sendable {
     /// libjack (0.3.x) gives a second `foldback` the name `foldback` too, and its ports then clash with the
     /// first one's; jackd renames it itself, so this loop never turns there.
     private static func openUniquelyNamed(_ name: String, server: String?) throws(JACKError) -> OpaquePointer {
+        let stem = String(name.utf8.prefix(Int(jack_client_name_size()) - 4)) ?? name   // room for "-NN"
         var candidate = name
-        for suffix in 1...99 {
+        var suffix = 0
+        while true {
             var status = jack_status_t(rawValue: 0)
-            let opened = JACKMessages.quietly { fb_jack_client_open(candidate, JackNoStartServer, &status, server) }
-            guard let opened else {
+            guard let opened = JACKMessages.quietly({ fb_jack_client_open(candidate, JackNoStartServer, &status, server) }) else {
                 throw JACKError.openFailure(status: status.rawValue, clientName: candidate, serverName: server)
             }
-            let next = String(name.utf8.prefix(Int(jack_client_name_size()) - 4)) ?? name
-            guard fb_jack_client_name_is_shared(opened) != 0, suffix < 99 else { return opened }
+            suffix += 1
+            guard suffix < 100, fb_jack_client_name_is_shared(opened) != 0 else { return opened }
             jack_client_close(opened)
-            candidate = next + (suffix < 10 ? "-0\(suffix)" : "-\(suffix)")
+            candidate = stem + (suffix < 10 ? "-0\(suffix)" : "-\(suffix)")
         }
-        throw .clientOpenFailed(clientName: name, serverName: server ?? "default", reasons: ["the client name was not unique"])
     }
 
     /// The handle while open; every public call goes through it, so a closed client is inert, never a crash.
