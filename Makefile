@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev liblo-dev libebur128-dev libfftw3-dev libqrencode-dev pkg-config
 # Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
-TEST_DEBS := lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 chromium chromium-driver
+TEST_DEBS := lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 chromium chromium-driver pipewire pipewire-bin pipewire-jack
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -print-resource-dir)/lib/linux/libclang_rt.rtsan-x86_64.a
 # Every test step has a deadline, so a hang fails the run with the hanging test named (output is line-buffered) instead of stalling CI.
@@ -11,16 +11,16 @@ BOUNDED = timeout --kill-after=30
 RELEASE_BIN = .build/release
 DEBUG_BIN = .build/debug
 
-.PHONY: all deps test-deps install-debs build test unit rtcheck rtsan rtsan-live fuzz demo feedback-demo clean help
+.PHONY: all deps test-deps install-debs build test unit pipewire-tests rtcheck rtsan rtsan-live fuzz demo feedback-demo clean help
 
 all: build
 
 help:
 	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav, then the monitor-console preset into demo-console.wav"
 	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it, into feedback-demo.wav"
-	@echo "make test    install, build, and run every test: unit, JACK integration, allocation count, RealtimeSanitizer, preset fuzzing"
+	@echo "make test    install, build, and run every test: unit, JACK integration (on jackd, then a selection on PipeWire's JACK), allocation count, RealtimeSanitizer, preset fuzzing"
 	@echo "make build   release build of foldback, foldback-probe and foldback-rtcheck"
-	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit   the parts of make test"
+	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit / pipewire-tests   the parts of make test"
 
 deps:
 	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEBS)"
@@ -70,7 +70,13 @@ unit: test-deps
 	$(SWIFT) build --product FoldbackAllocCounter
 	SWIFT=$(SWIFT) bash scripts/unit-tests.sh
 
-test: test-deps rtcheck rtsan rtsan-live fuzz unit
+# The JACK integration tests PipeWire must pass (levels, threads, pretty names and latency, MIDI, stop signals with a
+# take, ten PipeWire restarts, first contact), on private headless pipewire daemons through PipeWire's libjack.
+pipewire-tests: test-deps
+	$(SWIFT) build --build-tests
+	SWIFT=$(SWIFT) $(BOUNDED) 300 bash scripts/pipewire-tests.sh
+
+test: test-deps rtcheck rtsan rtsan-live fuzz unit pipewire-tests
 
 demo: build
 	bash scripts/demo.sh

@@ -41,13 +41,7 @@ public final class JACKClient: @unchecked Sendable {
             throw .invalidArgument("JACK client name '\(name)' must be 1 to \(jack_client_name_size() - 1) bytes long.")
         }
         let server = JACKClient.resolveServerName(serverName)
-        var status = jack_status_t(rawValue: 0)
-        let opened = JACKMessages.quietly {
-            fb_jack_client_open(name, JackNoStartServer, &status, server)
-        }
-        guard let opened else {
-            throw JACKError.openFailure(status: status.rawValue, clientName: name, serverName: server)
-        }
+        let opened = try Self.openUniquelyNamed(name, server: server)
         handle = opened
         requestedName = name
         actualName = String(cString: jack_get_client_name(opened))
@@ -55,6 +49,25 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     deinit { close() }
+
+    /// Opens `name`, or `name-01`, `name-02`… when the server lets another client keep that name: PipeWire's
+    /// libjack (0.3.x) gives a second `foldback` the name `foldback` too, and its ports then clash with the
+    /// first one's; jackd renames it itself, so this loop never turns there.
+    private static func openUniquelyNamed(_ name: String, server: String?) throws(JACKError) -> OpaquePointer {
+        let stem = String(name.utf8.prefix(Int(jack_client_name_size()) - 4)) ?? name   // room for "-NN"
+        var candidate = name
+        var suffix = 0
+        while true {
+            var status = jack_status_t(rawValue: 0)
+            guard let opened = JACKMessages.quietly({ fb_jack_client_open(candidate, JackNoStartServer, &status, server) }) else {
+                throw JACKError.openFailure(status: status.rawValue, clientName: candidate, serverName: server)
+            }
+            suffix += 1
+            guard suffix < 100, fb_jack_client_name_is_shared(opened) != 0 else { return opened }
+            jack_client_close(opened)
+            candidate = stem + (suffix < 10 ? "-0\(suffix)" : "-\(suffix)")
+        }
+    }
 
     /// The handle while open; every public call goes through it, so a closed client is inert, never a crash.
     private var openHandle: OpaquePointer? { lock.withLock { closed ? nil : handle } }

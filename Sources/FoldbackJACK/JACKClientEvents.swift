@@ -49,12 +49,17 @@ final class JACKClientEvents: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// Registers the xrun and info-shutdown callbacks on `client` (which must not be active yet).
+    /// Registers the xrun and both shutdown callbacks on `client` (which must not be active yet).
+    ///
+    /// jackd's libjack calls the info-shutdown callback (with a reason) and then never the plain one;
+    /// PipeWire's libjack (0.3.x) calls only the plain one when the daemon goes away, so without it a
+    /// PipeWire restart would orphan the client silently.
     func install(on client: JACKClient) throws(JACKError) {
         let arg = UnsafeMutableRawPointer(state)
         guard jack_set_xrun_callback(client.handle, Self.onXrun, arg) == 0 else {
             throw .callbackRegistrationFailed(callback: "xrun")
         }
+        jack_on_shutdown(client.handle, Self.onPlainShutdown, arg)
         jack_on_info_shutdown(client.handle, Self.onShutdown, arg)
     }
 
@@ -91,4 +96,14 @@ final class JACKClientEvents: @unchecked Sendable {
             state.pointee.shutdownStatus.store(status.rawValue, ordering: .relaxed)
             state.pointee.isShutDown.store(true, ordering: .releasing)
         }
+
+    /// The reasonless shutdown PipeWire's libjack reports (its core connection failed): recorded with
+    /// `JackServerError` as the status, keeping any reason an info-shutdown callback already copied.
+    private static let onPlainShutdown: @convention(c) (UnsafeMutableRawPointer?) -> Void = { arg in
+        guard let state = arg?.assumingMemoryBound(to: State.self) else { return }
+        if !state.pointee.isShutDown.load(ordering: .relaxed) {
+            state.pointee.shutdownStatus.store(0x20 /* JackServerError */, ordering: .relaxed)
+        }
+        state.pointee.isShutDown.store(true, ordering: .releasing)
+    }
 }

@@ -1,5 +1,6 @@
 // One show playing on JACK: a live session with its recorder, file players, MIDI and control surfaces; start, main loop, close. Non-realtime.
 import FoldbackEngine
+import FoldbackJACK
 package import FoldbackPresets
 package import FoldbackRender
 
@@ -63,7 +64,9 @@ package final class LiveShow {
                 alsoFitting: setlist?.entries.compactMap { try? PresetLoader.load(path: $0.presetPath) } ?? [])
         } catch {
             parts.close()
-            throw .failed("\(error)")
+            // No JACK server but PipeWire running for the user: say so, with the command that works.
+            let hint = PipeWirePresence.hint(after: error).map { "\nfoldback: \($0)" } ?? ""
+            throw .failed("\(error)\(hint)")
         }
         let threads = options.threads
         if threads > 1 {

@@ -65,6 +65,11 @@ struct RunCommand: ParsableCommand {
             it is stopped on exit). Foldback does not restart that private server if it dies: it waits, \
             like for any other server.
 
+            SERVERS: Foldback runs on jackd 1.9 (JACK2; tested in every 'make test' on a dummy jackd) and on \
+            PipeWire's JACK ('pw-jack foldback run …'; tested by 'make pipewire-tests' on PipeWire 0.3.65, \
+            headless with its dummy driver: levels, --threads 2, pretty names and latency, MIDI, SIGINT/SIGTERM \
+            takes, daemon restarts). With no JACK server but PipeWire running, it prints the pw-jack command.
+
             RECORDING: --record DIR writes one file per recorded bus (and per --record-strips strip, \
             post-fader) per take; 'kill -USR1 <pid>' stops the take, the next SIGUSR1 starts a new one. \
             WAV and W64 files stay readable even if Foldback is killed (docs/recording.md).

@@ -1,4 +1,4 @@
-// A test-case base class that runs one private `jackd -d dummy` per test class. Non-realtime.
+// A test-case base class that runs one private `jackd -d dummy` (or PipeWire daemon) per test class. Non-realtime.
 import FoldbackJACK
 import XCTest
 
@@ -11,15 +11,14 @@ class JACKServerTestCase: XCTestCase {
     /// The server's period, in frames; override per class.
     class var period: Int { 256 }
 
-    nonisolated(unsafe) private static var servers: [ObjectIdentifier: Result<JACKServerLauncher, JACKError>] = [:]
+    nonisolated(unsafe) private static var servers: [ObjectIdentifier: Result<any TestJACKServer, any Error>] = [:]
     private static let serversLock = NSLock()
 
     override class func setUp() {
         super.setUp()
-        let result = Result { () throws(JACKError) in
-            try JACKServerLauncher(
-                serverName: JACKServerLauncher.uniqueServerName(prefix: "fbtest"), sampleRate: sampleRate,
-                period: period, timeout: 20)
+        let result = Result {
+            try TestJACKServers.start(
+                serverName: JACKServerLauncher.uniqueServerName(prefix: "fbtest"), sampleRate: sampleRate, period: period)
         }
         serversLock.withLock { servers[ObjectIdentifier(self)] = result }
     }
@@ -31,12 +30,11 @@ class JACKServerTestCase: XCTestCase {
     }
 
     /// The running server for this class.
-    var server: JACKServerLauncher {
+    var server: any TestJACKServer {
         get throws {
             let result = Self.serversLock.withLock { Self.servers[ObjectIdentifier(type(of: self))] }
             switch result {
             case .success(let server): return server
-            case .failure(.jackdNotInstalled): throw XCTSkip("jackd is not installed; install jackd2 to run JACK tests.")
             case .failure(let error): throw error
             case nil: throw XCTSkip("The JACK server for this class was not started.")
             }

@@ -3,13 +3,15 @@ import Foundation
 
 /// JACK's own command-line tools, as an independent view of what the server holds.
 enum JACKTools {
-    /// Runs `tool arguments…` with `JACK_DEFAULT_SERVER=server` and returns its standard output.
+    /// Runs `tool arguments…` with `JACK_DEFAULT_SERVER=server` (and `PIPEWIRE_REMOTE=server`: PipeWire's libjack
+    /// ignores the former) and returns its standard output.
     static func run(_ tool: String, _ arguments: String..., server: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_DEFAULT_SERVER"] = server
+        environment["PIPEWIRE_REMOTE"] = server
         environment["JACK_NO_START_SERVER"] = "1"
         process.environment = environment
         let output = Pipe()

@@ -66,13 +66,15 @@ final class PeriodAndLatencyTests: JACKServerTestCase {
         try run.waitUntilRunning()
         let observer = try JACKClient(name: "fb-latency-observer", serverName: server)
         defer { observer.close() }
-        let capture = try XCTUnwrap(observer.latencyRange(ofPort: "system:capture_1", mode: .capture)).upperBound
-        let playback = try XCTUnwrap(observer.latencyRange(ofPort: "system:playback_1", mode: .playback)).upperBound
-        XCTAssertGreaterThan(capture, 0, "the dummy driver reports a capture latency")
+        // A headless PipeWire has no system ports (the connections only warn): its hardware latencies count as 0.
+        let hasSystemPorts = !TestJACKServers.isPipeWire
+        let capture = try hasSystemPorts ? XCTUnwrap(observer.latencyRange(ofPort: "system:capture_1", mode: .capture)).upperBound : 0
+        let playback = try hasSystemPorts ? XCTUnwrap(observer.latencyRange(ofPort: "system:playback_1", mode: .playback)).upperBound : 0
+        if hasSystemPorts { XCTAssertGreaterThan(capture, 0, "the dummy driver reports a capture latency") }
         let expected: [String: (capture: ClosedRange<Int>, playback: ClosedRange<Int>)] = [
             "\(name):limited": (capture + 72...capture + 72, 0...0),
             "\(name):direct": (0...capture, playback...playback),
-            "\(name):vox_in": (capture...capture, 72...playback),
+            "\(name):vox_in": (capture...capture, min(72, playback)...max(72, playback)),
             "\(name):aux_in": (0...0, playback...playback),
         ]
         var listed: [String: (capture: ClosedRange<Int>, playback: ClosedRange<Int>)] = [:]

@@ -4,18 +4,17 @@ import FoldbackJACK
 import XCTest
 
 final class ServerRestartTests: XCTestCase {
-    /// Ten times: jackd goes away while every client runs (SIGTERM, or SIGKILL in rounds 3 and 7, as a
-    /// crash), foldback says it waits, jackd comes back under the same name (round 5 at 44.1 kHz instead of
-    /// 48 kHz, which rebuilds the graph). In odd rounds the peers (player, recorder, MIDI sender) reopen at
+    /// Ten times: the server (jackd, or PipeWire under `FOLDBACK_TEST_SERVER=pipewire`) goes away while every
+    /// client runs (SIGTERM, or SIGKILL in rounds 3 and 7, as a crash), foldback says it waits, the server comes
+    /// back under the same name (round 5 at 44.1 kHz instead of 48 kHz, which rebuilds the graph). In odd rounds the peers (player, recorder, MIDI sender) reopen at
     /// once, before foldback rejoins; in even rounds only after foldback has rejoined, so their connections
     /// wait as pending. Every time foldback has the same client name and ports, all five connections (two
     /// from the preset; an input, an output and `midi_in` made by jack_connect after start) are back within
     /// 2 s of the last party being ready, and the outputs equal the inputs sample by sample again. At the end
     /// SIGINT exits 0 and the audio thread made no allocation or free in the whole run.
     func testTenServerRestartsRestoreClientPortsConnectionsAndAudio() throws {
-        guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
         let serverName = JACKServerLauncher.uniqueServerName(prefix: "fbrestart")
-        var server: JACKServerLauncher? = try JACKServerLauncher(serverName: serverName, timeout: 20)
+        var server: (any TestJACKServer)? = try TestJACKServers.start(serverName: serverName)
         defer { server?.stop() }
         let rig = try ResilienceRig(serverName: serverName, name: "fb-restart-\(getpid())", testBundle: Bundle(for: Self.self))
         var observer = try JACKClient(name: "fb-restart-observer", serverName: serverName)
@@ -34,7 +33,7 @@ final class ServerRestartTests: XCTestCase {
             }
             XCTAssertTrue(rig.run.process.isRunning, "round \(round): foldback keeps running without a server")
             let rate = round == 5 ? 44_100 : 48_000
-            server = try JACKServerLauncher(serverName: serverName, sampleRate: rate, timeout: 20)
+            server = try TestJACKServers.start(serverName: serverName, sampleRate: rate)
             var ready = Date()
             let peersFirst = round % 2 == 1
             if peersFirst { try rig.reopenClient() }
@@ -75,9 +74,8 @@ final class ServerRestartTests: XCTestCase {
     /// A connection undone by hand while both ports exist is forgotten (after 1.5 s, logged): after a
     /// restart the other four come back and that one stays disconnected.
     func testAManualDisconnectIsNotUndoneByARestart() throws {
-        guard JACKServerLauncher.jackdPath() != nil else { throw XCTSkip("jackd is not installed") }
         let serverName = JACKServerLauncher.uniqueServerName(prefix: "fbrestart")
-        var server = try JACKServerLauncher(serverName: serverName, timeout: 20)
+        var server = try TestJACKServers.start(serverName: serverName)
         defer { server.stop() }
         let rig = try ResilienceRig(serverName: serverName, name: "fb-unpatch-\(getpid())", testBundle: Bundle(for: Self.self))
         var observer = try JACKClient(name: "fb-unpatch-observer", serverName: serverName)
@@ -93,7 +91,7 @@ final class ServerRestartTests: XCTestCase {
         rig.closeClients()
         observer.close()
         try waitFor("foldback waits for JACK") { rig.run.standardError.contains("4 connection(s) to restore") }
-        server = try JACKServerLauncher(serverName: serverName, timeout: 20)
+        server = try TestJACKServers.start(serverName: serverName)
         try rig.reopenClient()
         observer = try JACKClient(name: "fb-unpatch-observer", serverName: serverName)
         defer { observer.close() }

@@ -15,6 +15,10 @@ extern "C" {
 jack_client_t *fb_jack_client_open(const char *client_name, jack_options_t options,
                                    jack_status_t *status, const char *server_name);
 
+/// Returns 1 when the server holds another client of `client`'s name (jackd never allows it; PipeWire's
+/// libjack 0.3.x does, and then each of the two sees the other's ports under the shared name).
+int fb_jack_client_name_is_shared(jack_client_t *client);
+
 /// Sets flush-to-zero and denormals-are-zero on the calling thread (x86 MXCSR, AArch64 FPCR).
 void fb_realtime_enable_ftz_daz(void);
 
