@@ -1,9 +1,11 @@
 // `foldback bench`: single-threaded speed of every built-in unit and of the reference vocal chain. Non-realtime driver.
 import ArgumentParser
 import FoldbackLive
+import FoldbackBench
 import Foundation
 import FoldbackEngine
 import FoldbackPresets
+import FoldbackGraph
 
 /// Renders noise offline through one-strip graphs and reports CPU time per sample.
 struct BenchCommand: ParsableCommand {

@@ -6,6 +6,7 @@ import Foundation
 import FoldbackEngine
 import FoldbackLV2
 import FoldbackPresets
+import FoldbackGraph
 import FoldbackRender
 import Synchronization
 

@@ -6,6 +6,7 @@ import Foundation
 import FoldbackEngine
 import FoldbackJACK
 import FoldbackPresets
+import FoldbackGraph
 
 /// Loads a preset, joins JACK as one client and mixes live.
 struct RunCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 // `foldback run` under a minimal NSM server made with liblo: announce, open, dirty, save, clean and reopen. Non-realtime.
 import FoldbackEngine
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackPresets
 import XCTest
 @testable import foldback
