@@ -163,7 +163,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
-        // MARK: Test support (no product target but foldback-probe and FoldbackBench depends on these)
+        // MARK: Test support: the tests use it; of the products only foldback-probe and FoldbackBench link any of it, never `foldback run`
         // Helpers the tests share: bounded process waits, a pseudo-terminal, a WebSocket client.
         .target(name: "FoldbackTestSupport", swiftSettings: strictSwift),
         // JACK clients that play deterministic signals into a system under test, record it, send it MIDI, or close a
