@@ -7,13 +7,12 @@ let strictSwift: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
-/// The realtime targets are optimised even in debug builds: unoptimised SIMD DSP runs far slower than
-/// realtime, which would make every live JACK test (and a developer's debug run) drop out.
-let realtimeSwift: [SwiftSetting] = strictSwift + [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
+// Linux only (JACK, lilv and the other C libraries come from Debian); SwiftPM has no Linux entry for `platforms`, so none is
+// declared. No target carries unsafe flags (SwiftPM refuses such a package as a dependency): the debug test build's
+// speed for the live JACK tests comes from the Makefile (see `make unit` and DEVELOPERS.md, "Testing").
+// Every target declares exactly the modules its files import: `scripts/check-imports.sh` (part of `make unit`).
 let package = Package(
     name: "Foldback",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "foldback", targets: ["foldback"]),
         .executable(name: "foldback-probe", targets: ["foldback-probe"]),
@@ -46,11 +45,11 @@ let package = Package(
         .target(name: "CFoldbackFuzz"),
 
         // MARK: Realtime core
-        .target(name: "FoldbackDSP", swiftSettings: realtimeSwift),
+        .target(name: "FoldbackDSP", swiftSettings: strictSwift),
         .target(
             name: "FoldbackEngine",
             dependencies: ["FoldbackDSP", "CFoldbackTeam", .product(name: "Atomics", package: "swift-atomics")],
-            swiftSettings: realtimeSwift
+            swiftSettings: strictSwift
         ),
 
         // MARK: Backends around the engine
@@ -63,10 +62,11 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // The only code calling `jack_*` for the product (the JACK test clients live in FoldbackJACKTesting).
         .target(
             name: "FoldbackJACK",
             dependencies: [
-                "CJack", "CFoldback", "FoldbackEngine", "FoldbackDSP",
+                "CJack", "CFoldback", "FoldbackEngine",
                 .product(name: "Atomics", package: "swift-atomics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -78,23 +78,31 @@ let package = Package(
                 "CFFTW", "FoldbackEngine", "FoldbackDSP",
                 .product(name: "Atomics", package: "swift-atomics"), .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: realtimeSwift
+            swiftSettings: strictSwift
         ),
         .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
         .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "FoldbackEngine"], swiftSettings: strictSwift),
 
-        // MARK: Drawings of what the engine does (issue 23 §3: the response plot, out of the CLI; a web page may use it too)
+        // MARK: Drawings of what the engine does (the response plot, out of the CLI; a web page may use it too)
         .target(name: "FoldbackPlot", dependencies: ["FoldbackDSP"], swiftSettings: strictSwift),
 
-        // MARK: Presets and the command line
+        // MARK: Presets, the graph a preset builds, and live control
+        // The preset model, parsing and validation (an `lv2` unit is checked against the installed plugin, hence FoldbackLV2).
         .target(
             name: "FoldbackPresets",
-            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "TOMLKit"],
+            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "TOMLKit"],
+            swiftSettings: strictSwift
+        ),
+        // A preset's engine graph: units made from specs (built-in, LV2, feedback), connections, and capturing a running
+        // graph's plugin states and ring-out notches back into a preset.
+        .target(
+            name: "FoldbackGraph",
+            dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback"],
             swiftSettings: strictSwift
         ),
         .target(
             name: "FoldbackControl",
-            dependencies: ["CLo", "FoldbackEngine", "FoldbackPresets", "FoldbackAnalysis"],
+            dependencies: ["CLo", "FoldbackEngine", "FoldbackDSP", "FoldbackPresets", "FoldbackAnalysis"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -110,26 +118,34 @@ let package = Package(
         .target(
             name: "FoldbackLive",
             dependencies: [
-                "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender",
-                "FoldbackAnalysis", "CFoldback",
+                "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackGraph", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP",
+                "FoldbackRender", "FoldbackAnalysis", "CFoldback",
+            ],
+            swiftSettings: strictSwift
+        ),
+        // `foldback bench`: offline cases timed on this thread, and `--live`, whose strips a JACK test player feeds with
+        // noise (so the `foldback` executable links FoldbackJACKTesting for this command alone; `run` never uses it).
+        .target(
+            name: "FoldbackBench",
+            dependencies: [
+                "FoldbackLive", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackRender", "CFoldback",
             ],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackLive", "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", "FoldbackRender",
-                "FoldbackLV2", "FoldbackAnalysis", "CFoldback", "CLo",
-                "FoldbackPlot",  // issue 23 §3
+                "FoldbackLive", "FoldbackBench", "FoldbackControl", "FoldbackPresets", "FoldbackGraph",
+                "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackPlot", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
         .executableTarget(
             name: "foldback-probe",
             dependencies: [
-                "FoldbackJACK", "FoldbackRender", "FoldbackFeedback",
+                "FoldbackJACK", "FoldbackJACKTesting", "FoldbackRender", "FoldbackEngine", "FoldbackFeedback",
+                "FoldbackFeedbackTesting", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strictSwift
@@ -150,25 +166,38 @@ let package = Package(
             swiftSettings: strictSwift
         ),
 
-        // MARK: Tests
-        // Helpers the tests share (bounded process waits); no production target depends on it.
+        // MARK: Test support: the tests use it; of the products only foldback-probe and FoldbackBench link any of it, never `foldback run`
+        // Helpers the tests share: bounded process waits, a pseudo-terminal, a WebSocket client.
         .target(name: "FoldbackTestSupport", swiftSettings: strictSwift),
+        // JACK clients that play deterministic signals into a system under test, record it, send it MIDI, or close a
+        // feedback loop through a room model.
+        .target(
+            name: "FoldbackJACKTesting",
+            dependencies: ["CJack", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP", .product(name: "Atomics", package: "swift-atomics")],
+            swiftSettings: strictSwift
+        ),
+        // The simulated stage (a mic, a wedge and a room) the feedback tests and `make feedback-demo` howl on.
+        .target(name: "FoldbackFeedbackTesting", dependencies: ["FoldbackFeedback", "FoldbackEngine", "FoldbackDSP"], swiftSettings: strictSwift),
+
+        // MARK: Tests
         .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP", "FoldbackEngine"]),
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP", "CFoldbackTeam", "FoldbackTestSupport", .product(name: "Atomics", package: "swift-atomics")]),
-        .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackFeedback"]),
-        .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackRender", "FoldbackPresets", "FoldbackTestSupport"]),
+        .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "TOMLKit"]),
+        .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackRender", "FoldbackPresets", "FoldbackGraph"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine"]),
-        // issue 23 §3: the response plot's tests
         .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
-        .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
-        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport"]),
-        .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck", "FoldbackTestSupport"]),
+        .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP"]),
+        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackTestSupport"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackBench", "FoldbackRender", "FoldbackEngine", "FoldbackDSP", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport"]),
+        .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
-            dependencies: ["FoldbackJACK", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets", "FoldbackWeb", "FoldbackFeedback", "CLo", "foldback", "FoldbackTestSupport"],
+            dependencies: [
+                "FoldbackJACK", "FoldbackJACKTesting", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets",
+                "FoldbackGraph", "FoldbackWeb", "FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackLive", "FoldbackTestSupport", "foldback",
+            ],
             exclude: ["Fixtures"]
         ),
     ],

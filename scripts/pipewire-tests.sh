@@ -35,7 +35,8 @@ if [ ! -S "$runtime/pipewire-0" ]; then
 fi
 echo "pipewire-tests: $(pipewire --version | tail -n 1), headless daemon in $runtime, libjack from $libjack_dir; full log in $log"
 
-bin=$(${SWIFT:-swift} build --show-bin-path)
+# The tests as `make unit` built them (UNIT_BUILD: its optimised scratch path), so nothing is built twice.
+bin=$(${SWIFT:-swift} build --show-bin-path ${UNIT_BUILD:-})
 tests=(
   FoldbackIntegrationTests.PipeWireServerTests                 # SIGINT/SIGTERM with a take, first contact
   FoldbackIntegrationTests.PipeWirePresenceTests

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs the XCTest suites with a deadline; the full log goes to .build/unit-tests.log, the terminal shows failures, skips and each suite's result.
+# UNIT_BUILD: the build options `make unit` built the tests with (its optimised scratch path), so the run finds them.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=.build/unit-tests.log
@@ -7,7 +8,7 @@ deadline=${UNIT_TEST_DEADLINE:-900}
 mkdir -p .build
 echo "XCTest: full log in $log (deadline ${deadline} s)"
 # Line-buffered, so a hang shows the test it hangs in; the deadline kills a hang instead of stalling CI.
-timeout --kill-after=30 "$deadline" stdbuf -oL -eL "${SWIFT:-swift}" test --disable-swift-testing 2>&1 \
+timeout --kill-after=30 "$deadline" stdbuf -oL -eL "${SWIFT:-swift}" test --disable-swift-testing ${UNIT_BUILD:-} 2>&1 \
   | tee "$log" \
   | grep --line-buffered -E "error:|: failed|failed \(|skipped|Suite '.*' (passed|failed)|Executed [0-9]+ tests?, with|Fatal|Crash"
 status=${PIPESTATUS[0]}

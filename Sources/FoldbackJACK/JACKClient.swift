@@ -9,7 +9,7 @@ import Foundation
 /// (``JACKServerLauncher`` does that on request). Close it with ``close()``; `deinit` closes it too.
 public final class JACKClient: @unchecked Sendable {
     /// The libjack client; FoldbackJACK's own setup code uses it before activation, public API goes through `openHandle`.
-    let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// The name asked for.
     public let requestedName: String
     /// The name the server gave the client; differs from ``requestedName`` when that was taken.
@@ -144,8 +144,8 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     /// Installs `process` and `events`' callbacks, then activates: the test clients' whole start-up.
-    func startProcessing(
-        _ process: @escaping @convention(c) (jack_nframes_t, UnsafeMutableRawPointer?) -> Int32,
+    package func startProcessing(
+        _ process: @escaping @convention(c) (UInt32, UnsafeMutableRawPointer?) -> Int32,
         context: UnsafeMutableRawPointer, events: JACKClientEvents
     ) throws(JACKError) {
         try events.install(on: self)

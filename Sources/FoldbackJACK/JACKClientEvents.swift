@@ -21,7 +21,7 @@ public struct JACKShutdown: Sendable, Equatable, CustomStringConvertible {
 
 /// Xruns and shutdown notices recorded by JACK's callbacks into preallocated memory, for the owner to poll.
 /// Install before activation; keep it alive until the client is closed.
-final class JACKClientEvents: @unchecked Sendable {
+package final class JACKClientEvents: @unchecked Sendable {
     private struct State {
         var xruns: UnsafeAtomic<Int>
         var shutdownStatus: UnsafeAtomic<UInt32>
@@ -32,7 +32,7 @@ final class JACKClientEvents: @unchecked Sendable {
     private static let reasonCapacity = 512
     private let state: UnsafeMutablePointer<State>
 
-    init() {
+    package init() {
         let reason = UnsafeMutablePointer<CChar>.allocate(capacity: Self.reasonCapacity)
         reason.initialize(repeating: 0, count: Self.reasonCapacity)
         state = .allocate(capacity: 1)
@@ -64,10 +64,10 @@ final class JACKClientEvents: @unchecked Sendable {
     }
 
     /// Xruns the server has reported since installation.
-    var xrunCount: Int { state.pointee.xruns.load(ordering: .relaxed) }
+    package var xrunCount: Int { state.pointee.xruns.load(ordering: .relaxed) }
 
     /// The shutdown notice, once the server has sent one.
-    var shutdown: JACKShutdown? {
+    package var shutdown: JACKShutdown? {
         guard state.pointee.isShutDown.load(ordering: .acquiring) else { return nil }
         return JACKShutdown(
             reason: String(cString: state.pointee.reason),

@@ -28,7 +28,7 @@ extension JACKLatencyMode {
 
 /// A port registered by a ``JACKClient``.
 public struct JACKPort: @unchecked Sendable, Equatable {
-    let handle: OpaquePointer
+    package let handle: OpaquePointer
     /// The full name, `client:port`.
     public let name: String
     /// The port name without the client prefix.

@@ -4,6 +4,7 @@ package import FoldbackControl
 package import FoldbackEngine
 import FoldbackJACK
 package import FoldbackPresets
+import FoldbackGraph
 import Foundation
 
 extension LiveSession: LiveControlTarget {

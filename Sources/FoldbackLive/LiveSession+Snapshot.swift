@@ -2,6 +2,7 @@
 package import FoldbackEngine
 package import FoldbackControl
 package import FoldbackPresets
+import FoldbackGraph
 
 extension LiveSession {
     /// `base` (the session's preset, with any MIDI-learned mappings) with every value set since the graph

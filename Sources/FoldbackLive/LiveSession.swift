@@ -6,6 +6,7 @@ package import FoldbackAnalysis
 package import FoldbackEngine
 package import FoldbackJACK
 package import FoldbackPresets
+import FoldbackGraph
 
 /// One preset hosted live on a JACK server.
 package final class LiveSession: @unchecked Sendable {

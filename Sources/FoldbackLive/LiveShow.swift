@@ -1,5 +1,6 @@
 // One show playing on JACK: a live session with its recorder, file players, MIDI and control surfaces; start, main loop, close. Non-realtime.
 import FoldbackEngine
+import FoldbackGraph
 import FoldbackJACK
 package import FoldbackPresets
 package import FoldbackRender

@@ -2,7 +2,7 @@
 
 /// A path of keys and array indices from the document root, printed as `strip[1].unit[0].gain_db`.
 /// Keys that are not bare (`[A-Za-z0-9_-]+`) print quoted, so every path has one spelling.
-struct TOMLPath: Hashable, Sendable, CustomStringConvertible {
+package struct TOMLPath: Hashable, Sendable, CustomStringConvertible {
     /// One step: a table key or an array index.
     enum Component: Hashable, Sendable {
         case key(String)
@@ -31,7 +31,7 @@ struct TOMLPath: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
-    var description: String {
+    package var description: String {
         var text = ""
         for component in components {
             switch component {
@@ -51,7 +51,7 @@ struct TOMLPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `A-Z a-z 0-9 _ -`, the characters of a bare key (and of Foldback names).
-    static func isBareKeyScalar(_ scalar: Unicode.Scalar) -> Bool {
+    package static func isBareKeyScalar(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
         case "A"..."Z", "a"..."z", "0"..."9", "_", "-": return true
         default: return false

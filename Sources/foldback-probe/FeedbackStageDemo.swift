@@ -1,6 +1,8 @@
 // foldback-probe --feedback-stage: renders the simulated stage story (howl without the feedback unit, tamed with it) offline to a WAV. Non-realtime.
 import FoldbackFeedback
+import FoldbackFeedbackTesting
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackRender
 import Foundation
 

@@ -2,6 +2,7 @@
 import ArgumentParser
 import CFoldback
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackRender
 import Foundation
 

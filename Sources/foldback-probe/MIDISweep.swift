@@ -1,6 +1,7 @@
 // Sends a steady stream of MIDI (a CC sweep and program changes) into a port while the probe plays. Non-realtime.
 import FoldbackEngine
 import FoldbackJACK
+import FoldbackJACKTesting
 import Foundation
 
 /// A `JACKTestMIDISender` fed from its own thread: every 10 ms controllers 1–8 on channel 1 step through

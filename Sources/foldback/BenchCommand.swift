@@ -1,6 +1,7 @@
 // `foldback bench`: single-threaded speed of every built-in unit and of the reference vocal chain. Non-realtime driver.
 import ArgumentParser
 import FoldbackLive
+import FoldbackBench
 import Foundation
 import FoldbackEngine
 

@@ -3,6 +3,7 @@ import FoldbackLive
 import ArgumentParser
 import FoldbackPlot
 import FoldbackPresets
+import FoldbackGraph
 
 /// Loads a preset without touching JACK, prints its resolved chain, and reports every problem.
 struct CheckCommand: ParsableCommand {

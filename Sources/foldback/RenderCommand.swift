@@ -4,6 +4,7 @@ import CFoldback
 import FoldbackLive
 import FoldbackEngine
 import FoldbackPresets
+import FoldbackGraph
 import FoldbackRender
 
 /// Renders files through a preset without a JACK server.

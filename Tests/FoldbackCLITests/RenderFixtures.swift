@@ -1,6 +1,7 @@
 // Input files, presets and output checks shared by the `foldback render` tests. Non-realtime.
 @testable import foldback
 import FoldbackLive
+import FoldbackBench
 import FoldbackRender
 import Foundation
 import XCTest

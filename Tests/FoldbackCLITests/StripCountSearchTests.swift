@@ -1,5 +1,5 @@
 // The strip-count search of `bench --live`: doubling, bisection and a second look, to the largest count that fits. Non-realtime.
-@testable import FoldbackLive
+@testable import FoldbackBench
 import XCTest
 
 final class StripCountSearchTests: XCTestCase {

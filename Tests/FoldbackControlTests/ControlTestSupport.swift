@@ -2,6 +2,7 @@
 import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets
+import FoldbackGraph
 import Foundation
 import Synchronization
 

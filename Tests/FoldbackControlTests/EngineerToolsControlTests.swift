@@ -3,6 +3,7 @@
 import FoldbackDSP
 import FoldbackEngine
 import FoldbackPresets
+import FoldbackGraph
 import XCTest
 
 final class EngineerToolsControlTests: XCTestCase {

@@ -2,7 +2,9 @@
 import FoldbackDSP
 import FoldbackEngine
 import FoldbackFeedback
+import FoldbackFeedbackTesting
 import FoldbackPresets
+import FoldbackGraph
 import XCTest
 
 final class BusFeedbackTests: XCTestCase {

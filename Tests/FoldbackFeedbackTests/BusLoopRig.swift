@@ -1,7 +1,9 @@
 // A preset's whole graph in the simulated stage's loop: mic strip `vox` in, wedge bus `wedge` out, offline. Non-realtime.
 import FoldbackEngine
 import FoldbackFeedback
+import FoldbackFeedbackTesting
 import FoldbackPresets
+import FoldbackGraph
 
 /// Loads a preset (one mono strip `vox` sending to one mono bus `wedge`: input 0, output 0), installs its graph
 /// in an ``Engine`` and closes the loop from the wedge bus back into the mic strip through a ``RoomModel``.

@@ -1,6 +1,7 @@
 // Live mode on the simulated stage: a howl found and pulled down within 200 ms; 6 dB of added stable gain. Non-realtime.
 import FoldbackDSP
 import FoldbackFeedback
+import FoldbackFeedbackTesting
 import XCTest
 
 final class LiveSuppressionTests: XCTestCase {

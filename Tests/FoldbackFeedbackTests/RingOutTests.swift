@@ -1,6 +1,7 @@
 // Ring-out mode on the simulated stage: fixed notches found while the gain is raised, kept, and reloaded as fixed bands. Non-realtime.
 import FoldbackDSP
 import FoldbackFeedback
+import FoldbackFeedbackTesting
 import XCTest
 
 final class RingOutTests: XCTestCase {

@@ -1,6 +1,7 @@
 // The simulated stage without the unit: below the maximum stable gain the loop rings out, above it it howls. Non-realtime.
 import FoldbackDSP
 import FoldbackFeedback
+import FoldbackFeedbackTesting
 import XCTest
 
 final class SimulatedStageTests: XCTestCase {

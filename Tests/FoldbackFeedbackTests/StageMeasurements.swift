@@ -2,6 +2,7 @@
 import FoldbackDSP
 import FoldbackFeedback
 import FoldbackJACK
+import FoldbackJACKTesting
 import Foundation
 
 enum StageMeasurements {

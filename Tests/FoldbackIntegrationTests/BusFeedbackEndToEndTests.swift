@@ -1,7 +1,9 @@
 // `foldback run` with a live `feedback` unit on a wedge bus, the loop closed through a JACK stage client: howl bypassed, tamed on. Non-realtime.
 import FoldbackControl
 import FoldbackFeedback
+import FoldbackFeedbackTesting
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackPresets
 import Foundation
 import Synchronization

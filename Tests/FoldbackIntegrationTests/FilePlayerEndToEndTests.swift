@@ -1,6 +1,7 @@
 // `foldback run` with a file-source strip on a dummy jackd: a looped ramp comes out of the bus port as the exact periodic sequence; SIGUSR2 stops and restarts it. Non-realtime.
 import Foundation
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackRender
 import XCTest
 import FoldbackTestSupport

@@ -1,6 +1,7 @@
 // An Engine hosted by JACKHost with a player feeding its inputs and a recorder on its outputs. Non-realtime.
 import FoldbackEngine
 import FoldbackJACK
+import FoldbackJACKTesting
 import XCTest
 
 /// Everything an integration test needs around one graph: the engine, its JACK host and the

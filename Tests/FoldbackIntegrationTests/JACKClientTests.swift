@@ -1,5 +1,6 @@
 // JACKClient, the launcher and the test clients against a real dummy server. Non-realtime.
 import FoldbackJACK
+import FoldbackJACKTesting
 import XCTest
 
 final class JACKClientTests: JACKServerTestCase {

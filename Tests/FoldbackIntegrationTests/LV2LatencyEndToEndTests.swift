@@ -1,5 +1,6 @@
 // `foldback run` with an LV2 plugin that has a latency port: JACK's own `jack_lsp -l` shows the plugin's latency on Foldback's ports. Non-realtime.
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackLV2
 import Foundation
 import XCTest

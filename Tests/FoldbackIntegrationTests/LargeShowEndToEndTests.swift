@@ -1,6 +1,7 @@
 // A 300-input show: `foldback check` and `foldback run` agree, the engine sizes itself to the preset, the last strip mixes. Non-realtime.
 import FoldbackControl
 import FoldbackJACK
+import FoldbackJACKTesting
 import Foundation
 import XCTest
 import FoldbackTestSupport

@@ -1,6 +1,7 @@
 // `foldback run` with OSC on, a test client wired to a vox strip and a main bus, and an OSC client. Non-realtime.
 import FoldbackControl
 import FoldbackJACK
+import FoldbackJACKTesting
 import Foundation
 import XCTest
 import FoldbackTestSupport

@@ -1,6 +1,7 @@
 // MIDI control end to end: CCs from a JACK MIDI client move mapped parameters, program changes and MIDI learn. Non-realtime.
 import FoldbackEngine
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackPresets
 import XCTest
 @testable import foldback

@@ -2,6 +2,7 @@
 import FoldbackControl
 import FoldbackEngine
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackPresets
 import XCTest
 

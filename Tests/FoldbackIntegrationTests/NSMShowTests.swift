@@ -1,6 +1,7 @@
 // Under a session manager the whole show runs: the web page, OSC, SIGUSR1 takes, and a web move saved into the session's copy. Non-realtime.
 import FoldbackControl
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackPresets
 import FoldbackRender
 import FoldbackWeb
@@ -8,6 +9,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import FoldbackTestSupport
 import XCTest
 
 final class NSMShowTests: JACKServerTestCase {

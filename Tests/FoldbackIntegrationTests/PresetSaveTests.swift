@@ -2,6 +2,7 @@
 import FoldbackControl
 @testable import FoldbackLV2
 import FoldbackPresets
+import FoldbackGraph
 import Foundation
 import XCTest
 

@@ -2,6 +2,7 @@
 import FoldbackControl
 import FoldbackEngine
 import FoldbackJACK
+import FoldbackJACKTesting
 import Foundation
 import XCTest
 

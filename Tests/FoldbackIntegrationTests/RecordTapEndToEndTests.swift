@@ -1,6 +1,7 @@
 // `foldback run --record` live on a dummy jackd: the take equals what a JACK client heard, no frame is lost, a SIGKILLed take is readable. Non-realtime.
 import Foundation
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackRender
 import XCTest
 import FoldbackTestSupport

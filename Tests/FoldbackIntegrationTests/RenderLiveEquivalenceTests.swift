@@ -1,6 +1,7 @@
 // `foldback render` equals `foldback run`: one preset live on a dummy jackd and offline on the same input, sample by sample. Non-realtime.
 import Foundation
 import FoldbackJACK
+import FoldbackJACKTesting
 import FoldbackRender
 import XCTest
 import FoldbackTestSupport

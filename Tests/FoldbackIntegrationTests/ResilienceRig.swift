@@ -1,6 +1,7 @@
 // The resilience tests' rig: `foldback run` under the allocation counter with a test client, some connections from the preset, some made by jack_connect. Non-realtime.
 import Foundation
 import FoldbackJACK
+import FoldbackJACKTesting
 import XCTest
 import FoldbackTestSupport
 

@@ -1,6 +1,7 @@
 // `foldback run` as a user runs it: a monitor-mix preset on a dummy jackd, heard by a JACK test client. Non-realtime.
 import Foundation
 import FoldbackJACK
+import FoldbackJACKTesting
 import XCTest
 import FoldbackTestSupport
 

@@ -1,5 +1,6 @@
 // Sample-by-sample comparison of recordings with what they should contain. Non-realtime.
 import FoldbackJACK
+import FoldbackJACKTesting
 
 /// Sample-by-sample comparison of a recording with what it should contain.
 enum SignalCheck {

@@ -1,6 +1,7 @@
 // The web surface of a real `foldback run --web-port 0`: a musician's WebSocket move changes the measured bus level; another bus's is refused. Non-realtime.
 import FoldbackControl
 import FoldbackWeb
+import FoldbackTestSupport
 import Foundation
 import XCTest
 

@@ -2,6 +2,7 @@
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class BusLimiterPresetTests: XCTestCase {
     private func preset(busLines: String) -> String {

@@ -3,6 +3,7 @@ import FoldbackEngine
 import FoldbackLV2
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class BusPluginContinuationTests: XCTestCase {
     /// The swh plate (mono in, stereo out) as a `[[bus.unit]]` on the mono bus `main` (fed by `vox`), folded back

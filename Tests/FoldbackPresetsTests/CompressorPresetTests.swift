@@ -2,6 +2,7 @@
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class CompressorPresetTests: XCTestCase {
     /// Every live parameter of the unit, and the lookahead, appears in the schema with the same range and default.

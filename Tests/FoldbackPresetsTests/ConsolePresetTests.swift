@@ -3,6 +3,7 @@ import FoldbackDSP
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class ConsolePresetTests: XCTestCase {
     static let console = """

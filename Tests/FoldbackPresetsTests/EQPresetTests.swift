@@ -3,6 +3,7 @@ import FoldbackDSP
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class EQPresetTests: XCTestCase {
     /// A valid preset whose strip has one eq unit; `unitLines` start at line 8.

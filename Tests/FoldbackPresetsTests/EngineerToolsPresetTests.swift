@@ -2,6 +2,7 @@
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class EngineerToolsPresetTests: XCTestCase {
     private let text = """

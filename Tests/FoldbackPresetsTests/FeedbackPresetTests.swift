@@ -4,6 +4,7 @@ import FoldbackEngine
 @testable import FoldbackFeedback
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class FeedbackPresetTests: XCTestCase {
     private func presetText(unit: String) -> String {

@@ -3,6 +3,7 @@ import FoldbackEngine
 import Foundation
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class FileSourcePresetTests: XCTestCase {
     private var directory: URL!

@@ -3,6 +3,7 @@ import FoldbackDSP
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class GraphicEQAndDelayPresetTests: XCTestCase {
     /// ``minimalBusAndStrip`` with one unit in strip `s` (its keys from line 9).

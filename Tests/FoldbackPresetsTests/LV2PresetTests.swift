@@ -3,6 +3,7 @@ import FoldbackEngine
 import FoldbackLV2
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class LV2PresetTests: XCTestCase {
     static func preset(units: String, channels: Int = 1) -> String {

@@ -3,6 +3,7 @@ import FoldbackEngine
 import FoldbackLV2
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class PluginContinuationTests: XCTestCase {
     static let plate = "http://plugin.org.uk/swh-plugins/plate"

@@ -4,6 +4,7 @@ import FoldbackEngine
 import Foundation
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class PluginStateCaptureTests: XCTestCase {
     func testAPluginsLiveStateIsSavedAndTheWrittenPresetRestoresIt() throws {

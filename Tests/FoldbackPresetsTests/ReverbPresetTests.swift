@@ -2,6 +2,7 @@
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
+import FoldbackGraph
 
 final class ReverbPresetTests: XCTestCase {
     func testSchemaMatchesTheUnitsParameters() throws {

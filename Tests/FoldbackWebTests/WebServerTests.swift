@@ -1,6 +1,7 @@
 // The server over real sockets: HTTP routes and token checks, WebSocket requests, refusals, pushes, 20 pages at once. Non-realtime.
 import FoldbackControl
 @testable import FoldbackWeb
+import FoldbackTestSupport
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking

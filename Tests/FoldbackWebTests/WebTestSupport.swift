@@ -2,7 +2,9 @@
 import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets
+import FoldbackGraph
 @testable import FoldbackWeb
+import FoldbackTestSupport
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 // Makes engine units from validated preset unit specs. Non-realtime.
+public import FoldbackPresets
 public import FoldbackEngine
 public import FoldbackLV2
 import FoldbackDSP

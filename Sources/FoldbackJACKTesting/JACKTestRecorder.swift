@@ -1,6 +1,7 @@
 // A JACK client that records its input ports into preallocated buffers on request. Realtime: the process callback; setup and recording requests are non-realtime.
 import Atomics
 import CJack
+public import FoldbackJACK
 import Foundation
 
 /// A recorder client with `in_1`…`in_M` input ports. ``record(frames:settleFrames:timeout:)`` arms it;

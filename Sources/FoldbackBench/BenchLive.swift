@@ -3,6 +3,8 @@ import CFoldback
 import Foundation
 import FoldbackEngine
 import FoldbackJACK
+import FoldbackLive
+import FoldbackJACKTesting
 import FoldbackPresets
 
 /// Runs N strips of the reference vocal chain live, each fed noise by a test player, and times

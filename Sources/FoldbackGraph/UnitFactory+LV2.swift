@@ -1,4 +1,5 @@
 // Makes LV2 plugin units from validated `lv2` unit specs. Non-realtime.
+import FoldbackPresets
 import FoldbackEngine
 import FoldbackLV2
 

@@ -1,6 +1,7 @@
 // A simulated stage for tests and the demo: a loop from a unit's output back into its input through a room model. Non-realtime (offline, faster than realtime).
 public import FoldbackDSP
 public import FoldbackEngine
+public import FoldbackFeedback
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 // Deterministic test and demo signals as functions of absolute JACK frame time. Realtime: sample(at:sampleRate:).
+public import FoldbackJACK
 import Foundation
 
 /// A signal the test player writes, defined for every absolute frame time so a recording can be

@@ -1,4 +1,5 @@
 // Saves a running graph's LV2 plugin states beside a preset being written, and points the preset at them. Non-realtime.
+public import FoldbackPresets
 public import FoldbackEngine
 import FoldbackLV2
 

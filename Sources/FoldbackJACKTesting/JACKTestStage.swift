@@ -1,6 +1,7 @@
 // A JACK client that closes a feedback loop for tests: a wedge output played back through a room into a mic input. Realtime: the process callback; setup and gain changes are non-realtime.
 import Atomics
 import CJack
+public import FoldbackJACK
 public import FoldbackDSP
 import Foundation
 

@@ -1,5 +1,6 @@
 // A JACK client that plays deterministic TestSignals, one per output port, keyed to absolute frame time. Realtime: the process callback; setup is non-realtime.
 import CJack
+public import FoldbackJACK
 
 /// A player client: output port `i` plays `signals[i]`, sample `k` of a cycle being the signal at
 /// frame time `jack_last_frame_time() + k`, so what was played at any frame time can be recomputed

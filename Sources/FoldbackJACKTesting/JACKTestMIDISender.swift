@@ -1,6 +1,7 @@
 // A JACK client with one MIDI output port that sends the messages a test queues. Realtime: the process callback; setup is non-realtime.
 import Atomics
 import CJack
+public import FoldbackJACK
 import Foundation
 public import FoldbackEngine
 
