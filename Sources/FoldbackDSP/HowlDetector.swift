@@ -7,16 +7,20 @@ import Darwin
 
 /// The thresholds a spectral peak must pass to be called a feedback ring (documented in docs/presets.md).
 public struct HowlCriteria: Sendable, Hashable {
-    /// The peak stands this far above every bin 3 to 6 bins away on both sides (peak-to-neighbour ratio), dB.
-    public var peakToNeighbourDB = 10.0
-    /// The peak stands this far above the mean power of the analysed band (peak-to-average ratio), dB.
+    /// The peak stands this far above the mean power of the analysed band *outside its own hump* (the bins
+    /// around it down to ``humpDepthDB`` under it), dB: a peak-to-average ratio (PAPR) that neither the ring's
+    /// own power nor a crowd of comb resonances around it (a long loop's) can pull down.
     public var peakToAverageDB = 22.0
+    /// A peak's hump: the bins on either side still within this many dB of it (at most ``humpMaxBins`` each side).
+    public var humpDepthDB = 20.0
+    /// The widest hump, bins on each side.
+    public var humpMaxBins = 48
     /// Peaks quieter than this (dBFS of a sine) are ignored.
     public var floorDB = -70.0
-    /// The peak passes both ratios on this many successive analysis frames.
+    /// The peak passes the ratio on this many successive analysis frames.
     public var persistenceFrames = 5
-    /// Since the track began its level rose by at least this much, and over those frames it did not fall
-    /// (a ring grows; a held note does not), dB.
+    /// Since the track began its peak-to-average ratio rose by at least this much, and over those frames it did
+    /// not fall (a ring grows against the rest of the spectrum; a held note does not, a crescendo lifts all), dB.
     public var growthDB = 3.0
     /// And its frequency stayed within this many bins (a sung note's vibrato wanders).
     public var frequencySpreadBins = 0.35
@@ -50,18 +54,19 @@ public struct HowlRing: Sendable, Hashable {
 /// Tracks spectral peaks from frame to frame and reports the ones that behave like feedback.
 ///
 /// Each frame: local maxima above ``HowlCriteria/floorDB`` are found, their frequency refined by a
-/// parabola through the log-magnitudes of the three top bins, and those passing both ratios are matched to
-/// the tracks of the frame before (within 1.5 bins). A track is reported once, as a ``HowlRing``, when over its last
-/// ``HowlCriteria/persistenceFrames`` frames it passed both ratios every time and did not fall, has grown
-/// since it began, held its frequency
-/// and has no harmonic partner; a track is forgotten after two frames without its peak.
+/// parabola through the log-magnitudes of the three top bins, and each one's peak-to-average ratio taken
+/// against the band outside its own hump (so a ring stands out whatever the spacing of the room's resonances
+/// around it). Peaks passing it are matched to the tracks of the frame before (within 1.5 bins). A track is
+/// reported once, as a ``HowlRing``, when over its last ``HowlCriteria/persistenceFrames`` frames it passed
+/// every time and its ratio did not fall, the ratio has grown since the track began, it held its frequency
+/// and it has no harmonic partner; a track is forgotten after two frames without its peak.
 public struct HowlDetector: Sendable {
     struct Track {
         var bin: Double
         var levels: [Double] = []
+        var ratios: [Double] = []
         var bins: [Double] = []
-        var passes: [Bool] = []
-        var lowest = Double.infinity
+        var lowestRatio = Double.infinity
         var missed = 0
         var isReported = false
     }
@@ -73,8 +78,9 @@ public struct HowlDetector: Sendable {
     private let lowBin: Int
     private let highBin: Int
     private var tracks: [Track] = []
+    private var bandPower = 0.0
     /// Mean power of the analysed band in the latest frame, dB.
-    public private(set) var averageDB = -200.0
+    public var averageDB: Double { 10 * log10(max(bandPower / Double(highBin - lowBin + 1), 1e-30)) }
 
     /// A detector for spectra of `binCount` bins spaced `binWidth` Hz, analysing 60 Hz … 0.45 × the rate.
     public init(binCount: Int, binWidth: Double, criteria: HowlCriteria = HowlCriteria()) {
@@ -87,12 +93,11 @@ public struct HowlDetector: Sendable {
     /// Analyses one frame of power spectrum (`spectrumDB[k]`, dB of a sine of that level at bin k) and
     /// returns the rings newly found in it.
     public mutating func analyze(_ spectrumDB: UnsafeBufferPointer<Float>) -> [HowlRing] {
-        var sum = 0.0
-        for bin in lowBin...highBin { sum += pow(10, Double(spectrumDB[bin]) / 10) }
-        averageDB = 10 * log10(max(sum / Double(highBin - lowBin + 1), 1e-30))
+        bandPower = 0
+        for bin in lowBin...highBin { bandPower += power(spectrumDB[bin]) }
         let peaks = findPeaks(spectrumDB)
         for index in tracks.indices { tracks[index].missed += 1 }
-        for peak in peaks where peak.passes {      // only peaks passing both ratios can make a ring: track those alone
+        for peak in peaks where peak.passes {      // only peaks passing the ratio can make a ring: track those alone
             if let index = tracks.firstIndex(where: { abs($0.bin - peak.bin) <= 1.5 && $0.missed > 0 }) {
                 tracks[index].append(peak, keep: criteria.persistenceFrames)
             } else {
@@ -107,7 +112,7 @@ public struct HowlDetector: Sendable {
             tracks[index].isReported = true
             let track = tracks[index]
             rings.append(HowlRing(frequency: track.bin * binWidth, levelDB: track.levels.last!,
-                                  growthDB: track.levels.last! - track.lowest))
+                                  growthDB: track.ratios.last! - track.lowestRatio))
         }
         return rings
     }
@@ -115,24 +120,35 @@ public struct HowlDetector: Sendable {
     /// Forgets every track (after a notch moved the spectrum, or on reset).
     public mutating func reset() { tracks.removeAll() }
 
-    /// How far the spectrum at `frequency` stands above its neighbours (the same ratio the criteria use), dB.
-    public func peakToNeighbour(_ spectrumDB: UnsafeBufferPointer<Float>, at frequency: Double) -> Double {
+    /// How far the spectrum's top bin at `frequency` (±1 bin) stands above the band's mean power outside its
+    /// hump in the frame last analysed (the ratio the criteria use), dB.
+    public func peakToAverage(_ spectrumDB: UnsafeBufferPointer<Float>, at frequency: Double) -> Double {
         let bin = Int((frequency / binWidth).rounded())
-        guard bin - 6 >= 0, bin + 6 < spectrumDB.count else { return 0 }
-        let top = max(Double(spectrumDB[bin - 1]), Double(spectrumDB[bin]), Double(spectrumDB[bin + 1]))
-        return top - neighbourMax(spectrumDB, bin)
+        guard bin - 1 >= lowBin, bin + 1 <= highBin else { return 0 }
+        let top = (bin - 1...bin + 1).max { spectrumDB[$0] < spectrumDB[$1] }!
+        return Double(spectrumDB[top]) - meanOutsideHumpDB(spectrumDB, top)
     }
 
     struct Peak {
         var bin: Double
         var levelDB: Double
+        var ratioDB: Double
         var passes: Bool
     }
 
-    private func neighbourMax(_ spectrum: UnsafeBufferPointer<Float>, _ bin: Int) -> Double {
-        var top = -Double.infinity
-        for offset in 3...6 { top = max(top, Double(spectrum[bin - offset]), Double(spectrum[bin + offset])) }
-        return top
+    private func power(_ level: Float) -> Double { pow(10, Double(level) / 10) }
+
+    /// The mean power (dB) of the band without the hump around `bin`: the bins either side down to
+    /// ``HowlCriteria/humpDepthDB`` under it (at least ±2, the Hann main lobe).
+    private func meanOutsideHumpDB(_ spectrum: UnsafeBufferPointer<Float>, _ bin: Int) -> Double {
+        let edge = spectrum[bin] - Float(criteria.humpDepthDB)
+        var low = max(bin - 2, lowBin), high = min(bin + 2, highBin)
+        while low > max(lowBin, bin - criteria.humpMaxBins), spectrum[low - 1] > edge { low -= 1 }
+        while high < min(highBin, bin + criteria.humpMaxBins), spectrum[high + 1] > edge { high += 1 }
+        var hump = 0.0
+        for index in low...high { hump += power(spectrum[index]) }
+        let others = highBin - lowBin + 1 - (high - low + 1)
+        return 10 * log10(max((bandPower - hump) / Double(max(others, 1)), 1e-30))
     }
 
     private func findPeaks(_ spectrum: UnsafeBufferPointer<Float>) -> [Peak] {
@@ -145,17 +161,15 @@ public struct HowlDetector: Sendable {
             let curvature = left - 2 * centre + right
             let offset = curvature < 0 ? 0.5 * (left - right) / curvature : 0
             let peakLevel = centre - 0.25 * (left - right) * offset
-            let passes = centre - neighbourMax(spectrum, bin) >= criteria.peakToNeighbourDB
-                && peakLevel - averageDB >= criteria.peakToAverageDB
-            peaks.append(Peak(bin: Double(bin) + offset, levelDB: peakLevel, passes: passes))
+            let ratio = peakLevel - meanOutsideHumpDB(spectrum, bin)
+            peaks.append(Peak(bin: Double(bin) + offset, levelDB: peakLevel, ratioDB: ratio, passes: ratio >= criteria.peakToAverageDB))
         }
         return peaks
     }
 
     private func isHowl(_ track: Track, among peaks: [Peak]) -> Bool {
-        let needed = criteria.persistenceFrames
-        guard track.missed == 0, track.passes.count >= needed, track.passes.allSatisfy({ $0 }) else { return false }
-        guard track.levels.last! - track.lowest >= criteria.growthDB, track.levels.last! >= track.levels.first! - 0.5 else { return false }
+        guard track.missed == 0, track.ratios.count >= criteria.persistenceFrames else { return false }
+        guard track.ratios.last! - track.lowestRatio >= criteria.growthDB, track.ratios.last! >= track.ratios.first! - 0.5 else { return false }
         guard track.bins.max()! - track.bins.min()! <= criteria.frequencySpreadBins else { return false }
         return !hasHarmonicPartner(track, among: peaks)
     }
@@ -183,13 +197,13 @@ extension HowlDetector.Track {
         bin = peak.bin
         missed = 0
         levels.append(peak.levelDB)
-        lowest = min(lowest, peak.levelDB)
+        ratios.append(peak.ratioDB)
+        lowestRatio = min(lowestRatio, peak.ratioDB)
         bins.append(peak.bin)
-        passes.append(peak.passes)
         if levels.count > keep {
             levels.removeFirst()
+            ratios.removeFirst()
             bins.removeFirst()
-            passes.removeFirst()
         }
     }
 }

@@ -35,7 +35,7 @@ public struct NotchSetting: Sendable, Hashable {
 ///
 /// A new ring gets a free slot (the oldest live notch when all 16 are taken; ring-out notches are fixed) at
 /// ``initialDepthDB`` (or `maxDepthDB` if shallower) and Q ``initialQ``. While the spectrum still shows a peak
-/// at a notch (peak-to-neighbour ≥ ``residueDB``) that has not fallen 3 dB ``settleSeconds`` after the
+/// at a notch (peak-to-average ratio, outside its hump, ≥ ``residueDB``) that has not fallen 3 dB ``settleSeconds`` after the
 /// notch's last change (or the detector reports the ring again), the notch deepens by ``depthStepDB`` down to `maxDepthDB`, then widens (Q ÷ 1.5, down to ``minimumQ``). In live
 /// mode a notch whose ring has not been seen for `holdSeconds` is released slowly (``releaseRate``), and a
 /// ring found again near a notch deepens that notch instead of taking another slot.
@@ -52,7 +52,7 @@ public struct NotchPlanner: Sendable {
     public static let attackRate = 600.0
     /// Release of a live notch, dB per second.
     public static let releaseRate = 6.0
-    /// A notch's residual peak-to-neighbour ratio that still counts as the ring, dB.
+    /// A notch's residual peak-to-average ratio (outside its hump) that still counts as the ring, dB.
     public static let residueDB = 10.0
     /// Time a notch's effect is awaited before it is judged, seconds (longer than the 85 ms analysis window).
     public static let settleSeconds = 0.1
@@ -97,8 +97,8 @@ public struct NotchPlanner: Sendable {
     }
 
     /// Takes one analysis frame at `time` seconds: the rings found in it and a probe of the spectrum at a
-    /// frequency (peak-to-neighbour ratio and level, dB); returns the notch changes to send to the bank.
-    public mutating func update(time: Double, rings: [HowlRing], probe: (Double) -> (peakToNeighbourDB: Double, levelDB: Double)) -> [NotchSetting] {
+    /// frequency (peak-to-average ratio outside its hump and level, dB); returns the notch changes to send to the bank.
+    public mutating func update(time: Double, rings: [HowlRing], probe: (Double) -> (peakToAverageDB: Double, levelDB: Double)) -> [NotchSetting] {
         var changes: [NotchSetting] = []
         for ring in rings {
             if let slot = covering(ring.frequency) {

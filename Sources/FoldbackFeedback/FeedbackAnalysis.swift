@@ -97,7 +97,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
         let detector = self.detector
         let changes = planner.update(time: time, rings: rings) { frequency in
             let bin = min(max(Int((frequency / detector.binWidth).rounded()), 1), levels.count - 2)
-            return (detector.peakToNeighbour(levels, at: frequency), Double(max(levels[bin - 1], levels[bin], levels[bin + 1])))
+            return (detector.peakToAverage(levels, at: frequency), Double(max(levels[bin - 1], levels[bin], levels[bin + 1])))
         }
         guard !changes.isEmpty else { return }
         var events: [FeedbackEvent] = []
