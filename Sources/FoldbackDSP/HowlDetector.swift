@@ -22,8 +22,12 @@ public struct HowlCriteria: Sendable, Hashable {
     /// Since the track began its peak-to-average ratio rose by at least this much, and over those frames it did
     /// not fall (a ring grows against the rest of the spectrum; a held note does not, a crescendo lifts all), dB.
     public var growthDB = 3.0
-    /// And its frequency stayed within this many bins (a sung note's vibrato wanders).
+    /// And its frequency did not drift: the least-squares line through its frequencies over those frames moves
+    /// at most this many bins from first to last (a sweep or a sung note's vibrato moves on; a ring stays)…
     public var frequencySpreadBins = 0.35
+    /// …and it wobbles within this many bins (the crest of a crowd of resonances closer than the analysis
+    /// resolves, a long loop's, wanders as they beat).
+    public var frequencyWobbleBins = 2.0
     /// A peak with a partner at an integer ratio within this fraction is musical: one below it (f/k, k = 2…6:
     /// it is an upper harmonic) or an even harmonic above it (2f, 4f, 6f: it is a fundamental).
     public var harmonicTolerance = 0.015
@@ -120,13 +124,16 @@ public struct HowlDetector: Sendable {
     /// Forgets every track (after a notch moved the spectrum, or on reset).
     public mutating func reset() { tracks.removeAll() }
 
-    /// How far the spectrum's top bin at `frequency` (±1 bin) stands above the band's mean power outside its
-    /// hump in the frame last analysed (the ratio the criteria use), dB.
-    public func peakToAverage(_ spectrumDB: UnsafeBufferPointer<Float>, at frequency: Double) -> Double {
+    /// How far the spectrum's top bin within `halfWidth` Hz of `frequency` (at least ±1 bin) stands above the
+    /// band's mean power outside its hump in the frame last analysed (the ratio the criteria use), and its level, dB.
+    public func peakToAverage(_ spectrumDB: UnsafeBufferPointer<Float>, at frequency: Double, halfWidth: Double = 0)
+        -> (peakToAverageDB: Double, levelDB: Double) {
         let bin = Int((frequency / binWidth).rounded())
-        guard bin - 1 >= lowBin, bin + 1 <= highBin else { return 0 }
-        let top = (bin - 1...bin + 1).max { spectrumDB[$0] < spectrumDB[$1] }!
-        return Double(spectrumDB[top]) - meanOutsideHumpDB(spectrumDB, top)
+        let reach = max(1, Int(halfWidth / binWidth))
+        let low = max(bin - reach, lowBin), high = min(bin + reach, highBin)
+        guard low <= high else { return (0, -200) }
+        let top = (low...high).max { spectrumDB[$0] < spectrumDB[$1] }!
+        return (Double(spectrumDB[top]) - meanOutsideHumpDB(spectrumDB, top), Double(spectrumDB[top]))
     }
 
     struct Peak {
@@ -170,8 +177,21 @@ public struct HowlDetector: Sendable {
     private func isHowl(_ track: Track, among peaks: [Peak]) -> Bool {
         guard track.missed == 0, track.ratios.count >= criteria.persistenceFrames else { return false }
         guard track.ratios.last! - track.lowestRatio >= criteria.growthDB, track.ratios.last! >= track.ratios.first! - 0.5 else { return false }
-        guard track.bins.max()! - track.bins.min()! <= criteria.frequencySpreadBins else { return false }
+        guard abs(drift(track.bins)) <= criteria.frequencySpreadBins, track.bins.max()! - track.bins.min()! <= criteria.frequencyWobbleBins
+        else { return false }
         return !hasHarmonicPartner(track, among: peaks)
+    }
+
+    /// How far the least-squares line through `bins` (one per frame) moves from the first frame to the last.
+    private func drift(_ bins: [Double]) -> Double {
+        let count = Double(bins.count)
+        let meanX = (count - 1) / 2, meanY = bins.reduce(0, +) / count
+        var (covariance, variance) = (0.0, 0.0)
+        for (index, bin) in bins.enumerated() {
+            covariance += (Double(index) - meanX) * (bin - meanY)
+            variance += (Double(index) - meanX) * (Double(index) - meanX)
+        }
+        return variance > 0 ? covariance / variance * (count - 1) : 0
     }
 
     /// A peak at f/k (the track is an upper harmonic) or a strong even harmonic (the track is a fundamental).

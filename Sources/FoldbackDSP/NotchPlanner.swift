@@ -123,7 +123,8 @@ public struct NotchPlanner: Sendable {
     }
 
     /// Notch `slot`'s ring is still (or again) there at `level` dB: a releasing notch returns to its depth;
-    /// a settled one deepens when a new ring was reported on it or its level has not fallen 3 dB since its last change.
+    /// a settled one deepens when a new ring was reported on it or its level has not fallen 3 dB over the last
+    /// settle time (a ring the notch holds decays; one it does not hold stays or grows).
     private mutating func seen(_ slot: Int, time: Double, level: Double, isRing: Bool) -> NotchSetting? {
         notches[slot]!.lastSeen = time
         let notch = notches[slot]!
@@ -133,7 +134,12 @@ public struct NotchPlanner: Sendable {
             notches[slot]!.levelAtChange = level
             return setting(slot, depth: notch.depthDB, rate: Self.attackRate)
         }
-        guard time - notch.changedAt >= Self.settleSeconds, isRing || level >= notch.levelAtChange - 3 else { return nil }
+        guard time - notch.changedAt >= Self.settleSeconds else { return nil }
+        guard isRing || level >= notch.levelAtChange - 3 else {
+            notches[slot]!.changedAt = time          // falling: judged again one settle time from now, from here
+            notches[slot]!.levelAtChange = level
+            return nil
+        }
         return deepen(slot, time: time, level: level)
     }
 

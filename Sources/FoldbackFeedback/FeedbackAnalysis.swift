@@ -14,7 +14,10 @@ public struct FeedbackEvent: Sendable, Hashable {
     public var ringLevelDB: Double?
 }
 
-/// One analysis frame every ``hop`` samples (1/16 of the transform, 5.3 ms at 48 kHz) over the last ``SpectrumAnalyzer/size`` samples of input.
+/// One analysis frame every ``hop`` samples (1/16 of the short transform, 5.3 ms at 48 kHz): two spectra of the
+/// latest input, 80 ms and 170 ms long (4096 and 8192 points at 48 kHz), each with its own ``HowlDetector``. The
+/// short one follows a fast ring closely; the long one resolves the resonances of a long loop (16 Hz apart at
+/// 60 ms), which the short one sees as one beating crest. Either may report a ring to the one ``NotchPlanner``.
 ///
 /// ``pump()`` does all the work the ring holds and returns; the unit's worker thread calls it a few
 /// hundred times a second, a test may call it after each block to run faster than realtime deterministically.
@@ -22,8 +25,8 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private static let logger = Logger(label: "foldback.feedback")
     let sampleRate: Double
     let hop: Int
-    private let spectrum: SpectrumAnalyzer
-    private var detector: HowlDetector
+    private let spectra: [SpectrumAnalyzer]
+    private var detectors: [HowlDetector]
     private var planner: NotchPlanner
     private let samples: SampleRing
     private let commands: SPSCRing<NotchCommand>
@@ -47,11 +50,11 @@ final class FeedbackAnalysis: @unchecked Sendable {
     init?(sampleRate: Double, settings: FeedbackSettings, samples: SampleRing, commands: SPSCRing<NotchCommand>,
           live: LiveSettings, label: String, onEvent: (@Sendable (FeedbackEvent) -> Void)?) {
         let size = Self.transformSize(sampleRate: sampleRate)
-        guard let spectrum = SpectrumAnalyzer(size: size) else { return nil }
+        guard let short = SpectrumAnalyzer(size: size), let long = SpectrumAnalyzer(size: 2 * size) else { return nil }
         self.sampleRate = sampleRate
-        self.spectrum = spectrum
+        spectra = [short, long]
         hop = size / 16
-        detector = HowlDetector(binCount: spectrum.binCount, binWidth: sampleRate / Double(size), criteria: settings.criteria)
+        detectors = spectra.map { HowlDetector(binCount: $0.binCount, binWidth: sampleRate / Double($0.size), criteria: settings.criteria) }
         planner = NotchPlanner(mode: settings.mode, maxDepthDB: Double(settings.maxDepthDB), holdSeconds: Double(settings.holdSeconds),
                                fixed: settings.fixedSettings)
         self.samples = samples
@@ -59,7 +62,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
         self.live = live
         self.label = label
         self.onEvent = onEvent
-        history = Array(repeating: 0, count: size)
+        history = Array(repeating: 0, count: 2 * size)
         staged = Array(repeating: 0, count: hop)
         let fixed = planner.activeNotches
         published.withLock { $0.notches = fixed }
@@ -92,12 +95,17 @@ final class FeedbackAnalysis: @unchecked Sendable {
 
     private func analyzeFrame() {
         let time = Double(framesAnalysed) / sampleRate
-        let levels = history.withUnsafeBufferPointer { spectrum.powerSpectrumDB($0) }
-        let rings = detector.analyze(levels)
-        let detector = self.detector
+        var rings: [HowlRing] = []
+        for index in spectra.indices.reversed() {      // the short spectrum last: its levels stay valid for the probe
+            let size = spectra[index].size
+            let levels = history.withUnsafeBufferPointer { spectra[index].powerSpectrumDB(UnsafeBufferPointer(rebasing: $0.suffix(size))) }
+            rings += detectors[index].analyze(levels)
+        }
+        let levels = spectra[0].latestLevels
+        let detector = detectors[0]
         let changes = planner.update(time: time, rings: rings) { frequency in
-            let bin = min(max(Int((frequency / detector.binWidth).rounded()), 1), levels.count - 2)
-            return (detector.peakToAverage(levels, at: frequency), Double(max(levels[bin - 1], levels[bin], levels[bin + 1])))
+            // anywhere under a new notch's bandwidth: in a dense comb the ring moves to a neighbouring resonance
+            detector.peakToAverage(levels, at: frequency, halfWidth: frequency / (2 * NotchPlanner.initialQ))
         }
         guard !changes.isEmpty else { return }
         var events: [FeedbackEvent] = []
