@@ -15,12 +15,18 @@ public struct HowlCriteria: Sendable, Hashable {
     public var humpDepthDB = 20.0
     /// The widest hump, bins on each side.
     public var humpMaxBins = 48
+    /// A peak this many dB under another within ``maskingWidth`` of its frequency is that one's leakage or
+    /// sideband, not a ring.
+    public var maskingDB = 40.0
+    /// See ``maskingDB``: a fraction of the frequency.
+    public var maskingWidth = 0.06
     /// Peaks quieter than this (dBFS of a sine) are ignored.
     public var floorDB = -70.0
     /// The peak passes the ratio on this many successive analysis frames.
     public var persistenceFrames = 5
-    /// Since the track began its peak-to-average ratio rose by at least this much, and over those frames it did
-    /// not fall (a ring grows against the rest of the spectrum; a held note does not, a crescendo lifts all), dB.
+    /// Since the track began both its level and its peak-to-average ratio rose by at least this much, and over
+    /// those frames neither fell (a ring grows, and grows against the rest of the spectrum; a held note does
+    /// neither, a crescendo lifts everything, a fading chord's last note only stands out more), dB.
     public var growthDB = 3.0
     /// And its frequency did not drift: the least-squares line through its frequencies over those frames moves
     /// at most this many bins from first to last (a sweep or a sung note's vibrato moves on; a ring stays)…
@@ -71,6 +77,7 @@ public struct HowlDetector: Sendable {
         var ratios: [Double] = []
         var bins: [Double] = []
         var lowestRatio = Double.infinity
+        var lowestLevel = Double.infinity
         var missed = 0
         var isReported = false
     }
@@ -171,12 +178,18 @@ public struct HowlDetector: Sendable {
             let ratio = peakLevel - meanOutsideHumpDB(spectrum, bin)
             peaks.append(Peak(bin: Double(bin) + offset, levelDB: peakLevel, ratioDB: ratio, passes: ratio >= criteria.peakToAverageDB))
         }
+        // A peak far under a strong one close by is its leakage or a sideband (a notch acting on it), not a ring of its own.
+        let masked = peaks.map { peak in
+            peaks.contains { abs($0.bin - peak.bin) <= criteria.maskingWidth * peak.bin && $0.levelDB - peak.levelDB >= criteria.maskingDB }
+        }
+        for index in peaks.indices where masked[index] { peaks[index].passes = false }
         return peaks
     }
 
     private func isHowl(_ track: Track, among peaks: [Peak]) -> Bool {
         guard track.missed == 0, track.ratios.count >= criteria.persistenceFrames else { return false }
-        guard track.ratios.last! - track.lowestRatio >= criteria.growthDB, track.ratios.last! >= track.ratios.first! - 0.5 else { return false }
+        guard track.ratios.last! - track.lowestRatio >= criteria.growthDB, track.ratios.last! >= track.ratios.first! - 0.5,
+              track.levels.last! - track.lowestLevel >= criteria.growthDB, track.levels.last! >= track.levels.first! - 0.5 else { return false }
         guard abs(drift(track.bins)) <= criteria.frequencySpreadBins, track.bins.max()! - track.bins.min()! <= criteria.frequencyWobbleBins
         else { return false }
         return !hasHarmonicPartner(track, among: peaks)
@@ -219,6 +232,7 @@ extension HowlDetector.Track {
         levels.append(peak.levelDB)
         ratios.append(peak.ratioDB)
         lowestRatio = min(lowestRatio, peak.ratioDB)
+        lowestLevel = min(lowestLevel, peak.levelDB)
         bins.append(peak.bin)
         if levels.count > keep {
             levels.removeFirst()
