@@ -28,15 +28,23 @@ public struct HowlCriteria: Sendable, Hashable {
     /// those frames neither fell (a ring grows, and grows against the rest of the spectrum; a held note does
     /// neither, a crescendo lifts everything, a fading chord's last note only stands out more), dB.
     public var growthDB = 3.0
+    /// And it is still growing: over the second half of those frames its level rose at least this much, and it
+    /// is within 0.5 dB of the highest it had in them (a syllable's or a swell's onset is over by then), dB.
+    public var recentGrowthDB = 0.3
+    /// …unless it is this loud (dBFS): a howl that reached the amplifier's limit before it was caught grows no more.
+    public var saturationDB = -12.0
     /// And its frequency did not drift: the least-squares line through its frequencies over those frames moves
     /// at most this many bins from first to last (a sweep or a sung note's vibrato moves on; a ring stays)…
-    public var frequencySpreadBins = 0.35
+    public var frequencySpreadBins = 0.2
     /// …and it wobbles within this many bins (the crest of a crowd of resonances closer than the analysis
     /// resolves, a long loop's, wanders as they beat).
     public var frequencyWobbleBins = 2.0
     /// A peak with a partner at an integer ratio within this fraction is musical: one below it (f/k, k = 2…6:
     /// it is an upper harmonic) or an even harmonic above it (2f, 4f, 6f: it is a fundamental).
     public var harmonicTolerance = 0.015
+    /// Or within this many bins of the exact ratio (a loop's resonances pull each harmonic of a voice heard
+    /// through it towards the nearest one: by up to half their spacing).
+    public var harmonicToleranceBins = 2.0
     /// A partner above the peak only counts when it is within this many dB of the peak.
     public var upperPartnerRangeDB = 30.0
 
@@ -189,7 +197,9 @@ public struct HowlDetector: Sendable {
     private func isHowl(_ track: Track, among peaks: [Peak]) -> Bool {
         guard track.missed == 0, track.ratios.count >= criteria.persistenceFrames else { return false }
         guard track.ratios.last! - track.lowestRatio >= criteria.growthDB, track.ratios.last! >= track.ratios.first! - 0.5,
-              track.levels.last! - track.lowestLevel >= criteria.growthDB, track.levels.last! >= track.levels.first! - 0.5 else { return false }
+              track.levels.last! - track.lowestLevel >= criteria.growthDB, track.levels.last! >= track.levels.max()! - 0.5,
+              track.levels.last! >= criteria.saturationDB || track.levels.last! - track.levels[track.levels.count / 2] >= criteria.recentGrowthDB
+        else { return false }
         guard abs(drift(track.bins)) <= criteria.frequencySpreadBins, track.bins.max()! - track.bins.min()! <= criteria.frequencyWobbleBins
         else { return false }
         return !hasHarmonicPartner(track, among: peaks)
@@ -216,7 +226,7 @@ public struct HowlDetector: Sendable {
             let ratio = isAbove ? peak.bin / frequency : frequency / peak.bin
             let harmonic = ratio.rounded()
             guard (2...6).contains(harmonic) else { continue }
-            let tolerance = max(criteria.harmonicTolerance * harmonic, 1.0 / min(peak.bin, frequency))
+            let tolerance = max(criteria.harmonicTolerance * harmonic, criteria.harmonicToleranceBins / min(peak.bin, frequency))
             guard abs(ratio - harmonic) <= tolerance else { continue }
             // Above the peak only even harmonics count: a clipping amplifier adds odd ones to a howl.
             if !isAbove || (Int(harmonic) % 2 == 0 && level - peak.levelDB <= criteria.upperPartnerRangeDB) { return true }
