@@ -22,8 +22,9 @@ public struct HowlCriteria: Sendable, Hashable {
     public var maskingWidth = 0.06
     /// Peaks quieter than this (dBFS of a sine) are ignored.
     public var floorDB = -70.0
-    /// The peak passes the ratio on this many successive analysis frames.
-    public var persistenceFrames = 5
+    /// The peak passes the ratio on this many successive analysis frames (53 ms at 48 kHz with the feedback
+    /// unit's 5.3 ms hop).
+    public var persistenceFrames = 10
     /// Since the track began both its level and its peak-to-average ratio rose by at least this much, and over
     /// those frames neither fell (a ring grows, and grows against the rest of the spectrum; a held note does
     /// neither, a crescendo lifts everything, a fading chord's last note only stands out more), dB.

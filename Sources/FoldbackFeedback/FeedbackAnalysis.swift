@@ -55,8 +55,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
         spectra = [short, long]
         hop = size / 16
         detectors = spectra.map { HowlDetector(binCount: $0.binCount, binWidth: sampleRate / Double($0.size), criteria: settings.criteria) }
-        detectors[0].criteria.persistenceFrames = 2 * settings.criteria.persistenceFrames
-        detectors[1].criteria.persistenceFrames = 4 * settings.criteria.persistenceFrames
+        detectors[1].criteria.persistenceFrames *= 2      // a window twice as long: a ring must outlast it too
         planner = NotchPlanner(mode: settings.mode, maxDepthDB: Double(settings.maxDepthDB), holdSeconds: Double(settings.holdSeconds),
                                fixed: settings.fixedSettings)
         self.samples = samples
