@@ -98,6 +98,13 @@ public final class ControlRouter: Sendable {
                 log("\(message.path) refused: \(error)")
                 throw error
             }
+        case "strip" where Self.isNotchClear(parts), "bus" where Self.isNotchClear(parts):
+            do {
+                return try notchClear(message, parts: parts)
+            } catch {
+                log("\(message.path) refused: \(error)")
+                throw error
+            }
         case "talkback":
             return try talkbackCommand(message, parts: parts)
         case "cue":

@@ -122,6 +122,15 @@ public struct NotchPlanner: Sendable {
         return changes
     }
 
+    /// Takes notch `slot` out (ring-out or live, saved or found): its slot is free again and the bank lifts the cut
+    /// at ``attackRate``. Returns that change, or nil when the slot holds no notch.
+    public mutating func clear(_ slot: Int) -> NotchSetting? {
+        guard notches.indices.contains(slot), notches[slot] != nil else { return nil }
+        let change = setting(slot, depth: 0, rate: Self.attackRate)
+        notches[slot] = nil
+        return change
+    }
+
     /// Notch `slot`'s ring is still (or again) there at `level` dB: a releasing notch returns to its depth;
     /// a settled one deepens when a new ring was reported on it or its level has not fallen 3 dB over the last
     /// settle time (a ring the notch holds decays; one it does not hold stays or grows).

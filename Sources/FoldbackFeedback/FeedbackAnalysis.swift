@@ -37,6 +37,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private var framesAnalysed = 0
     private let label: String
     private let published = Mutex<(notches: [NotchSetting], events: [FeedbackEvent])>(([], []))
+    private let clearRequests = Mutex<[Int]>([])
     /// Called on the analysis thread with each change (for OSC).
     let onEvent: (@Sendable (FeedbackEvent) -> Void)?
 
@@ -74,11 +75,29 @@ final class FeedbackAnalysis: @unchecked Sendable {
     /// Every change so far (the most recent 256).
     var events: [FeedbackEvent] { published.withLock { $0.events } }
 
-    /// Analyses every complete hop waiting in the ring, with the live parameters as they are now.
+    /// The mode as the live `mode` parameter has it now.
+    var mode: FeedbackMode { live.load(0) >= 0.5 ? .live : .ringOut }
+
+    /// Asks the next ``pump()`` to clear the notch in `slot` (any thread); false when it holds none now.
+    func requestClear(_ slot: Int) -> Bool {
+        guard notches.contains(where: { $0.slot == slot && $0.depthDB < 0 }) else { return false }
+        clearRequests.withLock { $0.append(slot) }
+        return true
+    }
+
+    /// Clears the notches asked for, then analyses every complete hop waiting in the ring, with the live
+    /// parameters as they are now.
     func pump() {
-        planner.mode = live.load(0) >= 0.5 ? .live : .ringOut
+        planner.mode = mode
         planner.maxDepthDB = Double(min(live.load(1), -3))
         planner.holdSeconds = Double(max(live.load(2), 0))
+        let clears = clearRequests.withLock { requests in
+            defer { requests.removeAll() }
+            return requests
+        }
+        let cleared = clears.compactMap { planner.clear($0) }
+        for notch in cleared { Self.logger.notice("\(label): notch \(notch.slot + 1) at \(Int(notch.frequency.rounded())) Hz cleared") }
+        publish(cleared, rings: [], time: Double(framesAnalysed) / sampleRate, logging: false)
         while true {
             let count = min(hop - stagedCount, samples.available)
             if count > 0 {
@@ -108,6 +127,11 @@ final class FeedbackAnalysis: @unchecked Sendable {
             // anywhere under a new notch's bandwidth: in a dense comb the ring moves to a neighbouring resonance
             detector.peakToAverage(levels, at: frequency, halfWidth: frequency / (2 * NotchPlanner.initialQ))
         }
+        publish(changes, rings: rings, time: time, logging: true)
+    }
+
+    /// Sends `changes` to the audio thread and records them (notches, events, log, `onEvent`).
+    private func publish(_ changes: [NotchSetting], rings: [HowlRing], time: Double, logging: Bool) {
         guard !changes.isEmpty else { return }
         var events: [FeedbackEvent] = []
         for change in changes {
@@ -115,7 +139,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
                                            q: Float(change.q), depthRate: Float(change.depthRateDBPerSecond)))
             let ring = rings.first { abs($0.frequency - change.frequency) < 1e-9 }
             events.append(FeedbackEvent(time: time, notch: change, ringLevelDB: ring?.levelDB))
-            log(events.last!)
+            if logging { log(events.last!) }
         }
         let notches = planner.activeNotches
         published.withLock { state in
