@@ -24,7 +24,7 @@ public struct HowlCriteria: Sendable, Hashable {
     public var floorDB = -70.0
     /// The peak passes the ratio on this many successive analysis frames (53 ms at 48 kHz with the feedback
     /// unit's 5.3 ms hop).
-    public var persistenceFrames = 10
+    public var persistenceFrames = 12
     /// Since the track began both its level and its peak-to-average ratio rose by at least this much, and over
     /// those frames neither fell (a ring grows, and grows against the rest of the spectrum; a held note does
     /// neither, a crescendo lifts everything, a fading chord's last note only stands out more), dB.
@@ -40,7 +40,7 @@ public struct HowlCriteria: Sendable, Hashable {
     /// …and it wobbles within this many bins (the crest of a crowd of resonances closer than the analysis
     /// resolves, a long loop's, wanders as they beat).
     public var frequencyWobbleBins = 2.0
-    /// A peak with a partner at an integer ratio within this fraction is musical: one below it (f/k, k = 2…6:
+    /// A peak with a partner at an integer ratio within this fraction is musical: one below it (f/k, k = 2…10:
     /// it is an upper harmonic) or an even harmonic above it (2f, 4f, 6f: it is a fundamental).
     public var harmonicTolerance = 0.015
     /// Or within this many bins of the exact ratio (a loop's resonances pull each harmonic of a voice heard
@@ -226,7 +226,7 @@ public struct HowlDetector: Sendable {
             let isAbove = peak.bin > frequency
             let ratio = isAbove ? peak.bin / frequency : frequency / peak.bin
             let harmonic = ratio.rounded()
-            guard (2...6).contains(harmonic) else { continue }
+            guard (2...(isAbove ? 6 : 10)).contains(harmonic) else { continue }
             let tolerance = max(criteria.harmonicTolerance * harmonic, criteria.harmonicToleranceBins / min(peak.bin, frequency))
             guard abs(ratio - harmonic) <= tolerance else { continue }
             // Above the peak only even harmonics count: a clipping amplifier adds odd ones to a howl.

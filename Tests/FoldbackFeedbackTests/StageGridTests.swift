@@ -5,7 +5,9 @@ import Foundation
 import XCTest
 
 /// The representative cells run here; `FOLDBACK_FEEDBACK_GRID=full` runs the whole grid (126 cells, and the
-/// false-alarm programme at every loop delay), as `foldback-probe --feedback-grid` does for docs/presets.md.
+/// false-alarm programme for 60 s at every loop delay), as `foldback-probe --feedback-grid` does for
+/// docs/presets.md; `FOLDBACK_FEEDBACK_GRID_DELAYS=10,30` runs the programme for 60 s at those delays only,
+/// `FOLDBACK_FEEDBACK_GRID_SOURCES=speech,flute` only those programmes.
 final class StageGridTests: XCTestCase {
     private var isFull: Bool { ProcessInfo.processInfo.environment["FOLDBACK_FEEDBACK_GRID"] == "full" }
 
@@ -41,8 +43,12 @@ final class StageGridTests: XCTestCase {
             ("sine sweep", ProgrammeSources.sweep(sampleRate: rate)),
         ]
         if let speech { sources.append(("speech", ProgrammeSources.speech(speech, sampleRate: rate))) }
-        let delays = isFull ? StageSweep.delays : [20]
-        let seconds = isFull ? 60.0 : 20
+        if let only = ProcessInfo.processInfo.environment["FOLDBACK_FEEDBACK_GRID_SOURCES"]?.split(separator: ",").map(String.init) {
+            sources.removeAll { !only.contains($0.0) }
+        }
+        let chosen = ProcessInfo.processInfo.environment["FOLDBACK_FEEDBACK_GRID_DELAYS"]?.split(separator: ",").compactMap { Double($0) }
+        let delays = chosen ?? (isFull ? StageSweep.delays : [20])
+        let seconds = isFull || chosen != nil ? 60.0 : 20
         for room in StageSweep.rooms.indices {
             for delay in delays {
                 let cell = StageCell(delayMS: delay, period: 256, sampleRate: rate, room: room)
