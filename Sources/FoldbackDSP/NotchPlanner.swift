@@ -143,7 +143,9 @@ public struct NotchPlanner: Sendable {
             notches[slot]!.levelAtChange = level
             return setting(slot, depth: notch.depthDB, rate: Self.attackRate)
         }
-        guard time - notch.changedAt >= Self.settleSeconds else { return nil }
+        let waited = time - notch.changedAt
+        // judged after the settle time, or after half of it when the ring has grown 3 dB since (the notch is not holding it)
+        guard waited >= Self.settleSeconds || (waited >= Self.settleSeconds / 2 && level >= notch.levelAtChange + 3) else { return nil }
         guard isRing || level >= notch.levelAtChange - 3 else {
             notches[slot]!.changedAt = time          // falling: judged again one settle time from now, from here
             notches[slot]!.levelAtChange = level
