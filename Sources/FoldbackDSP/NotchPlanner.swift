@@ -35,8 +35,9 @@ public struct NotchSetting: Sendable, Hashable {
 ///
 /// A new ring gets a free slot (the oldest live notch when all 16 are taken; ring-out notches are fixed) at
 /// ``initialDepthDB`` (or `maxDepthDB` if shallower) and Q ``initialQ``. While the spectrum still shows a peak
-/// at a notch (peak-to-average ratio, outside its hump, ≥ ``residueDB``) that has not fallen 3 dB ``settleSeconds`` after the
-/// notch's last change (or the detector reports the ring again), the notch deepens by ``depthStepDB`` down to `maxDepthDB`, then widens (Q ÷ 1.5, down to ``minimumQ``). In live
+/// under a notch (peak-to-average ratio, outside its hump, ≥ ``residueDB``) that has not fallen 3 dB over the last
+/// ``settleSeconds`` (half that when it grew 3 dB), or the detector reports the ring again, the notch deepens by
+/// ``depthStepDB`` down to `maxDepthDB`, then widens (Q ÷ 1.5, down to ``minimumQ``). In live
 /// mode a notch whose ring has not been seen for `holdSeconds` is released slowly (``releaseRate``), and a
 /// ring found again near a notch deepens that notch instead of taking another slot.
 public struct NotchPlanner: Sendable {
