@@ -23,7 +23,7 @@ all: build
 
 help:
 	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav, then the monitor-console preset into demo-console.wav"
-	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it, into feedback-demo.wav"
+	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it: an 11 ms loop into feedback-demo.wav, a 25 ms loop into feedback-demo-25ms.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration (on jackd, then a selection on PipeWire's JACK), allocation count, RealtimeSanitizer, preset fuzzing"
 	@echo "make build   release build of foldback, foldback-probe and foldback-rtcheck"
 	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit / pipewire-tests   the parts of make test (unit: the XCTest suites, optimised, in .build-unit, after scripts/check-imports.sh)"
@@ -92,4 +92,4 @@ feedback-demo: build
 	bash scripts/feedback-demo.sh
 
 clean:
-	rm -rf .build .build-rtsan .build-unit demo-out.wav demo-console.wav feedback-demo.wav
+	rm -rf .build .build-rtsan .build-unit demo-out.wav demo-console.wav feedback-demo.wav feedback-demo-25ms.wav

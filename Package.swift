@@ -102,7 +102,7 @@ let package = Package(
         ),
         .target(
             name: "FoldbackControl",
-            dependencies: ["CLo", "FoldbackEngine", "FoldbackDSP", "FoldbackPresets", "FoldbackAnalysis"],
+            dependencies: ["CLo", "FoldbackEngine", "FoldbackDSP", "FoldbackPresets", "FoldbackGraph", "FoldbackAnalysis"],
             swiftSettings: strictSwift
         ),
         .target(

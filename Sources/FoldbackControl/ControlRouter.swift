@@ -105,6 +105,13 @@ public final class ControlRouter: Sendable {
                 note("\(message.path) refused: \(error)", from: surface)
                 throw error
             }
+        case "strip" where Self.isNotchClear(parts), "bus" where Self.isNotchClear(parts):
+            do {
+                return try notchClear(message, parts: parts, surface: surface)
+            } catch {
+                note("\(message.path) refused: \(error)", from: surface)
+                throw error
+            }
         case "talkback":
             return try talkbackCommand(message, parts: parts)
         case "cue":

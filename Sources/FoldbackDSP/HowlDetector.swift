@@ -7,22 +7,45 @@ import Darwin
 
 /// The thresholds a spectral peak must pass to be called a feedback ring (documented in docs/presets.md).
 public struct HowlCriteria: Sendable, Hashable {
-    /// The peak stands this far above every bin 3 to 6 bins away on both sides (peak-to-neighbour ratio), dB.
-    public var peakToNeighbourDB = 10.0
-    /// The peak stands this far above the mean power of the analysed band (peak-to-average ratio), dB.
+    /// The peak stands this far above the mean power of the analysed band *outside its own hump* (the bins
+    /// around it down to ``humpDepthDB`` under it), dB: a peak-to-average ratio (PAPR) that neither the ring's
+    /// own power nor a crowd of comb resonances around it (a long loop's) can pull down.
     public var peakToAverageDB = 22.0
+    /// A peak's hump: the bins on either side still within this many dB of it (at most ``humpMaxBins`` each side).
+    public var humpDepthDB = 20.0
+    /// The widest hump, bins on each side.
+    public var humpMaxBins = 48
+    /// A peak this many dB under another within ``maskingWidth`` of its frequency is that one's leakage or
+    /// sideband, not a ring.
+    public var maskingDB = 40.0
+    /// See ``maskingDB``: a fraction of the frequency.
+    public var maskingWidth = 0.06
     /// Peaks quieter than this (dBFS of a sine) are ignored.
     public var floorDB = -70.0
-    /// The peak passes both ratios on this many successive analysis frames.
-    public var persistenceFrames = 5
-    /// Since the track began its level rose by at least this much, and over those frames it did not fall
-    /// (a ring grows; a held note does not), dB.
+    /// The peak passes the ratio on this many successive analysis frames (53 ms at 48 kHz with the feedback
+    /// unit's 5.3 ms hop).
+    public var persistenceFrames = 12
+    /// Since the track began both its level and its peak-to-average ratio rose by at least this much, and over
+    /// those frames neither fell (a ring grows, and grows against the rest of the spectrum; a held note does
+    /// neither, a crescendo lifts everything, a fading chord's last note only stands out more), dB.
     public var growthDB = 3.0
-    /// And its frequency stayed within this many bins (a sung note's vibrato wanders).
-    public var frequencySpreadBins = 0.35
-    /// A peak with a partner at an integer ratio within this fraction is musical: one below it (f/k, k = 2…6:
+    /// And it is still growing: over the second half of those frames its level rose at least this much, and it
+    /// is within 0.5 dB of the highest it had in them (a syllable's or a swell's onset is over by then), dB.
+    public var recentGrowthDB = 0.3
+    /// …unless it is this loud (dBFS): a howl that reached the amplifier's limit before it was caught grows no more.
+    public var saturationDB = -12.0
+    /// And its frequency did not drift: the least-squares line through its frequencies over those frames moves
+    /// at most this many bins from first to last (a sweep or a sung note's vibrato moves on; a ring stays)…
+    public var frequencySpreadBins = 0.2
+    /// …and it wobbles within this many bins (the crest of a crowd of resonances closer than the analysis
+    /// resolves, a long loop's, wanders as they beat).
+    public var frequencyWobbleBins = 2.0
+    /// A peak with a partner at an integer ratio within this fraction is musical: one below it (f/k, k = 2…10:
     /// it is an upper harmonic) or an even harmonic above it (2f, 4f, 6f: it is a fundamental).
     public var harmonicTolerance = 0.015
+    /// Or within this many bins of the exact ratio (a loop's resonances pull each harmonic of a voice heard
+    /// through it towards the nearest one: by up to half their spacing).
+    public var harmonicToleranceBins = 2.0
     /// A partner above the peak only counts when it is within this many dB of the peak.
     public var upperPartnerRangeDB = 30.0
 
@@ -50,18 +73,20 @@ public struct HowlRing: Sendable, Hashable {
 /// Tracks spectral peaks from frame to frame and reports the ones that behave like feedback.
 ///
 /// Each frame: local maxima above ``HowlCriteria/floorDB`` are found, their frequency refined by a
-/// parabola through the log-magnitudes of the three top bins, and those passing both ratios are matched to
-/// the tracks of the frame before (within 1.5 bins). A track is reported once, as a ``HowlRing``, when over its last
-/// ``HowlCriteria/persistenceFrames`` frames it passed both ratios every time and did not fall, has grown
-/// since it began, held its frequency
-/// and has no harmonic partner; a track is forgotten after two frames without its peak.
+/// parabola through the log-magnitudes of the three top bins, and each one's peak-to-average ratio taken
+/// against the band outside its own hump (so a ring stands out whatever the spacing of the room's resonances
+/// around it). Peaks passing it are matched to the tracks of the frame before (within 1.5 bins). A track is
+/// reported once, as a ``HowlRing``, when over its last ``HowlCriteria/persistenceFrames`` frames it passed
+/// every time and its ratio did not fall, the ratio has grown since the track began, it held its frequency
+/// and it has no harmonic partner; a track is forgotten after two frames without its peak.
 public struct HowlDetector: Sendable {
     struct Track {
         var bin: Double
         var levels: [Double] = []
+        var ratios: [Double] = []
         var bins: [Double] = []
-        var passes: [Bool] = []
-        var lowest = Double.infinity
+        var lowestRatio = Double.infinity
+        var lowestLevel = Double.infinity
         var missed = 0
         var isReported = false
     }
@@ -73,8 +98,9 @@ public struct HowlDetector: Sendable {
     private let lowBin: Int
     private let highBin: Int
     private var tracks: [Track] = []
+    private var bandPower = 0.0
     /// Mean power of the analysed band in the latest frame, dB.
-    public private(set) var averageDB = -200.0
+    public var averageDB: Double { 10 * log10(max(bandPower / Double(highBin - lowBin + 1), 1e-30)) }
 
     /// A detector for spectra of `binCount` bins spaced `binWidth` Hz, analysing 60 Hz … 0.45 × the rate.
     public init(binCount: Int, binWidth: Double, criteria: HowlCriteria = HowlCriteria()) {
@@ -87,12 +113,11 @@ public struct HowlDetector: Sendable {
     /// Analyses one frame of power spectrum (`spectrumDB[k]`, dB of a sine of that level at bin k) and
     /// returns the rings newly found in it.
     public mutating func analyze(_ spectrumDB: UnsafeBufferPointer<Float>) -> [HowlRing] {
-        var sum = 0.0
-        for bin in lowBin...highBin { sum += pow(10, Double(spectrumDB[bin]) / 10) }
-        averageDB = 10 * log10(max(sum / Double(highBin - lowBin + 1), 1e-30))
+        bandPower = 0
+        for bin in lowBin...highBin { bandPower += power(spectrumDB[bin]) }
         let peaks = findPeaks(spectrumDB)
         for index in tracks.indices { tracks[index].missed += 1 }
-        for peak in peaks where peak.passes {      // only peaks passing both ratios can make a ring: track those alone
+        for peak in peaks where peak.passes {      // only peaks passing the ratio can make a ring: track those alone
             if let index = tracks.firstIndex(where: { abs($0.bin - peak.bin) <= 1.5 && $0.missed > 0 }) {
                 tracks[index].append(peak, keep: criteria.persistenceFrames)
             } else {
@@ -107,7 +132,7 @@ public struct HowlDetector: Sendable {
             tracks[index].isReported = true
             let track = tracks[index]
             rings.append(HowlRing(frequency: track.bin * binWidth, levelDB: track.levels.last!,
-                                  growthDB: track.levels.last! - track.lowest))
+                                  growthDB: track.ratios.last! - track.lowestRatio))
         }
         return rings
     }
@@ -115,24 +140,38 @@ public struct HowlDetector: Sendable {
     /// Forgets every track (after a notch moved the spectrum, or on reset).
     public mutating func reset() { tracks.removeAll() }
 
-    /// How far the spectrum at `frequency` stands above its neighbours (the same ratio the criteria use), dB.
-    public func peakToNeighbour(_ spectrumDB: UnsafeBufferPointer<Float>, at frequency: Double) -> Double {
+    /// How far the spectrum's top bin within `halfWidth` Hz of `frequency` (at least ±1 bin) stands above the
+    /// band's mean power outside its hump in the frame last analysed (the ratio the criteria use), and its level, dB.
+    public func peakToAverage(_ spectrumDB: UnsafeBufferPointer<Float>, at frequency: Double, halfWidth: Double = 0)
+        -> (peakToAverageDB: Double, levelDB: Double) {
         let bin = Int((frequency / binWidth).rounded())
-        guard bin - 6 >= 0, bin + 6 < spectrumDB.count else { return 0 }
-        let top = max(Double(spectrumDB[bin - 1]), Double(spectrumDB[bin]), Double(spectrumDB[bin + 1]))
-        return top - neighbourMax(spectrumDB, bin)
+        let reach = max(1, Int(halfWidth / binWidth))
+        let low = max(bin - reach, lowBin), high = min(bin + reach, highBin)
+        guard low <= high else { return (0, -200) }
+        let top = (low...high).max { spectrumDB[$0] < spectrumDB[$1] }!
+        return (Double(spectrumDB[top]) - meanOutsideHumpDB(spectrumDB, top), Double(spectrumDB[top]))
     }
 
     struct Peak {
         var bin: Double
         var levelDB: Double
+        var ratioDB: Double
         var passes: Bool
     }
 
-    private func neighbourMax(_ spectrum: UnsafeBufferPointer<Float>, _ bin: Int) -> Double {
-        var top = -Double.infinity
-        for offset in 3...6 { top = max(top, Double(spectrum[bin - offset]), Double(spectrum[bin + offset])) }
-        return top
+    private func power(_ level: Float) -> Double { pow(10, Double(level) / 10) }
+
+    /// The mean power (dB) of the band without the hump around `bin`: the bins either side down to
+    /// ``HowlCriteria/humpDepthDB`` under it (at least ±2, the Hann main lobe).
+    private func meanOutsideHumpDB(_ spectrum: UnsafeBufferPointer<Float>, _ bin: Int) -> Double {
+        let edge = spectrum[bin] - Float(criteria.humpDepthDB)
+        var low = max(bin - 2, lowBin), high = min(bin + 2, highBin)
+        while low > max(lowBin, bin - criteria.humpMaxBins), spectrum[low - 1] > edge { low -= 1 }
+        while high < min(highBin, bin + criteria.humpMaxBins), spectrum[high + 1] > edge { high += 1 }
+        var hump = 0.0
+        for index in low...high { hump += power(spectrum[index]) }
+        let others = highBin - lowBin + 1 - (high - low + 1)
+        return 10 * log10(max((bandPower - hump) / Double(max(others, 1)), 1e-30))
     }
 
     private func findPeaks(_ spectrum: UnsafeBufferPointer<Float>) -> [Peak] {
@@ -145,19 +184,38 @@ public struct HowlDetector: Sendable {
             let curvature = left - 2 * centre + right
             let offset = curvature < 0 ? 0.5 * (left - right) / curvature : 0
             let peakLevel = centre - 0.25 * (left - right) * offset
-            let passes = centre - neighbourMax(spectrum, bin) >= criteria.peakToNeighbourDB
-                && peakLevel - averageDB >= criteria.peakToAverageDB
-            peaks.append(Peak(bin: Double(bin) + offset, levelDB: peakLevel, passes: passes))
+            let ratio = peakLevel - meanOutsideHumpDB(spectrum, bin)
+            peaks.append(Peak(bin: Double(bin) + offset, levelDB: peakLevel, ratioDB: ratio, passes: ratio >= criteria.peakToAverageDB))
         }
+        // A peak far under a strong one close by is its leakage or a sideband (a notch acting on it), not a ring of its own.
+        let masked = peaks.map { peak in
+            peaks.contains { abs($0.bin - peak.bin) <= criteria.maskingWidth * peak.bin && $0.levelDB - peak.levelDB >= criteria.maskingDB }
+        }
+        for index in peaks.indices where masked[index] { peaks[index].passes = false }
         return peaks
     }
 
     private func isHowl(_ track: Track, among peaks: [Peak]) -> Bool {
-        let needed = criteria.persistenceFrames
-        guard track.missed == 0, track.passes.count >= needed, track.passes.allSatisfy({ $0 }) else { return false }
-        guard track.levels.last! - track.lowest >= criteria.growthDB, track.levels.last! >= track.levels.first! - 0.5 else { return false }
-        guard track.bins.max()! - track.bins.min()! <= criteria.frequencySpreadBins else { return false }
+        guard track.missed == 0, track.ratios.count >= criteria.persistenceFrames else { return false }
+        guard track.ratios.last! - track.lowestRatio >= criteria.growthDB, track.ratios.last! >= track.ratios.first! - 0.5,
+              track.levels.last! - track.lowestLevel >= criteria.growthDB, track.levels.last! >= track.levels.max()! - 0.5,
+              track.levels.last! >= criteria.saturationDB || track.levels.last! - track.levels[track.levels.count / 2] >= criteria.recentGrowthDB
+        else { return false }
+        guard abs(drift(track.bins)) <= criteria.frequencySpreadBins, track.bins.max()! - track.bins.min()! <= criteria.frequencyWobbleBins
+        else { return false }
         return !hasHarmonicPartner(track, among: peaks)
+    }
+
+    /// How far the least-squares line through `bins` (one per frame) moves from the first frame to the last.
+    private func drift(_ bins: [Double]) -> Double {
+        let count = Double(bins.count)
+        let meanX = (count - 1) / 2, meanY = bins.reduce(0, +) / count
+        var (covariance, variance) = (0.0, 0.0)
+        for (index, bin) in bins.enumerated() {
+            covariance += (Double(index) - meanX) * (bin - meanY)
+            variance += (Double(index) - meanX) * (Double(index) - meanX)
+        }
+        return variance > 0 ? covariance / variance * (count - 1) : 0
     }
 
     /// A peak at f/k (the track is an upper harmonic) or a strong even harmonic (the track is a fundamental).
@@ -168,8 +226,8 @@ public struct HowlDetector: Sendable {
             let isAbove = peak.bin > frequency
             let ratio = isAbove ? peak.bin / frequency : frequency / peak.bin
             let harmonic = ratio.rounded()
-            guard (2...6).contains(harmonic) else { continue }
-            let tolerance = max(criteria.harmonicTolerance * harmonic, 1.0 / min(peak.bin, frequency))
+            guard (2...(isAbove ? 6 : 10)).contains(harmonic) else { continue }
+            let tolerance = max(criteria.harmonicTolerance * harmonic, criteria.harmonicToleranceBins / min(peak.bin, frequency))
             guard abs(ratio - harmonic) <= tolerance else { continue }
             // Above the peak only even harmonics count: a clipping amplifier adds odd ones to a howl.
             if !isAbove || (Int(harmonic) % 2 == 0 && level - peak.levelDB <= criteria.upperPartnerRangeDB) { return true }
@@ -183,13 +241,14 @@ extension HowlDetector.Track {
         bin = peak.bin
         missed = 0
         levels.append(peak.levelDB)
-        lowest = min(lowest, peak.levelDB)
+        ratios.append(peak.ratioDB)
+        lowestRatio = min(lowestRatio, peak.ratioDB)
+        lowestLevel = min(lowestLevel, peak.levelDB)
         bins.append(peak.bin)
-        passes.append(peak.passes)
         if levels.count > keep {
             levels.removeFirst()
+            ratios.removeFirst()
             bins.removeFirst()
-            passes.removeFirst()
         }
     }
 }

@@ -35,8 +35,9 @@ public struct NotchSetting: Sendable, Hashable {
 ///
 /// A new ring gets a free slot (the oldest live notch when all 16 are taken; ring-out notches are fixed) at
 /// ``initialDepthDB`` (or `maxDepthDB` if shallower) and Q ``initialQ``. While the spectrum still shows a peak
-/// at a notch (peak-to-neighbour ≥ ``residueDB``) that has not fallen 3 dB ``settleSeconds`` after the
-/// notch's last change (or the detector reports the ring again), the notch deepens by ``depthStepDB`` down to `maxDepthDB`, then widens (Q ÷ 1.5, down to ``minimumQ``). In live
+/// under a notch (peak-to-average ratio, outside its hump, ≥ ``residueDB``) that has not fallen 3 dB over the last
+/// ``settleSeconds`` (half that when it grew 3 dB), or the detector reports the ring again, the notch deepens by
+/// ``depthStepDB`` down to `maxDepthDB`, then widens (Q ÷ 1.5, down to ``minimumQ``). In live
 /// mode a notch whose ring has not been seen for `holdSeconds` is released slowly (``releaseRate``), and a
 /// ring found again near a notch deepens that notch instead of taking another slot.
 public struct NotchPlanner: Sendable {
@@ -52,7 +53,7 @@ public struct NotchPlanner: Sendable {
     public static let attackRate = 600.0
     /// Release of a live notch, dB per second.
     public static let releaseRate = 6.0
-    /// A notch's residual peak-to-neighbour ratio that still counts as the ring, dB.
+    /// A notch's residual peak-to-average ratio (outside its hump) that still counts as the ring, dB.
     public static let residueDB = 10.0
     /// Time a notch's effect is awaited before it is judged, seconds (longer than the 85 ms analysis window).
     public static let settleSeconds = 0.1
@@ -97,8 +98,8 @@ public struct NotchPlanner: Sendable {
     }
 
     /// Takes one analysis frame at `time` seconds: the rings found in it and a probe of the spectrum at a
-    /// frequency (peak-to-neighbour ratio and level, dB); returns the notch changes to send to the bank.
-    public mutating func update(time: Double, rings: [HowlRing], probe: (Double) -> (peakToNeighbourDB: Double, levelDB: Double)) -> [NotchSetting] {
+    /// frequency (peak-to-average ratio outside its hump and level, dB); returns the notch changes to send to the bank.
+    public mutating func update(time: Double, rings: [HowlRing], probe: (Double) -> (peakToAverageDB: Double, levelDB: Double)) -> [NotchSetting] {
         var changes: [NotchSetting] = []
         for ring in rings {
             if let slot = covering(ring.frequency) {
@@ -122,8 +123,18 @@ public struct NotchPlanner: Sendable {
         return changes
     }
 
+    /// Takes notch `slot` out (ring-out or live, saved or found): its slot is free again and the bank lifts the cut
+    /// at ``attackRate``. Returns that change, or nil when the slot holds no notch.
+    public mutating func clear(_ slot: Int) -> NotchSetting? {
+        guard notches.indices.contains(slot), notches[slot] != nil else { return nil }
+        let change = setting(slot, depth: 0, rate: Self.attackRate)
+        notches[slot] = nil
+        return change
+    }
+
     /// Notch `slot`'s ring is still (or again) there at `level` dB: a releasing notch returns to its depth;
-    /// a settled one deepens when a new ring was reported on it or its level has not fallen 3 dB since its last change.
+    /// a settled one deepens when a new ring was reported on it or its level has not fallen 3 dB over the last
+    /// settle time (a ring the notch holds decays; one it does not hold stays or grows).
     private mutating func seen(_ slot: Int, time: Double, level: Double, isRing: Bool) -> NotchSetting? {
         notches[slot]!.lastSeen = time
         let notch = notches[slot]!
@@ -133,7 +144,14 @@ public struct NotchPlanner: Sendable {
             notches[slot]!.levelAtChange = level
             return setting(slot, depth: notch.depthDB, rate: Self.attackRate)
         }
-        guard time - notch.changedAt >= Self.settleSeconds, isRing || level >= notch.levelAtChange - 3 else { return nil }
+        let waited = time - notch.changedAt
+        // judged after the settle time, or after half of it when the ring has grown 3 dB since (the notch is not holding it)
+        guard waited >= Self.settleSeconds || (waited >= Self.settleSeconds / 2 && level >= notch.levelAtChange + 3) else { return nil }
+        guard isRing || level >= notch.levelAtChange - 3 else {
+            notches[slot]!.changedAt = time          // falling: judged again one settle time from now, from here
+            notches[slot]!.levelAtChange = level
+            return nil
+        }
         return deepen(slot, time: time, level: level)
     }
 

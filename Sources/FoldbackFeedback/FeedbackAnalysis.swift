@@ -14,7 +14,10 @@ public struct FeedbackEvent: Sendable, Hashable {
     public var ringLevelDB: Double?
 }
 
-/// One analysis frame every ``hop`` samples (1/16 of the transform, 5.3 ms at 48 kHz) over the last ``SpectrumAnalyzer/size`` samples of input.
+/// One analysis frame every ``hop`` samples (1/16 of the short transform, 5.3 ms at 48 kHz): two spectra of the
+/// latest input, 80 ms and 170 ms long (4096 and 8192 points at 48 kHz), each with its own ``HowlDetector``. The
+/// short one follows a fast ring closely; the long one resolves the resonances of a long loop (16 Hz apart at
+/// 60 ms), which the short one sees as one beating crest. Either may report a ring to the one ``NotchPlanner``.
 ///
 /// ``pump()`` does all the work the ring holds and returns; the unit's worker thread calls it a few
 /// hundred times a second, a test may call it after each block to run faster than realtime deterministically.
@@ -22,8 +25,8 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private static let logger = Logger(label: "foldback.feedback")
     let sampleRate: Double
     let hop: Int
-    private let spectrum: SpectrumAnalyzer
-    private var detector: HowlDetector
+    private let spectra: [SpectrumAnalyzer]
+    private var detectors: [HowlDetector]
     private var planner: NotchPlanner
     private let samples: SampleRing
     private let commands: SPSCRing<NotchCommand>
@@ -34,6 +37,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private var framesAnalysed = 0
     private let label: String
     private let published = Mutex<(notches: [NotchSetting], events: [FeedbackEvent])>(([], []))
+    private let clearRequests = Mutex<[Int]>([])
     /// Called on the analysis thread with each change (for OSC).
     let onEvent: (@Sendable (FeedbackEvent) -> Void)?
 
@@ -47,11 +51,12 @@ final class FeedbackAnalysis: @unchecked Sendable {
     init?(sampleRate: Double, settings: FeedbackSettings, samples: SampleRing, commands: SPSCRing<NotchCommand>,
           live: LiveSettings, label: String, onEvent: (@Sendable (FeedbackEvent) -> Void)?) {
         let size = Self.transformSize(sampleRate: sampleRate)
-        guard let spectrum = SpectrumAnalyzer(size: size) else { return nil }
+        guard let short = SpectrumAnalyzer(size: size), let long = SpectrumAnalyzer(size: 2 * size) else { return nil }
         self.sampleRate = sampleRate
-        self.spectrum = spectrum
+        spectra = [short, long]
         hop = size / 16
-        detector = HowlDetector(binCount: spectrum.binCount, binWidth: sampleRate / Double(size), criteria: settings.criteria)
+        detectors = spectra.map { HowlDetector(binCount: $0.binCount, binWidth: sampleRate / Double($0.size), criteria: settings.criteria) }
+        detectors[1].criteria.persistenceFrames *= 2      // a window twice as long: a ring must outlast it too
         planner = NotchPlanner(mode: settings.mode, maxDepthDB: Double(settings.maxDepthDB), holdSeconds: Double(settings.holdSeconds),
                                fixed: settings.fixedSettings)
         self.samples = samples
@@ -59,7 +64,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
         self.live = live
         self.label = label
         self.onEvent = onEvent
-        history = Array(repeating: 0, count: size)
+        history = Array(repeating: 0, count: 2 * size)
         staged = Array(repeating: 0, count: hop)
         let fixed = planner.activeNotches
         published.withLock { $0.notches = fixed }
@@ -70,11 +75,29 @@ final class FeedbackAnalysis: @unchecked Sendable {
     /// Every change so far (the most recent 256).
     var events: [FeedbackEvent] { published.withLock { $0.events } }
 
-    /// Analyses every complete hop waiting in the ring, with the live parameters as they are now.
+    /// The mode as the live `mode` parameter has it now.
+    var mode: FeedbackMode { live.load(0) >= 0.5 ? .live : .ringOut }
+
+    /// Asks the next ``pump()`` to clear the notch in `slot` (any thread); false when it holds none now.
+    func requestClear(_ slot: Int) -> Bool {
+        guard notches.contains(where: { $0.slot == slot && $0.depthDB < 0 }) else { return false }
+        clearRequests.withLock { $0.append(slot) }
+        return true
+    }
+
+    /// Clears the notches asked for, then analyses every complete hop waiting in the ring, with the live
+    /// parameters as they are now.
     func pump() {
-        planner.mode = live.load(0) >= 0.5 ? .live : .ringOut
+        planner.mode = mode
         planner.maxDepthDB = Double(min(live.load(1), -3))
         planner.holdSeconds = Double(max(live.load(2), 0))
+        let clears = clearRequests.withLock { requests in
+            defer { requests.removeAll() }
+            return requests
+        }
+        let cleared = clears.compactMap { planner.clear($0) }
+        for notch in cleared { Self.logger.notice("\(label): notch \(notch.slot + 1) at \(Int(notch.frequency.rounded())) Hz cleared") }
+        publish(cleared, rings: [], time: Double(framesAnalysed) / sampleRate, logging: false)
         while true {
             let count = min(hop - stagedCount, samples.available)
             if count > 0 {
@@ -92,13 +115,23 @@ final class FeedbackAnalysis: @unchecked Sendable {
 
     private func analyzeFrame() {
         let time = Double(framesAnalysed) / sampleRate
-        let levels = history.withUnsafeBufferPointer { spectrum.powerSpectrumDB($0) }
-        let rings = detector.analyze(levels)
-        let detector = self.detector
-        let changes = planner.update(time: time, rings: rings) { frequency in
-            let bin = min(max(Int((frequency / detector.binWidth).rounded()), 1), levels.count - 2)
-            return (detector.peakToNeighbour(levels, at: frequency), Double(max(levels[bin - 1], levels[bin], levels[bin + 1])))
+        var rings: [HowlRing] = []
+        for index in spectra.indices.reversed() {      // the short spectrum last: its levels stay valid for the probe
+            let size = spectra[index].size
+            let levels = history.withUnsafeBufferPointer { spectra[index].powerSpectrumDB(UnsafeBufferPointer(rebasing: $0.suffix(size))) }
+            rings += detectors[index].analyze(levels)
         }
+        let levels = spectra[0].latestLevels
+        let detector = detectors[0]
+        let changes = planner.update(time: time, rings: rings) { frequency in
+            // anywhere under a new notch's bandwidth: in a dense comb the ring moves to a neighbouring resonance
+            detector.peakToAverage(levels, at: frequency, halfWidth: frequency / (2 * NotchPlanner.initialQ))
+        }
+        publish(changes, rings: rings, time: time, logging: true)
+    }
+
+    /// Sends `changes` to the audio thread and records them (notches, events, log, `onEvent`).
+    private func publish(_ changes: [NotchSetting], rings: [HowlRing], time: Double, logging: Bool) {
         guard !changes.isEmpty else { return }
         var events: [FeedbackEvent] = []
         for change in changes {
@@ -106,7 +139,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
                                            q: Float(change.q), depthRate: Float(change.depthRateDBPerSecond)))
             let ring = rings.first { abs($0.frequency - change.frequency) < 1e-9 }
             events.append(FeedbackEvent(time: time, notch: change, ringLevelDB: ring?.levelDB))
-            log(events.last!)
+            if logging { log(events.last!) }
         }
         let notches = planner.activeNotches
         published.withLock { state in

@@ -100,6 +100,14 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     /// or driven by an offline render).
     public func analyzePending() { core?.analysis.pump() }
 
+    /// The mode it runs in now: its `mode` parameter as last set (in the preset, or live over OSC, MIDI or the web).
+    public var mode: FeedbackMode { core?.analysis.mode ?? settings.mode }
+
+    /// Clears notch `number` (1 … 16, as in the meters' `notch<n>_…`) on the analysis's next pass: a ring-out's
+    /// notch (found, or loaded as a saved band) or a live one; a ring still there is found again. False when
+    /// that notch is not in place.
+    public func clearNotch(_ number: Int) -> Bool { core?.analysis.requestClear(number - 1) ?? false }
+
     /// The notches placed now (slot, frequency, depth, width), as the analysis set them.
     public var notches: [NotchSetting] { core?.analysis.notches ?? [] }
 

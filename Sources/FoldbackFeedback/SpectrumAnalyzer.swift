@@ -54,6 +54,9 @@ final class SpectrumAnalyzer {
         levels.deallocate()
     }
 
+    /// The levels ``powerSpectrumDB(_:)`` returned last (valid until its next call).
+    var latestLevels: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: levels, count: binCount) }
+
     /// The spectrum of the last ``size`` samples of `samples` (oldest first), in dB per bin; valid until the next call.
     func powerSpectrumDB(_ samples: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
         for index in 0..<size { input[index] = samples[index] * window[index] }

@@ -4,7 +4,8 @@ public import FoldbackEngine
 import FoldbackDSP
 import FoldbackFeedback
 
-/// Captures what a ring-out found: each `feedback` unit in `ringout` mode, on a strip or a bus, keeps its
+/// Captures what a ring-out found: each `feedback` unit in `ringout` mode now (built so, or switched to it live
+/// over OSC, MIDI or the web), on a strip or a bus, keeps its
 /// notches as `[[strip.unit.band]]` / `[[bus.unit.band]]` peaks (frequency, cut, Q), which the unit loads as
 /// fixed notches next time.
 public enum FeedbackNotchCapture {
@@ -29,7 +30,7 @@ public enum FeedbackNotchCapture {
     private static func save(_ units: [any EngineUnit], ids: [String], into specs: inout [UnitSpec]) -> Int {
         var saved = 0
         for (unit, id) in zip(units, ids) {
-            guard let feedback = unit as? FeedbackUnit, feedback.settings.mode == .ringOut,
+            guard let feedback = unit as? FeedbackUnit, feedback.mode == .ringOut,
                   let index = specs.firstIndex(where: { $0.id == id && $0.type == UnitSchema.feedback.type })
             else { continue }
             let location = specs[index].location
@@ -38,5 +39,28 @@ public enum FeedbackNotchCapture {
             saved += bands.count
         }
         return saved
+    }
+
+    /// Why ``clearNotch(_:unit:owner:isBus:in:)`` cleared nothing.
+    public enum ClearRefusal: Error, Sendable, Equatable {
+        /// No strip (or bus) of that name runs.
+        case noOwner
+        /// It has no unit of that id.
+        case noUnit
+        /// That unit is not a `feedback` unit.
+        case notFeedback
+        /// That notch is not in place.
+        case noNotch
+    }
+
+    /// Clears notch `number` (1 … 16) of the `feedback` unit `id` on strip (or bus, `isBus`) `owner` in the
+    /// running `graph` (one by one, as a ring-out is trimmed: the next save leaves it out).
+    public static func clearNotch(_ number: Int, unit id: String, owner: String, isBus: Bool, in graph: EngineGraph) throws(ClearRefusal) {
+        let owners = isBus ? graph.description.buses.map { ($0.name, $0.units, $0.unitIDs) }
+            : graph.description.strips.map { ($0.name, $0.units, $0.unitIDs) }
+        guard let (_, units, ids) = owners.first(where: { $0.0 == owner }) else { throw .noOwner }
+        guard let index = ids.firstIndex(of: id) else { throw .noUnit }
+        guard let feedback = units[index] as? FeedbackUnit else { throw .notFeedback }
+        guard feedback.clearNotch(number) else { throw .noNotch }
     }
 }

@@ -13,10 +13,10 @@ enum FeedbackStageDemo {
     static let sampleRate = 48_000.0
 
     /// Renders both runs into `path` (mono) and prints what happened.
-    static func render(to path: String, overDB: Double, format: AudioFileFormat) throws {
-        let room = RoomModel()
+    static func render(to path: String, overDB: Double, loopMS: Double = 11, format: AudioFileFormat) throws {
+        let room = RoomModel(delaySeconds: loopMS / 1000)
         let (msg, frequency) = room.maximumStableGain(sampleRate: sampleRate)
-        print("Room: wedge 11 ms from the mic, peaks at 2.5 kHz (+9 dB) and 820 Hz (+6 dB); maximum stable gain "
+        print("Room: the loop from wedge to mic \(fmt(loopMS)) ms, peaks at 2.5 kHz (+9 dB) and 820 Hz (+6 dB); maximum stable gain "
               + "\(fmt(msg)) dB (at \(Int(frequency)) Hz). Pushing the loop to MSG + \(fmt(overDB)) dB over 6 s, then holding 3 s.")
         let voice = TestSignal.voice(level: -24)
         let noise = TestSignal.noise(seed: 7, level: -60)

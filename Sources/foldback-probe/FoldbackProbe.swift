@@ -34,6 +34,8 @@ struct FoldbackProbe: ParsableCommand {
               foldback-probe --server test --play system:playback_1=sine:1000:-20
               foldback-probe --play foldback:vox_in=voice --midi foldback:midi_in --seconds 5
               foldback-probe --feedback-stage --output feedback-demo.wav
+              foldback-probe --feedback-stage --loop-ms 25 --output feedback-demo-25ms.wav
+              foldback-probe --feedback-grid    (the whole stage grid as a Markdown table)
             """)
 
     @Option(help: "JACK server name (default: $JACK_DEFAULT_SERVER, else the default server).")
@@ -63,13 +65,27 @@ struct FoldbackProbe: ParsableCommand {
     @Option(help: ArgumentHelp("With --feedback-stage: how far past the room's maximum stable gain the loop is pushed, dB.", valueName: "DB"))
     var overDB: Double = 6
 
+    @Option(help: ArgumentHelp("With --feedback-stage: the wedge-to-mic loop, ms (default 11, the short stage).", valueName: "MS"))
+    var loopMS: Double = 11
+
+    @Flag(help: "No JACK: run the feedback stage grid (loop 3 … 40 ms × periods 64/256/1024 × 44.1/48/96 kHz × two rooms) and print its table.")
+    var feedbackGrid = false
+
+    @Option(help: ArgumentHelp("With --feedback-grid: only cells whose loop delay (ms) is one of these (comma-separated).", valueName: "MS,…"))
+    var gridDelays: String?
+
+    @Flag(help: "With --feedback-grid: only the representative cells the unit tests run (every delay at 48 kHz / 256, and the corners).")
+    var gridQuick = false
+
     @Option(help: "Client name prefix: clients are NAME-player and NAME-recorder.")
     var name: String = "foldback-probe"
 
     func validate() throws {
+        if feedbackGrid { return }
         if feedbackStage {
             guard output != nil else { throw ValidationError("--feedback-stage needs --output FILE.wav.") }
             guard (0...12).contains(overDB) else { throw ValidationError("--over-db must be 0 … 12 (got \(overDB)).") }
+            guard (2...100).contains(loopMS) else { throw ValidationError("--loop-ms must be 2 … 100 (got \(loopMS)).") }
             return
         }
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600 (got \(seconds)).") }
@@ -98,8 +114,9 @@ struct FoldbackProbe: ParsableCommand {
 
     func run() throws {
         do {
+            if feedbackGrid { return try FeedbackGridReport.run(delays: gridDelays, quick: gridQuick) }
             if feedbackStage, let output {
-                return try FeedbackStageDemo.render(to: output, overDB: overDB, format: AudioFileFormat(rawValue: format) ?? .float)
+                return try FeedbackStageDemo.render(to: output, overDB: overDB, loopMS: loopMS, format: AudioFileFormat(rawValue: format) ?? .float)
             }
             try probe()
         } catch let error as JACKError {

@@ -66,4 +66,43 @@ final class FeedbackUnitSaveTests: XCTestCase {
                                       ("/foldback/bus/iem/unit/nope/save", "bus 'iem' has no unit 'nope'"),
                                       ("/foldback/bus/wedge/unit/fb/save", "no bus named 'wedge'; buses: main, iem")])
     }
+
+    /// A unit built live with two saved notches: it saves nothing until its `mode` is switched to ringout over OSC
+    /// (the parameter path MIDI and the web share), then saves its notches as a unit built as ring-out does;
+    /// `…/notch/<n>/clear` takes them out one by one, and the next save leaves the cleared one out.
+    func testAUnitSwitchedToRingOutLiveSavesItsNotchesAndClearsThemOneByOne() throws {
+        let unit = Self.ringOut("strip.unit", id: "fbx", frequency: 2540, cut: -9, q: 16).replacingOccurrences(of: "ringout", with: "live")
+            + "  [[strip.unit.band]]\n  type = \"peak\"\n  freq_hz = 820\n  gain_db = -12\n  q = 10\n"
+        let text = ControlFixtures.preset.replacingOccurrences(of: "  [[strip.send]]\n  bus = \"main\"\n",
+                                                              with: unit + "  [[strip.send]]\n  bus = \"main\"\n")
+        let path = try ControlFixtures.write(text, name: "switched.toml")
+        let target = try OfflineTarget(text: text, path: path)
+        let router = ControlRouter(target: target)
+        let save = { router.handle(OSCMessage("/foldback/strip/vox/unit/fbx/save"), from: self.peer).first?.arguments.last?.text ?? "" }
+        XCTAssertTrue(save().contains("0 feedback notches"), "a live unit keeps nothing")
+        XCTAssertEqual(router.handle(OSCMessage("/foldback/strip/vox/unit/fbx/mode", [.float(0)]), from: peer), [])
+        target.engine.renderCycle(frames: 64)
+        XCTAssertTrue(save().contains("2 feedback notches"), "switched to ringout, it saves as one built so")
+        XCTAssertEqual(try PresetLoader.load(path: path).strips[0].units.first { $0.id == "fbx" }?.bands.map(\.band.frequency), [2540, 820])
+
+        XCTAssertEqual(router.handle(OSCMessage("/foldback/strip/vox/unit/fbx/notch/1/clear"), from: peer), [])
+        let deadline = Date().addingTimeInterval(10)
+        while activeNotches(target) != 1, Date() < deadline { target.engine.renderCycle(frames: 64) }
+        XCTAssertEqual(activeNotches(target), 1, "the worker cleared notch 1")
+        XCTAssertTrue(save().contains("1 feedback notches"))
+        XCTAssertEqual(try PresetLoader.load(path: path).strips[0].units.first { $0.id == "fbx" }?.bands.map(\.band.frequency), [820])
+        for (address, fragment) in [("/foldback/strip/vox/unit/fbx/notch/1/clear", "has no notch 1 in place"),
+                                    ("/foldback/strip/vox/unit/fbx/notch/17/clear", "notch numbers are 1 … 16"),
+                                    ("/foldback/strip/vox/unit/comp/notch/2/clear", "only a feedback unit has notches"),
+                                    ("/foldback/strip/gtr/unit/fbx/notch/2/clear", "no strip named 'gtr'")] {
+            let replies = router.handle(OSCMessage(address), from: peer)
+            XCTAssertEqual(replies.first?.path, OSCServer.errorPath, address)
+            XCTAssertTrue(replies.first?.arguments.last?.text?.contains(fragment) ?? false, "\(replies)")
+        }
+    }
+
+    /// The `notches_active` reading of strip vox's unit fbx.
+    private func activeNotches(_ target: OfflineTarget) -> Float? {
+        target.engine.meters().units.first { $0.strip == "vox" && $0.unit == "fbx" }?.readings.first { $0.key == "notches_active" }?.value
+    }
 }

@@ -49,30 +49,7 @@ final class FalseNotchTests: XCTestCase {
 
     /// Speech from espeak-ng (22.05 kHz), looped to 60 s.
     func testSpeechPlacesNoNotches() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/espeak-ng")
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/espeak-ng") else { throw XCTSkip("espeak-ng is not installed") }
-        process.arguments = ["--stdout", "-s", "150", "Check one two. The wedge rings at two and a half kilohertz when the singer steps "
-                             + "back from the microphone, so we pull the fader down and listen again."]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let bytes = [UInt8](data)
-        var offset = 12
-        var samples: [Float] = []
-        while offset + 8 <= bytes.count {       // walk the RIFF chunks to "data"
-            let size = Int(bytes[offset + 4]) | Int(bytes[offset + 5]) << 8 | Int(bytes[offset + 6]) << 16 | Int(bytes[offset + 7]) << 24
-            if bytes[offset..<offset + 4].elementsEqual("data".utf8) {
-                let end = min(bytes.count, offset + 8 + (size == 0 || size == -1 ? bytes.count : size))
-                for index in stride(from: offset + 8, to: end - 1, by: 2) {
-                    samples.append(Float(Int16(bitPattern: UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8)) / 32768)
-                }
-                break
-            }
-            offset += 8 + (size == -1 ? 0 : size)
-        }
+        guard let samples = try ProgrammeSources.espeakSpeech() else { throw XCTSkip("espeak-ng is not installed") }
         XCTAssertGreaterThan(samples.count, 22050)
         let (deepest, events) = try deepestNotch({ samples[$0 % samples.count] }, seconds: 60, sampleRate: 22050, blockSize: 7)
         print("espeak-ng speech, 60 s at 22.05 kHz: deepest notch \(deepest) dB; \(events.count) notch changes")

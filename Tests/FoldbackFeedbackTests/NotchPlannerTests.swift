@@ -4,8 +4,8 @@ import XCTest
 
 final class NotchPlannerTests: XCTestCase {
     private func ring(_ frequency: Double) -> HowlRing { HowlRing(frequency: frequency, levelDB: -40, growthDB: 6) }
-    private let quiet: (Double) -> (peakToNeighbourDB: Double, levelDB: Double) = { _ in (0, -90) }
-    private let ringing: (Double) -> (peakToNeighbourDB: Double, levelDB: Double) = { _ in (20, -40) }
+    private let quiet: (Double) -> (peakToAverageDB: Double, levelDB: Double) = { _ in (0, -90) }
+    private let ringing: (Double) -> (peakToAverageDB: Double, levelDB: Double) = { _ in (20, -40) }
 
     func testLiveNotchDeepensWidensThenIsReleasedAfterTheHold() {
         var planner = NotchPlanner(mode: .live, maxDepthDB: -12, holdSeconds: 2)

@@ -1,39 +1,23 @@
 // Helpers for the feedback tests: short-time levels, test sources and measured figures. Non-realtime.
 import FoldbackDSP
 import FoldbackFeedback
+import FoldbackFeedbackTesting
 import FoldbackJACK
 import FoldbackJACKTesting
 import Foundation
 
 enum StageMeasurements {
     /// RMS level in dBFS of `samples[range]`.
-    static func levelDB(_ samples: [Float], _ range: Range<Int>) -> Double {
-        var sum = 0.0
-        for index in range { sum += Double(samples[index]) * Double(samples[index]) }
-        return 10 * log10(max(sum / Double(max(range.count, 1)), 1e-20))
-    }
+    static func levelDB(_ samples: [Float], _ range: Range<Int>) -> Double { StageLevels.levelDB(samples, range) }
 
     /// The loudest `window`-second RMS level in `samples` between `from` and `to` seconds.
     static func maxLevelDB(_ samples: [Float], sampleRate: Double, from: Double, to: Double, window: Double = 0.05) -> Double {
-        let size = Int(window * sampleRate)
-        var best = -200.0
-        var start = Int(from * sampleRate)
-        while start + size <= min(Int(to * sampleRate), samples.count) {
-            best = max(best, levelDB(samples, start..<start + size))
-            start += size / 2
-        }
-        return best
+        StageLevels.maxLevelDB(samples, sampleRate: sampleRate, from: from, to: to, window: window)
     }
 
     /// The first time (seconds) after `from` at which a `window`-second RMS level reaches `threshold` dBFS, or nil.
     static func firstTime(_ samples: [Float], sampleRate: Double, from: Double, reaching threshold: Double, window: Double = 0.01) -> Double? {
-        let size = Int(window * sampleRate)
-        var start = Int(from * sampleRate)
-        while start + size <= samples.count {
-            if levelDB(samples, start..<start + size) >= threshold { return Double(start + size) / sampleRate }
-            start += size / 2
-        }
-        return nil
+        StageLevels.firstTime(samples, sampleRate: sampleRate, from: from, reaching: threshold, window: window)
     }
 
     /// Quiet room noise at the mic (the seed keeps runs comparable), `level` dBFS peak.
