@@ -13,6 +13,10 @@ final class AudioThreadDriver: @unchecked Sendable {
     private let input: UnsafeMutablePointer<Float>
     private let outputs: [UnsafeMutablePointer<Float>]
     private let finished = Atomic<Bool>(false)
+    /// The audio thread runs no cycle at or past this count until the control loop allows it (``allow(upTo:)``):
+    /// a stand-in for JACK may wait where a real server would not, so that on a loaded machine the control loop's
+    /// changes, swaps and tap drains keep up with the cycles instead of the scenario failing for lack of CPU.
+    private let allowedCycles = Atomic<Int>(Int.max)
     private let done = DispatchSemaphore(value: 0)
     private(set) var cyclesRun = 0
     private(set) var ftzDazEnabled = false
@@ -56,6 +60,9 @@ final class AudioThreadDriver: @unchecked Sendable {
 
     func join() { done.wait() }
 
+    /// Lets the audio thread run cycles up to (not including) `cycle`.
+    func allow(upTo cycle: Int) { allowedCycles.store(cycle, ordering: .releasing) }
+
     /// A deliberately broken cycle: runs the engine, then allocates and frees on the audio path.
     private static let allocatingCycle: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void = { context, frames in
         Engine.cycleFunction(context, frames)
@@ -70,6 +77,8 @@ final class AudioThreadDriver: @unchecked Sendable {
         ftzDazEnabled = fb_realtime_ftz_daz_enabled() != 0
         let context = engine.cycleContext
         for cycle in 0..<cycles {
+            // Outside the realtime cycle, like the pace below: the wait a stand-in may make for its control loop.
+            while cycle >= allowedCycles.load(ordering: .acquiring) { usleep(50) }
             if injectFault && cycle == cycles / 3 {
                 fb_realtime_cycle(Self.allocatingCycle, context, UInt32(frames))
             } else {

@@ -54,6 +54,9 @@ struct RealtimeCheck: ParsableCommand {
         try engine.install(first, crossfade: .none)
         let audio = AudioThreadDriver(engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault)
         counter?.resetCounts()
+        // The audio thread stays at most this many cycles ahead of the control loop (a tap holds 512 cycles).
+        let lead = 48
+        audio.allow(upTo: lead)
         audio.start()
 
         var applied = 0
@@ -79,6 +82,7 @@ struct RealtimeCheck: ParsableCommand {
                 continuedPlugins += replacement.continuedUnits.count
                 swapped += 1
             }
+            audio.allow(upTo: done + lead)
             usleep(200)
         }
         audio.join()
