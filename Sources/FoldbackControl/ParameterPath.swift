@@ -52,28 +52,31 @@ public enum ParameterPath {
 
     /// Why `parts` names no parameter: the first part that does not exist, and what is there.
     static func problem(_ parts: [String], tree: ParameterTree, preset: Preset) -> String {
-        switch parts.first {
-        case "strip":
-            guard parts.count >= 2, preset.strip(named: parts[1]) != nil else {
-                return "no strip named '\(parts.dropFirst().first ?? "")'; strips: \(preset.strips.map(\.name).joined(separator: ", "))"
-            }
-            if parts.count >= 4, parts[2] == "unit", preset.strip(named: parts[1])?.units.contains(where: { $0.id == parts[3] }) == false {
-                return "strip '\(parts[1])' has no unit '\(parts[3])'; its units: \(preset.strip(named: parts[1])?.units.map(\.id).joined(separator: ", ") ?? "")"
-            }
-            if parts.count >= 4, parts[2] == "send", preset.strip(named: parts[1])?.sends.contains(where: { $0.busName == parts[3] }) == false {
-                return "strip '\(parts[1])' has no send to '\(parts[3])'; it sends to: \(preset.strip(named: parts[1])?.sends.map(\.busName).joined(separator: ", ") ?? "")"
-            }
-            return "strip '\(parts[1])' has no parameter '\(parts.dropFirst(2).joined(separator: "/"))'; it has: \(tree.paths(under: "strip/\(parts[1])/").joined(separator: ", "))"
-        case "bus":
-            guard parts.count >= 2, preset.bus(named: parts[1]) != nil else {
-                return "no bus named '\(parts.dropFirst().first ?? "")'; buses: \(preset.buses.map(\.name).joined(separator: ", "))"
-            }
-            if parts.count >= 3, parts[2].hasPrefix("limiter"), preset.bus(named: parts[1])?.limiter == nil {
-                return "bus '\(parts[1])' has no limiter (limiter = false)"
-            }
-            return "bus '\(parts[1])' has no parameter '\(parts.dropFirst(2).joined(separator: "/"))'; it has: \(tree.paths(under: "bus/\(parts[1])/").joined(separator: ", "))"
-        default:
+        guard parts.count >= 2, parts[0] == "strip" || parts[0] == "bus" else {
             return "unknown address; parameters live under /foldback/strip/<name>/…, /foldback/bus/<name>/… and /foldback/cue/… (/foldback/parameters/get lists them)"
+        }
+        let kind = parts[0], name = parts[1], owner = "\(kind) '\(name)'"
+        let units: [UnitSpec], sends: [String]
+        if kind == "strip" {
+            guard let strip = preset.strip(named: name) else { return "no strip named '\(name)'; strips: \(preset.strips.map(\.name).joined(separator: ", "))" }
+            (units, sends) = (strip.units, strip.sends.map(\.busName))
+        } else {
+            guard let bus = preset.bus(named: name) else { return "no bus named '\(name)'; buses: \(preset.buses.map(\.name).joined(separator: ", "))" }
+            if parts.count >= 3, parts[2].hasPrefix("limiter"), bus.limiter == nil { return "bus '\(name)' has no limiter (limiter = false)" }
+            (units, sends) = (bus.units, [])
+        }
+        let rest = parts.dropFirst(2)
+        switch (rest.first, rest.count) {
+        case ("unit", 3):
+            guard units.contains(where: { $0.id == parts[3] }) else { return "\(owner) has no unit '\(parts[3])'; its units: \(units.map(\.id).joined(separator: ", "))" }
+            let keys = tree.paths(under: "\(kind)/\(name)/unit/\(parts[3])/")
+            return "unit '\(parts[3])' of \(owner) has no parameter '\(parts[4])'; it has: \(keys.joined(separator: ", "))"
+        case ("send", _) where kind == "strip" && rest.count >= 2 && !sends.contains(parts[3]):
+            return "\(owner) has no send to '\(parts[3])'; it sends to: \(sends.joined(separator: ", "))"
+        default:
+            let keys = tree.paths(under: "\(kind)/\(name)/").filter { !$0.contains("/") }
+            let more = (sends.isEmpty ? [] : ["send/<bus>/\(ParameterTree.Key.gain)"]) + (units.isEmpty ? [] : ["unit/<id>/<parameter>"])
+            return "\(owner) has no parameter '\(rest.joined(separator: "/"))'; it has: \((keys + more).joined(separator: ", "))"
         }
     }
 }

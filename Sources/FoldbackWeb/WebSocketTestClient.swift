@@ -1,4 +1,5 @@
 // A small blocking WebSocket client (RFC 6455 text frames over a TCP socket) for tests and probes; libcurl has no WebSocket. Non-realtime.
+import FoldbackEngine
 import Foundation
 import Glibc
 
@@ -102,7 +103,7 @@ public final class WebSocketTestClient {
     public static func sendLevel(in state: [String: Any], strip: String, bus: String) -> Double? {
         let strips = state["strips"] as? [[String: Any]] ?? []
         let sends = strips.first { $0["name"] as? String == strip }?["sends"] as? [[String: Any]] ?? []
-        return (sends.first { $0["bus"] as? String == bus }?["gain_db"] as? NSNumber)?.doubleValue
+        return (sends.first { $0["bus"] as? String == bus }?[ParameterTree.Key.gain] as? NSNumber)?.doubleValue
     }
 
     /// One whole unmasked frame at the start of the buffer: opcode, payload, bytes it takes.
