@@ -163,7 +163,7 @@ let package = Package(
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
-        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
+        .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackRender", "FoldbackEngine", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck", "FoldbackTestSupport"]),
         .testTarget(

@@ -45,15 +45,15 @@ extension Preset {
             strips[strip].units[unit].isBypassed = isOn
         case let .unitParameter(strip, unit, parameter):
             guard let key = Self.parameterKey(strip: strip, unit: unit, parameter: parameter, graph: graph),
-                  strips.indices.contains(strip), strips[strip].units.indices.contains(unit),
-                  strips[strip].units[unit].parameters[key] != nil else { return false }
+                  strips.indices.contains(strip), strips[strip].units.indices.contains(unit) else { return false }
+            guard strips[strip].units[unit].parameters[key] != nil else { return strips[strip].units[unit].setBand(parameter: parameter, to: value) }
             strips[strip].units[unit].parameters[key] = value
         case let .busUnitBypass(bus, unit) where buses.indices.contains(bus) && buses[bus].units.indices.contains(unit):
             buses[bus].units[unit].isBypassed = isOn
         case let .busUnitParameter(bus, unit, parameter):
             guard let key = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters[safe: parameter]?.key,
-                  buses.indices.contains(bus), buses[bus].units.indices.contains(unit),
-                  buses[bus].units[unit].parameters[key] != nil else { return false }
+                  buses.indices.contains(bus), buses[bus].units.indices.contains(unit) else { return false }
+            guard buses[bus].units[unit].parameters[key] != nil else { return buses[bus].units[unit].setBand(parameter: parameter, to: value) }
             buses[bus].units[unit].parameters[key] = value
         case let .busLimiterCeiling(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.ceilingDB = value
         case let .busLimiterRelease(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.releaseMs = value
@@ -77,6 +77,23 @@ extension Preset {
     /// The key of parameter `parameter` of unit `unit` in strip `strip` of `graph`.
     private static func parameterKey(strip: Int, unit: Int, parameter: Int, graph: EngineGraph) -> String? {
         graph.description.strips[safe: strip]?.units[safe: unit]?.parameters[safe: parameter]?.key
+    }
+}
+
+extension UnitSpec {
+    /// Writes an `eq` unit's band parameter (index `parameter` of ``EQUnit``'s: the output gain, then per band
+    /// frequency, gain, Q and on/off) into its bands; a curve band becomes an override. False for any other unit.
+    mutating func setBand(parameter: Int, to value: Float) -> Bool {
+        let band = (parameter - 1) / EQUnit.parametersPerBand, field = (parameter - 1) % EQUnit.parametersPerBand
+        guard type == "eq", parameter >= 1, bands.indices.contains(band) else { return false }
+        switch field {
+        case 0: bands[band].band.frequency = Double(value)
+        case 1: bands[band].band.gainDB = Double(value)
+        case 2: bands[band].band.q = Double(value)
+        default: bands[band].band.isEnabled = value >= 0.5
+        }
+        if bands[band].origin == .curve { bands[band].origin = .overridden }
+        return true
     }
 }
 

@@ -41,7 +41,7 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
                 ParameterDescriptor(key: prefix + "freq_hz", range: Self.floatRange(EQBand.frequencyRange), defaultValue: Float(band.frequency)),
                 ParameterDescriptor(key: prefix + "gain_db", range: Self.floatRange(EQBand.gainRange), defaultValue: Float(band.gainDB)),
                 ParameterDescriptor(key: prefix + "q", range: Self.floatRange(EQBand.qRange), defaultValue: Float(band.q)),
-                ParameterDescriptor(key: prefix + "enabled", range: 0...1, defaultValue: band.isEnabled ? 1 : 0),
+                .toggle(key: prefix + "enabled", defaultValue: band.isEnabled ? 1 : 0),
             ]
         }
         parameters = descriptors
