@@ -54,11 +54,7 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     public init(settings: FeedbackSettings = FeedbackSettings(), label: String = "feedback", runsWorker: Bool = true,
                 onEvent: (@Sendable (FeedbackEvent) -> Void)? = nil) {
         self.settings = settings
-        parameters = [
-            ParameterDescriptor(key: "mode", range: 0...1, defaultValue: Float(settings.mode.rawValue)),
-            ParameterDescriptor(key: "max_depth_db", range: -40 ... -3, defaultValue: settings.maxDepthDB),
-            ParameterDescriptor(key: "hold_s", range: 0.5...600, defaultValue: settings.holdSeconds),
-        ]
+        parameters = Self.parameters(settings)
         self.label = label
         self.runsWorker = runsWorker
         self.onEvent = onEvent
@@ -149,4 +145,21 @@ extension FeedbackUnit: OfflineDrivenUnit {
 
     /// One cycle's analysis (as ``analyzePending()``).
     public func offlineStep() { analyzePending() }
+}
+
+extension FeedbackUnit {
+    /// The live parameters of a unit with `settings` (the unit's one declaration; presets read it as its keys).
+    public static func parameters(_ settings: FeedbackSettings = FeedbackSettings()) -> [ParameterDescriptor] {
+        [
+            ParameterDescriptor(
+                key: "mode", range: 0...1, defaultValue: Float(settings.mode.rawValue),
+                choices: [ParameterChoice(name: "ringout", value: Float(FeedbackMode.ringOut.rawValue)),
+                          ParameterChoice(name: "live", value: Float(FeedbackMode.live.rawValue))],
+                summary: "\"live\": dynamic notches released after hold_s; \"ringout\": each ring gets a fixed notch, saved as a band."),
+            ParameterDescriptor(key: "max_depth_db", range: -40 ... -3, defaultValue: settings.maxDepthDB, curve: .linear,
+                                summary: "The deepest cut a notch may reach, dB (−12 … −24 is usual)."),
+            ParameterDescriptor(key: "hold_s", range: 0.5...600, defaultValue: settings.holdSeconds,
+                                summary: "Live mode: how long a notch stays after its ring was last seen, seconds."),
+        ]
+    }
 }

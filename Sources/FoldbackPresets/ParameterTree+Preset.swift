@@ -36,6 +36,7 @@ extension ParameterTree {
         if let lv2 = spec.lv2 {
             return (try? LV2World.shared.plugin(uri: lv2.uri)).map(LV2Unit.parameters(of:)) ?? []
         }
+        if spec.type == "eq" { return EQUnit.parameters(bands: spec.bands.map(\.band), gainDB: Double(spec.parameters[Key.gain] ?? 0)) }
         return UnitSchema.named(spec.type)?.parameters.map(\.descriptor) ?? []
     }
 
@@ -49,7 +50,7 @@ extension ParameterTree {
         func addUnits(_ units: [UnitSpec], isBus: Bool, owner: Int, name: String) {
             let kind = isBus ? "bus" : "strip"
             for (unitIndex, unit) in units.enumerated() {
-                for (parameter, descriptor) in unitParameters(isBus, owner, unitIndex, unit).enumerated() {
+                for (parameter, descriptor) in unitParameters(isBus, owner, unitIndex, unit).enumerated() where !descriptor.isInert {
                     let address: ParameterAddress = isBus
                         ? .busUnitParameter(bus: owner, unit: unitIndex, parameter: parameter)
                         : .unitParameter(strip: owner, unit: unitIndex, parameter: parameter)

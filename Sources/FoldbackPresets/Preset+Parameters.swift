@@ -16,7 +16,8 @@ extension Preset {
     }
 
     /// This preset with `values` (as ``Engine/changedValues`` gives them) written in, so saving it keeps
-    /// what was changed live. Addresses the model cannot hold (EQ band parameters) are returned as skipped.
+    /// what was changed live (a plugin control the preset did not name is added to its `controls`). Addresses the
+    /// model cannot hold are returned as skipped.
     public func applying(_ values: [ParameterAddress: Float], graph: EngineGraph) -> (preset: Preset, skipped: [ParameterAddress]) {
         var result = self
         var skipped: [ParameterAddress] = []
@@ -46,14 +47,14 @@ extension Preset {
         case let .unitParameter(strip, unit, parameter):
             guard let key = Self.parameterKey(strip: strip, unit: unit, parameter: parameter, graph: graph),
                   strips.indices.contains(strip), strips[strip].units.indices.contains(unit) else { return false }
-            guard strips[strip].units[unit].parameters[key] != nil else { return strips[strip].units[unit].setBand(parameter: parameter, to: value) }
+            guard strips[strip].units[unit].parameters[key] != nil || strips[strip].units[unit].lv2 != nil else { return strips[strip].units[unit].setBand(parameter: parameter, to: value) }
             strips[strip].units[unit].parameters[key] = value
         case let .busUnitBypass(bus, unit) where buses.indices.contains(bus) && buses[bus].units.indices.contains(unit):
             buses[bus].units[unit].isBypassed = isOn
         case let .busUnitParameter(bus, unit, parameter):
             guard let key = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters[safe: parameter]?.key,
                   buses.indices.contains(bus), buses[bus].units.indices.contains(unit) else { return false }
-            guard buses[bus].units[unit].parameters[key] != nil else { return buses[bus].units[unit].setBand(parameter: parameter, to: value) }
+            guard buses[bus].units[unit].parameters[key] != nil || buses[bus].units[unit].lv2 != nil else { return buses[bus].units[unit].setBand(parameter: parameter, to: value) }
             buses[bus].units[unit].parameters[key] = value
         case let .busLimiterCeiling(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.ceilingDB = value
         case let .busLimiterRelease(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.releaseMs = value

@@ -74,10 +74,16 @@ public final class WebSocketTestClient {
     /// The next text message, or nil when the socket closes or `timeout` seconds pass first.
     public func receive(timeout: Double = 5) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
+        var fragments: [UInt8]?   // a text message sent in several frames (the server's frames are 16 KiB)
         while true {
             if let (opcode, payload, length) = frame() {
+                let isFinal = buffer[0] & 0x80 != 0
                 buffer.removeFirst(length)
                 switch opcode {
+                case 0x1 where !isFinal: fragments = Array(payload)
+                case 0x0 where fragments != nil:
+                    fragments? += payload
+                    if isFinal, let whole = fragments { return String(decoding: whole, as: UTF8.self) }
                 case 0x1: return String(decoding: payload, as: UTF8.self)
                 case 0x8:
                     isClosed = true
