@@ -36,8 +36,9 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case ("strip", 5) where parts[2] == "send" && parts[4] == ParameterTree.Key.gain: self = .send(strip: parts[1], bus: parts[3])
         case ("strip", 5) where parts[2] == "unit": self = .unit(strip: parts[1], unit: parts[3], key: parts[4])
         case ("bus", 3): self = .bus(parts[1], key: parts[2])
-        case ("bus", 4) where ParameterTree.Alias.canonical(parts[2...].joined(separator: "/")) != nil:
-            self = .bus(parts[1], key: ParameterTree.Alias.canonical(parts[2...].joined(separator: "/")) ?? parts[3])
+        case ("bus", 4):   // an older spelling (`bus.main.limiter.ceiling_db`)
+            guard let current = ParameterTree.Alias.canonical(parts.joined(separator: "/"))?.split(separator: "/").last else { return nil }
+            self = .bus(parts[1], key: String(current))
         case ("bus", 5) where parts[2] == "unit": self = .busUnit(bus: parts[1], unit: parts[3], key: parts[4])
         case ("cue", 2...4): self = .cue(path: parts.dropFirst().joined(separator: "."))
         default: return nil
