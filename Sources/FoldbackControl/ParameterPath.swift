@@ -41,7 +41,7 @@ public enum ParameterPath {
         ParameterTree.cached(preset: preset, graph: graph)
     }
 
-    /// The parameter at `components` (e.g. `["strip", "vox", "gain_db"]`).
+    /// The parameter at `components` (the path `strip/vox/gain_db` split at its slashes).
     /// - Throws: ``ControlError/unknownAddress(_:)`` naming the first part that does not exist and what is there.
     public static func resolve(_ components: [Substring], graph: EngineGraph, preset: Preset) throws(ControlError) -> ResolvedParameter {
         let tree = tree(graph: graph, preset: preset)

@@ -73,7 +73,7 @@ public struct WebAccess: Sendable, Equatable {
         return found
     }
 
-    /// Whether `role` may set the parameter at `components` (after `/foldback/`, e.g. `["bus", "iem", "gain_db"]`) of
+    /// Whether `role` may set the parameter at `components` (after `/foldback/`, the path `bus/iem/gain_db` split at its slashes) of
     /// `tree`: the engineer anything under `strip/`, `bus/`, `cue/` and `talkback/` (the router refuses what is not
     /// there); a musician only the nodes the tree gives their bus (``ParameterNode/musicianBus``: the sends into
     /// it, its level and mute).

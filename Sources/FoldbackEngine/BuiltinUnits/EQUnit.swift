@@ -39,7 +39,7 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
 
     /// The parameters of an EQ of `bands` with output gain `gainDB`: the gain, then each band's frequency, gain, Q and on/off.
     public static func parameters(bands: [EQBand], gainDB: Double) -> [ParameterDescriptor] {
-        var descriptors = [ParameterDescriptor(key: "gain_db", range: -24...24, defaultValue: Float(gainDB))]
+        var descriptors = [ParameterDescriptor(key: "gain_db", range: -24...24, defaultValue: Float(gainDB), summary: "Output gain in dB.")]
         for (index, band) in bands.enumerated() {
             let prefix = "band\(index + 1)_"
             descriptors += [
