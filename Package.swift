@@ -168,7 +168,7 @@ let package = Package(
 
         // MARK: Test support: the tests use it; of the products only foldback-probe and FoldbackBench link any of it, never `foldback run`
         // Helpers the tests share: bounded process waits, a pseudo-terminal, a WebSocket client.
-        .target(name: "FoldbackTestSupport", swiftSettings: strictSwift),
+        .target(name: "FoldbackTestSupport", dependencies: ["FoldbackEngine"], swiftSettings: strictSwift),
         // JACK clients that play deterministic signals into a system under test, record it, send it MIDI, or close a
         // feedback loop through a room model.
         .target(

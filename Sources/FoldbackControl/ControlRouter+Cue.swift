@@ -15,8 +15,10 @@ extension ControlRouter {
             try expectNoArguments(message)
             return [OSCMessage(Self.root + "/cue", CueSelection(target.engine).sources(in: preset).map { .string($0) })]
         }
-        guard let address = preset.cueAddress(path) else {
-            throw .unknownAddress("cue addresses: cue/bus/<bus>, cue/strip/<strip>/pfl|afl, cue/clear, cue/gain_db, cue/get; buses: \(preset.buses.map(\.name).joined(separator: ", "))")
+        guard let graph = target.engine.graph else { throw .failed("no graph is running yet") }
+        let tree = ParameterPath.tree(graph: graph, preset: preset)
+        guard let address = tree.node(at: (["cue"] + path).joined(separator: "/"))?.address else {
+            throw .unknownAddress("cue addresses: cue/get, \(tree.paths(under: "cue/").map { "cue/" + $0 }.joined(separator: ", "))")
         }
         let valuePath = Self.root + "/cue/" + path.joined(separator: "/")
         if isQuery, address != .cueClear {

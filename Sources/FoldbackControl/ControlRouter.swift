@@ -114,6 +114,8 @@ public final class ControlRouter: Sendable {
             }
         case "talkback":
             return try talkbackCommand(message, parts: parts)
+        case "parameters":
+            return try parametersCommand(message, parts: parts)
         case "cue":
             return try cueCommand(message, parts: parts)
         case "bus" where parts.count == 4 && parts[2] == "latency" && parts[3] == "get":
@@ -155,7 +157,7 @@ public final class ControlRouter: Sendable {
         guard message.arguments.count == 1 || (parameter.isTrim && message.arguments.count == 2), let value = message.arguments[0].number else {
             throw .malformed("\(parameter.name) takes one number (\(parameter.isSwitch ? "i 0 or 1" : "f")); got '\(message.typeTags)'")
         }
-        guard !value.isNaN, parameter.range.contains(value), !parameter.isSwitch || value == 0 || value == 1 else {
+        guard parameter.node.accepts(value) else {
             throw .outOfRange(parameter: parameter.name, value: value, range: parameter.range)
         }
         do {

@@ -1,4 +1,5 @@
 // Recall-safe buses: a musician's running mix (sends into the bus, its level and mute) carried across preset switches. Non-realtime.
+import FoldbackEngine
 public import FoldbackPresets
 
 /// Carries each recall-safe bus's running mix into the next preset, so a song change never resets what a
@@ -13,20 +14,20 @@ public enum RecallSafeMixes {
     public static func carry(into next: Preset, from target: any LiveControlTarget) -> Preset {
         let running = target.currentPreset
         guard next.buses.contains(where: \.isRecallSafe), let graph = target.engine.graph else { return next }
-        func live(_ parts: String...) -> Float? {
-            guard let parameter = try? ParameterPath.resolve(parts.map { Substring($0) }, graph: graph, preset: running) else { return nil }
-            return target.engine.value(at: parameter.address) ?? parameter.presetValue
+        let tree = ParameterPath.tree(graph: graph, preset: running)
+        func live(_ path: String) -> Float? {
+            tree.node(at: path).map { target.engine.value(at: $0.address) ?? $0.presetValue }
         }
         var carried = next
         for busIndex in carried.buses.indices where carried.buses[busIndex].isRecallSafe {
             let bus = carried.buses[busIndex].name
             guard running.bus(named: bus) != nil else { continue }
-            if let gain = live("bus", bus, "gain_db") { carried.buses[busIndex].gainDB = max(gain, presetFloorDB) }
-            if let mute = live("bus", bus, "mute") { carried.buses[busIndex].isMuted = mute == 1 }
+            if let gain = live(ParameterTree.Path.bus(bus, ParameterTree.Key.gain)) { carried.buses[busIndex].gainDB = max(gain, presetFloorDB) }
+            if let mute = live(ParameterTree.Path.bus(bus, ParameterTree.Key.mute)) { carried.buses[busIndex].isMuted = mute == 1 }
             for stripIndex in carried.strips.indices {
                 let strip = carried.strips[stripIndex].name
                 for sendIndex in carried.strips[stripIndex].sends.indices where carried.strips[stripIndex].sends[sendIndex].busName == bus {
-                    if let gain = live("strip", strip, "send", bus, "gain_db") {
+                    if let gain = live(ParameterTree.Path.send(strip, bus)) {
                         carried.strips[stripIndex].sends[sendIndex].gainDB = max(gain, presetFloorDB)
                     }
                 }

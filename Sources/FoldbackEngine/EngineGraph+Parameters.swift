@@ -119,7 +119,7 @@ extension EngineGraph {
             let isCeiling = if case .busLimiterCeiling = address { true } else { false }
             let range = isCeiling ? Self.limiterCeilingRange : Self.limiterReleaseRange
             if !range.contains(value) {
-                throw .valueOutOfRange(parameter: "\(owner.name)/limiter/\(isCeiling ? "ceiling_db" : "release_ms")", value: value, range: range)
+                throw .valueOutOfRange(parameter: "\(owner.name)/\(isCeiling ? ParameterTree.Key.limiterCeiling : ParameterTree.Key.limiterRelease)", value: value, range: range)
             }
         }
         return address.change(value: value, graph: UnsafeMutableRawPointer(render))

@@ -60,23 +60,6 @@ public struct UnitRenderSlot: @unchecked Sendable {
     }
 }
 
-/// A parameter a unit exposes for live control.
-public struct ParameterDescriptor: Sendable, Hashable {
-    /// The key, as in presets and OSC paths (carries its unit, e.g. `gain_db`).
-    public var key: String
-    /// The allowed values.
-    public var range: ClosedRange<Float>
-    /// The value a new unit starts with.
-    public var defaultValue: Float
-
-    /// A parameter with its key, range and default.
-    public init(key: String, range: ClosedRange<Float>, defaultValue: Float) {
-        self.key = key
-        self.range = range
-        self.defaultValue = defaultValue
-    }
-}
-
 /// A processing unit in a strip: a built-in DSP unit or a plugin.
 ///
 /// Lifecycle: the unit object is created and ``prepare(channels:sampleRate:maxFrames:)`` is called off the

@@ -3,23 +3,6 @@ public import FoldbackDSP
 public import FoldbackEngine
 import Foundation
 
-/// How a ``FeedbackUnit`` behaves (preset keys `mode`, `max_depth_db`, `hold_s`).
-public struct FeedbackSettings: Sendable, Hashable {
-    /// Live (dynamic notches) or ring-out (fixed notches).
-    public var mode: FeedbackMode = .live
-    /// The deepest cut, dB (−3 … −40; −12 by default).
-    public var maxDepthDB: Float = -12
-    /// How long a live notch outlives its ring, seconds.
-    public var holdSeconds: Float = 10
-    /// The detector's thresholds.
-    public var criteria = HowlCriteria()
-    /// Notches in place from the start (a saved ring-out): frequency, cut (≤ 0 dB) and Q of peak bands.
-    public var fixedNotches: [EQBand] = []
-
-    /// The defaults above.
-    public init() {}
-}
-
 extension FeedbackSettings {
     /// ``fixedNotches`` as notch settings in slots 0, 1, … (at most ``NotchBank/maximumNotches``).
     var fixedSettings: [NotchSetting] {
@@ -54,11 +37,7 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     public init(settings: FeedbackSettings = FeedbackSettings(), label: String = "feedback", runsWorker: Bool = true,
                 onEvent: (@Sendable (FeedbackEvent) -> Void)? = nil) {
         self.settings = settings
-        parameters = [
-            ParameterDescriptor(key: "mode", range: 0...1, defaultValue: Float(settings.mode.rawValue)),
-            ParameterDescriptor(key: "max_depth_db", range: -40 ... -3, defaultValue: settings.maxDepthDB),
-            ParameterDescriptor(key: "hold_s", range: 0.5...600, defaultValue: settings.holdSeconds),
-        ]
+        parameters = settings.parameters
         self.label = label
         self.runsWorker = runsWorker
         self.onEvent = onEvent

@@ -31,6 +31,20 @@ public struct LV2PortInfo: Sendable, Hashable {
     public var isEnabledDesignation: Bool
     /// The smallest buffer the plugin asks for (atom ports, `rsz:minimumSize`), in bytes.
     public var minimumSize: Int?
+    /// Whether the control is best moved on a logarithmic scale (`pprops:logarithmic`).
+    public var isLogarithmic = false
+    /// Whether its values are only the scale points (`lv2:enumeration`).
+    public var isEnumeration = false
+    /// The named values the plugin declares (`lv2:scalePoint`), by value.
+    public var scalePoints: [LV2ScalePoint] = []
+}
+
+/// A named value of a control port (`lv2:scalePoint`).
+public struct LV2ScalePoint: Sendable, Hashable {
+    /// Its label.
+    public var label: String
+    /// Its value.
+    public var value: Float
 }
 
 /// An LV2 preset (`pset:Preset`) of a plugin.

@@ -55,7 +55,24 @@ struct LV2PluginReader {
             isInput: isA(port, LV2URI.inputPort), range: range, defaultValue: defaultValue, unit: unitSymbol(of: port),
             isToggled: has(port, property: LV2URI.toggled), isInteger: has(port, property: LV2URI.integer),
             isEnabledDesignation: index == enabledPortIndex(),
-            minimumSize: portValue(port, LV2URI.minimumSize).flatMap { Int($0) })
+            minimumSize: portValue(port, LV2URI.minimumSize).flatMap { Int($0) },
+            isLogarithmic: has(port, property: LV2URI.logarithmic), isEnumeration: has(port, property: LV2URI.enumeration),
+            scalePoints: scalePoints(of: port))
+    }
+
+    private func scalePoints(of port: OpaquePointer?) -> [LV2ScalePoint] {
+        guard let points = lilv_port_get_scale_points(plugin, port) else { return [] }
+        defer { lilv_scale_points_free(points) }
+        var list: [LV2ScalePoint] = []
+        var iterator = lilv_scale_points_begin(points)
+        while !lilv_scale_points_is_end(points, iterator) {
+            if let point = lilv_scale_points_get(points, iterator), let value = lilv_scale_point_get_value(point) {
+                let label = Self.string(lilv_scale_point_get_label(point)) ?? "\(lilv_node_as_float(value))"
+                list.append(LV2ScalePoint(label: label, value: lilv_node_as_float(value)))
+            }
+            iterator = lilv_scale_points_next(points, iterator)
+        }
+        return list.sorted { $0.value < $1.value }
     }
 
     /// The one `lv2:enabled` input (lilv's choice when a plugin's data designates several).

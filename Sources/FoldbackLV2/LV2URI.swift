@@ -15,6 +15,7 @@ enum LV2URI {
     static let toggled = core + "toggled"
     static let integer = core + "integer"
     static let enumeration = core + "enumeration"
+    static let logarithmic = "http://lv2plug.in/ns/ext/port-props#logarithmic"
     static let atomPort = "http://lv2plug.in/ns/ext/atom#AtomPort"
     static let atomSequence = "http://lv2plug.in/ns/ext/atom#Sequence"
     static let atomChunk = "http://lv2plug.in/ns/ext/atom#Chunk"

@@ -72,10 +72,21 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         self.controls = controls
         self.inputSymbols = inputs
         self.outputSymbols = outputs
-        parameters = info.controlInputs.map { port in
+        parameters = Self.parameters(of: info)
+    }
+
+    /// The plugin's control inputs as parameters: range, default, unit, toggles, integers, enumerations and
+    /// log scales as its data declares them (the one declaration presets, OSC, MIDI and pages read).
+    public static func parameters(of info: LV2PluginInfo) -> [ParameterDescriptor] {
+        info.controlInputs.map { port in
             let range = port.range ?? -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude
             let value = port.defaultValue ?? range.lowerBound
-            return ParameterDescriptor(key: port.symbol, range: range, defaultValue: range.contains(value) ? value : range.lowerBound)
+            let type: ParameterValueType = port.isToggled ? .toggle : port.isInteger ? .integer : .number
+            let choices = port.isEnumeration ? port.scalePoints.map { ParameterChoice(name: $0.label, value: $0.value) } : []
+            let curve: ParameterCurve? = port.isLogarithmic ? .logarithmic : port.unit == "dB" ? .decibels : nil
+            return ParameterDescriptor(
+                key: port.symbol, range: range, defaultValue: range.contains(value) ? value : range.lowerBound, type: type,
+                choices: choices, unit: port.unit ?? "", curve: curve ?? .linear, isSmoothed: false, summary: port.name)
         }
     }
 

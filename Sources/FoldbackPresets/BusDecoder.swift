@@ -5,7 +5,7 @@ import FoldbackEngine
 enum BusDecoder {
     /// The keys a `[[bus]]` table accepts.
     static let keys = [
-        "name", "channels", "gain_db", "mute", "connect", "in_ear", "limiter", "limiter_mode", "limiter_ceiling_db", "limiter_release_ms",
+        "name", "channels", ParameterTree.Key.gain, ParameterTree.Key.mute, "connect", "in_ear", "limiter", "limiter_mode", ParameterTree.Key.limiterCeiling, ParameterTree.Key.limiterRelease,
         "unit", "output", "compensate", "recall_safe",
     ]
     /// `limiter_mode` values, as choices.
@@ -18,8 +18,8 @@ enum BusDecoder {
         let defaults = LimiterSettings()
         let modeIndex = reader.choice("limiter_mode", among: limiterModes, default: Float(LimiterMode.allCases.firstIndex(of: defaultMode) ?? 0))
         return LimiterSettings(
-            ceilingDB: reader.number("limiter_ceiling_db", in: -30...0, default: defaults.ceilingDB),
-            releaseMs: reader.number("limiter_release_ms", in: 1...2000, default: defaults.releaseMs),
+            ceilingDB: reader.number(ParameterTree.Key.limiterCeiling, in: ParameterTree.EngineParameters.limiterCeiling.range, default: defaults.ceilingDB),
+            releaseMs: reader.number(ParameterTree.Key.limiterRelease, in: ParameterTree.EngineParameters.limiterRelease.range, default: defaults.releaseMs),
             mode: LimiterMode.allCases[Int(modeIndex)])
     }
 
@@ -29,8 +29,8 @@ enum BusDecoder {
         let name = reader.name("name", what: "bus name", required: true)
         let declaredChannels = reader.channels(default: 2)
         let channels = declaredChannels ?? 2
-        let gainDB = reader.number("gain_db", in: levelRange, default: 0)
-        let isMuted = reader.bool("mute", default: false)
+        let gainDB = reader.number(ParameterTree.Key.gain, in: levelRange, default: 0)
+        let isMuted = reader.bool(ParameterTree.Key.mute, default: false)
         let owner = name.map { "bus '\($0)'" } ?? "this bus"
         let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
         let isInEar = reader.bool("in_ear", default: false)

@@ -4,14 +4,14 @@ import FoldbackEngine
 /// Reads and checks the `[cue]` table.
 enum CueDecoder {
     /// The keys `[cue]` accepts.
-    static let keys = ["gain_db", "limiter_ceiling_db", "limiter_release_ms", "limiter_mode", "connect"]
+    static let keys = [ParameterTree.Key.gain, ParameterTree.Key.limiterCeiling, ParameterTree.Key.limiterRelease, "limiter_mode", "connect"]
 
     /// The cue output, or nil without a `[cue]` table; a bus whose ports would take the cue's names is an error.
     static func decode(_ reader: TableReader?, buses: [BusSpec]) -> CueSpec? {
         guard let reader else { return nil }
         reader.checkKeys(allowed: keys)
         let cue = CueSpec(
-            gainDB: reader.number("gain_db", in: BusDecoder.levelRange, default: 0),
+            gainDB: reader.number(ParameterTree.Key.gain, in: BusDecoder.levelRange, default: 0),
             limiter: BusDecoder.limiterSettings(reader, defaultMode: .zeroLatency),
             connections: reader.connections(channels: 2, owner: "the cue output"), location: reader.location)
         for bus in buses where bus.hasOutput {

@@ -1,11 +1,12 @@
 // Validates one EQ band table (`[[strip.unit.band]]` in a preset, `[[band]]` in a curve file) into an EQBand. Non-realtime.
 import FoldbackDSP
+import FoldbackEngine
 
 /// Reads a band table: each key's type and range, then the rules between keys (`q` or `bw_oct`, not both;
 /// `slope_db_oct` only on high/low-pass; `gain_db` only where it does something…).
 enum EQBandDecoder {
     /// The keys of a band table in a curve file.
-    static let keys = ["type", "freq_hz", "gain_db", "q", "bw_oct", "slope_db_oct", "slope", "enabled"]
+    static let keys = ["type", "freq_hz", ParameterTree.Key.gain, "q", "bw_oct", "slope_db_oct", "slope", "enabled"]
     /// The keys of a band table in a preset: a curve band's `index` as well.
     static let presetKeys = ["index"] + keys
     /// The spellings of the band types.
@@ -20,7 +21,7 @@ enum EQBandDecoder {
         if table["type"] == nil && base == nil { reader.log.error("\(reader.label) is missing required key 'type'", at: reader.location) }
         if table["freq_hz"] == nil && base == nil { reader.log.error("\(reader.label) is missing required key 'freq_hz'", at: reader.location) }
         let frequency = read(reader, "freq_hz", EQBand.frequencyRange)
-        let gain = read(reader, "gain_db", EQBand.gainRange)
+        let gain = read(reader, ParameterTree.Key.gain, EQBand.gainRange)
         let q = read(reader, "q", EQBand.qRange)
         let bandwidth = read(reader, "bw_oct", EQBand.bandwidthRange)
         let shelfSlope = read(reader, "slope", EQBand.shelfSlopeRange)
@@ -39,7 +40,7 @@ enum EQBandDecoder {
         // Rules between keys, each reported at the key that breaks it.
         if gain.isPresent && !type.usesGain {
             reader.log.error("'gain_db' does nothing on a '\(type.rawValue)' band; only peak, low_shelf and high_shelf have a gain",
-                             at: reader.keyLocation("gain_db"))
+                             at: reader.keyLocation(ParameterTree.Key.gain))
         }
         if table["slope_db_oct"] != nil && !type.hasSlope {
             reader.log.error("'slope_db_oct' is for high_pass and low_pass bands, not '\(type.rawValue)'", at: reader.keyLocation("slope_db_oct"))

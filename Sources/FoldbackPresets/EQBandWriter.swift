@@ -1,5 +1,6 @@
 // Writes an `eq` unit's curve and its own bands for PresetWriter. Non-realtime.
 import FoldbackDSP
+import FoldbackEngine
 
 /// An `eq` unit's `curve` and the bands that differ from it (overrides by `index`, then added bands).
 enum EQBandWriter {
@@ -11,7 +12,7 @@ enum EQBandWriter {
             let band = spec.band
             text.key("type", string: band.type.rawValue)
             text.key("freq_hz", Float(band.frequency))
-            if band.type.usesGain { text.key("gain_db", Float(band.gainDB)) }
+            if band.type.usesGain { text.key(ParameterTree.Key.gain, Float(band.gainDB)) }
             if band.type.hasSlope { text.key("slope_db_oct", band.slopeDBPerOctave) }
             if band.sectionCount == 1, band.q != band.type.defaultQ { text.key("q", Float(band.q)) }   // the default reads back exactly
             if !band.isEnabled { text.key("enabled", false) }

@@ -1,10 +1,11 @@
 // Validates a strip's `source` table into a FileSourceSpec: keys, types, ranges, and that the file exists. Non-realtime.
+import FoldbackEngine
 import Foundation
 
 /// Reads and checks `source = { file = "…", loop = …, gain_db = … }`.
 enum FileSourceDecoder {
     /// The keys a `source` table accepts.
-    static let keys = ["file", "loop", "gain_db"]
+    static let keys = ["file", "loop", ParameterTree.Key.gain]
 
     /// The strip's file source, or nil if it has none or it is invalid (reported).
     static func decode(_ strip: TableReader, hasConnections: Bool) -> FileSourceSpec? {
@@ -12,7 +13,7 @@ enum FileSourceDecoder {
         reader.checkKeys(allowed: keys)
         let file = reader.requiredString("file")
         let loops = reader.bool("loop", default: false)
-        let gainDB = reader.number("gain_db", in: BusDecoder.levelRange, default: 0)
+        let gainDB = reader.number(ParameterTree.Key.gain, in: BusDecoder.levelRange, default: 0)
         if hasConnections {
             strip.log.error("a strip with a file source has no input port: remove 'connect'", at: strip.keyLocation("connect"))
         }

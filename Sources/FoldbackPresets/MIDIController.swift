@@ -92,9 +92,11 @@ public final class MIDIController: Sendable {
             learned.handler?(learned.control)
             notes?("MIDI learn: channel \(learned.control.channel) CC \(learned.control.controller) → \(learned.control.target)")
         }
-        guard let control, let graph = engine.graph, let address = control.target.address(in: preset, graph: graph) else { return }
+        guard let control, let graph = engine.graph else { return }
+        let tree = ParameterTree.cached(preset: preset, graph: graph)
+        guard let address = tree.node(at: control.target.path)?.address else { return }
         let value: Float
-        switch control.target.info(in: preset) {
+        switch control.target.info(in: tree, preset: preset) {
         case .success(let info) where info.isSwitch:
             switch control.mode {
             case .level: value = isHigh ? control.maximum : control.minimum
@@ -103,8 +105,8 @@ public final class MIDIController: Sendable {
                 let current = engine.value(at: address) ?? preset.value(at: address, graph: graph) ?? 0
                 value = current >= 0.5 ? 0 : 1
             }
-        case .success:
-            value = control.parameterValue(forControllerValue: Int(message.data2))
+        case .success(let info):
+            value = info.stepped(control.parameterValue(forControllerValue: Int(message.data2)))
         case .failure(let problem):
             notes?("MIDI channel \(message.channel) CC \(message.data1): \(problem)")
             return

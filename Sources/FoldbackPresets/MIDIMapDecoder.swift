@@ -52,10 +52,13 @@ enum MIDIMapDecoder {
         let mode = reader.string("mode").flatMap { enumValue(MIDISwitchMode.self, $0, key: "mode", in: reader) } ?? .level
         guard let targetText = reader.requiredString("target") else { return nil }
         guard let target = MIDITarget(parsing: targetText) else {
-            reader.log.error("target \"\(targetText)\" is not a parameter path; write strip.<name>.gain_db|pan|mute|solo, "
-                             + "strip.<name>.send.<bus>.gain_db, strip.<name>.unit.<id>.<key>|bypass or bus.<name>.gain_db|mute",
+            reader.log.error("target \"\(targetText)\" is not a parameter path; write strip.<name>.gain_db or any path "
+                             + "`foldback check PRESET --parameters` lists, with dots (strip.<name>.unit.<id>.<key>, bus.<name>.<key>, cue.…)",
                              at: reader.valueLocation("target"))
             return nil
+        }
+        if let current = MIDITarget.currentSpelling(of: targetText) {
+            reader.log.warning("target \"\(targetText)\" is an older spelling; write \"\(current)\"", at: reader.valueLocation("target"))
         }
         let info: MIDITargetInfo
         switch target.info(in: preset) {

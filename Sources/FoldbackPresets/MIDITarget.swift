@@ -1,5 +1,7 @@
 // What a MIDI controller moves, named as in presets (`strip.vox.gain_db`), checked against a preset. Non-realtime.
 
+public import FoldbackEngine
+
 /// A parameter a controller can move, by name: the dotted path written as `target = "…"` in `[[midi.cc]]`.
 ///
 /// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo` | `trim_db` | `talkback` (a talkback strip)
@@ -22,12 +24,8 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// The cue output: `path` is `bus.<bus>`, `strip.<strip>.pfl`, `strip.<strip>.afl`, `clear` or `gain_db`.
     case cue(path: String)
 
-    /// The keys a strip target takes.
-    public static let stripKeys = ["gain_db", "pan", "mute", "solo", "trim_db", "talkback"]
-    /// The keys a bus target takes.
-    public static let busKeys = ["gain_db", "mute", "limiter_ceiling_db", "limiter_release_ms"]
     /// The key that bypasses a unit.
-    public static let bypassKey = "bypass"
+    public static let bypassKey = ParameterTree.Key.bypass
 
     /// Parses the dotted form; nil if it has none of the shapes above (names are checked by ``info(in:)``).
     public init?(parsing text: String) {
@@ -35,9 +33,12 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         guard !parts.contains(where: \.isEmpty) else { return nil }
         switch (parts.first, parts.count) {
         case ("strip", 3): self = .strip(parts[1], key: parts[2])
-        case ("strip", 5) where parts[2] == "send" && parts[4] == "gain_db": self = .send(strip: parts[1], bus: parts[3])
+        case ("strip", 5) where parts[2] == "send" && parts[4] == ParameterTree.Key.gain: self = .send(strip: parts[1], bus: parts[3])
         case ("strip", 5) where parts[2] == "unit": self = .unit(strip: parts[1], unit: parts[3], key: parts[4])
         case ("bus", 3): self = .bus(parts[1], key: parts[2])
+        case ("bus", 4):   // an older spelling (`bus.main.limiter.ceiling_db`)
+            guard let current = ParameterTree.Alias.canonical(parts.joined(separator: "/"))?.split(separator: "/").last else { return nil }
+            self = .bus(parts[1], key: String(current))
         case ("bus", 5) where parts[2] == "unit": self = .busUnit(bus: parts[1], unit: parts[3], key: parts[4])
         case ("cue", 2...4): self = .cue(path: parts.dropFirst().joined(separator: "."))
         default: return nil
@@ -48,7 +49,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .strip(strip, key): return "strip.\(strip).\(key)"
-        case let .send(strip, bus): return "strip.\(strip).send.\(bus).gain_db"
+        case let .send(strip, bus): return "strip.\(strip).send.\(bus).\(ParameterTree.Key.gain)"
         case let .unit(strip, unit, key): return "strip.\(strip).unit.\(unit).\(key)"
         case let .bus(bus, key): return "bus.\(bus).\(key)"
         case let .busUnit(bus, unit, key): return "bus.\(bus).unit.\(unit).\(key)"
@@ -56,81 +57,60 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// What the target is in `preset`, or a message saying why it names nothing there.
-    public func info(in preset: Preset) -> Result<MIDITargetInfo, MIDITargetProblem> {
-        let levels = MIDITargetInfo.level
+    /// The path of the parameter in the tree (`strip/vox/gain_db`): the dotted form with slashes.
+    public var path: String {
         switch self {
-        case let .strip(name, key):
-            guard let strip = preset.strip(named: name) else { return .failure(unknown("strip", name, preset.strips.map(\.name))) }
-            switch key {
-            case "gain_db": return .success(levels)
-            case "trim_db": return .success(MIDITargetInfo(range: -24...24))
-            case "talkback" where strip.talkback != nil: return .success(.onOff)
-            case "talkback": return .failure(MIDITargetProblem(message: "target '\(self)': strip '\(name)' is not a talkback (talkback = true)"))
-            case "pan": return .success(MIDITargetInfo(range: -1...1))
-            case "mute", "solo": return .success(.onOff)
-            default: return .failure(unknown("strip key", key, Self.stripKeys))
-            }
-        case let .send(stripName, bus):
-            guard let strip = preset.strip(named: stripName) else { return .failure(unknown("strip", stripName, preset.strips.map(\.name))) }
-            guard strip.sends.contains(where: { $0.busName == bus }) else {
-                return .failure(unknown("send from strip '\(stripName)' to bus", bus, strip.sends.map(\.busName)))
-            }
-            return .success(levels)
-        case let .unit(stripName, unitID, key):
-            guard let strip = preset.strip(named: stripName) else { return .failure(unknown("strip", stripName, preset.strips.map(\.name))) }
-            return unitInfo(strip.units, owner: "strip '\(stripName)'", unitID: unitID, key: key)
-        case let .busUnit(busName, unitID, key):
-            guard let bus = preset.bus(named: busName) else { return .failure(unknown("bus", busName, preset.buses.map(\.name))) }
-            return unitInfo(bus.units, owner: "bus '\(busName)'", unitID: unitID, key: key)
-        case let .bus(name, key):
-            guard preset.bus(named: name) != nil else { return .failure(unknown("bus", name, preset.buses.map(\.name))) }
-            switch key {
-            case "gain_db": return .success(levels)
-            case "mute": return .success(.onOff)
-            case "limiter_ceiling_db": return .success(MIDITargetInfo(range: -30...0))
-            case "limiter_release_ms": return .success(MIDITargetInfo(range: 1...2000, defaultCurve: .log))
-            default: return .failure(unknown("bus key", key, Self.busKeys))
-            }
-        case let .cue(path):
-            guard preset.cue != nil else { return .failure(MIDITargetProblem(message: "target '\(self)': the preset has no [cue]")) }
-            let parts = path.split(separator: ".").map(String.init)
-            switch (parts.first, parts.count) {
-            case ("gain_db", 1): return .success(levels)
-            case ("clear", 1): return .success(.onOff)
-            case ("bus", 2):
-                guard preset.bus(named: parts[1]) != nil else { return .failure(unknown("bus", parts[1], preset.buses.map(\.name))) }
-                return .success(.onOff)
-            case ("strip", 3) where parts[2] == "pfl" || parts[2] == "afl":
-                guard preset.strip(named: parts[1]) != nil else { return .failure(unknown("strip", parts[1], preset.strips.map(\.name))) }
-                return .success(.onOff)
-            default:
-                return .failure(MIDITargetProblem(message: "target '\(self)': a cue target is cue.bus.<bus>, cue.strip.<strip>.pfl|afl, cue.clear or cue.gain_db"))
-            }
+        case let .strip(strip, key): return ParameterTree.Path.strip(strip, key)
+        case let .send(strip, bus): return ParameterTree.Path.send(strip, bus)
+        case let .unit(strip, unit, key): return ParameterTree.Path.unit(ownerKind: "strip", strip, unit, key)
+        case let .bus(bus, key): return ParameterTree.Path.bus(bus, key)
+        case let .busUnit(bus, unit, key): return ParameterTree.Path.unit(ownerKind: "bus", bus, unit, key)
+        case let .cue(path): return "cue/" + path.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "/")
         }
     }
 
-    /// What key `key` of unit `unitID` among `units` (of `owner`) is.
-    private func unitInfo(_ units: [UnitSpec], owner: String, unitID: String, key: String) -> Result<MIDITargetInfo, MIDITargetProblem> {
-        guard let unit = units.first(where: { $0.id == unitID }) else {
-            return .failure(unknown("unit in \(owner)", unitID, units.map(\.id)))
-        }
-        if key == Self.bypassKey { return .success(.onOff) }
-        guard let schema = UnitSchema.named(unit.type), let parameter = schema.parameter(key) else {
-            let keys = (UnitSchema.named(unit.type)?.parameters.map(\.key) ?? []) + [Self.bypassKey]
-            return .failure(unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys))
-        }
-        switch parameter.kind {
-        case .number(let range):
-            guard key != "gain_db" else {
-                // A level: the fader's default travel, within what the unit accepts.
-                let level = MIDITargetInfo.level.defaultRange
-                let low = max(level.lowerBound, range.lowerBound), high = min(level.upperBound, range.upperBound)
-                return .success(MIDITargetInfo(range: range, defaultRange: low...max(low, high), defaultCurve: .db))
+    /// The spelling `text` should have when it uses an older one (`bus.main.limiter.ceiling_db`), else nil.
+    public static func currentSpelling(of text: String) -> String? {
+        guard let target = MIDITarget(parsing: text), target.description != text else { return nil }
+        return target.description
+    }
+
+    /// What the target is in `preset` (its parameter tree before a graph runs), or why it names nothing there.
+    public func info(in preset: Preset) -> Result<MIDITargetInfo, MIDITargetProblem> {
+        info(in: ParameterTree(preset: preset), preset: preset)
+    }
+
+    /// What the target is in `tree` (of `preset`), or a message saying why it names nothing there.
+    public func info(in tree: ParameterTree, preset: Preset) -> Result<MIDITargetInfo, MIDITargetProblem> {
+        if let node = tree.node(at: path) { return .success(MIDITargetInfo(node)) }
+        return .failure(problem(in: tree, preset: preset))
+    }
+
+    /// Why the target names nothing in `tree`, with a suggestion where one is close.
+    private func problem(in tree: ParameterTree, preset: Preset) -> MIDITargetProblem {
+        func keys(_ prefix: String) -> [String] { tree.paths(under: prefix).map { $0.split(separator: "/", omittingEmptySubsequences: false).joined(separator: ".") } }
+        switch self {
+        case let .strip(name, key), let .send(name, key), let .unit(name, _, key):
+            guard let strip = preset.strip(named: name) else { return unknown("strip", name, preset.strips.map(\.name)) }
+            if case let .unit(_, unitID, _) = self {
+                guard let unit = strip.units.first(where: { $0.id == unitID }) else { return unknown("unit in strip '\(name)'", unitID, strip.units.map(\.id)) }
+                return unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys("strip/\(name)/unit/\(unitID)/"))
             }
-            return .success(MIDITargetInfo(range: range, defaultCurve: key.hasSuffix("_hz") ? .log : .linear))
-        case .bool: return .success(.onOff)
-        case .choice: return .failure(MIDITargetProblem(message: "'\(key)' is a choice, which a controller cannot move"))
+            if case let .send(_, bus) = self { return unknown("send from strip '\(name)' to bus", bus, strip.sends.map(\.busName)) }
+            if key == ParameterTree.Key.talkback {
+                return MIDITargetProblem(message: "target '\(self)': strip '\(name)' is not a talkback (talkback = true)")
+            }
+            return unknown("strip key", key, keys("strip/\(name)/").filter { !$0.contains(".") })
+        case let .bus(name, key), let .busUnit(name, _, key):
+            guard let bus = preset.bus(named: name) else { return unknown("bus", name, preset.buses.map(\.name)) }
+            if case let .busUnit(_, unitID, _) = self {
+                guard let unit = bus.units.first(where: { $0.id == unitID }) else { return unknown("unit in bus '\(name)'", unitID, bus.units.map(\.id)) }
+                return unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys("bus/\(name)/unit/\(unitID)/"))
+            }
+            return unknown("bus key", key, keys("bus/\(name)/").filter { !$0.contains(".") })
+        case .cue:
+            guard preset.cue != nil else { return MIDITargetProblem(message: "target '\(self)': the preset has no [cue]") }
+            return MIDITargetProblem(message: "target '\(self)': a cue target is one of \(keys("cue/").map { "cue." + $0 }.joined(separator: ", "))")
         }
     }
 
@@ -165,6 +145,35 @@ public struct MIDITargetInfo: Sendable, Hashable {
         self.range = range
         self.defaultRange = defaultRange ?? range
         self.defaultCurve = defaultCurve
+    }
+
+    /// What a controller does to `node`: switches flip it, levels get a fader's travel on the dB curve,
+    /// log-scaled parameters the log curve; −∞ is taken as the level floor (−144 dB).
+    public init(_ node: ParameterNode) {
+        let descriptor = node.descriptor
+        guard !node.isSwitch else {
+            self = .onOff
+            return
+        }
+        let range = max(descriptor.range.lowerBound, Self.level.range.lowerBound)...descriptor.range.upperBound
+        if descriptor.curve == .decibels, descriptor.key == ParameterTree.Key.gain {
+            let level = Self.level.defaultRange
+            let low = max(level.lowerBound, range.lowerBound), high = min(level.upperBound, range.upperBound)
+            self.init(range: range, defaultRange: low...max(low, high), defaultCurve: .db)
+        } else {
+            self.init(range: range, defaultCurve: descriptor.curve == .logarithmic && range.lowerBound > 0 ? .log : .linear)
+        }
+        steps = descriptor.type == .choice ? descriptor.choices.map(\.value) : descriptor.type == .integer ? [] : nil
+    }
+
+    /// The values a controller steps between (a choice's values; empty: whole numbers), or nil for any value.
+    public var steps: [Float]?
+
+    /// `value` on the nearest of ``steps`` (a choice or a whole number), itself for a continuous target.
+    public func stepped(_ value: Float) -> Float {
+        guard let steps else { return value }
+        guard !steps.isEmpty else { return value.rounded() }
+        return steps.min { abs($0 - value) < abs($1 - value) } ?? value
     }
 
     /// An on/off target.

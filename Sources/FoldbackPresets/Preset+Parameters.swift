@@ -2,103 +2,22 @@
 public import FoldbackEngine
 
 extension MIDITarget {
-    /// The engine address of this target in `graph`, built from `preset` (strips, sends, buses and units
-    /// in preset order, as ``PresetGraphBuilder`` builds them); nil if it names nothing there.
+    /// The engine address of this target in `graph`, built from `preset`; nil if it names nothing there.
     public func address(in preset: Preset, graph: EngineGraph) -> ParameterAddress? {
-        switch self {
-        case let .strip(name, key):
-            guard let strip = preset.strips.firstIndex(where: { $0.name == name }) else { return nil }
-            switch key {
-            case "gain_db": return .stripGain(strip: strip)
-            case "pan": return .stripPan(strip: strip)
-            case "mute": return .stripMute(strip: strip)
-            case "solo": return .stripSolo(strip: strip)
-            case "trim_db": return preset.strips[strip].trimCompensates ? .stripTrimCompensated(strip: strip) : .stripTrim(strip: strip)
-            case "talkback" where preset.strips[strip].talkback != nil: return .talkback(strip: strip)
-            default: return nil
-            }
-        case let .send(name, bus):
-            guard let strip = preset.strips.firstIndex(where: { $0.name == name }),
-                  let send = preset.strips[strip].sends.firstIndex(where: { $0.busName == bus }) else { return nil }
-            return .sendGain(strip: strip, send: send)
-        case let .unit(name, unitID, key):
-            guard let strip = preset.strips.firstIndex(where: { $0.name == name }),
-                  let unit = preset.strips[strip].units.firstIndex(where: { $0.id == unitID }) else { return nil }
-            if key == Self.bypassKey { return .unitBypass(strip: strip, unit: unit) }
-            guard graph.description.strips.indices.contains(strip),
-                  graph.description.strips[strip].units.indices.contains(unit),
-                  let parameter = graph.description.strips[strip].units[unit].parameters.firstIndex(where: { $0.key == key })
-            else { return nil }
-            return .unitParameter(strip: strip, unit: unit, parameter: parameter)
-        case let .bus(name, key):
-            guard let bus = preset.buses.firstIndex(where: { $0.name == name }) else { return nil }
-            switch key {
-            case "gain_db": return .busGain(bus: bus)
-            case "mute": return .busMute(bus: bus)
-            case "limiter_ceiling_db" where preset.buses[bus].limiter != nil: return .busLimiterCeiling(bus: bus)
-            case "limiter_release_ms" where preset.buses[bus].limiter != nil: return .busLimiterRelease(bus: bus)
-            default: return nil
-            }
-        case let .busUnit(name, unitID, key):
-            guard let bus = preset.buses.firstIndex(where: { $0.name == name }),
-                  let unit = preset.buses[bus].units.firstIndex(where: { $0.id == unitID }) else { return nil }
-            if key == Self.bypassKey { return .busUnitBypass(bus: bus, unit: unit) }
-            guard let parameter = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters.firstIndex(where: { $0.key == key })
-            else { return nil }
-            return .busUnitParameter(bus: bus, unit: unit, parameter: parameter)
-        case let .cue(path):
-            return preset.cueAddress(path.split(separator: ".").map(String.init))
-        }
+        ParameterTree.cached(preset: preset, graph: graph).node(at: path)?.address
     }
 }
 
 extension Preset {
-    /// The cue address `parts` names (`["bus", "iem"]`, `["strip", "vox", "pfl"]`, `["clear"]`, `["gain_db"]`), or nil.
-    public func cueAddress(_ parts: [String]) -> ParameterAddress? {
-        guard cue != nil else { return nil }
-        switch (parts.first, parts.count) {
-        case ("gain_db", 1): return .cueGain
-        case ("clear", 1): return .cueClear
-        case ("bus", 2): return buses.firstIndex { $0.name == parts[1] }.map { .cueBus(bus: $0) }
-        case ("strip", 3):
-            guard let strip = strips.firstIndex(where: { $0.name == parts[1] }) else { return nil }
-            return parts[2] == "pfl" ? .cuePFL(strip: strip) : parts[2] == "afl" ? .cueAFL(strip: strip) : nil
-        default: return nil
-        }
-    }
-
     /// The value `address` has in this preset (what the graph starts with), or nil if it names nothing here.
     /// Unit parameters are looked up by the key of `graph`'s parameter at that index.
     public func value(at address: ParameterAddress, graph: EngineGraph) -> Float? {
-        func flag(_ isOn: Bool) -> Float { isOn ? 1 : 0 }
-        switch address {
-        case let .stripGain(strip): return strips[safe: strip]?.gainDB
-        case let .stripPan(strip): return strips[safe: strip]?.pan
-        case let .stripMute(strip): return strips[safe: strip].map { flag($0.isMuted) }
-        case let .stripSolo(strip): return strips[safe: strip].map { flag($0.isSoloed) }
-        case let .stripEnabled(strip): return strips[safe: strip].map { flag($0.isEnabled) }
-        case let .sendGain(strip, send): return strips[safe: strip]?.sends[safe: send]?.gainDB
-        case let .busGain(bus): return buses[safe: bus]?.gainDB
-        case let .busMute(bus): return buses[safe: bus].map { flag($0.isMuted) }
-        case let .unitBypass(strip, unit): return strips[safe: strip]?.units[safe: unit].map { flag($0.isBypassed) }
-        case let .unitParameter(strip, unit, parameter):
-            guard let key = Self.parameterKey(strip: strip, unit: unit, parameter: parameter, graph: graph) else { return nil }
-            return strips[safe: strip]?.units[safe: unit]?.parameters[key]
-        case let .busUnitBypass(bus, unit): return buses[safe: bus]?.units[safe: unit].map { flag($0.isBypassed) }
-        case let .busUnitParameter(bus, unit, parameter):
-            guard let key = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters[safe: parameter]?.key else { return nil }
-            return buses[safe: bus]?.units[safe: unit]?.parameters[key]
-        case let .busLimiterCeiling(bus): return buses[safe: bus]?.limiter?.ceilingDB
-        case let .busLimiterRelease(bus): return buses[safe: bus]?.limiter?.releaseMs
-        case let .stripTrim(strip), let .stripTrimCompensated(strip): return strips[safe: strip]?.trimDB
-        case let .stripTrimCompensation(strip), let .talkback(strip): return strips[safe: strip].map { _ in 0 }
-        case .cueGain: return cue?.gainDB
-        case .cueBus, .cuePFL, .cueAFL, .cueClear: return cue.map { _ in 0 }
-        }
+        ParameterTree.cached(preset: self, graph: graph).node(for: address)?.presetValue
     }
 
     /// This preset with `values` (as ``Engine/changedValues`` gives them) written in, so saving it keeps
-    /// what was changed live. Addresses the model cannot hold (EQ band parameters) are returned as skipped.
+    /// what was changed live (a plugin control the preset did not name is added to its `controls`). Addresses the
+    /// model cannot hold are returned as skipped.
     public func applying(_ values: [ParameterAddress: Float], graph: EngineGraph) -> (preset: Preset, skipped: [ParameterAddress]) {
         var result = self
         var skipped: [ParameterAddress] = []
@@ -127,15 +46,15 @@ extension Preset {
             strips[strip].units[unit].isBypassed = isOn
         case let .unitParameter(strip, unit, parameter):
             guard let key = Self.parameterKey(strip: strip, unit: unit, parameter: parameter, graph: graph),
-                  strips.indices.contains(strip), strips[strip].units.indices.contains(unit),
-                  strips[strip].units[unit].parameters[key] != nil else { return false }
+                  strips.indices.contains(strip), strips[strip].units.indices.contains(unit) else { return false }
+            guard strips[strip].units[unit].parameters[key] != nil || strips[strip].units[unit].lv2 != nil else { return strips[strip].units[unit].setBand(parameter: parameter, to: value) }
             strips[strip].units[unit].parameters[key] = value
         case let .busUnitBypass(bus, unit) where buses.indices.contains(bus) && buses[bus].units.indices.contains(unit):
             buses[bus].units[unit].isBypassed = isOn
         case let .busUnitParameter(bus, unit, parameter):
             guard let key = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters[safe: parameter]?.key,
-                  buses.indices.contains(bus), buses[bus].units.indices.contains(unit),
-                  buses[bus].units[unit].parameters[key] != nil else { return false }
+                  buses.indices.contains(bus), buses[bus].units.indices.contains(unit) else { return false }
+            guard buses[bus].units[unit].parameters[key] != nil || buses[bus].units[unit].lv2 != nil else { return buses[bus].units[unit].setBand(parameter: parameter, to: value) }
             buses[bus].units[unit].parameters[key] = value
         case let .busLimiterCeiling(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.ceilingDB = value
         case let .busLimiterRelease(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.releaseMs = value
@@ -159,6 +78,23 @@ extension Preset {
     /// The key of parameter `parameter` of unit `unit` in strip `strip` of `graph`.
     private static func parameterKey(strip: Int, unit: Int, parameter: Int, graph: EngineGraph) -> String? {
         graph.description.strips[safe: strip]?.units[safe: unit]?.parameters[safe: parameter]?.key
+    }
+}
+
+extension UnitSpec {
+    /// Writes an `eq` unit's band parameter (index `parameter` of ``EQUnit``'s: the output gain, then per band
+    /// frequency, gain, Q and on/off) into its bands; a curve band becomes an override. False for any other unit.
+    mutating func setBand(parameter: Int, to value: Float) -> Bool {
+        let band = (parameter - 1) / EQUnit.parametersPerBand, field = (parameter - 1) % EQUnit.parametersPerBand
+        guard type == "eq", parameter >= 1, bands.indices.contains(band) else { return false }
+        switch field {
+        case 0: bands[band].band.frequency = Double(value)
+        case 1: bands[band].band.gainDB = Double(value)
+        case 2: bands[band].band.q = Double(value)
+        default: bands[band].band.isEnabled = value >= 0.5
+        }
+        if bands[band].origin == .curve { bands[band].origin = .overridden }
+        return true
     }
 }
 

@@ -40,7 +40,7 @@ public enum PresetWriter {
         }
         if let cue = preset.cue {
             text.table("[cue]")
-            text.key("gain_db", cue.gainDB)
+            text.key(ParameterTree.Key.gain, cue.gainDB)
             writeLimiterSettings(cue.limiter, into: &text)
             text.key("connect", connections: cue.connections)
         }
@@ -89,7 +89,7 @@ public enum PresetWriter {
         text.table("[[bus]]")
         text.key("name", string: bus.name)
         text.key("channels", bus.channels)
-        text.key("gain_db", bus.gainDB)
+        text.key(ParameterTree.Key.gain, bus.gainDB)
         text.key("mute", bus.isMuted)
         text.key("connect", connections: bus.connections)
         text.key("in_ear", bus.isInEar)
@@ -109,14 +109,14 @@ public enum PresetWriter {
         text.table("[[strip]]")
         text.key("name", string: strip.name)
         text.key("channels", strip.channels)
-        text.key("gain_db", strip.gainDB)
+        text.key(ParameterTree.Key.gain, strip.gainDB)
         text.key("pan", strip.pan)
         text.key("mute", strip.isMuted)
         text.key("solo", strip.isSoloed)
         text.key("enabled", strip.isEnabled)
         text.key("connect", connections: strip.connections)
         text.key("return", string: strip.returnBus)
-        if strip.trimDB != 0 { text.key("trim_db", strip.trimDB) }
+        if strip.trimDB != 0 { text.key(ParameterTree.Key.trim, strip.trimDB) }
         if strip.trimCompensates { text.key("trim_compensate", true) }
         if let talkback = strip.talkback {
             text.key("talkback", true)
@@ -127,15 +127,15 @@ public enum PresetWriter {
         for send in strip.sends {
             text.table("[[strip.send]]")
             text.key("bus", string: send.busName)
-            text.key("gain_db", send.gainDB)
+            text.key(ParameterTree.Key.gain, send.gainDB)
             text.key("pre_fader", send.isPreFader)
         }
     }
 
     private static func writeLimiterSettings(_ limiter: LimiterSettings, into text: inout TOMLText) {
         text.key("limiter_mode", string: limiter.mode.name)
-        text.key("limiter_ceiling_db", limiter.ceilingDB)
-        text.key("limiter_release_ms", limiter.releaseMs)
+        text.key(ParameterTree.Key.limiterCeiling, limiter.ceilingDB)
+        text.key(ParameterTree.Key.limiterRelease, limiter.releaseMs)
     }
 
     /// Writes a strip's or bus's units, each as a `[[path]]` table (`strip.unit` or `bus.unit`).

@@ -7,9 +7,9 @@ enum StripDecoder {
     /// The JACK MIDI input `foldback run` registers; no strip's input port may take its name.
     static let reservedMIDIPort = "midi_in"
 
-    static let keys = ["name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "unit", "send", "source", "return", "trim_db", "trim_compensate", "talkback", "talk_to", "dim_db"]
+    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db"]
     /// The keys a `[[strip.send]]` table accepts.
-    static let sendKeys = ["bus", "gain_db", "pre_fader"]
+    static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader"]
 
     /// The buses sends may name. `isComplete` is false when some bus name was invalid,
     /// so an unknown-bus error would only repeat that problem.
@@ -28,7 +28,7 @@ enum StripDecoder {
         let returnBus = decodeReturn(reader, buses: buses)
         let declaredChannels = reader.channels(default: returnBus.flatMap { buses.channels[$0] } ?? 1)
         let channels = declaredChannels ?? 1
-        let gainDB = reader.number("gain_db", in: BusDecoder.levelRange, default: 0)
+        let gainDB = reader.number(ParameterTree.Key.gain, in: BusDecoder.levelRange, default: 0)
         let pan = reader.number("pan", in: -1...1, default: 0)
         let isMuted = reader.bool("mute", default: false)
         let isSoloed = reader.bool("solo", default: false)
@@ -51,7 +51,7 @@ enum StripDecoder {
         strip.source = source
         strip.returnBus = returnBus
         strip.returnLocation = returnBus == nil ? nil : reader.valueLocation("return")
-        strip.trimDB = reader.number("trim_db", in: EngineGraph.trimRange, default: 0)
+        strip.trimDB = reader.number(ParameterTree.Key.trim, in: EngineGraph.trimRange, default: 0)
         strip.trimCompensates = reader.bool("trim_compensate", default: false)
         strip.talkback = TalkbackDecoder.decode(reader, buses: buses)
         return strip
@@ -78,7 +78,7 @@ enum StripDecoder {
         for reader in readers {
             reader.checkKeys(allowed: sendKeys)
             let busName = reader.requiredString("bus")
-            let gainDB = reader.number("gain_db", in: BusDecoder.levelRange, default: 0)
+            let gainDB = reader.number(ParameterTree.Key.gain, in: BusDecoder.levelRange, default: 0)
             let isPreFader = reader.bool("pre_fader", default: false)
             guard let busName else { continue }
             if buses.isComplete, !buses.names.contains(busName) {

@@ -1,4 +1,5 @@
 // The preset schema of the built-in `eq` unit (its bands and curve are read by EQDecoder). Non-realtime.
+import FoldbackEngine
 
 extension UnitSchema {
     /// `"eq"`: a parametric EQ of up to 32 bands, optionally starting from a factory curve.
@@ -8,8 +9,6 @@ extension UnitSchema {
     public static let eq = UnitSchema(
         type: "eq",
         summary: "Parametric EQ: up to 32 bands (peak, shelves, high/low-pass, notch, band-pass, all-pass), optionally from a factory curve.",
-        parameters: [
-            ParameterSchema(key: "gain_db", kind: .number(-24...24), defaultValue: 0, summary: "Output gain in dB."),
-        ]
+        parameters: EQUnit.parameters(bands: [], gainDB: 0).map(ParameterSchema.init(descriptor:))
     )
 }

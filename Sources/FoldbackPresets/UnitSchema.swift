@@ -1,4 +1,5 @@
 // The registry of unit types and the preset keys each one accepts. Non-realtime.
+public import FoldbackEngine
 
 /// The preset keys a unit type accepts, with their kinds, ranges and defaults.
 ///
@@ -44,15 +45,7 @@ public struct UnitSchema: Sendable {
     public static let gain = UnitSchema(
         type: "gain",
         summary: "Trim gain with optional polarity inversion.",
-        parameters: [
-            ParameterSchema(key: "gain_db", kind: .number(-96...48), defaultValue: 0, summary: "Gain in dB."),
-            ParameterSchema(
-                key: "polarity",
-                kind: .choice([.init(name: "normal", value: 0), .init(name: "inverted", value: 1)]),
-                defaultValue: 0,
-                summary: "\"inverted\" flips the signal's polarity."
-            ),
-        ]
+        parameters: GainUnit.declaredParameters.map(ParameterSchema.init(descriptor:))
     )
 }
 
@@ -97,6 +90,17 @@ public struct ParameterSchema: Sendable {
         self.kind = kind
         self.defaultValue = defaultValue
         self.summary = summary
+    }
+
+    /// The preset key of a unit's parameter declaration: a toggle is a `bool`, a choice its named values.
+    public init(descriptor: ParameterDescriptor) {
+        let kind: Kind
+        switch descriptor.type {
+        case .toggle: kind = .bool
+        case .choice: kind = .choice(descriptor.choices.map { Choice(name: $0.name, value: $0.value) })
+        case .number, .integer, .trigger: kind = .number(descriptor.range)
+        }
+        self.init(key: descriptor.key, kind: kind, defaultValue: descriptor.defaultValue, summary: descriptor.summary)
     }
 
     /// The preset spelling of a stored value: the choice name, `true`/`false`, or the number.

@@ -1,5 +1,6 @@
 // What an eq or geq unit of a preset does to the spectrum, as bands a response plot draws. Non-realtime.
 public import FoldbackDSP
+import FoldbackEngine
 
 extension UnitSpec {
     /// The filters of an eq or geq unit at `sampleRate` Hz, for drawing its magnitude response.
@@ -18,7 +19,7 @@ extension UnitSpec {
     /// The bands, output gain and description of an eq or geq unit; nil for any other type.
     public func equalizerResponse(sampleRate: Double) -> EqualizerResponse? {
         guard isEqualizer else { return nil }
-        let outputGainDB = Double(parameters["gain_db"] ?? 0)
+        let outputGainDB = Double(parameters[ParameterTree.Key.gain] ?? 0)
         guard type == UnitSchema.geq.type else {
             let description = (curve.map { "curve \($0), " } ?? "") + "\(bands.count) bands"
             return EqualizerResponse(bands: bands.map(\.band), outputGainDB: outputGainDB, description: description)

@@ -1,4 +1,5 @@
 // A small blocking WebSocket client (RFC 6455 text frames over a TCP socket) for tests and probes; libcurl has no WebSocket. Non-realtime.
+import FoldbackEngine
 import Foundation
 import Glibc
 
@@ -73,10 +74,16 @@ public final class WebSocketTestClient {
     /// The next text message, or nil when the socket closes or `timeout` seconds pass first.
     public func receive(timeout: Double = 5) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
+        var fragments: [UInt8]?   // a text message sent in several frames (the server's frames are 16 KiB)
         while true {
             if let (opcode, payload, length) = frame() {
+                let isFinal = buffer[0] & 0x80 != 0
                 buffer.removeFirst(length)
                 switch opcode {
+                case 0x1 where !isFinal: fragments = Array(payload)
+                case 0x0 where fragments != nil:
+                    fragments? += payload
+                    if isFinal, let whole = fragments { return String(decoding: whole, as: UTF8.self) }
                 case 0x1: return String(decoding: payload, as: UTF8.self)
                 case 0x8:
                     isClosed = true
@@ -102,7 +109,7 @@ public final class WebSocketTestClient {
     public static func sendLevel(in state: [String: Any], strip: String, bus: String) -> Double? {
         let strips = state["strips"] as? [[String: Any]] ?? []
         let sends = strips.first { $0["name"] as? String == strip }?["sends"] as? [[String: Any]] ?? []
-        return (sends.first { $0["bus"] as? String == bus }?["gain_db"] as? NSNumber)?.doubleValue
+        return (sends.first { $0["bus"] as? String == bus }?[ParameterTree.Key.gain] as? NSNumber)?.doubleValue
     }
 
     /// One whole unmasked frame at the start of the buffer: opcode, payload, bytes it takes.

@@ -1,4 +1,5 @@
 // Who may use the web surface: the engineer's token, one token per bus, and what each role may change. Non-realtime.
+public import FoldbackEngine
 public import FoldbackPresets
 
 /// What a token lets its holder do.
@@ -72,18 +73,16 @@ public struct WebAccess: Sendable, Equatable {
         return found
     }
 
-    /// Whether `role` may set the parameter at `components` (after `/foldback/`, e.g. `["bus", "iem", "gain_db"]`).
-    /// A musician may set `strip/<any>/send/<own bus>/gain_db`, `bus/<own bus>/gain_db` and `bus/<own bus>/mute`.
-    public static func mayChange(_ role: WebRole, _ components: [Substring]) -> Bool {
+    /// Whether `role` may set the parameter at `components` (after `/foldback/`, the path `bus/iem/gain_db` split at its slashes) of
+    /// `tree`: the engineer anything under `strip/`, `bus/`, `cue/` and `talkback/` (the router refuses what is not
+    /// there); a musician only the nodes the tree gives their bus (``ParameterNode/musicianBus``: the sends into
+    /// it, its level and mute).
+    public static func mayChange(_ role: WebRole, _ components: [Substring], in tree: ParameterTree) -> Bool {
         switch role {
         case .engineer:
             return ["strip", "bus", "cue", "talkback"].contains(components.first ?? "")
         case let .musician(bus):
-            if components.count == 5, components[0] == "strip", components[2] == "send", components[4] == "gain_db" {
-                return components[3] == bus
-            }
-            return components.count == 3 && components[0] == "bus" && components[1] == bus
-                && (components[2] == "gain_db" || components[2] == "mute")
+            return tree.node(at: components.joined(separator: "/"))?.musicianBus == bus
         }
     }
 

@@ -33,7 +33,11 @@ public final class WebControl: Sendable {
         case let .set(path, value):
             let components = path.dropFirst(ControlRouter.root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
             guard components.last != "get", components.last != "latency" else { throw .malformed("a page sets values; queries are not taken") }
-            guard WebAccess.mayChange(role, components) else {
+            guard let tree = router.parameterTree else { throw .refused("no graph is running yet") }
+            if role != .engineer, tree.node(at: components.joined(separator: "/")) == nil {
+                throw .refused("no parameter \(path.prefix(WebRequest.maximumPathBytes)) in this show")
+            }
+            guard WebAccess.mayChange(role, components, in: tree) else {
                 throw .forbidden("the \(role) may not change \(path.prefix(WebRequest.maximumPathBytes))")
             }
             message = OSCMessage(path, [.float(value)])

@@ -55,6 +55,34 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var gain_db: Float
     }
 
+    /// One node of the parameter tree with its live value: what a page needs to build a control for it.
+    public struct Parameter: Encodable, Equatable, Sendable {
+        /// The path a page sends as `/foldback/<path>` (`strip/vox/unit/comp/threshold_db`).
+        public var path: String
+        /// `number`, `integer`, `toggle`, `choice` or `trigger`.
+        public var type: String
+        /// The range; nil for no bound (a level's −∞).
+        public var min: Float?
+        public var max: Float?
+        /// The preset's value (`default`) and the live one (levels floored at −144).
+        public var `default`: Float
+        public var value: Float
+        /// `dB`, `Hz`, `ms`, `s`, a plugin's unit symbol, or "".
+        public var unit: String
+        /// `linear`, `db` or `log`: how a control spreads the range.
+        public var curve: String
+        /// Whether the engine glides to a new value.
+        public var smoothed: Bool
+        /// The bus whose musician may set it too; nil: the engineer only.
+        public var musician: String?
+        /// A choice's values, `[{"name": …, "value": …}]`.
+        public var choices: [ParameterChoice]?
+        /// One line saying what it is (a plugin port's name).
+        public var label: String
+        /// The smallest step that matters.
+        public var step: Float
+    }
+
     public var type = "state"
     /// The preset's name (or its file).
     public var preset: String
@@ -64,38 +92,53 @@ public struct WebState: Encodable, Equatable, Sendable {
     public var cue: Cue?
     public var strips: [Strip]
     public var buses: [Bus]
+    /// The parameter tree in show order, every parameter with its live value (docs/web.md).
+    public var parameters: [Parameter]
 
     /// Gains below this are sent as this (JSON has no −∞), dB.
     public static let floorDB: Float = -144
 
     /// The state of `target` now.
     public static func read(_ target: any LiveControlTarget, setlist: SetlistController?) -> WebState {
+        typealias Path = ParameterTree.Path
+        typealias Key = ParameterTree.Key
         let preset = target.currentPreset
-        let graph = target.engine.graph
-        func value(_ parts: String...) -> Float? {
-            guard let graph, let parameter = try? ParameterPath.resolve(parts.map { Substring($0) }, graph: graph, preset: preset) else { return nil }
-            return target.engine.value(at: parameter.address) ?? parameter.presetValue
-        }
+        let tree = target.engine.graph.map { ParameterPath.tree(graph: $0, preset: preset) } ?? ParameterTree(nodes: [])
+        func live(_ node: ParameterNode) -> Float { target.engine.value(at: node.address) ?? node.presetValue }
+        func value(_ path: String) -> Float? { tree.node(at: path).map(live) }
         func gain(_ decibels: Float?) -> Float { max(((decibels ?? floorDB) * 100).rounded() / 100, floorDB) }
+        func units(_ kind: String, _ owner: String, _ specs: [UnitSpec]) -> [Unit] {
+            specs.map { Unit(id: $0.id, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
+        }
         let cue = CueSelection(target.engine)
         let strips = preset.strips.enumerated().map { index, strip in
-            Strip(
-                name: strip.name, gain_db: gain(value("strip", strip.name, "gain_db")), pan: value("strip", strip.name, "pan") ?? 0,
-                mute: value("strip", strip.name, "mute") == 1, solo: value("strip", strip.name, "solo") == 1,
-                sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value("strip", strip.name, "send", $0.busName, "gain_db"))) },
-                units: strip.units.map { Unit(id: $0.id, bypass: value("strip", strip.name, "unit", $0.id, "bypass") == 1) },
-                trim_db: value("strip", strip.name, "trim_db") ?? 0,
-                talkback: strip.talkback == nil ? nil : value("strip", strip.name, "talkback") == 1,
+            let name = strip.name
+            return Strip(
+                name: name, gain_db: gain(value(Path.strip(name, Key.gain))), pan: value(Path.strip(name, Key.pan)) ?? 0,
+                mute: value(Path.strip(name, Key.mute)) == 1, solo: value(Path.strip(name, Key.solo)) == 1,
+                sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value(Path.send(name, $0.busName)))) },
+                units: units("strip", name, strip.units), trim_db: value(Path.strip(name, Key.trim)) ?? 0,
+                talkback: strip.talkback == nil ? nil : value(Path.strip(name, Key.talkback)) == 1,
                 pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)))
         }
         let buses = preset.buses.enumerated().map { index, bus in
             Bus(
-                name: bus.name, gain_db: gain(value("bus", bus.name, "gain_db")), mute: value("bus", bus.name, "mute") == 1,
-                units: bus.units.map { Unit(id: $0.id, bypass: value("bus", bus.name, "unit", $0.id, "bypass") == 1) },
-                cue: cue.contains(.cueBus(bus: index)))
+                name: bus.name, gain_db: gain(value(Path.bus(bus.name, Key.gain))), mute: value(Path.bus(bus.name, Key.mute)) == 1,
+                units: units("bus", bus.name, bus.units), cue: cue.contains(.cueBus(bus: index)))
         }
-        let output = preset.cue.map { Cue(gain_db: gain(target.engine.value(at: .cueGain) ?? $0.gainDB)) }
-        return WebState(preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses)
+        let output = preset.cue.map { Cue(gain_db: gain(value(Path.cue(Key.gain)) ?? $0.gainDB)) }
+        let parameters = tree.nodes.map { node in
+            let descriptor = node.descriptor
+            func bound(_ value: Float) -> Float? { value.isFinite ? value : nil }
+            func shown(_ value: Float) -> Float { value.isFinite ? max(value, floorDB) : (value > 0 ? descriptor.range.upperBound : floorDB) }
+            return Parameter(
+                path: node.path, type: descriptor.type.rawValue, min: bound(descriptor.range.lowerBound), max: bound(descriptor.range.upperBound),
+                default: shown(node.presetValue), value: shown(live(node)), unit: descriptor.unit, curve: descriptor.curve.rawValue,
+                smoothed: descriptor.isSmoothed, musician: node.musicianBus, choices: descriptor.choices.isEmpty ? nil : descriptor.choices,
+                label: descriptor.summary, step: descriptor.resolution)
+        }
+        return WebState(
+            preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses, parameters: parameters)
     }
 }
 

@@ -1,6 +1,7 @@
 // `foldback check`: validates a preset, prints the chain it resolves to, and can plot a strip's EQ. Non-realtime.
 import FoldbackLive
 import ArgumentParser
+import FoldbackEngine
 import FoldbackPlot
 import FoldbackPresets
 import FoldbackGraph
@@ -28,11 +29,17 @@ struct CheckCommand: ParsableCommand {
             (all its bands, from the digital filters at 48 kHz) as an SVG picture. Put it after \
             the preset.
 
+            --parameters prints the parameter tree instead of the chain: every parameter a running show \
+            has (strips, sends, buses, every unit's and plugin's parameters, cue, talkback), one a line: its \
+            path (the OSC address after /foldback/; with dots, the MIDI target), range and unit, the \
+            preset's value, type, curve, whether it glides, and who may set it.
+
             EXAMPLES
               foldback check presets/vocal-monitor.toml
               foldback check --client-name monitors my-show.toml
               foldback check show.toml && foldback run show.toml
               foldback check show.toml --eq-svg vox vox-eq.svg
+              foldback check show.toml --parameters
             """
     )
 
@@ -49,6 +56,9 @@ struct CheckCommand: ParsableCommand {
             help: ArgumentHelp("Plot the first eq or geq unit of strip STRIP to the SVG file FILE.", valueName: "STRIP FILE"))
     var eqSVG: [String] = []
 
+    @Flag(help: "Print the parameter tree (path, range, default, unit, who may set it) instead of the chain.")
+    var parameters = false
+
     func validate() throws {
         guard eqSVG.isEmpty || eqSVG.count == 2 else {
             throw ValidationError("--eq-svg takes two values, the strip and the SVG file: --eq-svg vox vox-eq.svg")
@@ -60,6 +70,10 @@ struct CheckCommand: ParsableCommand {
         for warning in loaded.warnings { StandardError.writeLine(warning.description) }
         if eqSVG.count == 2 { try plotEQ(of: eqSVG[0], in: loaded, to: eqSVG[1]) }
         guard !quiet else { return }
+        if parameters {
+            print(ParameterTreeReport.render(ParameterTree(preset: loaded, graph: try graph(loaded, sampleRate: 48_000))), terminator: "")
+            return
+        }
         print(PresetReport.render(loaded, clientName: clientName), terminator: "")
         print(try latencyReport(loaded), terminator: "")
     }
@@ -67,9 +81,13 @@ struct CheckCommand: ParsableCommand {
     /// The latency block: the graph prepared at 48 kHz (LV2 plugins instantiated), as `foldback run` builds it.
     private func latencyReport(_ preset: Preset) throws -> String {
         let sampleRate = 48_000.0
+        return "\n" + LatencyReport.render(try graph(preset, sampleRate: sampleRate).layout, preset: preset, sampleRate: sampleRate)
+    }
+
+    /// The graph `foldback run` would build (LV2 plugins instantiated); a failure is reported and exits 2.
+    private func graph(_ preset: Preset, sampleRate: Double) throws -> EngineGraph {
         do {
-            let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: 256)
-            return "\n" + LatencyReport.render(graph.layout, preset: preset, sampleRate: sampleRate)
+            return try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: 256)
         } catch {
             PresetLoading.report(error, path: preset.path)
             throw ExitCode(2)
@@ -89,7 +107,7 @@ struct CheckCommand: ParsableCommand {
         }
         let plot = ResponsePlot(
             title: "\(stripName) / \(unit.id)",
-            subtitle: "\(response.description), output \(unit.parameters["gain_db"] ?? 0) dB (48 kHz; \(preset.path))",
+            subtitle: "\(response.description), output \(unit.parameters[ParameterTree.Key.gain] ?? 0) dB (48 kHz; \(preset.path))",
             bands: response.bands, sampleRate: 48000, outputGainDB: response.outputGainDB)
         try plot.write(to: path, announces: !quiet)
     }

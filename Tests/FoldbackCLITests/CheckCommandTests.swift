@@ -21,6 +21,20 @@ final class CheckCommandTests: XCTestCase {
         XCTAssertTrue(run.standardOutput.contains("  iem_vox*  0.00 ms (0 frames)  = strips 0 + zero-latency limiter 0"), run.standardOutput)
     }
 
+    func testParametersListsTheTreeWithRangesDefaultsAndWhoMaySetThem() throws {
+        let run = try FoldbackProcess.run(["check", "presets/monitor-console.toml", "--parameters"])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let lines = run.standardOutput.split(separator: "\n")
+        XCTAssertTrue(lines.first?.hasPrefix("Parameters  (") ?? false, run.standardOutput)
+        func line(_ path: String) -> String { lines.first { $0.hasPrefix("  \(path) ") }.map(String.init) ?? "" }
+        XCTAssertTrue(line("strip/vox/gain_db").contains("-inf … 24 dB"), run.standardOutput)
+        XCTAssertTrue(line("strip/vox/send/iem_vox/gain_db").hasSuffix("engineer, musician of iem_vox"), run.standardOutput)
+        XCTAssertTrue(line("bus/wedge/limiter_ceiling_db").contains("-30 … 0 dB"), run.standardOutput)
+        XCTAssertTrue(line("bus/wedge/limiter_ceiling_db").contains(" default -3 "), run.standardOutput)
+        XCTAssertTrue(line("strip/vox/unit/comp/detection").contains("peak|rms"), run.standardOutput)
+        XCTAssertFalse(run.standardOutput.contains("Latency added"), "the listing replaces the chain report")
+    }
+
     func testClientNameOptionRenamesThePorts() throws {
         let run = try FoldbackProcess.run(["check", "--client-name", "mon", "presets/passthrough.toml"])
         XCTAssertEqual(run.status, 0, run.standardError)

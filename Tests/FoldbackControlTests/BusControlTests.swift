@@ -74,7 +74,7 @@ final class BusControlTests: XCTestCase {
         assertError("/foldback/bus/main/unit/eq/gain_db", [.float(0)], "bus 'main' has no unit 'eq'; its units: trim")
         assertError("/foldback/bus/main/unit/trim/knee", [.float(0)], "has no parameter 'knee'; it has: gain_db")
         assertError("/foldback/bus/main/limiter/ceiling_db", [.float(2)], "out of range")
-        assertError("/foldback/bus/main/limiter/attack_ms", [.float(2)], "has no parameter 'attack_ms'; it has ceiling_db, release_ms")
+        assertError("/foldback/bus/main/limiter/attack_ms", [.float(2)], "has no parameter 'limiter/attack_ms'; it has: gain_db, mute, limiter_ceiling_db, limiter_release_ms")
         assertError("/foldback/bus/main/volume", [.float(0)], "no parameter 'volume'")
         XCTAssertEqual(target.engine.parameterChangeCount, 0)
     }

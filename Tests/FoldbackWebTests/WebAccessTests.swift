@@ -1,4 +1,5 @@
 // Token lookup and the role rules: who may change which parameter. Non-realtime.
+import FoldbackEngine
 import FoldbackPresets
 @testable import FoldbackWeb
 import XCTest
@@ -38,9 +39,10 @@ final class WebAccessTests: XCTestCase {
         XCTAssertNil(WebAccess(engineerToken: "has space here", busTokens: []), "tokens are URL-safe")
     }
 
-    func testAMusicianMayChangeOnlyTheirOwnBusesSendsLevelAndMute() {
+    func testAMusicianMayChangeOnlyTheirOwnBusesSendsLevelAndMute() throws {
         let vox = WebRole.musician(bus: "iem_vox")
-        func may(_ role: WebRole, _ path: String) -> Bool { WebAccess.mayChange(role, path.split(separator: "/", omittingEmptySubsequences: false)) }
+        let tree = ParameterTree(preset: try PresetLoader.parse(WebTestTarget.preset, path: "/tmp/web-test.toml"))
+        func may(_ role: WebRole, _ path: String) -> Bool { WebAccess.mayChange(role, path.split(separator: "/", omittingEmptySubsequences: false), in: tree) }
         for path in ["strip/vox/send/iem_vox/gain_db", "strip/gtr/send/iem_vox/gain_db", "bus/iem_vox/gain_db", "bus/iem_vox/mute"] {
             XCTAssertTrue(may(vox, path), path)
             XCTAssertTrue(may(.engineer, path), path)

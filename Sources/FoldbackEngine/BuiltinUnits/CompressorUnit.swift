@@ -38,23 +38,36 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
     public static let liveParameters: [ParameterDescriptor] = {
         let defaults = CompressorSettings()
         return [
-            ParameterDescriptor(key: "threshold_db", range: -80...0, defaultValue: defaults.thresholdDB),
-            ParameterDescriptor(key: "ratio", range: 1...20, defaultValue: defaults.ratio),
-            ParameterDescriptor(key: "knee_db", range: 0...24, defaultValue: defaults.kneeDB),
-            ParameterDescriptor(key: "attack_ms", range: 0.1...500, defaultValue: defaults.attackMs),
-            ParameterDescriptor(key: "release_ms", range: 1...5000, defaultValue: defaults.releaseMs),
-            ParameterDescriptor(key: "makeup_db", range: -24...24, defaultValue: defaults.makeupDB),
-            ParameterDescriptor(key: "auto_makeup", range: 0...1, defaultValue: defaults.isAutoMakeupEnabled ? 1 : 0),
-            ParameterDescriptor(key: "detection", range: 0...1, defaultValue: Float(defaults.detection.rawValue)),
-            ParameterDescriptor(key: "stereo_link", range: 0...1, defaultValue: defaults.stereoLink),
-            ParameterDescriptor(key: "expander_threshold_db", range: -96...0, defaultValue: defaults.expanderThresholdDB),
-            ParameterDescriptor(key: "expander_ratio", range: 1...20, defaultValue: defaults.expanderRatio),
+            ParameterDescriptor(key: "threshold_db", range: -80...0, defaultValue: defaults.thresholdDB, curve: .linear,
+                                summary: "Compression starts here, in dBFS (the middle of the knee)."),
+            ParameterDescriptor(key: "ratio", range: 1...20, defaultValue: defaults.ratio, curve: .logarithmic,
+                                summary: "Compression ratio above the threshold; 1 is none, 20 is close to limiting."),
+            ParameterDescriptor(key: "knee_db", range: 0...24, defaultValue: defaults.kneeDB, curve: .linear,
+                                summary: "Soft-knee width in dB around both thresholds; 0 is a hard knee."),
+            ParameterDescriptor(key: "attack_ms", range: 0.1...500, defaultValue: defaults.attackMs,
+                                summary: "Time constant of the gain's response to a louder signal (1 − 1/e of the change)."),
+            ParameterDescriptor(key: "release_ms", range: 1...5000, defaultValue: defaults.releaseMs,
+                                summary: "Time constant of the gain's response to a quieter signal (1 − 1/e of the change)."),
+            ParameterDescriptor(key: "makeup_db", range: -24...24, defaultValue: defaults.makeupDB, curve: .linear,
+                                summary: "Gain in dB added after compression."),
+            .toggle(key: "auto_makeup", defaultValue: defaults.isAutoMakeupEnabled ? 1 : 0,
+                    summary: "Adds the compression of a 0 dBFS level as makeup, so full scale stays full scale."),
+            ParameterDescriptor(key: "detection", range: 0...1, defaultValue: Float(defaults.detection.rawValue),
+                                choices: [ParameterChoice(name: "peak", value: 0), ParameterChoice(name: "rms", value: 1)],
+                                summary: "\"peak\" follows each sample; \"rms\" averages the power over a 10 ms window."),
+            ParameterDescriptor(key: "stereo_link", range: 0...1, defaultValue: defaults.stereoLink,
+                                summary: "1 drives both channels from the louder one; 0 compresses each on its own."),
+            ParameterDescriptor(key: "expander_threshold_db", range: -96...0, defaultValue: defaults.expanderThresholdDB, curve: .linear,
+                                summary: "Downward expansion starts below this level, in dBFS."),
+            ParameterDescriptor(key: "expander_ratio", range: 1...20, defaultValue: defaults.expanderRatio, curve: .logarithmic,
+                                summary: "Downward expansion ratio; 1 is off, 20 acts as a gate (at most 80 dB down)."),
         ]
     }()
 
     /// The lookahead parameter: fixed per unit, so not among ``liveParameters``.
     public static let lookaheadParameter = ParameterDescriptor(
-        key: "lookahead_ms", range: 0...CompressorKernel.maximumLookaheadMs, defaultValue: CompressorSettings().lookaheadMs)
+        key: "lookahead_ms", range: 0...CompressorKernel.maximumLookaheadMs, defaultValue: CompressorSettings().lookaheadMs, curve: .linear,
+        isSmoothed: false, summary: "Delays the audio so the gain moves ahead of transients; adds this much latency.")
 
     /// A compressor with `settings`.
     public init(settings: CompressorSettings = CompressorSettings()) {

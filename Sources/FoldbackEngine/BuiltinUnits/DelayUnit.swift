@@ -21,9 +21,15 @@ public final class DelayUnit: EngineUnit, @unchecked Sendable {
     public static let range: ClosedRange<Float> = 0...Float(DelayKernel.maximumTime * 1000)
 
     /// A delay of `milliseconds` ms (clamped to ``range``).
+    /// The one parameter of a delay of `milliseconds`.
+    public static func parameters(milliseconds: Float = 0) -> [ParameterDescriptor] {
+        [ParameterDescriptor(key: "delay_ms", range: range, defaultValue: milliseconds, curve: .linear,
+                             summary: "Delay in milliseconds, rounded to whole samples; not latency, so never compensated.")]
+    }
+
     public init(milliseconds: Float = 0) {
         initialMilliseconds = min(max(milliseconds.isNaN ? 0 : milliseconds, Self.range.lowerBound), Self.range.upperBound)
-        parameters = [ParameterDescriptor(key: "delay_ms", range: Self.range, defaultValue: initialMilliseconds)]
+        parameters = Self.parameters(milliseconds: initialMilliseconds)
     }
 
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {

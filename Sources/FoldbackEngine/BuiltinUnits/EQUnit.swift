@@ -34,17 +34,23 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
     public init(bands: [EQBand], gainDB: Double = 0) {
         self.bands = bands
         initialGainDB = gainDB
-        var descriptors = [ParameterDescriptor(key: "gain_db", range: -24...24, defaultValue: Float(gainDB))]
+        parameters = Self.parameters(bands: bands, gainDB: gainDB)
+    }
+
+    /// The parameters of an EQ of `bands` with output gain `gainDB`: the gain, then each band's frequency, gain, Q and on/off.
+    public static func parameters(bands: [EQBand], gainDB: Double) -> [ParameterDescriptor] {
+        var descriptors = [ParameterDescriptor(key: "gain_db", range: -24...24, defaultValue: Float(gainDB), summary: "Output gain in dB.")]
         for (index, band) in bands.enumerated() {
             let prefix = "band\(index + 1)_"
             descriptors += [
                 ParameterDescriptor(key: prefix + "freq_hz", range: Self.floatRange(EQBand.frequencyRange), defaultValue: Float(band.frequency)),
-                ParameterDescriptor(key: prefix + "gain_db", range: Self.floatRange(EQBand.gainRange), defaultValue: Float(band.gainDB)),
+                ParameterDescriptor(key: prefix + "gain_db", range: Self.floatRange(EQBand.gainRange), defaultValue: Float(band.gainDB))
+                    .inert(!band.type.usesGain),
                 ParameterDescriptor(key: prefix + "q", range: Self.floatRange(EQBand.qRange), defaultValue: Float(band.q)),
-                ParameterDescriptor(key: prefix + "enabled", range: 0...1, defaultValue: band.isEnabled ? 1 : 0),
+                .toggle(key: prefix + "enabled", defaultValue: band.isEnabled ? 1 : 0),
             ]
         }
-        parameters = descriptors
+        return descriptors
     }
 
     private static func floatRange(_ range: ClosedRange<Double>) -> ClosedRange<Float> {

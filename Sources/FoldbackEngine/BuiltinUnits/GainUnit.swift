@@ -7,9 +7,15 @@ import FoldbackDSP
 /// ``LinearSmoother/defaultTime``; a polarity flip ramps through zero. No latency.
 public final class GainUnit: EngineUnit, @unchecked Sendable {
     public let typeName = "gain"
-    public let parameters = [
-        ParameterDescriptor(key: "gain_db", range: -96...48, defaultValue: 0),
-        ParameterDescriptor(key: "polarity", range: 0...1, defaultValue: 0),
+    public let parameters = GainUnit.declaredParameters
+
+    /// The parameters every gain unit has.
+    public static let declaredParameters = [
+        ParameterDescriptor(key: "gain_db", range: -96...48, defaultValue: 0, summary: "Gain in dB."),
+        ParameterDescriptor(
+            key: "polarity", range: 0...1, defaultValue: 0,
+            choices: [ParameterChoice(name: "normal", value: 0), ParameterChoice(name: "inverted", value: 1)],
+            summary: "\"inverted\" flips the signal's polarity."),
     ]
     private let initialGainDB: Float
     private let initiallyInverted: Bool

@@ -21,12 +21,19 @@ public final class GraphicEQUnit: EngineUnit, @unchecked Sendable {
     public init(faders: [Double], gainDB: Double = 0) {
         self.faders = (0..<GraphicEQDesign.bandCount).map { $0 < faders.count ? faders[$0] : 0 }
         initialGainDB = gainDB
-        let range = Float(GraphicEQDesign.faderRange.lowerBound)...Float(GraphicEQDesign.faderRange.upperBound)
-        parameters = [ParameterDescriptor(key: "gain_db", range: -24...24, defaultValue: Float(gainDB))]
-            + zip(GraphicEQDesign.keys, self.faders).map { ParameterDescriptor(key: $0, range: range, defaultValue: Float($1)) }
+        parameters = Self.parameters(faders: self.faders, gainDB: gainDB)
     }
 
     /// A graphic EQ from values keyed by preset key (`gain_db`, `g20` … `g20k`); absent keys are 0 dB.
+    /// The parameters of a graphic EQ with `faders` (dB, one per ``GraphicEQDesign/keys``) and output gain `gainDB`.
+    public static func parameters(faders: [Double], gainDB: Double = 0) -> [ParameterDescriptor] {
+        let range = Float(GraphicEQDesign.faderRange.lowerBound)...Float(GraphicEQDesign.faderRange.upperBound)
+        return [ParameterDescriptor(key: "gain_db", range: -24...24, defaultValue: Float(gainDB), summary: "Output gain in dB.")]
+            + zip(zip(GraphicEQDesign.keys, GraphicEQDesign.nominalNames), faders).map { names, value in
+                ParameterDescriptor(key: names.0, range: range, defaultValue: Float(value), curve: .linear, summary: "The \(names.1) Hz band, in dB.")
+            }
+    }
+
     public convenience init(values: [String: Float]) {
         self.init(faders: GraphicEQDesign.keys.map { Double(values[$0] ?? 0) }, gainDB: Double(values["gain_db"] ?? 0))
     }

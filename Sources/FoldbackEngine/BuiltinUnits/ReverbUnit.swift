@@ -26,13 +26,20 @@ public final class ReverbUnit: EngineUnit, @unchecked Sendable {
         let defaults = ReverbParameters.defaults
         let unit = ReverbParameters.unitRange
         return [
-            ParameterDescriptor(key: "decay_s", range: ReverbParameters.decayRange, defaultValue: defaults.decay),
-            ParameterDescriptor(key: "predelay_ms", range: ReverbParameters.predelayRange, defaultValue: defaults.predelay),
-            ParameterDescriptor(key: "size", range: unit, defaultValue: defaults.size),
-            ParameterDescriptor(key: "damping", range: unit, defaultValue: defaults.damping),
-            ParameterDescriptor(key: "diffusion", range: unit, defaultValue: defaults.diffusion),
-            ParameterDescriptor(key: "mix", range: unit, defaultValue: defaults.mix),
-            ParameterDescriptor(key: "width", range: unit, defaultValue: defaults.width),
+            ParameterDescriptor(key: "decay_s", range: ReverbParameters.decayRange, defaultValue: defaults.decay,
+                                summary: "Reverberation time RT60 in seconds (at low frequencies when damping > 0)."),
+            ParameterDescriptor(key: "predelay_ms", range: ReverbParameters.predelayRange, defaultValue: defaults.predelay, curve: .linear,
+                                summary: "Extra time before the reverb starts, in milliseconds."),
+            ParameterDescriptor(key: "size", range: unit, defaultValue: defaults.size,
+                                summary: "Room size: 0 a booth (5…13 ms echo spacing), 1 a large hall (31…88 ms)."),
+            ParameterDescriptor(key: "damping", range: unit, defaultValue: defaults.damping,
+                                summary: "High-frequency damping: at 4 kHz the decay time is decay_s × (1 − 0.9 × damping)."),
+            ParameterDescriptor(key: "diffusion", range: unit, defaultValue: defaults.diffusion,
+                                summary: "Input diffusion: 0 keeps distinct early echoes, 1 smears them into a wash."),
+            ParameterDescriptor(key: "mix", range: unit, defaultValue: defaults.mix,
+                                summary: "Dry/wet balance, equal-power: dry × cos(mix·90°), wet × sin(mix·90°); 0 is dry only."),
+            ParameterDescriptor(key: "width", range: unit, defaultValue: defaults.width,
+                                summary: "Stereo width of the reverb: 0 mono, 1 fully decorrelated left and right."),
         ]
     }()
 

@@ -21,6 +21,10 @@
     return node;
   };
 
+  // The state's parameter tree (docs/web.md): each control takes its range and step from its node.
+  const node = (path) => ((state && state.parameters) || []).find((p) => p.path === path);
+  const travel = (path) => { const p = node(path) || {}; return [p.min ?? -1, p.max ?? 1]; };
+
   const fmt = (db) => db <= FADER_MIN ? "-inf" : (db > 0 ? "+" : "") + db.toFixed(1);
 
   function send(message) {
@@ -96,10 +100,10 @@
           toggle(`strip/${strip.name}/mute`, "M", strip.mute, "mute"), toggle(`strip/${strip.name}/solo`, "S", strip.solo, "solo")),
         meter("strip/" + strip.name),
         el("div", { class: "line" }, el("span", { class: "name small" }, "pan"),
-          ...fader(`strip/${strip.name}/pan`, strip.pan, -1, 1, 0.05, (v) => v === 0 ? "C" : (v < 0 ? "L" : "R") + Math.round(Math.abs(v) * 100))),
+          ...fader(`strip/${strip.name}/pan`, strip.pan, ...travel(`strip/${strip.name}/pan`), 0.05, (v) => v === 0 ? "C" : (v < 0 ? "L" : "R") + Math.round(Math.abs(v) * 100))),
         ...strip.sends.map((send) => el("div", { class: "line" }, el("span", { class: "name small" }, "→ " + send.bus),
           ...fader(`strip/${strip.name}/send/${send.bus}/gain_db`, send.gain_db))),
-        el("div", { class: "line" }, el("span", { class: "name small" }, "trim"), ...fader(`strip/${strip.name}/trim_db`, strip.trim_db, -24, 24)),
+        el("div", { class: "line" }, el("span", { class: "name small" }, "trim"), ...fader(`strip/${strip.name}/trim_db`, strip.trim_db, ...travel(`strip/${strip.name}/trim_db`))),
         el("div", { class: "tools" }, ...units,
           ...(s.cue ? [toggle(`cue/strip/${strip.name}/pfl`, "PFL", strip.pfl, "cue"), toggle(`cue/strip/${strip.name}/afl`, "AFL", strip.afl, "cue")] : []),
           ...(strip.talkback !== null && strip.talkback !== undefined ? talkButtons(strip) : []))));

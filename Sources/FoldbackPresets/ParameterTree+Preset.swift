@@ -1,0 +1,129 @@
+// Builds the parameter tree of a preset, from its running graph's units or, before a graph, from the units' declarations. Non-realtime.
+public import FoldbackEngine
+import FoldbackLV2
+import Synchronization
+
+extension ParameterTree {
+    /// The tree of `preset` playing in `graph`: strips, sends, buses and cue from the preset, each unit's
+    /// parameters from the unit in the graph (built-in or plugin alike).
+    public init(preset: Preset, graph: EngineGraph) {
+        let description = graph.description
+        self.init(preset: preset) { isBus, owner, unit, spec in
+            let units = isBus ? description.buses[safe: owner].map { ($0.units, $0.unitIDs) } : description.strips[safe: owner].map { ($0.units, $0.unitIDs) }
+            guard let (engineUnits, ids) = units, ids[safe: unit] == spec.id, let engineUnit = engineUnits[safe: unit] else {
+                return Self.declaredParameters(of: spec)
+            }
+            return engineUnit.parameters
+        }
+    }
+
+    /// The tree of `preset` playing in `graph`, built once per graph (the last one built is kept, holding its graph weakly).
+    public static func cached(preset: Preset, graph: EngineGraph) -> ParameterTree {
+        if let entry = cache.withLock({ $0 }), entry.graph === graph, entry.presetPath == preset.path { return entry.tree }
+        let tree = ParameterTree(preset: preset, graph: graph)
+        cache.withLock { $0 = CachedTree(graph: graph, presetPath: preset.path, tree: tree) }
+        return tree
+    }
+
+    /// The tree of `preset` before it runs: each unit's parameters from its declaration (a built-in unit's
+    /// type, an LV2 plugin's control ports as lilv reads them).
+    public init(preset: Preset) {
+        self.init(preset: preset) { _, _, _, spec in Self.declaredParameters(of: spec) }
+    }
+
+    /// The parameters a unit of `spec`'s type declares, without building it.
+    static func declaredParameters(of spec: UnitSpec) -> [ParameterDescriptor] {
+        if let lv2 = spec.lv2 {
+            return (try? LV2World.shared.plugin(uri: lv2.uri)).map(LV2Unit.parameters(of:)) ?? []
+        }
+        if spec.type == "eq" { return EQUnit.parameters(bands: spec.bands.map(\.band), gainDB: Double(spec.parameters[Key.gain] ?? 0)) }
+        return UnitSchema.named(spec.type)?.parameters.map(\.descriptor) ?? []
+    }
+
+    private init(preset: Preset, unitParameters: (_ isBus: Bool, _ owner: Int, _ unit: Int, _ spec: UnitSpec) -> [ParameterDescriptor]) {
+        typealias Declared = EngineParameters
+        var nodes: [ParameterNode] = []
+        func add(_ path: String, _ address: ParameterAddress, _ descriptor: ParameterDescriptor, _ value: Float, musician: String? = nil) {
+            nodes.append(ParameterNode(path: path, address: address, descriptor: descriptor, presetValue: value, musicianBus: musician))
+        }
+        func flag(_ isOn: Bool) -> Float { isOn ? 1 : 0 }
+        func addUnits(_ units: [UnitSpec], isBus: Bool, owner: Int, name: String) {
+            let kind = isBus ? "bus" : "strip"
+            for (unitIndex, unit) in units.enumerated() {
+                for (parameter, descriptor) in unitParameters(isBus, owner, unitIndex, unit).enumerated() where !descriptor.isInert {
+                    let address: ParameterAddress = isBus
+                        ? .busUnitParameter(bus: owner, unit: unitIndex, parameter: parameter)
+                        : .unitParameter(strip: owner, unit: unitIndex, parameter: parameter)
+                    add(Path.unit(ownerKind: kind, name, unit.id, descriptor.key), address, descriptor, unit.parameters[descriptor.key] ?? descriptor.defaultValue)
+                }
+                let bypass: ParameterAddress = isBus ? .busUnitBypass(bus: owner, unit: unitIndex) : .unitBypass(strip: owner, unit: unitIndex)
+                add(Path.unit(ownerKind: kind, name, unit.id, Key.bypass), bypass, Declared.bypass, flag(unit.isBypassed))
+            }
+        }
+        for (index, strip) in preset.strips.enumerated() {
+            let name = strip.name
+            add(Path.strip(name, Key.trim), strip.trimCompensates ? .stripTrimCompensated(strip: index) : .stripTrim(strip: index), Declared.trim, strip.trimDB)
+            add(Path.strip(name, Key.gain), .stripGain(strip: index), Declared.gain, strip.gainDB)
+            add(Path.strip(name, Key.pan), .stripPan(strip: index), Declared.pan, strip.pan)
+            add(Path.strip(name, Key.mute), .stripMute(strip: index), Declared.mute, flag(strip.isMuted))
+            add(Path.strip(name, Key.solo), .stripSolo(strip: index), Declared.solo, flag(strip.isSoloed))
+            add(Path.strip(name, Key.enabled), .stripEnabled(strip: index), Declared.enabled, flag(strip.isEnabled))
+            add(Path.strip(name, Key.trimCompensation), .stripTrimCompensation(strip: index), Declared.trimCompensation, 0)
+            if strip.talkback != nil { add(Path.strip(name, Key.talkback), .talkback(strip: index), Declared.talkback, 0) }
+            for (sendIndex, send) in strip.sends.enumerated() {
+                // A send's pan (issue 25) goes here as Path.send(name, send.busName, Key.pan).
+                add(Path.send(name, send.busName), .sendGain(strip: index, send: sendIndex), Declared.gain, send.gainDB, musician: send.busName)
+            }
+            addUnits(strip.units, isBus: false, owner: index, name: name)
+        }
+        for (index, bus) in preset.buses.enumerated() {
+            add(Path.bus(bus.name, Key.gain), .busGain(bus: index), Declared.gain, bus.gainDB, musician: bus.name)
+            add(Path.bus(bus.name, Key.mute), .busMute(bus: index), Declared.mute, flag(bus.isMuted), musician: bus.name)
+            if let limiter = bus.limiter {
+                add(Path.bus(bus.name, Key.limiterCeiling), .busLimiterCeiling(bus: index), Declared.limiterCeiling, limiter.ceilingDB)
+                add(Path.bus(bus.name, Key.limiterRelease), .busLimiterRelease(bus: index), Declared.limiterRelease, limiter.releaseMs)
+            }
+            addUnits(bus.units, isBus: true, owner: index, name: bus.name)
+        }
+        if let cue = preset.cue {
+            add(Path.cue(Key.gain), .cueGain, Declared.gain, cue.gainDB)
+            add(Path.cue(Key.clear), .cueClear, Declared.cueClear, 0)
+            for (index, bus) in preset.buses.enumerated() { add(Path.cueBus(bus.name), .cueBus(bus: index), Declared.cueSelection(bus.name), 0) }
+            for (index, strip) in preset.strips.enumerated() {
+                add(Path.cueStrip(strip.name, Key.pfl), .cuePFL(strip: index), Declared.cueSelection(Key.pfl), 0)
+                add(Path.cueStrip(strip.name, Key.afl), .cueAFL(strip: index), Declared.cueSelection(Key.afl), 0)
+            }
+        }
+        self.init(nodes: nodes)
+    }
+}
+
+extension ParameterSchema {
+    /// This key as the engine declares a parameter (a number's range, a switch, a choice's values).
+    public var descriptor: ParameterDescriptor {
+        switch kind {
+        case .number(let range): return ParameterDescriptor(key: key, range: range, defaultValue: defaultValue, summary: summary)
+        case .bool: return .toggle(key: key, defaultValue: defaultValue, summary: summary)
+        case .choice(let choices):
+            let values = choices.map(\.value)
+            return ParameterDescriptor(
+                key: key, range: (values.min() ?? 0)...(values.max() ?? 0), defaultValue: defaultValue,
+                choices: choices.map { ParameterChoice(name: $0.name, value: $0.value) }, summary: summary)
+        }
+    }
+}
+
+/// The last tree built, for the graph it describes (held weakly, so a retired graph is freed as before).
+private final class CachedTree: @unchecked Sendable {
+    weak var graph: EngineGraph?
+    let presetPath: String
+    let tree: ParameterTree
+
+    init(graph: EngineGraph, presetPath: String, tree: ParameterTree) {
+        self.graph = graph
+        self.presetPath = presetPath
+        self.tree = tree
+    }
+}
+
+private let cache = Mutex<CachedTree?>(nil)
