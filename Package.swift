@@ -75,13 +75,14 @@ let package = Package(
         .target(
             name: "FoldbackFeedback",
             dependencies: [
-                "CFFTW", "FoldbackEngine", "FoldbackDSP",
+                "CFFTW", "FoldbackEngine", "FoldbackDSP", "FoldbackAnalysis",
                 .product(name: "Atomics", package: "swift-atomics"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: realtimeSwift
         ),
         .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
-        .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "FoldbackEngine"], swiftSettings: strictSwift),
+        // Optimised in debug builds too: the analyser's FFT and banding run 20 times a second on a worker (issue 24 §3).
+        .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "CFFTW", "FoldbackEngine", "FoldbackDSP"], swiftSettings: realtimeSwift),
 
         // MARK: Drawings of what the engine does (issue 23 §3: the response plot, out of the CLI; a web page may use it too)
         .target(name: "FoldbackPlot", dependencies: ["FoldbackDSP"], swiftSettings: strictSwift),
@@ -160,7 +161,7 @@ let package = Package(
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine"]),
         // issue 23 §3: the response plot's tests
         .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
-        .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackEngine"]),
         .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackEngine", "FoldbackDSP"]),
