@@ -58,7 +58,7 @@ window.foldbackAnalyser = (() => {
     for (const [hz, label] of LABELS) {
       const x = logX(hz, width);
       g.beginPath(); g.moveTo(x, 0); g.lineTo(x, height); g.stroke();
-      g.fillText(label, x + 2, height - 3);
+      g.fillText(label, Math.min(x + 2, width - g.measureText(label).width - 2), height - 3);
     }
     for (let db = DB_MIN + 20; db < DB_MAX; db += 20) {
       const y = dbY(db, height);
@@ -87,6 +87,10 @@ window.foldbackAnalyser = (() => {
     trace(m.hold, "rgba(255, 210, 79, 0.7)", 1);
     trace(m.line, "#e8ecf1", 1.5);
     // the source's geq faders (0 dB at mid-height, ±15 dB over 80 % of it) and feedback notches
+    if ((m.geq || []).length) {
+      g.strokeStyle = "rgba(255, 159, 67, 0.4)"; g.setLineDash([4, 4]); g.beginPath(); g.moveTo(0, height / 2); g.lineTo(width, height / 2); g.stroke();
+      g.setLineDash([]); g.fillStyle = "#ff9f43"; g.fillText(`${m.geq.map((geq) => geq.unit).join(", ")} ±${GEQ_RANGE} dB`, 4, height / 2 - 4);
+    }
     for (const geq of m.geq || []) {
       g.strokeStyle = "#ff9f43"; g.fillStyle = "#ff9f43"; g.lineWidth = 1.5; g.beginPath();
       geq.bands_db.forEach((db, i) => {
