@@ -70,7 +70,8 @@ final class SpectrumAnalysisTests: XCTestCase {
     }
 
     /// The live monitor on a real engine rendering in realtime (480-frame cycles every 10 ms) with its tap on a
-    /// bus: 10 to 25 frames a second reach a listener (measured: about 20), each of the bus's 1 kHz tone.
+    /// bus: 10 to 25 frames a second reach a listener (measured: about 20), each of the bus's 1 kHz tone; with
+    /// nobody interested the tap is off.
     func testMonitorUpdateRate() throws {
         let rate = 48_000.0
         let engine = Engine(configuration: EngineConfiguration(maxFrames: 480))
@@ -102,7 +103,10 @@ final class SpectrumAnalysisTests: XCTestCase {
             if due > Date() { Thread.sleep(until: due) }
         }
         let seconds = Date().timeIntervalSince(start)
+        XCTAssertTrue(monitor.tap.isSelected)
         monitor.setInterest("test", false)
+        XCTAssertFalse(monitor.tap.isSelected, "nobody interested: the audio thread copies nothing")
+        XCTAssertEqual(monitor.selected, .bus("wedge"), "the selection is kept for the next page")
         let (count, last) = peaks.read()
         let cpu = monitor.workerCPU
         print("analyser: \(count) frames in \(String(format: "%.2f", seconds)) s = \(String(format: "%.1f", Double(count) / seconds))/s, "

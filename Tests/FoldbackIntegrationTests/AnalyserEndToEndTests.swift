@@ -67,6 +67,10 @@ final class AnalyserEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(geq["unit"] as? String, "ring_out")
         XCTAssertEqual((geq["bands_db"] as? [Double])?[Self.bands.count - 1] ?? 0, -9, accuracy: 0.05, "the bus's geq fader under the peak")
 
+        XCTAssertEqual(try rig.request("/foldback/preset/reload")?.path, "/foldback/preset/loaded")
+        let since = Date()
+        XCTAssertNotNil(page.next("spectrum", timeout: 5) { _ in Date().timeIntervalSince(since) > 0.5 }, "a preset reload keeps the source")
+        
         XCTAssertEqual(try rig.request("/foldback/analyser/select", [.string("strip/vox/pre")]), OSCMessage("/foldback/analyser", [.string("strip/vox/pre")]))
         XCTAssertNotNil(page.next("spectrum", timeout: 5) { $0["source"] as? String == "strip/vox/pre" && abs(($0["peak_hz"] as? Double ?? 0) - 2_500) < 25 })
         XCTAssertEqual(try rig.request("/foldback/analyser/select", [.string("strip/nobody/post")])?.path, OSCServer.errorPath)
