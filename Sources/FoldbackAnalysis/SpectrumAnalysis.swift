@@ -17,6 +17,12 @@ public struct SpectrumFrame: Sendable, Equatable {
     public var peakDB: Float
     /// Frames analysed since the source was selected.
     public var frames: Int
+
+    /// A reading of `source` (the analyser makes them; tests and other surfaces may too).
+    public init(source: String, bands: [Float], line: [Float], hold: [Float], peakHz: Double, peakDB: Float, frames: Int) {
+        (self.source, self.bands, self.line, self.hold) = (source, bands, line, hold)
+        (self.peakHz, self.peakDB, self.frames) = (peakHz, peakDB, frames)
+    }
 }
 
 /// A spectrum analyser over a mono stream: Hann-windowed FFT (FFTW, ``SpectrumAnalyzer``) of the last
