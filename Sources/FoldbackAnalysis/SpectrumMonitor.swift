@@ -52,6 +52,7 @@ public final class SpectrumMonitor: @unchecked Sendable {
             state.graph = graph
             apply(state)
         }
+        worker.withLock { $0 }?.wake()   // a worker asleep since the last graph lacked the point
     }
 
     /// Selects `point` of `graph` (the playing one), or nothing with nil.
