@@ -95,7 +95,9 @@ final class AnalyserEndToEndTests: JACKServerTestCase {
     }
 }
 
-/// The analyser panel in headless Chromium on a 360 × 780 phone and a 1280 × 800 laptop.
+/// The analyser panel in headless Chromium on a 360 × 780 phone and a 1280 × 800 laptop: the engineer selects
+/// the bus and the panel draws the tone's peak at 2.5 kHz ±1 %; on the laptop, OSC then moves the source and the
+/// page follows.
 final class AnalyserPageBrowserTests: JACKServerTestCase {
     func testTheEngineerSelectsTheBusAndThePanelDrawsThePeak() throws {
         let (rig, port, engineer) = try AnalyserEndToEndTests.toneRig(server: serverName, testCase: self)
@@ -114,6 +116,11 @@ final class AnalyserPageBrowserTests: JACKServerTestCase {
             XCTAssertGreaterThan(canvasWidth, width > 400 ? 600 : 300, "\(width) px: the canvas fills its row")
             XCTAssertEqual(try browser.run("return \(canvas).dataset.source") as? String, "bus/iem")
             try browser.run("\(canvas).scrollIntoView({ block: 'center' })")
+            if width > 400 {   // a source selected elsewhere (OSC, another page) is followed
+                XCTAssertEqual(try rig.request("/foldback/analyser/select", [.string("strip/vox/post")])?.path, "/foldback/analyser")
+                try browser.wait(until: "return \(select).value === 'strip/vox/post' && \(canvas).dataset.source === 'strip/vox/post'",
+                                 "the page following the source OSC selected")
+            }
             if width == 360, let shots = ProcessInfo.processInfo.environment["FOLDBACK_SCREENSHOTS"] {
                 try browser.wait(until: "return Number(\(canvas).dataset.frames) > 30", "a second of frames for the peak hold")
                 try browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-analyser-phone.png"))

@@ -3,7 +3,7 @@
 window.foldbackAnalyser = (() => {
   const F_MIN = 20, F_MAX = 20000, DB_MIN = -100, DB_MAX = 0, GEQ_RANGE = 15;
   const LABELS = [[31.5, "31"], [63, "63"], [125, "125"], [250, "250"], [500, "500"], [1000, "1k"], [2000, "2k"], [4000, "4k"], [8000, "8k"], [16000, "16k"]];
-  let selected = "off", canvas = null, select = null, readout = null, last = null, pending = false, frames = 0;
+  let selected = "off", changedAt = 0, canvas = null, select = null, readout = null, last = null, pending = false, frames = 0;
 
   const logX = (hz, width) => Math.log(hz / F_MIN) / Math.log(F_MAX / F_MIN) * width;
   const dbY = (db, height) => (DB_MAX - Math.max(DB_MIN, Math.min(DB_MAX, db))) / (DB_MAX - DB_MIN) * height;
@@ -17,7 +17,7 @@ window.foldbackAnalyser = (() => {
     select.id = "analyser-source";
     select.setAttribute("aria-label", "analyser source");
     for (const source of sources) select.append(new Option(source === "off" ? "analyser off" : source, source, false, source === selected));
-    select.addEventListener("change", () => { selected = select.value; last = null; send({ analyser: selected }); draw(); });
+    select.addEventListener("change", () => { selected = select.value; changedAt = performance.now(); last = null; send({ analyser: selected }); draw(); });
     readout = document.createElement("span");
     readout.className = "small analyser-readout";
     canvas = document.createElement("canvas");
@@ -35,9 +35,13 @@ window.foldbackAnalyser = (() => {
     return row;
   }
 
-  // A spectrum message: kept and drawn at the next animation frame.
+  // A spectrum message: kept and drawn at the next animation frame. A source selected elsewhere (another page,
+  // OSC) is followed, unless this page changed its own selection within the last second (frames still in flight).
   function frame(message) {
-    if (message.source !== selected) return;
+    if (message.source !== selected) {
+      if (performance.now() - changedAt < 1000 || !select || ![...select.options].some((o) => o.value === message.source)) return;
+      selected = message.source; select.value = selected;
+    }
     last = message;
     frames += 1;
     if (!pending) { pending = true; requestAnimationFrame(() => { pending = false; draw(); }); }
