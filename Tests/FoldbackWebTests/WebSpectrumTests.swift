@@ -19,19 +19,10 @@ final class WebSpectrumTests: XCTestCase {
                 [[bus]]
                 name = "wedge"
                 channels = 1
-                  [[bus.unit]]
-                  type = "geq"
-                  id = "ring_out"
-                  g2k5 = -9.0
-                  g160 = 4.5
-                  [[bus.unit]]
-                  type = "feedback"
-                  id = "fbx"
-                    [[bus.unit.band]]
-                    type = "peak"
-                    freq_hz = 2537
-                    gain_db = -9
-                    q = 16
+                unit = [
+                  { type = "geq", id = "ring_out", g2k5 = -9.0, g160 = 4.5 },
+                  { type = "feedback", id = "fbx", band = [{ type = "peak", freq_hz = 2537, gain_db = -9, q = 16 }] },
+                ]
                 [[strip]]
                 name = "vox"
                 send = [{ bus = "wedge" }]
