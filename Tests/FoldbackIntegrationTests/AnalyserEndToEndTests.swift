@@ -11,10 +11,13 @@ final class AnalyserEndToEndTests: JACKServerTestCase {
     private static let bands = ["g20", "g25", "g31_5", "g40", "g50", "g63", "g80", "g100", "g125", "g160", "g200", "g250", "g315", "g400",
                                 "g500", "g630", "g800", "g1k", "g1k25", "g1k6", "g2k", "g2k5"]
 
-    /// The rig: foldback with the web surface on, the tone playing; its web port and the engineer's token.
-    static func toneRig(server: String, testCase: XCTestCase) throws -> (LiveControlRig, UInt16, String) {
+    /// The rig: foldback with the web surface on, the tone playing (with `noise`, white noise at −36 dBFS peak
+    /// into a second strip, `keys`, also sent to `iem`); its web port and the engineer's token.
+    static func toneRig(server: String, testCase: XCTestCase, noise: Bool = false) throws -> (LiveControlRig, UInt16, String) {
         let (rig, port, tokens) = try LiveControlRig.web(
-            server: server, testCase: testCase, signal: .sine(frequency: 2_500, level: -12),
+            server: server, testCase: testCase, extraStrip: noise ? "[[strip]]\nname = \"keys\"\nsend = [{ bus = \"iem\" }]" : "",
+            signals: [.sine(frequency: 2_500, level: -12)] + (noise ? [.noise(seed: 5, level: -36)] : []),
+            playInto: ["vox_in"] + (noise ? ["keys_in"] : []),
             extraBus: """
               [[bus.unit]]
               type = "geq"
@@ -100,7 +103,7 @@ final class AnalyserEndToEndTests: JACKServerTestCase {
 /// page follows.
 final class AnalyserPageBrowserTests: JACKServerTestCase {
     func testTheEngineerSelectsTheBusAndThePanelDrawsThePeak() throws {
-        let (rig, port, engineer) = try AnalyserEndToEndTests.toneRig(server: serverName, testCase: self)
+        let (rig, port, engineer) = try AnalyserEndToEndTests.toneRig(server: serverName, testCase: self, noise: true)
         defer { rig.close() }
         for (width, height) in [(360, 780), (1_280, 800)] {
             let browser = try WebDriverSession(width: width, height: height)

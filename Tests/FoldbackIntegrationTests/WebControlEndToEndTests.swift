@@ -188,9 +188,10 @@ extension LiveControlRig {
     /// `foldback run --web-port 0` with vox (a compressor that never acts, sends to `main` at 0 dB and `iem`
     /// at −3 dB), `extraStrip` and the mono buses `main` and `iem`; its web port and the printed tokens by
     /// role (`engineer`, or the bus name).
-    /// `extraBus` follows `iem`'s table (its `[[bus.unit]]`s); the test client plays `signal` into `vox_in`.
+    /// `extraBus` follows `iem`'s table (its `[[bus.unit]]`s); the test client plays `signals` into `playInto`.
     static func web(
-        server: String, testCase: XCTestCase, extraStrip: String = "", signal: TestSignal = .noise(seed: 3, level: -20), extraBus: String = ""
+        server: String, testCase: XCTestCase, extraStrip: String = "", signals: [TestSignal] = [.noise(seed: 3, level: -20)],
+        playInto: [String] = ["vox_in"], extraBus: String = ""
     ) throws -> (LiveControlRig, UInt16, [String: String]) {
         let preset = try temporaryFolder() + "/web.toml"
         try writePreset(to: preset, voxGainDB: 0, extra: """
@@ -210,7 +211,7 @@ extension LiveControlRig {
             [web.bus_tokens]
             iem = "iem-fixed-token"
             """)
-        let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], signal: signal, testCase: testCase)
+        let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], testCase: testCase, signals: signals, playInto: playInto)
         var port: UInt16?
         var tokens: [String: String] = [:]
         for line in rig.run.standardError.split(separator: "\n") {
