@@ -75,13 +75,13 @@ let package = Package(
         .target(
             name: "FoldbackFeedback",
             dependencies: [
-                "CFFTW", "FoldbackEngine", "FoldbackDSP",
+                "FoldbackEngine", "FoldbackDSP", "FoldbackAnalysis",
                 .product(name: "Atomics", package: "swift-atomics"), .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
         .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
-        .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "CFFTW", "FoldbackEngine", "FoldbackDSP"], swiftSettings: strictSwift),
 
         // MARK: Drawings of what the engine does (the response plot, out of the CLI; a web page may use it too)
         .target(name: "FoldbackPlot", dependencies: ["FoldbackDSP"], swiftSettings: strictSwift),
@@ -186,7 +186,7 @@ let package = Package(
         .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackRender", "FoldbackPresets", "FoldbackGraph"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine"]),
         .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
-        .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackTestSupport"]),

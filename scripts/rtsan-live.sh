@@ -4,7 +4,8 @@
 # the JACK process callback (audio, the MIDI input it copies into its ring, the loudness taps) aborts
 # foldback with a report, through period changes (jack_bufsize) too; the run must end clean with audio
 # recorded. Meanwhile OSC (liblo's oscsend) moves faders and reloads the preset, so parameter changes and
-# crossfaded preset switches run under the sanitizer too. Two presets: vocal-monitor (strip units, LV2-free
+# crossfaded preset switches run under the sanitizer too, and the spectrum analyser's tap (selected and
+# subscribed over OSC) copies a strip or a bus all along. Two presets: vocal-monitor (strip units, LV2-free
 # monitor mix) and monitor-console (bus units, a graphic EQ, a feedback suppressor and a delay on buses, an
 # effect bus and its return, send delays aligning paths). In both, four web pages (scripts/web-moves.py) move
 # send levels over the web surface. Both run with --threads 2 where there are two CPUs, so the render workers
@@ -36,6 +37,7 @@ live() {
     sleep 0.2
   done
   (
+    oscsend 127.0.0.1 "$osc_port" /foldback/analyser/subscribe 2>/dev/null || true   # the analyser's tap runs while subscribed
     for step in $(seq 1 20); do
       IFS=';' read -ra list <<<"$moves"
       for move in "${list[@]}"; do
@@ -67,11 +69,11 @@ live() {
   fi
 }
 
-live presets/vocal-monitor.toml main_L "/foldback/strip/vox/gain_db f -STEP" /foldback/strip/vox/send/iem_vox/gain_db \
+live presets/vocal-monitor.toml main_L "/foldback/strip/vox/gain_db f -STEP;/foldback/analyser/select s strip/vox/post" /foldback/strip/vox/send/iem_vox/gain_db \
   --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
   --midi foldback:midi_in --record foldback:main_L --record foldback:iem_vox_L
 live presets/monitor-console.toml wedge \
-  "/foldback/bus/wedge/unit/ring_out/g2k5 f -STEP;/foldback/bus/wedge/unit/fbx/max_depth_db f -1STEP;/foldback/bus/foh/unit/align/delay_ms f 1STEP;/foldback/bus/iem_vox/limiter/ceiling_db f -STEP;/foldback/strip/verb_ret/gain_db f -STEP" \
+  "/foldback/bus/wedge/unit/ring_out/g2k5 f -STEP;/foldback/bus/wedge/unit/fbx/max_depth_db f -1STEP;/foldback/bus/foh/unit/align/delay_ms f 1STEP;/foldback/bus/iem_vox/limiter/ceiling_db f -STEP;/foldback/strip/verb_ret/gain_db f -STEP;/foldback/analyser/select s bus/wedge" \
   /foldback/strip/vox/send/iem_vox/gain_db \
   --play foldback:vox_in=voice --play foldback:gtr_in_L=chord --play foldback:gtr_in_R=chord \
   --record foldback:foh_L --record foldback:wedge

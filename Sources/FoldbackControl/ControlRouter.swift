@@ -34,6 +34,9 @@ public final class ControlRouter: Sendable {
         self.log = log
     }
 
+    /// The analyser's OSC subscriptions, when meter subscriptions are offered.
+    var spectrumFeed: SpectrumFeed? { meters?.spectrum }
+
     /// The real path of a file named in a request, if ``FilePathPolicy`` allows it, else the refusal.
     func allowedFile(_ path: String) throws(ControlError) -> String {
         try files.resolve(path, presetPath: target.currentPreset.path)
@@ -91,6 +94,8 @@ public final class ControlRouter: Sendable {
             return [OSCMessage(Self.root + "/" + parts[0], [.string(report)])]
         case "meters":
             return try meterCommand(message, command: parts.dropFirst().joined(separator: "/"), sender: sender)
+        case "analyser":
+            return try analyserCommand(message, command: parts.dropFirst().joined(separator: "/"), sender: sender, surface: surface)
         case "midi":
             do {
                 return try midiCommand(message, command: parts.dropFirst().joined(separator: "/"), midi: midi, surface: surface)

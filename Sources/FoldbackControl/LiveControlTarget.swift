@@ -26,6 +26,8 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     func busLatency(named name: String) -> BusLatencyFigures?
     /// Every bus's latest loudness (and in-ear dose), in preset order.
     func busLoudness() -> [BusLoudness]
+    /// The engineer's spectrum analyser, or nil when this instance has none.
+    var analyser: SpectrumMonitor? { get }
 }
 
 extension LiveControlTarget {
@@ -36,6 +38,9 @@ extension LiveControlTarget {
 
     /// Targets that measure no loudness answer an empty list.
     public func busLoudness() -> [BusLoudness] { [] }
+
+    /// Targets without an analyser answer nil.
+    public var analyser: SpectrumMonitor? { nil }
 
     /// Targets that know no latency answer nil.
     public func busLatency(named name: String) -> BusLatencyFigures? { nil }

@@ -39,12 +39,16 @@ public final class MeterFeed: @unchecked Sendable {
     private let isStarted = Atomic<Bool>(false)
     private var worker: PeriodicWorker?                  // made by the first subscription
     private var notchReport = FeedbackNotchReport()      // the sending thread's only
+    /// The analyser's subscriptions (`/foldback/analyser/subscribe`), when the feed was given an analyser.
+    public let spectrum: SpectrumFeed?
 
-    /// A feed of `engine`'s meters (and the bus loudness `loudness` returns, if given), sending through `send`.
-    public init(engine: Engine, loudness: (@Sendable () -> [BusLoudness])? = nil, send: @escaping Sender) {
+    /// A feed of `engine`'s meters (and the bus loudness `loudness` returns, if given, and `analyser`'s
+    /// frames to its own subscribers), sending through `send`.
+    public init(engine: Engine, loudness: (@Sendable () -> [BusLoudness])? = nil, analyser: SpectrumMonitor? = nil, send: @escaping Sender) {
         self.engine = engine
         self.loudness = loudness
         self.send = send
+        spectrum = analyser.map { SpectrumFeed(monitor: $0, send: send) }
     }
 
     deinit { stop() }

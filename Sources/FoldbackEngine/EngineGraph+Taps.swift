@@ -59,9 +59,10 @@ extension EngineGraph {
 }
 
 extension GraphRender {
-    /// Samples the record switch once per chunk (fading-out graphs never tap).
+    /// Samples the record switch and the analyser's selection once per chunk (fading-out graphs never tap).
     @inline(__always)
     mutating func sampleTaps() {
+        sampleAnalyser()
         guard let control = tapSwitch else { return }
         if isTapping { control.pointee.sample() }
     }
@@ -77,10 +78,11 @@ extension GraphRender {
         ring.pointee.write(UnsafePointer(stripChannels), count: channels, frames: frames, gain: gain, frameGains: frameGains)
     }
 
-    /// Copies a bus's final output (`channels` pointers in `unitInputs`) into its analysis tap and, while
-    /// recording, its record tap.
+    /// Copies a bus's final output (`channels` pointers in `unitInputs`) into its analysis tap, the analyser's
+    /// when it listens there and, while recording, its record tap.
     @inline(__always)
     func tapBus(_ index: Int, channels: Int, frames: Int) {
+        tapAnalyserBus(index, channels: channels, frames: frames)
         if isTapping, let analysis = busAnalysisTaps[index] {
             analysis.pointee.write(UnsafePointer(unitInputs), count: channels, frames: frames, gain: 1, frameGains: nil)
         }

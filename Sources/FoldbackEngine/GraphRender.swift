@@ -137,6 +137,12 @@ struct GraphRender {
     /// Analysis taps per bus (loudness meters; nil = none): always on while this graph is the current one.
     var busAnalysisTaps: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
     var isTapping = true
+    /// The spectrum analyser's tap (nil = none), this graph's serial for it, and the point it taps in this chunk
+    /// (kind 0 = none): see `AnalyserTap.swift`.
+    var analyser: UnsafeMutablePointer<AnalyserTapState>? = nil
+    var analyserSerial = 0
+    var analyserKind = 0
+    var analyserIndex = 0
     /// File sources per strip (nil = the strip reads its input ports) and their landing buffers, 2 per strip.
     var stripSources: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
     var sourceBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>

@@ -55,7 +55,9 @@ extension GraphRender {
         }
 
         applyTrim(strip, channels: currentCount, frames: frames)
+        tapAnalyser(kind: AnalyserTapState.stripPre, index: index, channels: currentCount, frames: frames)
         currentCount = runUnits(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), work: strip.pointee.work, channels: currentCount, frames: frames)
+        tapAnalyser(kind: AnalyserTapState.stripPost, index: index, channels: currentCount, frames: frames)
         if !meterStrip(strip, channels: currentCount, frames: frames, factors: meterFactors) {
             guardNonFinite(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), channels: currentCount, meter: Int(strip.pointee.meter), factors: meterFactors)
         }

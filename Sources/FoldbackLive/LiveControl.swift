@@ -40,7 +40,7 @@ package final class LiveControl: @unchecked Sendable {
         if let port = options.oscPort {
             let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender, surface: .osc) ?? [] }
             let loudness = session.loudness
-            feed = MeterFeed(engine: session.engine, loudness: { loudness.snapshot() }) { [weak server] message, peer in _ = server?.send(message, to: peer) }
+            feed = MeterFeed(engine: session.engine, loudness: { loudness.snapshot() }, analyser: session.analyser) { [weak server] message, peer in _ = server?.send(message, to: peer) }
             osc = server
         } else {
             osc = nil

@@ -18,6 +18,8 @@ package final class LiveSession: @unchecked Sendable {
     package let serverName: String?
     /// Loudness of every bus and the ear dose of in-ear buses, from analysis taps on every graph.
     package let loudness: BusLoudnessMonitor
+    /// The engineer's spectrum analyser, its tap attached to every graph (never nil for a live session).
+    package let analyser: SpectrumMonitor?
     /// Work the main loop does every tick (100 ms), e.g. run-time record and player toggles.
     package var tickHandlers: [() -> Void] = []
     /// Extra status-line parts (recording, file players); nil for nothing to show.
@@ -52,7 +54,13 @@ package final class LiveSession: @unchecked Sendable {
         self.state = state
         let loudness = BusLoudnessMonitor(showSeconds: showSeconds) { StandardError.writeLine("foldback: \($0)") }
         self.loudness = loudness
-        self.prepareGraph = prepare
+        let analyser = SpectrumMonitor()
+        self.analyser = analyser
+        let prepareWithTap: @Sendable (EngineGraph) throws -> Void = { graph in   // every graph carries the analyser's tap
+            analyser.attach(to: graph)
+            try prepare(graph)
+        }
+        self.prepareGraph = prepareWithTap
         self.serverName = serverName
         let layout = try PresetGraphBuilder.layout(for: preset)
         let layouts = [layout] + others.compactMap { try? PresetGraphBuilder.layout(for: $0) }
@@ -75,7 +83,7 @@ package final class LiveSession: @unchecked Sendable {
                     try state.switching.withLock {   // never interleaved with a preset switch
                         let graph = try Self.graph(for: state.preset, sampleRate: sampleRate, period: bufferSize, loudness: loudness)
                         state.period = bufferSize
-                        try prepare(graph)
+                        try prepareWithTap(graph)
                         let liveValues = engine.changedValues   // set over OSC/MIDI: carried to the new graph
                         try engine.install(graph)
                         for (address, value) in liveValues { try? engine.set(address, to: value) }
@@ -86,7 +94,7 @@ package final class LiveSession: @unchecked Sendable {
             })
         let graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize, loudness: loudness)
         state.period = host.bufferSize
-        try prepare(graph)
+        try prepareWithTap(graph)
         try engine.install(graph, crossfade: .none)
         try host.updatePorts(for: graph.layout)
         try host.activate()
@@ -168,6 +176,7 @@ package final class LiveSession: @unchecked Sendable {
     /// Deactivates and closes the client.
     package func close() {
         loudness.stop()
+        analyser?.stop()
         host.deactivate()
         host.close()
         engine.collectGarbage()

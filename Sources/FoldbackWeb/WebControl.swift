@@ -15,11 +15,14 @@ public final class WebControl: Sendable {
         self.log = log
     }
 
-    /// Parses `text` and applies it as `role`.
+    /// Parses `text` and applies it as `role`; returns the request applied.
     /// - Throws: ``WebRefusal`` saying why nothing changed.
-    public func apply(text: String, as role: WebRole) throws(WebRefusal) {
+    @discardableResult
+    public func apply(text: String, as role: WebRole) throws(WebRefusal) -> WebRequest {
         do {
-            try apply(try WebRequest.parse(text), as: role)
+            let request = try WebRequest.parse(text)
+            try apply(request, as: role)
+            return request
         } catch {
             log("web request from \(role) refused: \(error)")
             throw error
@@ -44,6 +47,9 @@ public final class WebControl: Sendable {
         case let .command(command):
             guard role == .engineer else { throw .forbidden("only the engineer may run \(command)") }
             message = OSCMessage(ControlRouter.root + "/" + command)
+        case let .analyser(source):
+            guard role == .engineer else { throw .forbidden("only the engineer may use the analyser") }
+            message = OSCMessage(ControlRouter.root + "/analyser/select", [.string(source)])
         }
         let replies = router.handle(message, from: Self.peer, surface: .web)
         if let error = replies.first(where: { $0.path == OSCServer.errorPath }) {

@@ -20,6 +20,9 @@ final class WebHub: @unchecked Sendable {
     private struct Page {
         var send: @Sendable (String) -> Void
         var hasState: Bool
+        /// Whether the page asked for the analyser's frames, and the last one it was sent.
+        var wantsSpectrum = false
+        var spectrumSequence = 0
     }
 
     private let target: any LiveControlTarget
@@ -50,6 +53,17 @@ final class WebHub: @unchecked Sendable {
 
     func remove(_ id: UUID) {
         _ = pages.withLock { $0.removeValue(forKey: id) }
+        updateSpectrumInterest()
+    }
+
+    /// Starts (or stops) sending page `id` the analyser's frames; the analyser runs while any page wants them.
+    func setWantsSpectrum(_ id: UUID, _ wants: Bool) {
+        pages.withLock { $0[id]?.wantsSpectrum = wants }
+        updateSpectrumInterest()
+    }
+
+    private func updateSpectrumInterest() {
+        target.analyser?.setInterest("web", pages.withLock { $0.values.contains { $0.wantsSpectrum } })
     }
 
     /// Pages connected now.
@@ -72,12 +86,18 @@ final class WebHub: @unchecked Sendable {
         } || tickCount % Self.stateRefreshTicks == 0
         let (load, xruns) = status()
         let meters = WebMeters(target.engine.meters(), load: load, xruns: xruns, loudness: target.busLoudness()).jsonText()
+        let spectrum = current.contains { $0.1.wantsSpectrum } ? target.analyser?.latest : nil
+        let spectrumText = spectrum.map { WebSpectrum($0.frame, target: target).jsonText() }
         for (id, page) in current {
             if changed || !page.hasState {
                 page.send(state)
                 pages.withLock { $0[id]?.hasState = true }
             }
             page.send(meters)
+            if let spectrum, let spectrumText, page.wantsSpectrum, page.spectrumSequence != spectrum.sequence {
+                page.send(spectrumText)
+                pages.withLock { $0[id]?.spectrumSequence = spectrum.sequence }
+            }
         }
         return true
     }

@@ -4,12 +4,15 @@ import Foundation
 /// One request from a page: set a parameter, or run a command.
 ///
 /// Wire forms (JSON objects, nothing else, no other keys):
-/// `{"path": "/foldback/strip/vox/send/iem/gain_db", "value": -3}` and `{"command": "setlist/next"}`.
+/// `{"path": "/foldback/strip/vox/send/iem/gain_db", "value": -3}`, `{"command": "setlist/next"}` and
+/// `{"analyser": "bus/iem_vox"}` (`strip/<strip>/pre`, `strip/<strip>/post`, `off`).
 public enum WebRequest: Sendable, Equatable {
     /// Sets the parameter at an OSC-style `path` (see docs/osc.md) to `value`.
     case set(path: String, value: Float)
     /// Runs a command (engineer only): one of ``commands``.
     case command(String)
+    /// Selects the analyser's source (engineer only) and asks for its frames, or `off`.
+    case analyser(String)
 
     /// The longest message accepted, in bytes of UTF-8.
     public static let maximumMessageBytes = 1024
@@ -34,6 +37,12 @@ public enum WebRequest: Sendable, Equatable {
         } catch {
             throw .malformed("not a JSON object of the form {\"path\": string, \"value\": number} or {\"command\": string}")
         }
+        if let source = wire.analyser {
+            guard wire.path == nil, wire.value == nil, wire.command == nil, source.utf8.count <= maximumPathBytes else {
+                throw .malformed("an analyser request is {\"analyser\": source} alone, at most \(maximumPathBytes) bytes")
+            }
+            return .analyser(source)
+        }
         switch (wire.path, wire.value, wire.command) {
         case let (path?, value?, nil):
             guard path.utf8.count <= maximumPathBytes, path.hasPrefix("/foldback/") else {
@@ -56,6 +65,7 @@ public enum WebRequest: Sendable, Equatable {
         var path: String?
         var value: Double?
         var command: String?
+        var analyser: String?
 
         private struct Key: CodingKey {
             var stringValue: String
@@ -66,12 +76,13 @@ public enum WebRequest: Sendable, Equatable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
-            for key in container.allKeys where !["path", "value", "command"].contains(key.stringValue) {
+            for key in container.allKeys where !["path", "value", "command", "analyser"].contains(key.stringValue) {
                 throw WebRefusal.malformed("unknown key '\(key.stringValue.prefix(32))'")
             }
             path = try container.decodeIfPresent(String.self, forKey: Key(stringValue: "path"))
             value = try container.decodeIfPresent(Double.self, forKey: Key(stringValue: "value"))
             command = try container.decodeIfPresent(String.self, forKey: Key(stringValue: "command"))
+            analyser = try container.decodeIfPresent(String.self, forKey: Key(stringValue: "analyser"))
         }
     }
 }

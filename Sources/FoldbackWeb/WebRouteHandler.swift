@@ -76,7 +76,9 @@ struct WebPages: Sendable {
             return data
         }
         return WebPages(
-            indexTemplate: String(decoding: try read("index", "html"), as: UTF8.self), script: try read("app", "js"), style: try read("app", "css"))
+            indexTemplate: String(decoding: try read("index", "html"), as: UTF8.self),
+            script: try read("app", "js") + Data("\n".utf8) + (try read("analyser", "js")),   // the analyser panel rides with app.js
+            style: try read("app", "css"))
     }
 
     /// `index.html` with its asset links carrying `token`.

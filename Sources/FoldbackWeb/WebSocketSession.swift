@@ -29,7 +29,7 @@ struct WebSocketSession: WSMessageHandler {
         continuation.yield(.text(Hello(role: role, links: links).jsonText()))
         let id = hub.add { continuation.yield(.text($0)) }
         continuation.onTermination = { [hub] _ in hub.remove(id) }
-        let role = role, control = control
+        let role = role, control = control, hub = hub
         Task {
             defer { continuation.finish() }
             for await message in client {
@@ -40,11 +40,12 @@ struct WebSocketSession: WSMessageHandler {
                     }
                     return
                 }
-                let outcome: Result<Void, WebRefusal> = await withCheckedContinuation { done in
+                let outcome: Result<WebRequest, WebRefusal> = await withCheckedContinuation { done in
                     Self.queue.async { done.resume(returning: Result { () throws(WebRefusal) in try control.apply(text: text, as: role) }) }
                 }
                 switch outcome {
-                case .success:
+                case let .success(request):
+                    if case let .analyser(source) = request { hub.setWantsSpectrum(id, source != "off") }
                     continuation.yield(.text(Reply.ok))
                 case let .failure(refusal):
                     continuation.yield(.text(Reply.error(refusal.description)))

@@ -6,9 +6,14 @@ import FoldbackEngine
 /// Two record taps (a stereo bus and a strip, post-fader) and a file source feeding a stereo strip:
 /// the audio thread writes and reads their rings; the control loop drains and refills them and
 /// stops and restarts the recording, so every tap and source path runs under the allocation count. Every
-/// bus also has a loudness analysis tap, drained by the loudness monitor's own worker thread.
+/// bus also has a loudness analysis tap, drained by the loudness monitor's own worker thread, and the spectrum
+/// analyser's tap moves from bus `main` to strip `strip0` before and after its units, drained by `fb-analyser`.
 final class RealtimeStreams {
     let loudness = BusLoudnessMonitor(showSeconds: 60) { _ in }
+    let analyser = SpectrumMonitor()
+    static let analyserPoints: [AnalyserPoint] = [.bus("main"), .stripPre("strip0"), .stripPost("strip0")]
+    private weak var graph: EngineGraph?
+    private var analyserPoint = -1
     static let loudnessBuses = [
         LoudnessBus(name: "main", channels: 2, isInEar: false), LoudnessBus(name: "iem_vox", channels: 2, isInEar: true),
         LoudnessBus(name: "iem_keys", channels: 2, isInEar: true),
@@ -32,6 +37,12 @@ final class RealtimeStreams {
         try graph.attachTap(stripTap, to: .strip("strip0"), control: control)
         try graph.attachSource(source, toStrip: "strip5")
         try loudness.attach(to: graph, buses: Self.loudnessBuses)
+        analyser.attach(to: graph)
+        if self.graph == nil {
+            try analyser.select(Self.analyserPoints[0], in: graph)
+            analyser.setInterest("rtcheck", true)
+        }
+        self.graph = graph
     }
 
     /// Drains the taps, tops the source up with a sine, and toggles recording at a third and two thirds of the run.
@@ -49,6 +60,11 @@ final class RealtimeStreams {
             scratch[2 * frame + 1] = 0.5 * sample     // not anti-phase: strip5's feedback unit hears the mean
         }
         if frames > 0, source.fill(from: scratch, frames: frames) { phase += frames }
+        let point = min(cyclesDone * Self.analyserPoints.count / max(cycles, 1), Self.analyserPoints.count - 1)
+        if point != analyserPoint, let graph {   // each point in turn, a third of the run each
+            try? analyser.select(Self.analyserPoints[point], in: graph)
+            analyserPoint = point
+        }
     }
 
     var failures: [String] {
@@ -58,8 +74,11 @@ final class RealtimeStreams {
         if toggles < 2 { failures.append("the recording was not stopped and restarted") }
         if phase == 0 { failures.append("the file source was never filled") }
         if !loudness.snapshot().contains(where: { $0.reading.momentaryLUFS.isFinite }) { failures.append("the loudness taps measured nothing") }
+        if analyser.workerCPU.frames == 0 { failures.append("the analyser tap delivered no spectrum") }
         return failures
     }
 
-    var summary: String { "\(drained) tapped frames, \(phase) source frames (\(source.underrunCount) underruns)" }
+    var summary: String {
+        "\(drained) tapped frames, \(phase) source frames (\(source.underrunCount) underruns), \(analyser.workerCPU.frames) analyser spectra"
+    }
 }

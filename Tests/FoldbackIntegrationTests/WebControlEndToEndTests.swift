@@ -1,8 +1,10 @@
 // The web surface of a real `foldback run --web-port 0`: a musician's WebSocket move changes the measured bus level; another bus's is refused. Non-realtime.
 import FoldbackControl
+import FoldbackJACK
 import FoldbackWeb
 import FoldbackTestSupport
 import Foundation
+import FoldbackJACKTesting
 import XCTest
 
 /// A real foldback process on a dummy jackd, driven over its web surface, heard by a JACK test client on `main`.
@@ -188,7 +190,11 @@ extension LiveControlRig {
     /// `foldback run --web-port 0` with vox (a compressor that never acts, sends to `main` at 0 dB and `iem`
     /// at −3 dB), `extraStrip` and the mono buses `main` and `iem`; its web port and the printed tokens by
     /// role (`engineer`, or the bus name).
-    static func web(server: String, testCase: XCTestCase, extraStrip: String = "") throws -> (LiveControlRig, UInt16, [String: String]) {
+    /// `extraBus` follows `iem`'s table (its `[[bus.unit]]`s); the test client plays `signals` into `playInto`.
+    static func web(
+        server: String, testCase: XCTestCase, extraStrip: String = "", signals: [TestSignal] = [.noise(seed: 3, level: -20)],
+        playInto: [String] = ["vox_in"], extraBus: String = ""
+    ) throws -> (LiveControlRig, UInt16, [String: String]) {
         let preset = try temporaryFolder() + "/web.toml"
         try writePreset(to: preset, voxGainDB: 0, extra: """
               [[strip.unit]]
@@ -203,10 +209,11 @@ extension LiveControlRig {
             name = "iem"
             channels = 1
             limiter = false
+            \(extraBus)
             [web.bus_tokens]
             iem = "iem-fixed-token"
             """)
-        let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], testCase: testCase)
+        let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], testCase: testCase, signals: signals, playInto: playInto)
         var port: UInt16?
         var tokens: [String: String] = [:]
         for line in rig.run.standardError.split(separator: "\n") {

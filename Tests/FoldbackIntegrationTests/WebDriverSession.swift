@@ -11,7 +11,8 @@ final class WebDriverSession {
     private var session = ""
 
     /// Starts chromedriver and a headless Chromium session; skips the test when either is not installed.
-    init() throws {
+    /// A session emulating a screen of `width` × `height` CSS pixels (a phone by default).
+    init(width: Int = 360, height: Int = 740) throws {
         let chromium = "/usr/bin/chromium", chromedriver = "/usr/bin/chromedriver"
         guard FileManager.default.isExecutableFile(atPath: chromium), FileManager.default.isExecutableFile(atPath: chromedriver) else {
             throw XCTSkip("chromium and chromium-driver are not installed (make test-deps installs them)")
@@ -35,7 +36,7 @@ final class WebDriverSession {
             "capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": [
                 "binary": chromium,
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--user-data-dir=\(profile)"],
-                "mobileEmulation": ["deviceMetrics": ["width": 360, "height": 740, "pixelRatio": 2, "touch": true]],
+                "mobileEmulation": ["deviceMetrics": ["width": width, "height": height, "pixelRatio": 2, "touch": width < 800]],
             ]]],
         ])
         session = try XCTUnwrap(created["sessionId"] as? String, "a WebDriver session: \(created)")

@@ -114,6 +114,7 @@
           el("button", { onclick: () => send({ command: "cue/clear" }) }, "clear"))));
     }
     view.append(el("h2", {}, "Buses"), ...s.buses.map((b) => busRow(b, null, true)));
+    if (window.foldbackAnalyser) view.append(el("h2", {}, "Analyser"), window.foldbackAnalyser.panel(s, send));   // analyser.js
     if (links.length) {
       view.append(el("h2", {}, "Musicians' links"), el("div", { class: "links" }, ...links.map((link) => {
         const url = `${location.origin}/?token=${link.token}`;
@@ -207,6 +208,7 @@
       if (message.type === "hello") { role = message.role; bus = message.bus || null; links = message.links || []; layout = ""; document.title = `Foldback · ${bus || "engineer"}`; }
       else if (message.type === "state") applyState(message);
       else if (message.type === "meters") applyMeters(message);
+      else if (message.type === "spectrum" && window.foldbackAnalyser) window.foldbackAnalyser.frame(message);
       else if (message.type === "error") console.warn("foldback refused:", message.reason);
     };
     socket.onclose = () => {

@@ -1,4 +1,4 @@
-// Short-time power spectra through FFTW (single precision, real input): the feedback worker's FFT. Non-realtime.
+// Short-time power spectra through FFTW (single precision, real input): the feedback worker's and the analyser's FFT. Non-realtime.
 import CFFTW
 import Synchronization
 #if canImport(Glibc)
@@ -9,12 +9,12 @@ import Glibc
 ///
 /// FFTW's planner is not thread-safe, so plans are made and destroyed under one process-wide lock; running
 /// a plan (``powerSpectrumDB(_:)``) needs none. Levels are calibrated so a full-scale sine reads 0 dB.
-final class SpectrumAnalyzer {
+package final class SpectrumAnalyzer {
     private static let plannerLock = Mutex(())
     /// Transform size, frames.
-    let size: Int
+    package let size: Int
     /// Bins in the spectrum (size / 2 + 1).
-    var binCount: Int { size / 2 + 1 }
+    package var binCount: Int { size / 2 + 1 }
     private let input: UnsafeMutablePointer<Float>
     private let output: UnsafeMutablePointer<fftwf_complex>
     private let window: [Float]
@@ -23,7 +23,7 @@ final class SpectrumAnalyzer {
     private let scale: Float
 
     /// An analyser of `size` frames (a power of two ≥ 64), or nil when FFTW cannot plan it.
-    init?(size: Int) {
+    package init?(size: Int) {
         guard size >= 64, size & (size - 1) == 0 else { return nil }
         self.size = size
         let input = fftwf_alloc_real(size)!
@@ -55,17 +55,29 @@ final class SpectrumAnalyzer {
     }
 
     /// The levels ``powerSpectrumDB(_:)`` returned last (valid until its next call).
-    var latestLevels: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: levels, count: binCount) }
+    public var latestLevels: UnsafeBufferPointer<Float> { UnsafeBufferPointer(start: levels, count: binCount) }
 
     /// The spectrum of the last ``size`` samples of `samples` (oldest first), in dB per bin; valid until the next call.
-    func powerSpectrumDB(_ samples: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
+    package func powerSpectrumDB(_ samples: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
+        let powers = powerSpectrum(samples)
+        for bin in 0..<binCount { levels[bin] = 10 * log10(max(powers[bin], 1e-20)) }
+        return UnsafeBufferPointer(start: levels, count: binCount)
+    }
+
+    /// The spectrum of the last ``size`` samples of `samples` (oldest first) as linear power per bin (a full-scale
+    /// sine's bin reads 1; a bin's power summed over every bin is the signal's power × ``noiseBandwidth``); valid
+    /// until the next call.
+    package func powerSpectrum(_ samples: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
         for index in 0..<size { input[index] = samples[index] * window[index] }
         fftwf_execute(plan)
         let raw = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self)
         for bin in 0..<binCount {
             let re = raw[2 * bin] * scale, im = raw[2 * bin + 1] * scale
-            levels[bin] = 10 * log10(max(re * re + im * im, 1e-20))
+            levels[bin] = re * re + im * im
         }
         return UnsafeBufferPointer(start: levels, count: binCount)
     }
+
+    /// The Hann window's equivalent noise bandwidth, bins: a sine's power spreads over this many bins.
+    package static let noiseBandwidth: Float = 1.5
 }
