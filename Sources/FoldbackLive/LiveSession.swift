@@ -140,6 +140,7 @@ package final class LiveSession: @unchecked Sendable {
     /// (see `waitForServerAndReopen`).
     package func runUntilStopped(showStatus: Bool) -> Int32 {
         let status = LiveStatus(isTerminal: isatty(STDOUT_FILENO) != 0)
+        let stallWatch = CycleStallWatch()
         var tick = 0
         while true {
             if fb_stop_signal() != 0 || stopRequest.withLock({ $0 }) {
@@ -156,7 +157,8 @@ package final class LiveSession: @unchecked Sendable {
             reportConnectionChanges(restored: host.maintainConnections(), forgotten: host.takeForgottenConnections())
             engine.collectGarbage()
             for handler in tickHandlers { handler() }
-            if showStatus && tick % status.ticksPerLine == 0 {
+            let stalled = stallWatch.check(self, status: status, showStatus: showStatus)
+            if showStatus && !stalled && tick % status.ticksPerLine == 0 {
                 status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters(), extra: statusParts.compactMap { $0() })
             }
             tick += 1
