@@ -53,6 +53,7 @@ package struct ShowRunner {
             preset: preset, parts: parts, clientName: options.clientName ?? ShowOptions.defaultClientName,
             serverName: launcher?.serverName ?? options.effectiveServerName, options: options, setlist: setlist)
         let status = show.run()
+        StandardError.writeLine("foldback: \(show.session.host.xrunCount) xrun(s) while running")
         show.close()
         if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
         return status
