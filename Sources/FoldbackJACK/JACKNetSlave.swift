@@ -86,6 +86,11 @@ extension JACKServerLauncher {
 }
 
 extension JACKHost {
+    /// After the server ran no cycles for a while (a netjack2 slave whose master went away drops the connections
+    /// of its `system:` ports and keeps them): every connection known before becomes pending, made again by
+    /// the next ``maintainConnections()`` once both its ports exist. Call it when cycles run again.
+    public func restoreConnectionsAfterStall() { connectionTracker.beginRestore() }
+
     /// The network's part of the round trip when the server is a netjack2 slave (its capture ports are
     /// aliased `net_pcm:from_master_…`), or nil for any other server.
     public var netLatency: JACKNetLatency? {

@@ -1,39 +1,48 @@
-// Notices a JACK server that stays up but runs no cycles (a netjack2 slave whose master went away) and says so. Non-realtime.
+// Notices a JACK server that stays up without its audio (a netjack2 slave whose master went away) and says so. Non-realtime.
 import Foundation
 
-/// Watches a live session's process cycles from its main loop. After ``stallSeconds`` without one, it
-/// prints that Foldback waits for JACK and shows "waiting for JACK" in the status line; when cycles run
-/// again it says so (the slave's `system:` ports come back with them, and the session's connection
-/// upkeep restores their connections).
+/// Watches a live session's server from its main loop. The server is away when it runs no cycle for
+/// ``stallSeconds``, or, on a netjack2 slave, when its `system:` ports are gone (the slave drops them while it
+/// waits for its master, running silent cycles meanwhile). Then it prints that Foldback waits for JACK and
+/// shows "waiting for JACK" in the status line; when the server is back it says so and has every connection
+/// made again. The session skips its connection upkeep while the server is away.
 final class CycleStallWatch {
     /// How long without a cycle counts as a stall, seconds.
     static let stallSeconds = 1.0
     private var lastCount = -1
     private var lastChange = Date()
-    private var stalledSince: Date?
+    private var awaySince: Date?
+    private var isNetSlave = false
+    private var tick = 0
 
-    /// Whether the server is stalled now: call once per main-loop tick.
+    /// Whether the server is away now: call once per main-loop tick.
     func check(_ session: LiveSession, status: LiveStatus, showStatus: Bool, now: Date = Date()) -> Bool {
-        let count = session.host.cycleCount
-        if count != lastCount {
-            (lastCount, lastChange) = (count, now)
-            if let since = stalledSince {
-                stalledSince = nil
+        let host = session.host
+        let count = host.cycleCount
+        if count != lastCount { (lastCount, lastChange) = (count, now) }
+        if !isNetSlave && tick % 10 == 0 { isNetSlave = host.netLatency != nil }
+        tick += 1
+        let masterGone = isNetSlave && host.client.portNames(matching: "^system:", audioOnly: true).isEmpty
+        let server = session.serverName ?? "default"
+        guard masterGone || now.timeIntervalSince(lastChange) >= Self.stallSeconds else {
+            if let since = awaySince {
+                awaySince = nil
+                host.restoreConnectionsAfterStall()
                 StandardError.writeLine(
-                    "foldback: JACK server '\(session.serverName ?? "default")' runs cycles again after \(String(format: "%.1f", now.timeIntervalSince(since))) s "
-                        + "(\(Int(session.host.sampleRate)) Hz, \(session.host.bufferSize) frames)")
+                    "foldback: JACK server '\(server)' is running again after \(String(format: "%.1f", now.timeIntervalSince(since))) s "
+                        + "(\(Int(host.sampleRate)) Hz, \(host.bufferSize) frames)")
             }
             return false
         }
-        guard stalledSince == nil else { return true }
-        guard now.timeIntervalSince(lastChange) >= Self.stallSeconds else { return false }
-        stalledSince = lastChange
-        let server = session.serverName ?? "default"
+        guard awaySince == nil else { return true }
+        awaySince = masterGone ? now : lastChange
         status.finish()
+        let reason = masterGone
+            ? "the netjack2 slave '\(server)' has lost its master (its system ports are gone)"
+            : "JACK server '\(server)' has run no cycle for \(String(format: "%.0f", Self.stallSeconds)) s (a netjack2 slave whose master went away?)"
         StandardError.writeLine(
-            "foldback: JACK server '\(server)' has run no cycle for \(String(format: "%.0f", Self.stallSeconds)) s "
-                + "(a netjack2 slave whose master went away?); waiting for JACK server '\(server)' to run again; "
-                + "\(session.host.trackedConnections.count) connection(s) to restore (Ctrl-C quits)")
+            "foldback: \(reason); waiting for JACK server '\(server)' to run again; "
+                + "\(host.trackedConnections.count) connection(s) to restore (Ctrl-C quits)")
         if showStatus { status.showWaiting(server: server) }
         return true
     }

@@ -154,10 +154,11 @@ package final class LiveSession: @unchecked Sendable {
                 }
                 continue
             }
-            reportConnectionChanges(restored: host.maintainConnections(), forgotten: host.takeForgottenConnections())
+            // While the server runs no cycles its connections are not ours to judge: a net slave drops them.
+            let stalled = stallWatch.check(self, status: status, showStatus: showStatus)
+            if !stalled { reportConnectionChanges(restored: host.maintainConnections(), forgotten: host.takeForgottenConnections()) }
             engine.collectGarbage()
             for handler in tickHandlers { handler() }
-            let stalled = stallWatch.check(self, status: status, showStatus: showStatus)
             if showStatus && !stalled && tick % status.ticksPerLine == 0 {
                 status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters(), extra: statusParts.compactMap { $0() })
             }

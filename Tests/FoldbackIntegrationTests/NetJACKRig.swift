@@ -59,6 +59,10 @@ final class NetJACKRig {
         client?.close()
         for run in slaves { run.stop() }
         stopMaster()
+        // A killed jackd leaves its slot in JACK's server registry (8 slots in all) until a server of the same
+        // name starts: start one and stop it cleanly. (With netmanager loaded, jackd takes 20 s or more to
+        // exit on SIGTERM, and jack_unload can hang.)
+        (try? JACKServerLauncher(serverName: masterName, timeout: 5))?.stop()
         for preset in presets { try? FileManager.default.removeItem(at: preset) }
     }
 
@@ -82,6 +86,7 @@ final class NetJACKRig {
     }
 
     /// Kills the master with SIGKILL (a stage box losing power), closing the test client first.
+    /// Its registry slot is taken back when the master starts again under the same name.
     func killMaster() {
         client?.close()
         client = nil
@@ -109,9 +114,17 @@ final class NetJACKRig {
         let client = try JACKTestClient(
             serverName: masterName, signals: Array(repeating: Self.signal, count: slaveNames.count),
             recordChannels: slaveNames.count, capacity: 48_000 * 4, namePrefix: "fb-net-\(getpid())")
-        let warnings = client.connectPlayer(to: slaveNames.map(toSlave)) + client.connectRecorder(from: slaveNames.map(fromSlave))
-        guard warnings.isEmpty else { throw NetRigFailure("cannot connect the test client: \(warnings)") }
         self.client = client
+        // netmanager activates a slave's client just after registering its ports; JACK refuses connections until then.
+        try waitFor("the test client connected to every slave's ports", timeout: timeout) {
+            for (index, name) in slaveNames.enumerated() {
+                _ = client.player.connect(channel: index, to: toSlave(name))   // an existing connection is refused: harmless
+                _ = client.recorder.connect(from: fromSlave(name), toChannel: index)
+            }
+            return slaveNames.allSatisfy {
+                observer.connections(ofPort: toSlave($0)).count == 1 && observer.connections(ofPort: fromSlave($0)).count == 1
+            }
+        }
     }
 
     /// The round trip slave `index` says the network adds ("the network latency is N frames").
