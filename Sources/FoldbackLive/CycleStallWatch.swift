@@ -12,12 +12,17 @@ final class CycleStallWatch {
     private var lastCount = -1
     private var lastChange = Date()
     private var awaySince: Date?
+    private var lastClient: ObjectIdentifier?
     private var isNetSlave = false
     private var tick = 0
 
     /// Whether the server is away now: call once per main-loop tick.
     func check(_ session: LiveSession, status: LiveStatus, showStatus: Bool, now: Date = Date()) -> Bool {
         let host = session.host
+        let client = ObjectIdentifier(host.client)
+        if client != lastClient {   // reopened after a server restart: its cycles count from now
+            (lastClient, lastChange, awaySince) = (client, now, nil)
+        }
         let count = host.cycleCount
         if count != lastCount { (lastCount, lastChange) = (count, now) }
         if !isNetSlave && tick % 10 == 0 { isNetSlave = host.netLatency != nil }
@@ -41,8 +46,7 @@ final class CycleStallWatch {
             ? "the netjack2 slave '\(server)' has lost its master (its system ports are gone)"
             : "JACK server '\(server)' has run no cycle for \(String(format: "%.0f", Self.stallSeconds)) s (a netjack2 slave whose master went away?)"
         StandardError.writeLine(
-            "foldback: \(reason); waiting for JACK server '\(server)' to run again; "
-                + "\(host.trackedConnections.count) connection(s) to restore (Ctrl-C quits)")
+            "foldback: \(reason); waiting for JACK: \(host.trackedConnections.count) connection(s) to restore once it runs again (Ctrl-C quits)")
         if showStatus { status.showWaiting(server: server) }
         return true
     }

@@ -94,16 +94,8 @@ final class LossyLoopback {
         ["/usr/sbin", "/usr/bin", "/sbin", "/bin"].map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// The standard output of the command line `arguments` (no JACK server involved).
     private static func output(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        _ = process.waitUntilExit(within: 5)
-        return String(decoding: data, as: UTF8.self)
+        try JACKTools.run(arguments, server: "")
     }
 }

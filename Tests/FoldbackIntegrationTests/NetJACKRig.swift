@@ -32,17 +32,16 @@ final class NetJACKRig {
         for name in slaveNames {
             let preset = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString).toml")
             try """
-                [[bus]]
-                name = "\(name)"
-                channels = 1
-                limiter = false
-                connect = ["system:playback_1"]
-
                 [[strip]]
                 name = "vox"
                 connect = ["system:capture_1"]
-                  [[strip.send]]
-                  bus = "\(name)"
+                send = [{ bus = "\(name)" }]
+
+                [[bus]]
+                name = "\(name)"
+                channels = 1
+                limiter = false   # unity, no lookahead
+                connect = ["system:playback_1"]
                 """.write(to: preset, atomically: true, encoding: .utf8)
             presets.append(preset)
             let run = try FoldbackRun(

@@ -51,10 +51,10 @@ final class NetJACKTests: XCTestCase {
         var slowest = 0.0
         for round in 1...3 {
             rig.killMaster()
-            let waits = run.standardError.components(separatedBy: "waiting for JACK server").count - 1
+            let waits = run.standardError.components(separatedBy: "waiting for JACK:").count - 1
             do {
                 try waitFor("round \(round): foldback waits for JACK", timeout: 10) {
-                    run.standardError.components(separatedBy: "waiting for JACK server").count - 1 > waits
+                    run.standardError.components(separatedBy: "waiting for JACK:").count - 1 > waits
                 }
             } catch {
                 throw NetRigFailure("\(error); foldback:\n\(run.standardError)")
