@@ -27,21 +27,20 @@ final class NetSlaveOptionsTests: XCTestCase {
     /// connect list names a higher system port; file-source strips and effect buses have no ports.
     func testTheSlaveHasAChannelPerStripInputAndBusOutput() throws {
         let path = try FoldbackProcess.temporaryPreset("""
+            [[bus]]
+            name = "iem"
+            channels = 2
+            connect = ["system:playback_1", "system:playback_2"]
+
             [[strip]]
             name = "vox"
-            connect = ["system:capture_6"]
             send = [{ bus = "iem" }]
+            connect = ["system:capture_6"]
 
             [[strip]]
             name = "keys"
             channels = 2
             send = [{ bus = "iem" }]
-
-            [[bus]]
-            name = "iem"
-            channels = 2
-            limiter = false
-            connect = ["system:playback_1", "system:playback_2"]
             """, name: "net.toml")
         let preset = try PresetLoader.load(path: path)
         var settings = NetSlaveSettings()

@@ -7,7 +7,7 @@ import XCTest
 /// A stage box on loopback: `jackd -d dummy` (the master, optionally inside a network namespace) with JACK's
 /// `netmanager` on a UDP port of its own, so parallel runs never meet; Foldback slaves started with
 /// `--start-server net --master 127.0.0.1`, each running a one-strip, one-bus preset (`system:capture_1` →
-/// strip → bus → `system:playback_1`, limiter off: unity gain); and a test client on the master playing
+/// strip → in-ear bus → `system:playback_1`, limiter off: unity gain); and a test client on the master playing
 /// noise into each slave's `to_slave_1` and recording its `from_slave_1`. No traffic leaves 127.0.0.0/8.
 final class NetJACKRig {
     let masterName = JACKServerLauncher.uniqueServerName(prefix: "fbnetmaster")
@@ -41,6 +41,7 @@ final class NetJACKRig {
                 name = "\(name)"
                 channels = 1
                 limiter = false   # unity, no lookahead
+                in_ear = true     # held to the 5 ms round trip, the network's part included
                 connect = ["system:playback_1"]
                 """.write(to: preset, atomically: true, encoding: .utf8)
             presets.append(preset)

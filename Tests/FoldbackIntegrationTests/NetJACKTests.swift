@@ -27,7 +27,10 @@ final class NetJACKTests: XCTestCase {
             print("\(name): round trip \(lag) frames at the master, slave reports \(reported)")
         }
         XCTAssertEqual(Set(lags).count, 1, "both slaves' outputs reach the master frame-aligned: \(lags)")
-        XCTAssertTrue(rig.slaves[1].standardError.contains("round trip 8.00 ms (384 frames)"), rig.slaves[1].standardError)
+        let iem = rig.slaves[1].standardError
+        XCTAssertTrue(iem.contains("(in-ear): Foldback adds 0.00 ms (0 frames); round trip 8.00 ms (384 frames)"), iem)
+        XCTAssertTrue(iem.contains("the network adds 8.00 ms (384 frames) to each bus's round trip"), iem)
+        XCTAssertTrue(iem.contains("in-ear bus '\(rig.slaveNames[1])' has a round trip of 8.00 ms, over the 5 ms"), "the in-ear warning counts the network:\n\(iem)")
     }
 
     /// The master is killed (SIGKILL) and started again three times: each time Foldback says it waits for JACK,
