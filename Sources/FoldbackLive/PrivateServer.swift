@@ -13,6 +13,8 @@ package final class PrivateServer: @unchecked Sendable {
     private let lock = NSLock()
     private var launcher: JACKServerLauncher
     private var keeper: PeriodicWorker?
+    /// When the keeper found the slave's jackd gone (only the keeper's thread touches it).
+    private var exitSeen: Date?
 
     /// Starts `jackd -d dummy` at `options`' rate and period.
     package init(dummyNamed serverName: String, options: ShowOptions) throws(ShowError) {
@@ -43,14 +45,26 @@ package final class PrivateServer: @unchecked Sendable {
             launcher.stop()
             throw .failed("the netjack2 slave '\(serverName)' exited before finding its master (see \(launcher.logURL.path))")
         }
-        keeper = PeriodicWorker(name: "fb-netslave", period: .milliseconds(500)) { [weak self] in self?.restartIfExited(slave) }
+        keeper = PeriodicWorker(name: "fb-netslave", period: .milliseconds(250)) { [weak self] in self?.restartIfExited(slave) }
         keeper?.start()
     }
 
-    /// Starts the slave again if its jackd exited (not if ``stop()`` stopped it).
+    /// How long after its jackd exited the slave starts again, seconds: the master's netmanager first drops the
+    /// dead slave (else the new one joins it under another name, `NAME-01`, and the two fight).
+    static let restartDelay = 1.5
+
+    /// Starts the slave again ``restartDelay`` after its jackd exited (not if ``stop()`` stopped it).
     private func restartIfExited(_ slave: JACKNetSlave) {
         guard !lock.withLock({ launcher.isRunning }) else { return }
-        StandardError.writeLine("foldback: the netjack2 slave '\(serverName)' exited; starting it again (log: \(launcher.logURL.path))")
+        let now = Date()
+        guard let seen = exitSeen else {
+            exitSeen = now
+            StandardError.writeLine(
+                "foldback: the netjack2 slave '\(serverName)' exited; starting it again in \(Self.restartDelay) s (log: \(launcher.logURL.path))")
+            return
+        }
+        guard now.timeIntervalSince(seen) >= Self.restartDelay else { return }
+        exitSeen = nil
         do {
             let fresh = try slave.launch(serverName: serverName)
             lock.withLock { launcher = fresh }

@@ -88,9 +88,14 @@ final class NetJACKRig {
     /// Kills the master with SIGKILL (a stage box losing power), closing the test client first.
     /// Its registry slot is taken back when the master starts again under the same name.
     func killMaster() {
+        closeClient()
+        stopMaster()
+    }
+
+    /// Closes the test client on the master.
+    func closeClient() {
         client?.close()
         client = nil
-        stopMaster()
     }
 
     private func stopMaster() {
@@ -106,14 +111,25 @@ final class NetJACKRig {
     /// Opens the test client on the master once every slave's ports are there, and connects it.
     func openClient(timeout: Double = 10) throws {
         client?.close()
-        let observer = try JACKClient(name: "fb-net-observer", serverName: masterName)
+        // A master busy dropping a dead slave can refuse a new client for a moment: try again until the deadline.
+        var opened: JACKClient?
+        try waitFor("an observer on the master", timeout: timeout) {
+            opened = try? JACKClient(name: "fb-net-observer", serverName: masterName)
+            return opened != nil
+        }
+        guard let observer = opened else { return }
         defer { observer.close() }
         try waitFor("every slave's ports on the master", timeout: timeout) {
             slaveNames.allSatisfy { !observer.portNames(matching: "^\($0):from_slave_1$").isEmpty }
         }
-        let client = try JACKTestClient(
-            serverName: masterName, signals: Array(repeating: Self.signal, count: slaveNames.count),
-            recordChannels: slaveNames.count, capacity: 48_000 * 4, namePrefix: "fb-net-\(getpid())")
+        var testClient: JACKTestClient?
+        try waitFor("the test client on the master", timeout: timeout) {
+            testClient = try? JACKTestClient(
+                serverName: masterName, signals: Array(repeating: Self.signal, count: slaveNames.count),
+                recordChannels: slaveNames.count, capacity: 48_000 * 4, namePrefix: "fb-net-\(getpid())")
+            return testClient != nil
+        }
+        guard let client = testClient else { return }
         self.client = client
         // netmanager activates a slave's client just after registering its ports; JACK refuses connections until then.
         try waitFor("the test client connected to every slave's ports", timeout: timeout) {
