@@ -15,7 +15,7 @@ package struct ShowOptions: Sendable {
     package var clientName: String?
     /// The JACK server (nil: `$JACK_DEFAULT_SERVER`, else the default server).
     package var serverName: String?
-    /// Start a private JACK server (dummy driver) first, stopped on exit.
+    /// Start a private JACK server (``serverDriver``) first, stopped on exit.
     package var startsPrivateServer = false
     /// The private server's driver (`--start-server dummy|net`).
     package var serverDriver = PrivateServerDriver.dummy
