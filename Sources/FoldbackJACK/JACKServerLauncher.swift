@@ -38,13 +38,16 @@ public final class JACKServerLauncher: @unchecked Sendable {
     ///   - driver: the jackd backend (`dummy` makes no sound and needs no hardware).
     ///   - sampleRate: in hertz.
     ///   - period: frames per cycle.
+    ///   - driverArguments: the arguments after `-d DRIVER` instead of `-r RATE -p PERIOD` (the `net` driver
+    ///     takes its rate and period from the master; see ``JACKNetSlave``).
     ///   - logURL: where jackd's output goes; defaults to a file in the temporary directory.
     ///   - timeout: how long to wait for the server to accept clients, in seconds.
     /// - Throws: ``JACKError/jackdNotInstalled``, ``JACKError/serverStartFailed(serverName:detail:logPath:)``
     ///   or ``JACKError/serverStartTimedOut(serverName:seconds:logPath:)``.
     public init(
         serverName: String = JACKServerLauncher.uniqueServerName(), driver: String = "dummy",
-        sampleRate: Int = 48_000, period: Int = 256, logURL: URL? = nil, timeout: Double = 10
+        sampleRate: Int = 48_000, period: Int = 256, driverArguments: [String]? = nil, logURL: URL? = nil,
+        timeout: Double = 10
     ) throws(JACKError) {
         guard let jackd = Self.jackdPath() else { throw .jackdNotInstalled }
         guard sampleRate > 0, period > 0 else {
@@ -63,9 +66,8 @@ public final class JACKServerLauncher: @unchecked Sendable {
 
         process = Process()
         process.executableURL = URL(fileURLWithPath: jackd)
-        process.arguments = [
-            "-n", serverName, "-t", "2000", "-d", driver, "-r", String(sampleRate), "-p", String(period),
-        ]
+        process.arguments = ["-n", serverName, "-t", "2000", "-d", driver]
+            + (driverArguments ?? ["-r", String(sampleRate), "-p", String(period)])
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_NO_AUDIO_RESERVATION"] = "1"
         process.environment = environment

@@ -149,6 +149,7 @@ package final class LiveSession: @unchecked Sendable {
     /// (see `waitForServerAndReopen`).
     package func runUntilStopped(showStatus: Bool) -> Int32 {
         let status = LiveStatus(isTerminal: isatty(STDOUT_FILENO) != 0)
+        let stallWatch = CycleStallWatch()
         var tick = 0
         while true {
             if fb_stop_signal() != 0 || stopRequest.withLock({ $0 }) {
@@ -162,10 +163,12 @@ package final class LiveSession: @unchecked Sendable {
                 }
                 continue
             }
-            reportConnectionChanges(restored: host.maintainConnections(), forgotten: host.takeForgottenConnections())
+            // While the server runs no cycles its connections are not ours to judge: a net slave drops them.
+            let stalled = stallWatch.check(self, status: status, showStatus: showStatus)
+            if !stalled { reportConnectionChanges(restored: host.maintainConnections(), forgotten: host.takeForgottenConnections()) }
             engine.collectGarbage()
             for handler in tickHandlers { handler() }
-            if showStatus && tick % status.ticksPerLine == 0 {
+            if showStatus && !stalled && tick % status.ticksPerLine == 0 {
                 status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters(), extra: statusParts.compactMap { $0() })
             }
             tick += 1

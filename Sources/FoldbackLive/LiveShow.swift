@@ -96,7 +96,7 @@ package final class LiveShow {
         if let recorder { session.record(with: recorder, paused: options.recording.paused) }
         session.play(with: players)
         StandardError.writeLine(session.summary)
-        for line in session.latencyReport() { StandardError.writeLine(line) }
+        for line in session.netLatencyReport() + session.latencyReport() { StandardError.writeLine(line) }
     }
 
     /// Mixes until a stop signal or ``LiveSession/requestStop()``, riding out JACK server restarts; returns 0.

@@ -15,8 +15,12 @@ package struct ShowOptions: Sendable {
     package var clientName: String?
     /// The JACK server (nil: `$JACK_DEFAULT_SERVER`, else the default server).
     package var serverName: String?
-    /// Start a private JACK server (dummy driver) first, stopped on exit.
+    /// Start a private JACK server (``serverDriver``) first, stopped on exit.
     package var startsPrivateServer = false
+    /// The private server's driver (`--start-server dummy|net`).
+    package var serverDriver = PrivateServerDriver.dummy
+    /// A private netjack2 slave's master, port, latency and name.
+    package var net = NetSlaveSettings()
     /// The private server's sample rate, Hz (also the rate the preset is first checked at).
     package var sampleRate = 48000
     /// The private server's period, frames.
@@ -55,6 +59,7 @@ package struct ShowOptions: Sendable {
             return .usage("--show-minutes must be between 1 and 1440 (got \(showMinutes))")
         }
         if let problem = RenderThreads.problem(with: threads) { return .usage(problem) }
+        if let problem = net.problem(driver: startsPrivateServer ? serverDriver : nil) { return problem }
         guard sessionManagerURL != nil else { return nil }
         if clientName != nil {
             return .usage("--name cannot be used under a session manager (NSM_URL is set): the session names the JACK client after its client id")

@@ -41,9 +41,9 @@ package struct ShowRunner {
             return try run(client: client, templatePath: presetPath)
         }
         Self.installSignals()
-        let launcher: JACKServerLauncher?
+        let launcher: PrivateServer?
         do {
-            launcher = try startPrivateServer()
+            launcher = try startPrivateServer(for: preset)
         } catch {
             parts.close()
             throw error
@@ -53,6 +53,7 @@ package struct ShowRunner {
             preset: preset, parts: parts, clientName: options.clientName ?? ShowOptions.defaultClientName,
             serverName: launcher?.serverName ?? options.effectiveServerName, options: options, setlist: setlist)
         let status = show.run()
+        StandardError.writeLine("foldback: \(show.session.host.xrunCount) xrun(s) while running")
         show.close()
         if let report = AudioAllocationReport.line { StandardError.writeLine(report) }
         return status
@@ -61,7 +62,7 @@ package struct ShowRunner {
     /// The show under the session manager `client` speaks to, for each session it opens.
     private func run(client: NSMClient, templatePath: String) throws(ShowError) -> Int32 {
         Self.installSignals()
-        let launcher = try startPrivateServer()
+        let launcher = try startPrivateServer(for: try? Self.load(preset: templatePath))
         defer { launcher?.stop() }
         let serverName = launcher?.serverName ?? options.effectiveServerName
         let status = NSMSession(client: client, templatePath: templatePath, serverName: serverName, options: options).run()
@@ -76,18 +77,18 @@ package struct ShowRunner {
         for signal in [SIGHUP, SIGUSR1, SIGUSR2] { fb_count_signal(signal) }
     }
 
-    /// The private server `--start-server` asks for (dummy driver), or nil.
-    private func startPrivateServer() throws(ShowError) -> JACKServerLauncher? {
+    /// The private server `--start-server` asks for (a dummy server, or a netjack2 slave with channels for
+    /// `preset`), or nil.
+    private func startPrivateServer(for preset: Preset?) throws(ShowError) -> PrivateServer? {
         guard options.startsPrivateServer else { return nil }
         let name = options.effectiveServerName ?? "foldback-\(getpid())"
-        let launcher: JACKServerLauncher
-        do {
-            launcher = try JACKServerLauncher(serverName: name, sampleRate: options.sampleRate, period: options.period)
-        } catch {
-            throw .failed("\(error)")
+        switch options.serverDriver {
+        case .dummy:
+            return try PrivateServer(dummyNamed: name, options: options)
+        case .net:
+            let slave = options.net.slave(for: preset, clientName: options.clientName ?? ShowOptions.defaultClientName)
+            return try PrivateServer(slave: slave, serverName: name)
         }
-        StandardError.writeLine("foldback: started a private JACK server '\(name)' (dummy driver, \(options.sampleRate) Hz, \(options.period) frames)")
-        return launcher
     }
 
     private static func load(preset path: String) throws(ShowError) -> Preset {

@@ -70,6 +70,16 @@ struct RunCommand: ParsableCommand {
             headless with its dummy driver: levels, --threads 2, pretty names and latency, MIDI, SIGINT/SIGTERM \
             takes, daemon restarts). With no JACK server but PipeWire running, it prints the pw-jack command.
 
+            PAST ONE MACHINE (docs/network.md): with the inputs on a stage box running JACK's netjack2 \
+            master ('jack_load netmanager'), '--start-server net --master ADDR' starts a private \
+            'jackd -d net' slave (one channel each way per strip input and bus output; '--net-latency', \
+            '--net-name', '--net-port') and stops it on exit; it is started again if it exits. Without \
+            --start-server, Foldback joins a slave you run like any server. The master owns the clock: \
+            --rate and --period do not apply. At start Foldback prints what the network adds to each \
+            bus's round trip ((latency + 1) periods), counted in the in-ear warning. While the master is \
+            away (no cycles for a second) Foldback shows "waiting for JACK" and, when it is back, \
+            restores its connections to the slave's system ports.
+
             RECORDING: --record DIR writes one file per recorded bus (and per --record-strips strip, \
             post-fader) per take; 'kill -USR1 <pid>' stops the take, the next SIGUSR1 starts a new one. \
             WAV and W64 files stay readable even if Foldback is killed (docs/recording.md).
@@ -84,6 +94,7 @@ struct RunCommand: ParsableCommand {
               foldback run show.toml --record takes --record-buses main --record-format flac --record-paused
               foldback run show.toml --name monitors --no-connect
               foldback run presets/vocal-monitor.toml --start-server dummy --server rehearsal
+              foldback run iem.toml --start-server net --master 192.168.1.20 --net-name iem
               JACK_DEFAULT_SERVER=stage foldback run show.toml --quiet
               foldback run show.toml --osc-port 9000 --watch
               foldback run --setlist friday.toml --osc-port 9000 --meters
@@ -107,8 +118,27 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "Do not make the connections the preset lists.")
     var noConnect = false
 
-    @Option(name: .long, help: ArgumentHelp("Start a private JACK server with this driver first, stopped on exit.", valueName: "dummy"))
-    var startServer: ServerDriver?
+    @Option(name: .long, help: ArgumentHelp(
+        "Start a private JACK server first, stopped on exit: 'dummy' (no sound card) or 'net' (a netjack2 slave of --master; docs/network.md).",
+        valueName: "dummy|net"))
+    var startServer: PrivateServerDriver?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "With --start-server net: the netjack2 master's address, or its multicast group (225.3.19.154 is netjack2's).",
+        valueName: "ADDR"))
+    var master: String?
+
+    @Option(name: .customLong("net-port"), help: "With --start-server net: the master's UDP port.")
+    var netPort = 19000
+
+    @Option(name: .customLong("net-latency"), help: ArgumentHelp(
+        "With --start-server net: network latency in periods (1…30); the round trip through the network is (CYCLES + 1) periods.",
+        valueName: "CYCLES"))
+    var netLatency = 2
+
+    @Option(name: .customLong("net-name"), help: ArgumentHelp(
+        "With --start-server net: the slave's client name on the master (default: the JACK client name).", valueName: "NAME"))
+    var netName: String?
 
     @Option(name: .long, help: "Sample rate of a server started with --start-server, Hz.")
     var rate = 48000
@@ -135,11 +165,6 @@ struct RunCommand: ParsableCommand {
     @OptionGroup(title: "Live control")
     var control: ControlOptions
 
-    /// Drivers `--start-server` can use.
-    enum ServerDriver: String, ExpressibleByArgument, CaseIterable {
-        case dummy
-    }
-
     func validate() throws {
         switch (preset, control.setlist) {
         case (nil, nil): throw ValidationError("give a preset file, or --setlist FILE")
@@ -153,6 +178,8 @@ struct RunCommand: ParsableCommand {
         var options = ShowOptions()
         (options.presetPath, options.setlistPath, options.clientName, options.serverName) = (preset, control.setlist, name, server)
         (options.startsPrivateServer, options.sampleRate, options.period) = (startServer != nil, rate, period)
+        options.serverDriver = startServer ?? .dummy
+        (options.net.masterAddress, options.net.port, options.net.latencyCycles, options.net.name) = (master, netPort, netLatency, netName)
         (options.threads, options.showMinutes, options.quiet, options.makesConnections) = (threads, showMinutes, quiet, !noConnect)
         (options.recording, options.control) = (recording.settings, control.settings)
         return options
@@ -169,3 +196,5 @@ struct RunCommand: ParsableCommand {
         if status != 0 { throw ExitCode(status) }
     }
 }
+
+extension PrivateServerDriver: ExpressibleByArgument {}

@@ -11,14 +11,19 @@ final class FoldbackRun {
     /// Starts `foldback arguments…` from the products directory next to the test bundle
     /// (standard output to `standardOutput` and standard input from `standardInput` if given, else inherited).
     /// `environment` entries are added to (or replace) the test's own environment.
-    init(_ arguments: [String], testBundle: Bundle, environment: [String: String] = [:], standardOutput: FileHandle? = nil, standardInput: FileHandle? = nil) throws {
+    /// With a `prefix` (say `nsenter -t PID -n`), runs `prefix… foldback arguments…` instead.
+    init(
+        _ arguments: [String], testBundle: Bundle, environment: [String: String] = [:], standardOutput: FileHandle? = nil,
+        standardInput: FileHandle? = nil, prefix: [String] = []
+    ) throws {
         let products = Self.productsDirectory(testBundle: testBundle)
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-run-\(getpid())-\(UUID().uuidString).log")
         guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
             throw Failure("cannot create \(errorFile.path)")
         }
-        process.executableURL = products.appendingPathComponent("foldback")
-        process.arguments = arguments
+        let foldback = products.appendingPathComponent("foldback")
+        process.executableURL = prefix.isEmpty ? foldback : URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = prefix.isEmpty ? arguments : prefix + [foldback.path] + arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
         }

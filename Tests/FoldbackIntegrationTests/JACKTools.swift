@@ -6,9 +6,14 @@ enum JACKTools {
     /// Runs `tool arguments…` with `JACK_DEFAULT_SERVER=server` (and `PIPEWIRE_REMOTE=server`: PipeWire's libjack
     /// ignores the former) and returns its standard output.
     static func run(_ tool: String, _ arguments: String..., server: String) throws -> String {
+        try run([tool] + arguments, server: server)
+    }
+
+    /// Runs the command line `arguments` (tool first) as ``run(_:_:server:)`` does.
+    static func run(_ arguments: [String], server: String) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_DEFAULT_SERVER"] = server
         environment["PIPEWIRE_REMOTE"] = server
