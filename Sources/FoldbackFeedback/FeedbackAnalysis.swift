@@ -32,10 +32,18 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private var staged: [Float]
     private var stagedCount = 0
     private var framesAnalysed = 0
+    /// Zero samples at the end of `history` (counted up to its length).
+    private var trailingZeros = 0
+    /// Frames analysed in a row on an all-zero window, and their spectrum (the analyzer's, unchanged since).
+    private var silentFrames = 0
+    private var silentLevels: UnsafeBufferPointer<Float>?
     private let label: String
     private let published = Mutex<(notches: [NotchSetting], events: [FeedbackEvent])>(([], []))
     /// Called on the analysis thread with each change (for OSC).
     let onEvent: (@Sendable (FeedbackEvent) -> Void)?
+
+    /// Silent frames analysed in full before the rest are skipped (the detector forgets a track after 3 misses).
+    static let silentFramesBeforeSkip = 8
 
     /// The FFT size for `sampleRate`: the power of two at or above 80 ms (4096 at 48 kHz: 11.7 Hz bins).
     static func transformSize(sampleRate: Double) -> Int {
@@ -82,6 +90,8 @@ final class FeedbackAnalysis: @unchecked Sendable {
                 stagedCount += count
             }
             guard stagedCount == hop else { return }
+            let stagedZeros = staged.reversed().prefix { $0 == 0 }.count
+            trailingZeros = stagedZeros == hop ? min(trailingZeros + hop, history.count) : stagedZeros
             history.removeFirst(hop)
             history.append(contentsOf: staged)
             stagedCount = 0
@@ -90,10 +100,22 @@ final class FeedbackAnalysis: @unchecked Sendable {
         }
     }
 
+    /// Analyses the window ending now. Digital silence costs next to nothing: once the whole window has been
+    /// zeros for ``silentFramesBeforeSkip`` frames (the detector has dropped every track and found no ring),
+    /// its spectrum and detector pass are the same every frame, so only the planner runs (it still releases).
     private func analyzeFrame() {
         let time = Double(framesAnalysed) / sampleRate
-        let levels = history.withUnsafeBufferPointer { spectrum.powerSpectrumDB($0) }
-        let rings = detector.analyze(levels)
+        let isSilent = trailingZeros >= history.count
+        silentFrames = isSilent ? silentFrames + 1 : 0
+        let levels: UnsafeBufferPointer<Float>
+        let rings: [HowlRing]
+        if isSilent, silentFrames > Self.silentFramesBeforeSkip, let silentLevels {
+            (levels, rings) = (silentLevels, [])
+        } else {
+            levels = history.withUnsafeBufferPointer { spectrum.powerSpectrumDB($0) }
+            rings = detector.analyze(levels)
+            silentLevels = isSilent && rings.isEmpty ? levels : nil
+        }
         let detector = self.detector
         let changes = planner.update(time: time, rings: rings) { frequency in
             let bin = min(max(Int((frequency / detector.binWidth).rounded()), 1), levels.count - 2)

@@ -46,8 +46,8 @@ final class FeedbackCore: @unchecked Sendable {
         self.channels = channels
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
-        if runsWorker {   // the audio thread fills the sample ring and cannot wake anyone: a pass every half hop
-            let worker = PeriodicWorker(name: "fb-feedback", period: .seconds(Double(analysis.hop) / sampleRate / 2)) { analysis.pump() }
+        if runsWorker {   // the audio thread fills the sample ring (1 s) and cannot wake anyone: a pass every 10 ms (about 2 hops)
+            let worker = PeriodicWorker(name: "fb-feedback", period: .milliseconds(10)) { analysis.pump() }
             worker.start()
             self.worker = worker
         }
