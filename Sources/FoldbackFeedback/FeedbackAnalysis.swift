@@ -79,17 +79,21 @@ final class FeedbackAnalysis: @unchecked Sendable {
     var events: [FeedbackEvent] { published.withLock { $0.events } }
 
     /// Analyses every complete hop waiting in the ring, with the live parameters as they are now.
-    func pump() {
+    /// Returns whether any samples arrived (a graph not rendering, such as one built only for its layout, sends none).
+    @discardableResult
+    func pump() -> Bool {
         planner.mode = live.load(0) >= 0.5 ? .live : .ringOut
         planner.maxDepthDB = Double(min(live.load(1), -3))
         planner.holdSeconds = Double(max(live.load(2), 0))
+        var arrived = false
         while true {
             let count = min(hop - stagedCount, samples.available)
             if count > 0 {
                 staged.withUnsafeMutableBufferPointer { samples.read(into: $0.baseAddress! + stagedCount, count: count) }
                 stagedCount += count
+                arrived = true
             }
-            guard stagedCount == hop else { return }
+            guard stagedCount == hop else { return arrived }
             let stagedZeros = staged.reversed().prefix { $0 == 0 }.count
             trailingZeros = stagedZeros == hop ? min(trailingZeros + hop, history.count) : stagedZeros
             history.removeFirst(hop)
