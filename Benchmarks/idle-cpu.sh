@@ -3,7 +3,7 @@
 # (48 kHz / 256), sampled from /proc/<pid>/task/*/stat over SECONDS after it settles; prints a table
 # (Benchmarks/threadcpu.py). Not a test: figures go to Benchmarks/README.md.
 #
-#   Benchmarks/idle-cpu.sh [--buses N] [--signal] [--seconds S] [PRESET]
+#   Benchmarks/idle-cpu.sh [--buses N] [--signal] [--seconds S] [PRESET] [-- RUN-ARG...]
 #
 #   PRESET      default presets/monitor-console.toml (nothing plays into it: idle)
 #   --buses N   instead of PRESET, a generated show of N stereo buses (loudness on every bus), fed by one
@@ -11,6 +11,7 @@
 #   --signal    foldback-probe plays into the strips meanwhile (a voice, and a chord into stereo strips),
 #               so loudness, feedback and meters work on sound rather than digital silence
 #   --seconds S how long to sample (default 60)
+#   RUN-ARG     more arguments for `foldback run` ("-- --record-paused" arms a recorder in the work folder)
 # FOLDBACK_BIN=DIR uses binaries already built there (else a release build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,26 +21,15 @@ while [[ $# -gt 0 ]]; do
         --buses) buses="$2"; shift 2 ;;
         --signal) signal=1; shift ;;
         --seconds) seconds="$2"; shift 2 ;;
+        --) shift; break ;;
         -*) echo "idle-cpu.sh: unknown option $1" >&2; exit 2 ;;
         *) preset="$1"; shift ;;
     esac
 done
 [[ "$buses" =~ ^[0-9]+$ && "$seconds" =~ ^[0-9]+$ ]] || { echo "idle-cpu.sh: --buses and --seconds take whole numbers" >&2; exit 2; }
 
-if [[ -z "${FOLDBACK_BIN:-}" ]]; then
-    swift build -c release --product foldback >&2
-    swift build -c release --product foldback-probe >&2
-    FOLDBACK_BIN="$(swift build -c release --show-bin-path)"
-fi
-work="$(mktemp -d /tmp/foldback-idle.XXXXXX)"
-server="idle-$$"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+source Benchmarks/live-show.sh
+show_setup idle
 
 if [[ "$buses" -gt 0 ]]; then
     preset="$work/buses-$buses.toml"
@@ -50,15 +40,9 @@ if [[ "$buses" -gt 0 ]]; then
     } > "$preset"
 fi
 
-JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" -t 2000 -d dummy -r 48000 -p 256 -C 4 -P 8 > "$work/jackd.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do jack_lsp -s "$server" > /dev/null 2>&1 && break; sleep 0.1; done
-
-"$FOLDBACK_BIN/foldback" run "$preset" --server "$server" --quiet --osc-port 0 --web-port 0 > "$work/foldback.log" 2>&1 &
-foldback=$!
-pids+=($foldback)
-for _ in $(seq 300); do grep -q "engineer: " "$work/foldback.log" && break; sleep 0.1; done
-grep -q "engineer: " "$work/foldback.log" || { cat "$work/foldback.log" >&2; echo "idle-cpu.sh: foldback did not start" >&2; exit 1; }
+run_args=()
+for arg in "$@"; do [[ "$arg" == --record-paused ]] && run_args+=(--record "$work/takes"); run_args+=("$arg"); done
+show_start "$preset" "${run_args[@]}"
 
 if [[ "$signal" -eq 1 ]]; then
     plays=()

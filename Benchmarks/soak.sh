@@ -16,36 +16,13 @@ preset="${2:-presets/monitor-console.toml}"
 [[ "$minutes" =~ ^[0-9]+$ && "$minutes" -ge 2 ]] || { echo "soak.sh: MINUTES must be a whole number >= 2" >&2; exit 2; }
 python3 -c 'import websockets' 2>/dev/null || { echo "soak.sh: needs python3 websockets (pip install websockets)" >&2; exit 2; }
 
-if [[ -z "${FOLDBACK_BIN:-}" ]]; then
-    swift build -c release --product foldback >&2
-    swift build -c release --product foldback-probe >&2
-    FOLDBACK_BIN="$(swift build -c release --show-bin-path)"
-fi
-work="$(mktemp -d /tmp/foldback-soak.XXXXXX)"
-server="soak-$$"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-    rm -rf "$work"
-}
-trap cleanup EXIT
+source Benchmarks/live-show.sh
+show_setup soak
 
 { cat "$preset"; printf '\n[midi]\nchannel = 1\n\n[[midi.cc]]\ncc = 1\ntarget = "strip.vox.gain_db"\nmin = -30\nmax = 0\n'
   printf '\n[[midi.cc]]\ncc = 2\ntarget = "strip.gtr.gain_db"\nmin = -30\nmax = 0\n'; } > "$work/soak.toml"
 
-JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" -t 2000 -d dummy -r 48000 -p 256 -C 4 -P 8 > "$work/jackd.log" 2>&1 &
-pids+=($!)
-for _ in $(seq 100); do jack_lsp -s "$server" > /dev/null 2>&1 && break; sleep 0.1; done
-
-"$FOLDBACK_BIN/foldback" run "$work/soak.toml" --server "$server" --quiet --osc-port 0 --web-port 0 \
-    --record "$work/takes" --record-buses foh,iem_vox,wedge > "$work/foldback.log" 2>&1 &
-foldback=$!
-pids+=($foldback)
-for _ in $(seq 200); do grep -q "engineer: " "$work/foldback.log" && grep -q "OSC on" "$work/foldback.log" && break; sleep 0.1; done
-osc_port="$(grep -o 'OSC on [^ ]*' "$work/foldback.log" | grep -o '[0-9]*$')"
-web_url="$(grep -o 'engineer: [^ ]*' "$work/foldback.log" | cut -d' ' -f2)"
-[[ -n "$osc_port" && -n "$web_url" ]] || { cat "$work/foldback.log" >&2; echo "soak.sh: foldback did not start" >&2; exit 1; }
+show_start "$work/soak.toml" --record "$work/takes" --record-buses foh,iem_vox,wedge
 
 seconds=$((minutes * 60 + 120))   # traffic outlasts the RSS minutes and the last CPU minute
 probe_args=(--server "$server" --name soak-probe --seconds 600 --midi foldback:midi_in
@@ -59,15 +36,16 @@ traffic=$!
 pids+=($traffic)
 
 echo "soak: $minutes min of $preset on dummy jackd '$server' 48 kHz/256, pid $foldback, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "minute  RSS MiB  change since minute 1"
+echo "minute  RSS MiB  change   anon MiB  change   (changes since minute 1; anon: heap and stacks)"
 first=""
 for minute in $(seq 0 "$minutes"); do
     [[ "$minute" -gt 0 ]] && sleep 60
     kill -0 "$foldback" 2>/dev/null || { tail -20 "$work/foldback.log" >&2; echo "soak.sh: foldback exited" >&2; exit 1; }
-    rss="$(python3 Benchmarks/threadcpu.py "$foldback" rss)"
-    [[ "$minute" -eq 1 ]] && first="$rss"
-    change="$([[ -n "$first" ]] && python3 -c "print(f'{$rss - $first:+.2f}')" || echo "")"
-    printf '%6d  %7.2f  %s\n' "$minute" "$rss" "$change"
+    read -r rss anon < <(python3 Benchmarks/threadcpu.py "$foldback" memory)
+    [[ "$minute" -eq 1 ]] && first="$rss $anon"
+    changes="$([[ -n "$first" ]] && python3 -c "r, a = $(echo "$first" | tr ' ' ','); print(f'{$rss - r:+7.2f}   {$anon:8.2f}  {$anon - a:+7.2f}')" \
+        || printf '%7s   %8.2f' '' "$anon")"
+    printf '%6d  %7.2f  %s\n' "$minute" "$rss" "$changes"
 done
 echo "CPU per thread over the last minute (traffic still running; load $(cut -d' ' -f1-3 /proc/loadavg)):"
 python3 Benchmarks/threadcpu.py "$foldback" 60

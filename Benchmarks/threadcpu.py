@@ -6,6 +6,9 @@ Usage: threadcpu.py PID SECONDS     samples twice, SECONDS apart, and prints one
                                     the total of the non-realtime threads (the audio thread is the one
                                     JACK runs SCHED_FIFO/RR) and of all threads.
        threadcpu.py PID rss         prints the resident set size in MiB (VmRSS).
+       threadcpu.py PID memory      prints VmRSS and its anonymous part (RssAnon: the heap and thread
+                                    stacks, where a leak shows; the rest is mapped files and JACK's shared
+                                    memory, whose pages count once first touched), MiB.
 """
 import os
 import sys
@@ -31,12 +34,12 @@ def threads(pid):
     return out
 
 
-def rss_mib(pid):
+def status_mib(pid, key):
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(key + ":"):
                 return int(line.split()[1]) / 1024
-    raise SystemExit(f"threadcpu.py: no VmRSS for {pid}")
+    raise SystemExit(f"threadcpu.py: no {key} for {pid}")
 
 
 def table(pid, seconds):
@@ -67,6 +70,8 @@ if __name__ == "__main__":
     if len(sys.argv) != 3:
         sys.exit(__doc__)
     if sys.argv[2] == "rss":
-        print(f"{rss_mib(int(sys.argv[1])):.2f}")
+        print(f"{status_mib(int(sys.argv[1]), 'VmRSS'):.2f}")
+    elif sys.argv[2] == "memory":
+        print(f"{status_mib(int(sys.argv[1]), 'VmRSS'):.2f} {status_mib(int(sys.argv[1]), 'RssAnon'):.2f}")
     else:
         table(int(sys.argv[1]), float(sys.argv[2]))
