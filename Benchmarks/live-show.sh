@@ -28,7 +28,8 @@ show_start() {
     shift
     JACK_NO_AUDIO_RESERVATION=1 jackd -n "$server" -t 2000 -d dummy -r 48000 -p 256 -C 4 -P 8 > "$work/jackd.log" 2>&1 &
     pids+=($!)
-    for _ in $(seq 100); do jack_lsp -s "$server" > /dev/null 2>&1 && break; sleep 0.1; done
+    for _ in $(seq 300); do jack_lsp -s "$server" > /dev/null 2>&1 && break; sleep 0.1; done
+    jack_lsp -s "$server" > /dev/null 2>&1 || { cat "$work/jackd.log" >&2; echo "jackd did not start in 30 s" >&2; exit 1; }
     "$FOLDBACK_BIN/foldback" run "$preset" --server "$server" --quiet --osc-port 0 --web-port 0 "$@" > "$work/foldback.log" 2>&1 &
     foldback=$!
     pids+=($foldback)
