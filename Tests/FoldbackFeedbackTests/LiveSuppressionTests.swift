@@ -43,15 +43,20 @@ final class LiveSuppressionTests: XCTestCase {
 }
 
 extension LiveSuppressionTests {
+    /// The default room with a live feedback unit (its analysis run by the stage), and the room's maximum stable gain.
+    func liveStage(sampleRate: Double, maxFrames: Int) throws -> (SimulatedStage, FeedbackUnit, msg: Double) {
+        let room = RoomModel()
+        let unit = FeedbackUnit(runsWorker: false)
+        return (try SimulatedStage(room: room, sampleRate: sampleRate, unit: unit, maxFrames: maxFrames), unit,
+                room.maximumStableGain(sampleRate: sampleRate).gainDB)
+    }
+
     /// The howl is notched, then the stage falls digitally silent (no source, no loop): the analysis skips its
     /// spectrum on the all-zero window, yet every notch is still released once the hold (10 s) has passed since
     /// its ring was last heard, and not before.
     func testANotchIsReleasedAfterTheHoldWhileTheInputIsDigitalSilence() throws {
         let sampleRate = 48_000.0
-        let room = RoomModel()
-        let msg = room.maximumStableGain(sampleRate: sampleRate).gainDB
-        let unit = FeedbackUnit(runsWorker: false)
-        let stage = try SimulatedStage(room: room, sampleRate: sampleRate, unit: unit, maxFrames: 256)
+        let (stage, unit, msg) = try liveStage(sampleRate: sampleRate, maxFrames: 256)
         let noise = StageMeasurements.roomNoise(sampleRate: sampleRate)
         let silence = Int(2.5 * sampleRate)
         _ = stage.run(frames: Int(16 * sampleRate), blockSize: 256,
@@ -110,11 +115,8 @@ extension LiveSuppressionTests {
     /// `max_depth_db` changed live (through setParameter, as OSC does) limits the next notches.
     func testMaxDepthChangedLiveLimitsTheNotches() throws {
         let sampleRate = 48_000.0
-        let room = RoomModel()
-        let msg = room.maximumStableGain(sampleRate: sampleRate).gainDB
-        let unit = FeedbackUnit(runsWorker: false)
+        let (stage, unit, msg) = try liveStage(sampleRate: sampleRate, maxFrames: 64)
         XCTAssertEqual(unit.parameters.map(\.key), ["mode", "max_depth_db", "hold_s"])
-        let stage = try SimulatedStage(room: room, sampleRate: sampleRate, unit: unit, maxFrames: 64)
         let slot = try XCTUnwrap(stage.unitSlot)
         slot.functions.setParameter(slot.state, 1, -6)
         _ = stage.run(frames: Int(2 * sampleRate), blockSize: 64, source: StageMeasurements.roomNoise(sampleRate: sampleRate),
