@@ -11,12 +11,16 @@ public struct LoudnessBus: Sendable, Equatable {
     public var channels: Int
     /// Whether it feeds in-ear monitors (mono is then heard by both ears, and its dose is tracked).
     public var isInEar: Bool
+    /// Whether its peaks are true peaks (a bus someone hears: it has outputs or is in-ear); else sample peaks,
+    /// which cost a third less (an effect bus heard only through its return).
+    public var measuresTruePeak: Bool
 
     /// A bus to measure.
-    public init(name: String, channels: Int, isInEar: Bool) {
+    public init(name: String, channels: Int, isInEar: Bool, measuresTruePeak: Bool = true) {
         self.name = name
         self.channels = channels
         self.isInEar = isInEar
+        self.measuresTruePeak = measuresTruePeak
     }
 }
 
@@ -44,11 +48,17 @@ public struct BusLoudness: Sendable {
 /// ear dose over the show, and warns (once per bus, again after falling below 90 %) when a projected
 /// dose passes 100 %. Survives preset switches and sample-rate changes: a bus keeps its ring and its dose
 /// while its name and channel count stay; a new rate restarts its loudness windows.
+///
+/// Digital silence costs next to nothing: once a bus has fed ``silenceSeconds`` of zeros (its momentary and
+/// short-term windows hold nothing else, and silent blocks never pass the integrated gate), further zeros
+/// only advance its dose clock until a sample is not zero.
 public final class BusLoudnessMonitor: @unchecked Sendable {
     /// Frames per analysis ring (0.68 s at 48 kHz; the worker drains every ``interval``).
     public static let ringFrames = 32_768
     /// Seconds between drains.
     public static let interval = 0.05
+    /// Seconds of zeros a bus feeds its meter before it skips them: the 3 s short-term window and a margin.
+    public static let silenceSeconds = 3.5
 
     private final class Entry {
         let bus: LoudnessBus
@@ -57,6 +67,8 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
         var dose: EarDose?
         var reading = LoudnessReading.silent
         var hasWarned = false
+        /// Zero frames fed to the meter since its last sound (counted up to the skip threshold).
+        var silentFrames = 0
 
         init(bus: LoudnessBus, earSPLOffsetDB: Double) {
             self.bus = bus
@@ -108,7 +120,10 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
         let attached: [Entry] = entries.withLock { table in
             buses.map { bus in
                 if let old = table[bus.name], old.bus == bus {
-                    if old.meter?.sampleRate != rate { old.meter = Self.meter(for: bus, sampleRate: rate) }
+                    if old.meter?.sampleRate != rate {
+                        old.meter = Self.meter(for: bus, sampleRate: rate)
+                        old.silentFrames = 0
+                    }
                     return old
                 }
                 let entry = Entry(bus: bus, earSPLOffsetDB: earSPLOffsetDB)
@@ -143,7 +158,7 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
 
     private static func meter(for bus: LoudnessBus, sampleRate: Int) -> LoudnessMeter? {
         let layout: LoudnessChannelLayout = bus.channels > 1 ? .stereo : (bus.isInEar ? .dualMono : .mono)
-        return LoudnessMeter(channels: bus.channels, sampleRate: sampleRate, layout: layout)
+        return LoudnessMeter(channels: bus.channels, sampleRate: sampleRate, layout: layout, measuresTruePeak: bus.measuresTruePeak)
     }
 
     private func start() {
@@ -156,18 +171,25 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
         worker.start()
     }
 
-    /// Drains `entry`'s ring through its meter, updates its dose, warns past 100 % projected.
+    /// Drains `entry`'s ring through its meter (skipping zeros past ``silenceSeconds``), updates its dose,
+    /// warns past 100 % projected.
     private func measure(_ entry: Entry, scratch: UnsafeMutablePointer<Float>, capacity: Int) {
-        let maxFrames = capacity / max(entry.bus.channels, 1)
-        var frames = 0
+        let channels = max(entry.bus.channels, 1)
+        let maxFrames = capacity / channels
+        let skipAfter = Int(Self.silenceSeconds * Double(entry.meter?.sampleRate ?? 48_000))
+        var frames = 0, fed = 0
         while true {
             let drained = entry.ring.drain(into: scratch, maxFrames: maxFrames)
             guard drained > 0 else { break }
-            entry.meter?.add(interleaved: scratch, frames: drained)
             frames += drained
+            let trailingZeros = Self.trailingZeroFrames(scratch, frames: drained, channels: channels)
+            if trailingZeros == drained, entry.silentFrames >= skipAfter { continue }
+            entry.meter?.add(interleaved: scratch, frames: drained)
+            fed += drained
+            entry.silentFrames = trailingZeros == drained ? entry.silentFrames + drained : trailingZeros
         }
         guard frames > 0, let meter = entry.meter else { return }
-        let reading = meter.read()
+        let reading = fed > 0 ? meter.read() : entry.reading
         var message: String?
         entries.withLock { _ in
             entry.reading = reading
@@ -186,5 +208,12 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
             }
         }
         if let message { warn(message) }
+    }
+
+    /// How many whole frames at the end of `frames` interleaved frames are exactly zero.
+    private static func trailingZeroFrames(_ samples: UnsafePointer<Float>, frames: Int, channels: Int) -> Int {
+        var index = frames * channels
+        while index > 0, samples[index - 1] == 0 { index -= 1 }
+        return frames - (index + channels - 1) / channels
     }
 }

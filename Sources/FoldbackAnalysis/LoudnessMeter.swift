@@ -20,9 +20,10 @@ public struct LoudnessReading: Sendable, Equatable {
     public var shortTermLUFS: Double
     /// Integrated (gated) loudness since the meter started.
     public var integratedLUFS: Double
-    /// The highest true peak (4× oversampled) of any channel since the last reading.
+    /// The highest true peak (4× oversampled) of any channel since the last reading (the sample peak on a
+    /// meter made without true peak).
     public var truePeakDBTP: Double
-    /// The highest true peak since the meter started.
+    /// The highest true peak since the meter started (the sample peak on a meter made without true peak).
     public var maximumTruePeakDBTP: Double
 
     /// A reading of these figures.
@@ -49,21 +50,25 @@ public final class LoudnessMeter {
     /// The signal's sample rate, Hz.
     public let sampleRate: Int
     private let state: UnsafeMutablePointer<ebur128_state>
+    /// Whether peaks are true peaks (4× oversampled), else sample peaks.
+    public let measuresTruePeak: Bool
     private var peakSinceReading = 0.0
     private var maximumPeak = 0.0
 
     /// A meter for `channels` channels at `sampleRate` Hz, or nil when libebur128 refuses them
-    /// (no channels, more than it supports, or a rate outside 16 Hz … 2.8 MHz).
-    public init?(channels: Int, sampleRate: Int, layout: LoudnessChannelLayout) {
+    /// (no channels, more than it supports, or a rate outside 16 Hz … 2.8 MHz). With `measuresTruePeak` false
+    /// peaks are sample peaks, which cost almost nothing, where true peak costs about a third of the meter.
+    public init?(channels: Int, sampleRate: Int, layout: LoudnessChannelLayout, measuresTruePeak: Bool = true) {
         guard channels > 0, channels <= 64, sampleRate >= 16, sampleRate <= 2_822_400 else { return nil }
         // HISTOGRAM: integrated loudness from a fixed histogram of block energies, so memory stays flat for a
         // show of any length (without it libebur128 keeps every 100 ms block); within 0.1 LU of Tech 3341.
-        let mode = Int32(
-            EBUR128_MODE_S.rawValue | EBUR128_MODE_I.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue | EBUR128_MODE_HISTOGRAM.rawValue)
+        let peak = measuresTruePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : EBUR128_MODE_SAMPLE_PEAK.rawValue
+        let mode = Int32(EBUR128_MODE_S.rawValue | EBUR128_MODE_I.rawValue | peak | EBUR128_MODE_HISTOGRAM.rawValue)
         guard let state = ebur128_init(UInt32(channels), UInt(sampleRate), mode) else { return nil }
         self.state = state
         self.channels = channels
         self.sampleRate = sampleRate
+        self.measuresTruePeak = measuresTruePeak
         switch layout {
         case .stereo: break
         case .mono: _ = ebur128_set_channel(state, 0, Int32(EBUR128_CENTER.rawValue))
@@ -82,7 +87,9 @@ public final class LoudnessMeter {
         _ = ebur128_add_frames_float(state, samples, frames)
         for channel in 0..<channels {
             var peak = 0.0
-            if ebur128_prev_true_peak(state, UInt32(channel), &peak) == 0 {
+            let status = measuresTruePeak
+                ? ebur128_prev_true_peak(state, UInt32(channel), &peak) : ebur128_prev_sample_peak(state, UInt32(channel), &peak)
+            if status == 0 {
                 peakSinceReading = max(peakSinceReading, peak)
                 maximumPeak = max(maximumPeak, peak)
             }

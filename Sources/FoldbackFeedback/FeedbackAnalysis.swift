@@ -36,11 +36,19 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private var staged: [Float]
     private var stagedCount = 0
     private var framesAnalysed = 0
+    /// Zero samples at the end of `history` (counted up to its length).
+    private var trailingZeros = 0
+    /// Frames analysed in a row on an all-zero window; whether the last full analysis of one found no ring.
+    private var silentFrames = 0
+    private var silenceIsSettled = false
     private let label: String
     private let published = Mutex<(notches: [NotchSetting], events: [FeedbackEvent])>(([], []))
     private let clearRequests = Mutex<[Int]>([])
     /// Called on the analysis thread with each change (for OSC).
     let onEvent: (@Sendable (FeedbackEvent) -> Void)?
+
+    /// Silent frames analysed in full before the rest are skipped (the detector forgets a track after 3 misses).
+    static let silentFramesBeforeSkip = 8
 
     /// The FFT size for `sampleRate`: the power of two at or above 80 ms (4096 at 48 kHz: 11.7 Hz bins).
     static func transformSize(sampleRate: Double) -> Int {
@@ -87,8 +95,10 @@ final class FeedbackAnalysis: @unchecked Sendable {
     }
 
     /// Clears the notches asked for, then analyses every complete hop waiting in the ring, with the live
-    /// parameters as they are now.
-    func pump() {
+    /// parameters as they are now. Returns whether any samples arrived (a graph not rendering, such as one built
+    /// only for its layout, sends none).
+    @discardableResult
+    func pump() -> Bool {
         planner.mode = mode
         planner.maxDepthDB = Double(min(live.load(1), -3))
         planner.holdSeconds = Double(max(live.load(2), 0))
@@ -99,13 +109,17 @@ final class FeedbackAnalysis: @unchecked Sendable {
         let cleared = clears.compactMap { planner.clear($0) }
         for notch in cleared { Self.logger.notice("\(label): notch \(notch.slot + 1) at \(Int(notch.frequency.rounded())) Hz cleared") }
         publish(cleared, rings: [], time: Double(framesAnalysed) / sampleRate, logging: false)
+        var arrived = false
         while true {
             let count = min(hop - stagedCount, samples.available)
             if count > 0 {
                 staged.withUnsafeMutableBufferPointer { samples.read(into: $0.baseAddress! + stagedCount, count: count) }
                 stagedCount += count
+                arrived = true
             }
-            guard stagedCount == hop else { return }
+            guard stagedCount == hop else { return arrived }
+            let stagedZeros = staged.reversed().prefix { $0 == 0 }.count
+            trailingZeros = stagedZeros == hop ? min(trailingZeros + hop, history.count) : stagedZeros
             history.removeFirst(hop)
             history.append(contentsOf: staged)
             stagedCount = 0
@@ -114,13 +128,21 @@ final class FeedbackAnalysis: @unchecked Sendable {
         }
     }
 
+    /// Analyses the window ending now. Digital silence costs next to nothing: once the whole window has been
+    /// zeros for ``silentFramesBeforeSkip`` frames (the detectors have dropped every track and found no ring),
+    /// the spectra and detector passes are the same every frame, so only the planner runs (it still releases).
     private func analyzeFrame() {
         let time = Double(framesAnalysed) / sampleRate
+        let isSilent = trailingZeros >= history.count
+        silentFrames = isSilent ? silentFrames + 1 : 0
         var rings: [HowlRing] = []
-        for index in spectra.indices.reversed() {      // the short spectrum last: its levels stay valid for the probe
-            let size = spectra[index].size
-            let levels = history.withUnsafeBufferPointer { spectra[index].powerSpectrumDB(UnsafeBufferPointer(rebasing: $0.suffix(size))) }
-            rings += detectors[index].analyze(levels)
+        if !(isSilent && silentFrames > Self.silentFramesBeforeSkip && silenceIsSettled) {
+            for index in spectra.indices.reversed() {      // the short spectrum last: its levels stay valid for the probe
+                let size = spectra[index].size
+                let levels = history.withUnsafeBufferPointer { spectra[index].powerSpectrumDB(UnsafeBufferPointer(rebasing: $0.suffix(size))) }
+                rings += detectors[index].analyze(levels)
+            }
+            silenceIsSettled = isSilent && rings.isEmpty
         }
         let levels = spectra[0].latestLevels
         let detector = detectors[0]

@@ -46,8 +46,10 @@ final class FeedbackCore: @unchecked Sendable {
         self.channels = channels
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
-        if runsWorker {   // the audio thread fills the sample ring and cannot wake anyone: a pass every half hop
-            let worker = PeriodicWorker(name: "fb-feedback", period: .seconds(Double(analysis.hop) / sampleRate / 2)) { analysis.pump() }
+        // The audio thread fills the sample ring (1 s) and cannot wake anyone: a pass every 10 ms (about 2 hops)
+        // while samples arrive, every 100 ms while none do (a graph not, or no longer, rendering).
+        if runsWorker {
+            let worker = PeriodicWorker(name: "fb-feedback") { analysis.pump() ? .after(.milliseconds(10)) : .after(.milliseconds(100)) }
             worker.start()
             self.worker = worker
         }

@@ -111,7 +111,9 @@ package final class LiveSession: @unchecked Sendable {
         let graph = try PresetGraphBuilder.graph(
             for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames, hosting: .live(period: period), continuing: predecessor)
         do {
-            try loudness.attach(to: graph, buses: preset.buses.map { LoudnessBus(name: $0.name, channels: $0.channels, isInEar: $0.isInEar) })
+            try loudness.attach(to: graph, buses: preset.buses.map {
+                LoudnessBus(name: $0.name, channels: $0.channels, isInEar: $0.isInEar, measuresTruePeak: $0.hasOutput || $0.isInEar)
+            })
         } catch {   // the buses come from the graph's own preset: a refusal is a bug, and metering is not worth the show
             StandardError.writeLine("foldback: warning: no loudness metering for this preset: \(error)")
         }

@@ -77,8 +77,11 @@ public final class Recorder: @unchecked Sendable {
         self.ringSeconds = ringSeconds
         self.onMessage = onMessage
         tracks = points.map { Track(point: $0.point, channels: $0.channels, ring: TapRing(channels: $0.channels, frames: Int(maxSampleRate * ringSeconds))) }
-        // The audio thread fills the rings and cannot wake anyone: the disk thread drains them every 20 ms.
-        let worker = PeriodicWorker(name: "fb-record", period: .milliseconds(20)) { [self] in drainTake() }   // holds self until close()
+        // The audio thread fills the rings and cannot wake anyone: during a take the disk thread drains them
+        // every 50 ms (the rings hold `ringSeconds`); between takes it sleeps until ``start(sampleRate:)`` wakes it.
+        let worker = PeriodicWorker(name: "fb-record") { [self] in   // holds self until close()
+            drainTake() ? .after(.milliseconds(50)) : .whenWoken
+        }
         self.worker = worker
         worker.start()
     }
@@ -113,6 +116,7 @@ public final class Recorder: @unchecked Sendable {
                 overrunsAtStart: tracks.map(\.ring.overrunCount), overrunsReported: tracks.map(\.ring.overrunCount),
                 failed: tracks.map { _ in false }, scratch: scratch, scratchFrames: frames)
             control.request(on: true)
+            worker?.wake()
             return writers.map(\.url)
         }
     }
@@ -158,11 +162,13 @@ public final class Recorder: @unchecked Sendable {
         worker?.stop()
     }
 
-    private func drainTake() {
+    /// Drains the running take, if any; returns whether one runs.
+    private func drainTake() -> Bool {
         take.withLock { current in
-            guard var running = current else { return }
+            guard var running = current else { return false }
             drain(&running)
             current = running
+            return true
         }
     }
 

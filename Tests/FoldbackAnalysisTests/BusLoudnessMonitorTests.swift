@@ -17,8 +17,9 @@ final class BusLoudnessMonitorTests: XCTestCase {
 
     private let buses = [LoudnessBus(name: "iem", channels: 1, isInEar: true), LoudnessBus(name: "wedge", channels: 1, isInEar: false)]
 
-    /// Renders `seconds` of a −23 dBFS 1 kHz sine in `block`-frame cycles, polling the monitor every 8,192 frames.
-    private func play(_ engine: Engine, monitor: BusLoudnessMonitor, seconds: Double, block: Int, startFrame: Int = 0) {
+    /// Renders `seconds` of a −23 dBFS 1 kHz sine (digital silence with `isSilent`) in `block`-frame cycles,
+    /// polling the monitor every 8,192 frames.
+    private func play(_ engine: Engine, monitor: BusLoudnessMonitor, seconds: Double, block: Int, startFrame: Int = 0, isSilent: Bool = false) {
         let frames = Int(seconds * rate)
         let input = UnsafeMutablePointer<Float>.allocate(capacity: block)
         let outputs = (0..<2).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
@@ -26,7 +27,7 @@ final class BusLoudnessMonitorTests: XCTestCase {
             input.deallocate()
             outputs.forEach { $0.deallocate() }
         }
-        let amplitude = Float(pow(10, -23.0 / 20))
+        let amplitude = isSilent ? 0 : Float(pow(10, -23.0 / 20))
         var done = 0
         var sincePoll = 0
         while done < frames {
@@ -87,5 +88,58 @@ final class BusLoudnessMonitorTests: XCTestCase {
             XCTAssertEqual(try XCTUnwrap(after.dosePercent), expected * 7 / 5, accuracy: expected * 0.1, "the dose carried on")
             XCTAssertEqual(warnings.withLock { $0.count }, 1, "no second warning while the projection stays high")
         }
+    }
+
+    /// Digital silence: after 3.5 s of zeros the monitor stops feeding its meters, yet the readings are those of
+    /// silence (momentary, short-term and the last true peak −∞, integrated kept) and stay put, as does the dose;
+    /// when the sine comes back every figure, the integrated loudness over sine, silence and sine included,
+    /// equals within 0.05 LU that of a meter fed every sample.
+    func testDigitalSilenceIsSkippedWithoutChangingTheFigures() throws {
+        let monitor = BusLoudnessMonitor(showSeconds: 3600, runsWorker: false) { _ in }
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: 1_024))
+        let graph = try EngineGraph(description(), sampleRate: rate, maxFrames: 1_024)
+        try monitor.attach(to: graph, buses: buses)
+        try engine.install(graph, crossfade: .none)
+        play(engine, monitor: monitor, seconds: 4, block: 256)
+        play(engine, monitor: monitor, seconds: 10, block: 256, startFrame: Int(4 * rate), isSilent: true)
+        let first = try XCTUnwrap(monitor.snapshot().first { $0.name == "wedge" })
+        let dose = try XCTUnwrap(monitor.snapshot().first?.dosePercent)
+        play(engine, monitor: monitor, seconds: 10, block: 256, startFrame: Int(14 * rate), isSilent: true)
+        let silent = try XCTUnwrap(monitor.snapshot().first { $0.name == "wedge" })
+        XCTAssertEqual(silent.reading, first.reading)
+        XCTAssertEqual(silent.reading.momentaryLUFS, -.infinity)
+        XCTAssertEqual(silent.reading.shortTermLUFS, -.infinity)
+        XCTAssertEqual(silent.reading.truePeakDBTP, -.infinity)
+        XCTAssertEqual(silent.reading.maximumTruePeakDBTP, -23, accuracy: 0.2)
+        XCTAssertEqual(try XCTUnwrap(monitor.snapshot().first?.dosePercent), dose, "silence adds no dose")
+        play(engine, monitor: monitor, seconds: 4, block: 256, startFrame: Int(24 * rate))
+        let back = try XCTUnwrap(monitor.snapshot().first { $0.name == "wedge" })
+
+        let reference = try XCTUnwrap(LoudnessMeter(channels: 1, sampleRate: Int(rate), layout: .mono))
+        let amplitude = Float(pow(10, -23.0 / 20))
+        var samples = (0..<Int(28 * rate)).map { amplitude * Float(sin(2 * .pi * 1_000 * Double($0) / rate)) }
+        for index in Int(4 * rate)..<Int(24 * rate) { samples[index] = 0 }
+        samples.withUnsafeBufferPointer { reference.add(interleaved: $0.baseAddress!, frames: $0.count) }
+        let expected = reference.read()
+        XCTAssertEqual(back.reading.momentaryLUFS, expected.momentaryLUFS, accuracy: 0.05)
+        XCTAssertEqual(back.reading.shortTermLUFS, expected.shortTermLUFS, accuracy: 0.05)
+        XCTAssertEqual(back.reading.integratedLUFS, expected.integratedLUFS, accuracy: 0.05)
+        XCTAssertEqual(back.reading.maximumTruePeakDBTP, expected.maximumTruePeakDBTP, accuracy: 0.05)
+    }
+
+    /// A bus nobody hears directly (an effect bus) measures sample peaks: a 1 kHz sine's peak, where the true
+    /// peak of the same bus would be the same within 0.2 dB; the loudness is unchanged.
+    func testABusWithoutTruePeakReportsItsSamplePeak() throws {
+        let monitor = BusLoudnessMonitor(runsWorker: false) { _ in }
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: 1_024))
+        let graph = try EngineGraph(description(), sampleRate: rate, maxFrames: 1_024)
+        try monitor.attach(to: graph, buses: [
+            LoudnessBus(name: "iem", channels: 1, isInEar: true), LoudnessBus(name: "wedge", channels: 1, isInEar: false, measuresTruePeak: false),
+        ])
+        try engine.install(graph, crossfade: .none)
+        play(engine, monitor: monitor, seconds: 4, block: 256)
+        let wedge = try XCTUnwrap(monitor.snapshot().first { $0.name == "wedge" })
+        XCTAssertEqual(wedge.reading.maximumTruePeakDBTP, -23, accuracy: 0.2)
+        XCTAssertEqual(wedge.reading.momentaryLUFS, -26.01, accuracy: 0.1)
     }
 }

@@ -44,6 +44,39 @@ final class LiveSuppressionTests: XCTestCase {
 }
 
 extension LiveSuppressionTests {
+    /// The default room with a live feedback unit (its analysis run by the stage), and the room's maximum stable gain.
+    func liveStage(sampleRate: Double, maxFrames: Int) throws -> (SimulatedStage, FeedbackUnit, msg: Double) {
+        let room = RoomModel()
+        let unit = FeedbackUnit(runsWorker: false)
+        return (try SimulatedStage(room: room, sampleRate: sampleRate, unit: unit, maxFrames: maxFrames), unit,
+                room.maximumStableGain(sampleRate: sampleRate).gainDB)
+    }
+
+    /// The howl is notched, then the stage falls digitally silent (no source, no loop): the analysis skips its
+    /// spectrum on the all-zero window, yet every notch is still released once the hold (10 s) has passed since
+    /// its ring was last heard, and not before.
+    func testANotchIsReleasedAfterTheHoldWhileTheInputIsDigitalSilence() throws {
+        let sampleRate = 48_000.0
+        let (stage, unit, msg) = try liveStage(sampleRate: sampleRate, maxFrames: 256)
+        let noise = StageMeasurements.roomNoise(sampleRate: sampleRate)
+        let silence = Int(2.5 * sampleRate)
+        _ = stage.run(frames: Int(16 * sampleRate), blockSize: 256,
+                      source: { $0 < silence ? noise($0) : 0 },
+                      loopGainDB: { $0 < Int(sampleRate) ? msg - 6 : ($0 < silence ? msg + 3 : -.infinity) })
+        let placed = unit.events.filter { $0.notch.depthDB < 0 }
+        let released = unit.events.filter { $0.notch.depthDB == 0 }
+        XCTAssertFalse(placed.isEmpty, "the howl was notched")
+        XCTAssertFalse(released.isEmpty, "released in the silence: \(unit.events.map { "\($0.notch.depthDB) dB @\($0.time)" })")
+        XCTAssertEqual(Set(released.map(\.notch.slot)), Set(placed.map(\.notch.slot)), "every notch released")
+        for release in released {   // 10 s after the ring was last heard: after its placement, before the silence's start + 11 s
+            let placedAt = try XCTUnwrap(placed.first { $0.notch.slot == release.notch.slot }).time
+            XCTAssertGreaterThanOrEqual(release.time, placedAt + 10)
+            XCTAssertLessThan(release.time, 2.5 + 11)
+        }
+    }
+}
+
+extension LiveSuppressionTests {
     /// The engineer pushes the wedge: loop gain from MSG − 6 dB to MSG + 6 dB over 6 s, then held 6 s,
     /// with the singer (the voice test signal) and room noise at the mic. Without the unit the loop howls at
     /// full scale; with it the last 4 s stay 20 dB below that and do not grow.
@@ -83,11 +116,8 @@ extension LiveSuppressionTests {
     /// `max_depth_db` changed live (through setParameter, as OSC does) limits the next notches.
     func testMaxDepthChangedLiveLimitsTheNotches() throws {
         let sampleRate = 48_000.0
-        let room = RoomModel()
-        let msg = room.maximumStableGain(sampleRate: sampleRate).gainDB
-        let unit = FeedbackUnit(runsWorker: false)
+        let (stage, unit, msg) = try liveStage(sampleRate: sampleRate, maxFrames: 64)
         XCTAssertEqual(unit.parameters.map(\.key), ["mode", "max_depth_db", "hold_s"])
-        let stage = try SimulatedStage(room: room, sampleRate: sampleRate, unit: unit, maxFrames: 64)
         let slot = try XCTUnwrap(stage.unitSlot)
         slot.functions.setParameter(slot.state, 1, -6)
         _ = stage.run(frames: Int(2 * sampleRate), blockSize: 64, source: StageMeasurements.roomNoise(sampleRate: sampleRate),

@@ -3,6 +3,7 @@ import FoldbackEngine
 import FoldbackJACK
 import FoldbackJACKTesting
 import FoldbackPresets
+import Synchronization
 import XCTest
 @testable import foldback
 import FoldbackLive
@@ -161,6 +162,40 @@ final class MIDIControlTests: JACKServerTestCase {
         XCTAssertEqual(saved.midi.control(channel: 5, controller: 21), learned)
         XCTAssertEqual(saved.midi.controls.count, 4, "the preset's three mappings and the learned one")
         XCTAssertTrue(try String(contentsOfFile: path, encoding: .utf8).contains("target = \"bus.main.gain_db\""))
+    }
+}
+
+/// The MIDI loop's adaptive poll, without JACK: a message after a pause of more than ``MIDIInputLoop/busyDuration``
+/// waits at most about ``MIDIInputLoop/idlePeriod`` (10 ms), one during activity about ``MIDIInputLoop/busyPeriod``
+/// (1 ms). The bounds asserted are loose (a shared machine schedules late); the figures are printed.
+final class MIDIInputLoopPollTests: XCTestCase {
+    func testAMessageAfterAPauseWaitsAtMostTheIdlePeriodAndOneDuringActivityAMillisecond() throws {
+        let queue = Mutex<[MIDIMessage]>([])
+        let handled = Mutex<[ContinuousClock.Instant]>([])
+        let controller = MIDIController(preset: try PresetLoader.parse(MIDIControlTests.routing, path: "midi-poll.toml"),
+                                        engine: Engine(configuration: EngineConfiguration(maxFrames: 256)))
+        controller.onProgramChange = { _ in handled.withLock { $0.append(.now) } }
+        let loop = MIDIInputLoop(controller: controller, source: { queue.withLock { $0.isEmpty ? nil : $0.removeFirst() } })
+        defer { loop.stop() }
+        func latency() throws -> Duration {
+            let count = handled.withLock { $0.count }
+            let sent = ContinuousClock.now
+            queue.withLock { $0.append(.programChange(channel: 1, program: 1)) }
+            try waitFor("the program change handled") { handled.withLock { $0.count } > count }
+            return handled.withLock { $0.last! } - sent
+        }
+        var afterPause: [Duration] = [], duringActivity: [Duration] = []
+        for _ in 0..<3 {
+            Thread.sleep(forTimeInterval: 2.2)   // the pause itself is what is measured: past busyDuration
+            afterPause.append(try latency())
+            for _ in 0..<5 {
+                Thread.sleep(forTimeInterval: 0.0137)
+                duringActivity.append(try latency())
+            }
+        }
+        print("MIDI poll latency after a 2.2 s pause: \(afterPause.sorted()); during activity (median): \(duringActivity.sorted()[duringActivity.count / 2])")
+        XCTAssertLessThan(afterPause.min()!, .milliseconds(60))
+        XCTAssertLessThan(duringActivity.sorted()[duringActivity.count / 2], .milliseconds(20))
     }
 }
 
