@@ -26,8 +26,8 @@ public final class FilePlayerStream: @unchecked Sendable {
     public let fileRate: Int
     /// Frames the ring is kept filled to (about 340 ms at 48 kHz): what a stop or restart skips.
     public let queuedFrames = 16_384
-    /// Frames the ring is kept filled to while stretching (about 43 ms at 48 kHz), so a change is heard soon.
-    public let stretchedQueuedFrames = 2_048
+    /// Frames the ring is kept filled to while stretching (32 ms at 48 kHz): with the stretcher's latency (48 ms for R3) a change is heard within 100 ms.
+    public let stretchedQueuedFrames = 1_536
     /// The Rubber Band engine used when stretching.
     public let engine: StretchEngine
     let ring: TapRing
@@ -55,7 +55,7 @@ public final class FilePlayerStream: @unchecked Sendable {
     /// Opens `url` (its format errors come back here) for a strip of `channels` channels; plays at once unless `isPlaying` is false.
     public init(
         url: URL, channels: Int, loops: Bool, gainDB: Float, isPlaying: Bool = true,
-        timePitch: TimePitch = .identity, engine: StretchEngine = .faster,
+        timePitch: TimePitch = .identity, engine: StretchEngine = .finer,
         onMessage: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(AudioFileError) {
         let reader = try AudioFileReader(url: url)

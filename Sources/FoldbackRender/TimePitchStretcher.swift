@@ -23,6 +23,10 @@ public final class TimePitchStretcher {
     private var interleaved: [Float] = []
     private var toDrop = 0
     private var isPrimed = false
+    /// Output frames the input so far should make (each block at the ratio it was fed with), and those delivered:
+    /// the flush at the end is cut or padded to the former, so the length is exact.
+    private var expectedFrames = 0.0
+    private var deliveredFrames = 0
     /// Frames handed to ``process(_:isLastPiece:deliver:)`` so far (input, at the input rate).
     public private(set) var consumedFrames = 0
     private static let blockFrames = 1_024
@@ -65,8 +69,7 @@ public final class TimePitchStretcher {
         setting.cents = newSetting.cents
     }
 
-    /// Output frames not yet delivered plus input frames not yet processed, in output frames: how far behind the
-    /// input the output runs (for the song position).
+    /// How far the output runs behind the input, output frames (for the song position).
     public var latencyFrames: Int { Int(rubberband_get_latency(state)) }
 
     /// Forgets the stream so far (a restart from the top).
@@ -74,6 +77,8 @@ public final class TimePitchStretcher {
         rubberband_reset(state)
         isPrimed = false
         consumedFrames = 0
+        expectedFrames = 0
+        deliveredFrames = 0
     }
 
     /// Stretches `input` (interleaved, a whole number of frames), handing the output to `deliver` in pieces
@@ -92,10 +97,21 @@ public final class TimePitchStretcher {
                 }
             }
             offset += count
+            expectedFrames += Double(count) * outputRate / inputRate / setting.tempo
             feed(frames: count, isFinal: isLastPiece && offset >= frames)
-            drain(deliver)
+            drain(deliver, isFinal: isLastPiece && offset >= frames)
         } while offset < frames
         consumedFrames += frames
+        if isLastPiece { padToExpected(deliver) }
+    }
+
+    /// Silence after a flush that came out short of the expected length.
+    private func padToExpected(_ deliver: (UnsafeBufferPointer<Float>) -> Void) {
+        let missing = Int(expectedFrames.rounded()) - deliveredFrames
+        guard missing > 0 else { return }
+        let silence = [Float](repeating: 0, count: missing * channels)
+        deliveredFrames += missing
+        silence.withUnsafeBufferPointer { deliver($0) }
     }
 
     /// Feeds the start pad of silence Rubber Band asks for and notes the start delay to drop.
@@ -120,7 +136,7 @@ public final class TimePitchStretcher {
     }
 
     /// Retrieves what the stretcher has, drops the start delay, interleaves and delivers the rest.
-    private func drain(_ deliver: (UnsafeBufferPointer<Float>) -> Void) {
+    private func drain(_ deliver: (UnsafeBufferPointer<Float>) -> Void, isFinal: Bool) {
         let capacity = planarOut[0].count
         while true {
             let available = Int(rubberband_available(state))
@@ -129,7 +145,9 @@ public final class TimePitchStretcher {
             let got = Int(withPointers(&planarOut) { rubberband_retrieve(state, $0, UInt32(count)) })
             let skip = min(toDrop, got)
             toDrop -= skip
-            let kept = got - skip
+            let allowed = isFinal ? max(Int(expectedFrames.rounded()) - deliveredFrames, 0) : Int.max
+            let kept = min(got - skip, allowed)
+            deliveredFrames += kept
             guard kept > 0 else { continue }
             if interleaved.count < kept * channels { interleaved = [Float](repeating: 0, count: kept * channels) }
             for channel in 0..<channels {
