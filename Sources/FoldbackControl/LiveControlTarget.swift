@@ -26,6 +26,10 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     func busLatency(named name: String) -> BusLatencyFigures?
     /// Every bus's latest loudness (and in-ear dose), in preset order.
     func busLoudness() -> [BusLoudness]
+    /// Sets a file source's tempo or key while it plays (see ``SourceParameters``; heard within 100 ms).
+    func setSourceParameter(strip: String, _ parameter: SourceParameter, to value: Float) throws(ControlError)
+    /// Every file source's tempo, key and song position, in preset order.
+    func fileSources() -> [FileSourceState]
 }
 
 extension LiveControlTarget {

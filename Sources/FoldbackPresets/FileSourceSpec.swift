@@ -1,4 +1,4 @@
-// A strip's file source (`source = { file = …, loop = …, gain_db = … }`). Non-realtime.
+// A strip's file source (`source = { file = …, loop = …, gain_db = …, tempo = …, pitch_semitones = … }`). Non-realtime.
 import Foundation
 
 /// An audio file a strip plays instead of taking JACK input.
@@ -11,6 +11,15 @@ public struct FileSourceSpec: Sendable {
     public var loops: Bool
     /// Gain applied to the file, dB (−144…+24).
     public var gainDB: Float
+    /// Speed, 1 as recorded (0.5…2).
+    public var tempo: Float = 1
+    /// Key shift, semitones (−12…+12), plus `cents` (−100…+100).
+    public var pitchSemitones: Float = 0
+    public var cents: Float = 0
+    /// Whether a shift keeps the formants.
+    public var preservesFormant = false
+    /// Rubber Band's engine: `finer` (R3) or `faster` (R2).
+    public var engine = "finer"
     /// Where the `file` value is written, for errors about the file itself.
     public var location: SourceLocation
 
@@ -28,6 +37,9 @@ public struct FileSourceSpec: Sendable {
 extension FileSourceSpec {
     /// How `foldback check` shows the source: `backing.wav (looped, -6 dB)`.
     static func reportLine(_ source: FileSourceSpec) -> String {
-        "file \(source.file)  (\(source.loops ? "looped" : "once"), \(NumberFormatting.decibels(source.gainDB)))  \(source.path)"
+        var notes = [source.loops ? "looped" : "once", NumberFormatting.decibels(source.gainDB)]
+        if source.tempo != 1 { notes.append("tempo \(source.tempo)") }
+        if source.pitchSemitones != 0 || source.cents != 0 { notes.append("pitch \(source.pitchSemitones) st \(source.cents) ct") }
+        return "file \(source.file)  (\(notes.joined(separator: ", ")))  \(source.path)"
     }
 }

@@ -24,6 +24,8 @@ public final class FilePlayerStream: @unchecked Sendable {
     public let gain: Float
     /// The file's sample rate, Hz.
     public let fileRate: Int
+    /// The file's length, seconds.
+    public let duration: Double
     /// Frames the ring is kept filled to (about 340 ms at 48 kHz): what a stop or restart skips.
     public let queuedFrames = 16_384
     /// Frames the ring is kept filled to while stretching (32 ms at 48 kHz): with the stretcher's latency (48 ms for R3) a change is heard within 100 ms.
@@ -67,6 +69,7 @@ public final class FilePlayerStream: @unchecked Sendable {
         self.engine = engine
         gain = powf(10, gainDB / 20)
         fileRate = reader.sampleRate
+        duration = Double(reader.frameCount) / Double(reader.sampleRate)
         ring = TapRing(channels: channels, frames: 65_536)
         stream = Mutex(Stream(reader: reader, setting: timePitch, isPlaying: isPlaying))
         // The audio thread empties the ring and cannot wake anyone: the disk thread tops it up every 5 ms
