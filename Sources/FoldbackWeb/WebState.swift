@@ -37,6 +37,22 @@ public struct WebState: Encodable, Equatable, Sendable {
         /// Whether the strip is in the cue before / after its fader.
         public var pfl: Bool
         public var afl: Bool
+        /// A file source's tempo, key and song position (nil for a strip without a `source`); read-only here.
+        public var source: Source?
+    }
+
+    /// A strip's file source as it plays (seconds rounded to whole ones, so the state changes once a second).
+    public struct Source: Encodable, Equatable, Sendable {
+        public var tempo: Float
+        public var pitch_semitones: Float
+        public var cents: Float
+        public var position_s: Double
+        public var duration_s: Double
+
+        init(_ state: FileSourceState) {
+            (tempo, pitch_semitones, cents) = (state.tempo, state.pitchSemitones, state.cents)
+            (position_s, duration_s) = (state.position.rounded(.down), state.duration.rounded())
+        }
     }
 
     /// One bus.
@@ -78,6 +94,7 @@ public struct WebState: Encodable, Equatable, Sendable {
         }
         func gain(_ decibels: Float?) -> Float { max(((decibels ?? floorDB) * 100).rounded() / 100, floorDB) }
         let cue = CueSelection(target.engine)
+        let sources = target.fileSources()
         let strips = preset.strips.enumerated().map { index, strip in
             Strip(
                 name: strip.name, gain_db: gain(value("strip", strip.name, "gain_db")), pan: value("strip", strip.name, "pan") ?? 0,
@@ -86,7 +103,8 @@ public struct WebState: Encodable, Equatable, Sendable {
                 units: strip.units.map { Unit(id: $0.id, bypass: value("strip", strip.name, "unit", $0.id, "bypass") == 1) },
                 trim_db: value("strip", strip.name, "trim_db") ?? 0,
                 talkback: strip.talkback == nil ? nil : value("strip", strip.name, "talkback") == 1,
-                pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)))
+                pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)),
+                source: sources.first { $0.strip == strip.name }.map(Source.init))
         }
         let buses = preset.buses.enumerated().map { index, bus in
             Bus(
