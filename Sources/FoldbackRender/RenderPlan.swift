@@ -15,8 +15,8 @@ public struct RenderPlan: Sendable {
 
         /// The render rate: `rate` when given, else the first input's rate (Hz); no input is an error.
         public func sampleRate(_ rate: Int?) throws(RenderError) -> Int {
-            guard let first = inputs.first else { throw .nothingToRender("no input given; name one with --input STRIP=FILE") }
             if let rate { return rate }
+            guard let first = inputs.first else { throw .nothingToRender("no input given; name one with --input STRIP=FILE") }
             do { return try AudioFileReader(url: first.url).sampleRate } catch { throw .unreadableInput(strip: first.strip, error: error) }
         }
 
@@ -57,11 +57,18 @@ public struct RenderPlan: Sendable {
 
     /// One renderer per set, in order, each on the graph `graph` builds for the set's render rate (Hz:
     /// `rate`, else the set's first input's rate).
+    /// The preset's file `sources` play in every set (a set without inputs renders at the first source's rate).
     public func renderers(
-        rate: Int?, format: AudioFileFormat?, tail: RenderTail, graph: (Int) throws(RenderError) -> EngineGraph
+        rate: Int?, format: AudioFileFormat?, tail: RenderTail, sources: [RenderSource] = [], graph: (Int) throws(RenderError) -> EngineGraph
     ) throws(RenderError) -> [OfflineRenderer] {
         try sets.map { set throws(RenderError) in
-            try OfflineRenderer(graph: graph(set.sampleRate(rate)), request: set.request(format: format, tail: tail))
+            var request = set.request(format: format, tail: tail)
+            request.sources = sources
+            var setRate = rate
+            if set.inputs.isEmpty, setRate == nil, let first = sources.first {
+                do throws(AudioFileError) { setRate = try AudioFileReader(url: first.url).sampleRate } catch { throw .unreadableInput(strip: first.strip, error: error) }
+            }
+            return try OfflineRenderer(graph: graph(set.sampleRate(setRate)), request: request)
         }
     }
 
