@@ -15,8 +15,8 @@ public struct RenderPlan: Sendable {
 
         /// The render rate: `rate` when given, else the first input's rate (Hz); no input is an error.
         public func sampleRate(_ rate: Int?) throws(RenderError) -> Int {
-            if let rate { return rate }
             guard let first = inputs.first else { throw .nothingToRender("no input given; name one with --input STRIP=FILE") }
+            if let rate { return rate }
             do { return try AudioFileReader(url: first.url).sampleRate } catch { throw .unreadableInput(strip: first.strip, error: error) }
         }
 
@@ -64,11 +64,13 @@ public struct RenderPlan: Sendable {
         try sets.map { set throws(RenderError) in
             var request = set.request(format: format, tail: tail)
             request.sources = sources
-            var setRate = rate
-            if set.inputs.isEmpty, setRate == nil, let first = sources.first {
-                do throws(AudioFileError) { setRate = try AudioFileReader(url: first.url).sampleRate } catch { throw .unreadableInput(strip: first.strip, error: error) }
+            guard set.inputs.isEmpty, let first = sources.first else { return try OfflineRenderer(graph: graph(set.sampleRate(rate)), request: request) }
+            if let rate { return try OfflineRenderer(graph: graph(rate), request: request) }
+            let sourceRate: Int
+            do throws(AudioFileError) { sourceRate = try AudioFileReader(url: first.url).sampleRate } catch {
+                throw .unreadableInput(strip: first.strip, error: error)
             }
-            return try OfflineRenderer(graph: graph(set.sampleRate(setRate)), request: request)
+            return try OfflineRenderer(graph: graph(sourceRate), request: request)
         }
     }
 
