@@ -28,8 +28,8 @@ public final class FilePlayerStream: @unchecked Sendable {
     public let duration: Double
     /// Frames the ring is kept filled to (about 340 ms at 48 kHz): what a stop or restart skips.
     public let queuedFrames = 16_384
-    /// Frames the ring is kept filled to while stretching (32 ms at 48 kHz): with the stretcher's latency (48 ms for R3) a change is heard within 100 ms.
-    public let stretchedQueuedFrames = 1_536
+    /// Frames the ring is kept filled to while stretching (64 ms at 48 kHz): with the stretcher's latency (48 ms for R3) a change is heard within 100 ms.
+    public let stretchedQueuedFrames = 3_072
     /// The Rubber Band engine used when stretching.
     public let engine: StretchEngine
     let ring: TapRing
@@ -209,7 +209,7 @@ public final class FilePlayerStream: @unchecked Sendable {
     /// Reads, maps, scales and converts the next block of the file into `pending` (looping or ending at its end).
     private func produce(_ stream: inout Stream) {
         let fileChannels = stream.reader.channelCount
-        let block = stream.stretcher == nil ? 4_096 : 512   // stretched audio waits in `pending` at the old setting: keep it short
+        let block = stream.stretcher == nil ? 4_096 : 256   // stretched audio waits in `pending` at the old setting: keep it short
         var raw = [Float](repeating: 0, count: block * fileChannels)
         var frames = 0
         do {
