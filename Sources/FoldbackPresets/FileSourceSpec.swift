@@ -42,4 +42,18 @@ extension FileSourceSpec {
         if source.pitchSemitones != 0 || source.cents != 0 { notes.append("pitch \(source.pitchSemitones) st \(source.cents) ct") }
         return "file \(source.file)  (\(notes.joined(separator: ", ")))  \(source.path)"
     }
+
+    /// The source as a preset writes it: `{ file = "backing.wav", loop = true, gain_db = -6, tempo = 0.85, … }`
+    /// (keys at their defaults left out).
+    static func inlineTable(_ source: FileSourceSpec) -> String {
+        var parts = ["file = " + TOMLText.quoted(source.file)]
+        if source.loops { parts.append("loop = true") }
+        if source.gainDB != 0 { parts.append("gain_db = " + NumberFormatting.plain(source.gainDB)) }
+        for (parameter, value) in zip(SourceParameters.all, [source.tempo, source.pitchSemitones, source.cents]) where value != parameter.defaultValue {
+            parts.append(parameter.key + " = " + NumberFormatting.plain(value))
+        }
+        if source.preservesFormant { parts.append("formant = true") }
+        if source.engine != "finer" { parts.append("engine = " + TOMLText.quoted(source.engine)) }
+        return "{ " + parts.joined(separator: ", ") + " }"
+    }
 }
