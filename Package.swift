@@ -34,6 +34,7 @@ let package = Package(
         .systemLibrary(name: "CLilv", pkgConfig: "lilv-0", providers: [.apt(["liblilv-dev", "lv2-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSamplerate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CRubberBand", pkgConfig: "rubberband", providers: [.apt(["librubberband-dev"])]),
         .systemLibrary(name: "CLo", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
@@ -80,7 +81,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
-        .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
+        .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CRubberBand", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
         .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "CFFTW", "FoldbackEngine", "FoldbackDSP"], swiftSettings: strictSwift),
 
         // MARK: Drawings of what the engine does (the response plot, out of the CLI; a web page may use it too)

@@ -8,7 +8,8 @@
 # subscribed over OSC) copies a strip or a bus all along. Two presets: vocal-monitor (strip units, LV2-free
 # monitor mix) and monitor-console (bus units, a graphic EQ, a feedback suppressor and a delay on buses, an
 # effect bus and its return, send delays aligning paths). In both, four web pages (scripts/web-moves.py) move
-# send levels over the web surface. Both run with --threads 2 where there are two CPUs, so the render workers
+# send levels over the web surface. A third run plays a backing track through Rubber Band (a file source with
+# `tempo` and `pitch_semitones`) while OSC moves its tempo and key. Both run with --threads 2 where there are two CPUs, so the render workers
 # JACK creates run their work items under the sanitizer as well.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,4 +78,26 @@ live presets/monitor-console.toml wedge \
   /foldback/strip/vox/send/iem_vox/gain_db \
   --play foldback:vox_in=voice --play foldback:gtr_in_L=chord --play foldback:gtr_in_R=chord \
   --record foldback:foh_L --record foldback:wedge
-echo "rtsan-live: two presets (strip units; bus units, effect return, send delays), each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"
+# A stretched file source: the disk thread runs Rubber Band; the strip only reads its ring while the tempo and key move.
+backing_dir=$(mktemp -d)
+sox -n -r 44100 -c 2 "$backing_dir/backing.wav" synth 6 sine 220 sine 330
+cat >"$backing_dir/backing.toml" <<'TOML'
+[[bus]]
+name = "main"
+
+[[strip]]
+name = "vox"
+send = [{ bus = "main" }]
+
+[[strip]]
+name = "backing"
+channels = 2
+source = { file = "backing.wav", loop = true, tempo = 0.85, pitch_semitones = -2 }
+send = [{ bus = "main" }]
+TOML
+live "$backing_dir/backing.toml" main_L \
+  "/foldback/strip/backing/source/tempo f 0.7STEP;/foldback/strip/backing/source/pitch_semitones f -STEP;/foldback/strip/backing/source/cents f 1STEP" \
+  /foldback/strip/backing/send/main/gain_db \
+  --play foldback:vox_in=voice --record foldback:main_L
+rm -rf "$backing_dir"
+echo "rtsan-live: two presets (strip units; bus units, effect return, send delays), each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation; a stretched file source with its tempo and key moving, no violation"

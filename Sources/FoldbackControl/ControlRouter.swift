@@ -117,6 +117,8 @@ public final class ControlRouter: Sendable {
                 note("\(message.path) refused: \(error)", from: surface)
                 throw error
             }
+        case "strip" where Self.isSourceAddress(parts):
+            return try sourceCommand(message, parts: parts)
         case "talkback":
             return try talkbackCommand(message, parts: parts)
         case "parameters":

@@ -17,6 +17,10 @@ package struct FilePlayers: Sendable {
             do {
                 let stream = try FilePlayerStream(
                     url: URL(fileURLWithPath: source.path), channels: strip.channels, loops: source.loops, gainDB: source.gainDB,
+                    timePitch: TimePitch(
+                        tempo: Double(source.tempo), semitones: Double(source.pitchSemitones), cents: Double(source.cents),
+                        preservesFormant: source.preservesFormant),
+                    engine: StretchEngine(rawValue: source.engine) ?? .finer,
                     onMessage: { StandardError.writeLine("foldback: \(strip.name): \($0)") })
                 players.append((strip.name, stream))
             } catch {
@@ -58,6 +62,7 @@ extension LiveSession {
             return dry.isEmpty ? nil : "underruns " + dry.map { "\($0.strip) \($0.stream.underrunCount)" }.joined(separator: ", ")
         }
         transport.setPlayers { on in players.set(playing: on) }
+        transport.setSources(players)
         tickHandlers.append { [transport] in
             if usr2.hasArrived() { _ = transport.play(nil) }
             for (index, player) in players.players.enumerated() where player.stream.underrunCount > underruns[index] {

@@ -10,12 +10,19 @@ package final class LiveTransport: @unchecked Sendable {
     private let lock = NSLock()
     private var recorder: Switch?
     private var players: Switch?
+    private var sources: FilePlayers?
 
     /// Installs the record tap's switch (`--record`).
     package func setRecorder(_ recorder: @escaping Switch) { lock.withLock { self.recorder = recorder } }
 
     /// Installs the file players' switch (strips with a `source`).
     package func setPlayers(_ players: @escaping Switch) { lock.withLock { self.players = players } }
+
+    /// Installs the file players whose tempo and key can change (strips with a `source`).
+    package func setSources(_ sources: FilePlayers) { lock.withLock { self.sources = sources } }
+
+    /// The file players, or nil before they start.
+    package var fileSources: FilePlayers? { lock.withLock { sources } }
 
     /// Starts, stops (or with nil toggles) recording; nil when there is no recorder.
     package func record(_ on: Bool?) -> String? { lock.withLock { recorder?(on) } }

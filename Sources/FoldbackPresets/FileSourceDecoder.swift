@@ -2,10 +2,10 @@
 import FoldbackEngine
 import Foundation
 
-/// Reads and checks `source = { file = "…", loop = …, gain_db = … }`.
+/// Reads and checks `source = { file = "…", loop = …, gain_db = …, tempo = …, pitch_semitones = …, cents = …, formant = …, engine = … }`.
 enum FileSourceDecoder {
     /// The keys a `source` table accepts.
-    static let keys = ["file", "loop", ParameterTree.Key.gain]
+    static let keys = ["file", "loop", ParameterTree.Key.gain, "formant", "engine"] + SourceParameters.all.map(\.key)
 
     /// The strip's file source, or nil if it has none or it is invalid (reported).
     static func decode(_ strip: TableReader, hasConnections: Bool) -> FileSourceSpec? {
@@ -14,12 +14,20 @@ enum FileSourceDecoder {
         let file = reader.requiredString("file")
         let loops = reader.bool("loop", default: false)
         let gainDB = reader.number(ParameterTree.Key.gain, in: BusDecoder.levelRange, default: 0)
+        let values = SourceParameters.all.map { reader.number($0.key, in: $0.range, default: $0.defaultValue) }
+        let engine = reader.string("engine") ?? "finer"
+        if !SourceParameters.engines.contains(engine) {
+            reader.log.error("engine must be \(SourceParameters.engines.map { "'\($0)'" }.joined(separator: " or ")), got '\(engine)'", at: reader.valueLocation("engine"))
+        }
         if hasConnections {
             strip.log.error("a strip with a file source has no input port: remove 'connect'", at: strip.keyLocation("connect"))
         }
         guard let file else { return nil }
-        let spec = FileSourceSpec(
+        var spec = FileSourceSpec(
             file: file, presetPath: reader.location.file, loops: loops, gainDB: gainDB, location: reader.valueLocation("file"))
+        (spec.tempo, spec.pitchSemitones, spec.cents) = (values[0], values[1], values[2])
+        spec.preservesFormant = reader.bool("formant", default: false)
+        spec.engine = engine
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: spec.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             reader.log.error("source file '\(file)' not found (looked for \(spec.path))", at: spec.location)

@@ -1,4 +1,4 @@
-// A strip's file source (`source = { file = …, loop = …, gain_db = … }`). Non-realtime.
+// A strip's file source (`source = { file = …, loop = …, gain_db = …, tempo = …, pitch_semitones = … }`). Non-realtime.
 import Foundation
 
 /// An audio file a strip plays instead of taking JACK input.
@@ -11,6 +11,15 @@ public struct FileSourceSpec: Sendable {
     public var loops: Bool
     /// Gain applied to the file, dB (−144…+24).
     public var gainDB: Float
+    /// Speed, 1 as recorded (0.5…2).
+    public var tempo: Float = 1
+    /// Key shift, semitones (−12…+12), plus `cents` (−100…+100).
+    public var pitchSemitones: Float = 0
+    public var cents: Float = 0
+    /// Whether a shift keeps the formants.
+    public var preservesFormant = false
+    /// Rubber Band's engine: `finer` (R3) or `faster` (R2).
+    public var engine = "finer"
     /// Where the `file` value is written, for errors about the file itself.
     public var location: SourceLocation
 
@@ -28,6 +37,23 @@ public struct FileSourceSpec: Sendable {
 extension FileSourceSpec {
     /// How `foldback check` shows the source: `backing.wav (looped, -6 dB)`.
     static func reportLine(_ source: FileSourceSpec) -> String {
-        "file \(source.file)  (\(source.loops ? "looped" : "once"), \(NumberFormatting.decibels(source.gainDB)))  \(source.path)"
+        var notes = [source.loops ? "looped" : "once", NumberFormatting.decibels(source.gainDB)]
+        if source.tempo != 1 { notes.append("tempo \(source.tempo)") }
+        if source.pitchSemitones != 0 || source.cents != 0 { notes.append("pitch \(source.pitchSemitones) st \(source.cents) ct") }
+        return "file \(source.file)  (\(notes.joined(separator: ", ")))  \(source.path)"
+    }
+
+    /// The source as a preset writes it: `{ file = "backing.wav", loop = true, gain_db = -6, tempo = 0.85, … }`
+    /// (keys at their defaults left out).
+    static func inlineTable(_ source: FileSourceSpec) -> String {
+        var parts = ["file = " + TOMLText.quoted(source.file)]
+        if source.loops { parts.append("loop = true") }
+        if source.gainDB != 0 { parts.append("gain_db = " + NumberFormatting.plain(source.gainDB)) }
+        for (parameter, value) in zip(SourceParameters.all, [source.tempo, source.pitchSemitones, source.cents]) where value != parameter.defaultValue {
+            parts.append(parameter.key + " = " + NumberFormatting.plain(value))
+        }
+        if source.preservesFormant { parts.append("formant = true") }
+        if source.engine != "finer" { parts.append("engine = " + TOMLText.quoted(source.engine)) }
+        return "{ " + parts.joined(separator: ", ") + " }"
     }
 }

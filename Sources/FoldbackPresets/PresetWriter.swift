@@ -116,6 +116,7 @@ public enum PresetWriter {
         text.key("enabled", strip.isEnabled)
         text.key("connect", connections: strip.connections)
         text.key("return", string: strip.returnBus)
+        if let source = strip.source { text.raw("source", FileSourceSpec.inlineTable(source)) }
         if strip.trimDB != 0 { text.key(ParameterTree.Key.trim, strip.trimDB) }
         if strip.trimCompensates { text.key("trim_compensate", true) }
         if let talkback = strip.talkback {

@@ -1,4 +1,4 @@
-// Streams an audio file from disk into a strip's source ring: read-ahead, channel mapping, gain, resampling, loops. Non-realtime.
+// Streams an audio file from disk into a strip's source ring: read-ahead, channel mapping, gain, resampling, tempo and key, loops. Non-realtime.
 public import FoldbackEngine
 public import Foundation
 import Synchronization
@@ -9,7 +9,9 @@ import Synchronization
 /// feeds both sides of a stereo strip; a stereo file into a mono strip is summed at −6 dB; extra
 /// channels are dropped), applies the gain, converts the rate with libsamplerate when it differs from
 /// the engine's, and keeps the strip's ring topped up to ``queuedFrames`` with up to a second read ahead
-/// beyond it. Loops are sample-exact: the last frame is followed by the first. The audio thread reads the
+/// beyond it. A ``TimePitch`` other than tempo 1 and no shift runs the audio through Rubber Band on the same
+/// thread, with the rate conversion folded in; the ring is then kept to ``stretchedQueuedFrames`` so a change
+/// of tempo or key is heard within 100 ms (the strip still only reads the ring). Loops are sample-exact: the last frame is followed by the first. The audio thread reads the
 /// ring; if it ever runs dry it plays silence and counts an underrun (``underrunCount``).
 public final class FilePlayerStream: @unchecked Sendable {
     /// The file played.
@@ -22,8 +24,14 @@ public final class FilePlayerStream: @unchecked Sendable {
     public let gain: Float
     /// The file's sample rate, Hz.
     public let fileRate: Int
+    /// The file's length, seconds.
+    public let duration: Double
     /// Frames the ring is kept filled to (about 340 ms at 48 kHz): what a stop or restart skips.
     public let queuedFrames = 16_384
+    /// Frames the ring is kept filled to while stretching (64 ms at 48 kHz): with the stretcher's latency (48 ms for R3) a change is heard within 100 ms.
+    public let stretchedQueuedFrames = 3_072
+    /// The Rubber Band engine used when stretching.
+    public let engine: StretchEngine
     let ring: TapRing
     private let stream: Mutex<Stream>
     private var worker: PeriodicWorker?
@@ -33,6 +41,10 @@ public final class FilePlayerStream: @unchecked Sendable {
     private struct Stream {
         let reader: AudioFileReader
         var converter: SampleRateConverter?
+        var stretcher: TimePitchStretcher?
+        var setting: TimePitch
+        /// The frame of the file the reader is at (the song position read, before the stretcher and the ring).
+        var fileFrame = 0
         var outputRate: Double = 0
         var isPlaying: Bool
         var isAtEnd = false
@@ -45,6 +57,7 @@ public final class FilePlayerStream: @unchecked Sendable {
     /// Opens `url` (its format errors come back here) for a strip of `channels` channels; plays at once unless `isPlaying` is false.
     public init(
         url: URL, channels: Int, loops: Bool, gainDB: Float, isPlaying: Bool = true,
+        timePitch: TimePitch = .identity, engine: StretchEngine = .finer,
         onMessage: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(AudioFileError) {
         let reader = try AudioFileReader(url: url)
@@ -53,10 +66,12 @@ public final class FilePlayerStream: @unchecked Sendable {
         self.channels = channels
         self.loops = loops
         self.onMessage = onMessage
+        self.engine = engine
         gain = powf(10, gainDB / 20)
         fileRate = reader.sampleRate
+        duration = Double(reader.frameCount) / Double(reader.sampleRate)
         ring = TapRing(channels: channels, frames: 65_536)
-        stream = Mutex(Stream(reader: reader, isPlaying: isPlaying))
+        stream = Mutex(Stream(reader: reader, setting: timePitch, isPlaying: isPlaying))
         // The audio thread empties the ring and cannot wake anyone: the disk thread tops it up every 5 ms
         // (a start or stop from the control side refills at once, on the caller's thread).
         let worker = PeriodicWorker(name: "fb-disk", period: .milliseconds(5)) { [self] in stream.withLock { refill(&$0) } }   // holds self until close()
@@ -77,10 +92,57 @@ public final class FilePlayerStream: @unchecked Sendable {
         stream.withLock { stream in
             guard stream.outputRate != rate else { return }
             stream.outputRate = rate
-            stream.converter = Int(rate) == fileRate ? nil : try? SampleRateConverter(
-                channels: channels, inputRate: Double(fileRate), outputRate: rate, quality: .medium)
+            stream.stretcher = nil
+            stream.converter = nil
+            makeConverter(&stream)
             refill(&stream)
         }
+    }
+
+    /// The file's tempo and key now.
+    public var timePitch: TimePitch { stream.withLock { $0.setting } }
+
+    /// Changes the tempo and key while playing: heard within 100 ms, smoothly, the song position kept. The first
+    /// change away from tempo 1 and no shift starts the stretcher; from then on it stays (a return to 1 and 0 is a
+    /// setting like any other). Formant preservation is the one chosen at the start.
+    public func setTimePitch(_ setting: TimePitch) {
+        stream.withLock { stream in
+            stream.setting = TimePitch(
+                tempo: setting.tempo, semitones: setting.semitones, cents: setting.cents, preservesFormant: stream.setting.preservesFormant)
+            if let stretcher = stream.stretcher { return stretcher.update(stream.setting) }
+            guard !stream.setting.isIdentity, stream.outputRate > 0 else { return }
+            makeConverter(&stream)
+        }
+    }
+
+    /// Where the song is, seconds into the file, as heard now (what the ring and the stretcher hold subtracted).
+    public var songPosition: Double {
+        stream.withLock { stream in
+            guard stream.outputRate > 0 else { return 0 }
+            let held = Double(ring.availableFrames + (stream.pending.count - stream.pendingStart) / channels + (stream.stretcher?.latencyFrames ?? 0))
+            let fileRate = Double(self.fileRate)
+            let position = Double(stream.fileFrame) - held * fileRate / stream.outputRate * stream.setting.tempo
+            let length = Double(stream.reader.frameCount)
+            guard loops, length > 0 else { return max(position, 0) / fileRate }
+            return (position.truncatingRemainder(dividingBy: length) + length).truncatingRemainder(dividingBy: length) / fileRate
+        }
+    }
+
+    /// A stretcher when the setting asks for one, else a rate converter when the rates differ, else neither.
+    private func makeConverter(_ stream: inout Stream) {
+        let rate = stream.outputRate
+        if !stream.setting.isIdentity {
+            do throws(AudioFileError) {
+                stream.stretcher = try TimePitchStretcher(
+                    channels: channels, inputRate: Double(fileRate), outputRate: rate, setting: stream.setting, engine: engine)
+                stream.converter = nil
+                return
+            } catch {
+                onMessage("file player: \(error) It plays at its own tempo and key.")
+            }
+        }
+        stream.converter = Int(rate) == fileRate ? nil : try? SampleRateConverter(
+            channels: channels, inputRate: Double(fileRate), outputRate: rate, quality: .medium)
     }
 
     /// Whether the file is playing (false when stopped or, without a loop, played to its end).
@@ -109,6 +171,8 @@ public final class FilePlayerStream: @unchecked Sendable {
             stream.pending = []
             stream.pendingStart = 0
             stream.converter?.reset()
+            stream.stretcher?.reset()
+            stream.fileFrame = 0
             do throws(AudioFileError) { try stream.reader.seek(toFrame: 0) } catch { report(error, &stream) }
             refill(&stream, after: mark)
             ring.discard(before: mark)
@@ -120,8 +184,9 @@ public final class FilePlayerStream: @unchecked Sendable {
     private func refill(_ stream: inout Stream, after mark: Int? = nil) {
         guard stream.outputRate > 0 else { return }
         func queued() -> Int { mark.map { ring.writePosition - $0 } ?? ring.capacity - ring.freeFrames }
-        while queued() < queuedFrames {
-            let wanted = min(queuedFrames - queued(), ring.freeFrames)
+        let target = stream.stretcher == nil ? queuedFrames : stretchedQueuedFrames
+        while queued() < target {
+            let wanted = min(target - queued(), ring.freeFrames)
             if wanted == 0 { return }
             if stream.pendingStart >= stream.pending.count {
                 stream.pending.removeAll(keepingCapacity: true)
@@ -144,13 +209,14 @@ public final class FilePlayerStream: @unchecked Sendable {
     /// Reads, maps, scales and converts the next block of the file into `pending` (looping or ending at its end).
     private func produce(_ stream: inout Stream) {
         let fileChannels = stream.reader.channelCount
-        let block = 4_096
+        let block = stream.stretcher == nil ? 4_096 : 256   // stretched audio waits in `pending` at the old setting: keep it short
         var raw = [Float](repeating: 0, count: block * fileChannels)
         var frames = 0
         do {
             frames = try raw.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in try stream.reader.read(interleavedInto: buffer) }
+            stream.fileFrame += frames
             if frames == 0, loops, stream.reader.frameCount > 0 {
-                try stream.reader.seek(toFrame: 0)
+                try stream.reader.seek(toFrame: 0)   // the stretcher runs on across the loop: a loop point stays one in song time
                 return   // the next call reads from the start: the loop is seamless
             }
         } catch {
@@ -159,6 +225,11 @@ public final class FilePlayerStream: @unchecked Sendable {
         let mapped = ChannelAdaptation.adapt(raw, frames: frames, from: fileChannels, to: channels, gain: gain)
         let isLast = frames == 0
         if isLast { stream.isAtEnd = true }
+        if let stretcher = stream.stretcher {
+            return mapped.withUnsafeBufferPointer { input in
+                stretcher.process(input, isLastPiece: isLast) { stream.pending.append(contentsOf: $0) }
+            }
+        }
         guard let converter = stream.converter else { return stream.pending = mapped }
         do {
             try converter.convert(mapped, isLastPiece: isLast, into: &stream.pending)

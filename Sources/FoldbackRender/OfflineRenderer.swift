@@ -13,6 +13,8 @@ public struct RenderRequest: Sendable {
     public var format: AudioFileFormat?
     /// What happens after the inputs end.
     public var tail: RenderTail
+    /// The preset's file sources, played once at their tempo and key alongside the inputs.
+    public var sources: [RenderSource] = []
 
     /// A request; unnamed strips get silence, unnamed buses are not written.
     public init(inputs: [(strip: String, url: URL)], outputs: [(bus: String, url: URL)], format: AudioFileFormat? = nil, tail: RenderTail = .seconds(0)) {
@@ -59,12 +61,13 @@ public final class OfflineRenderer {
     public let request: RenderRequest
     private let streams: [(strip: Int, stream: RenderInputStream)]
     private let writers: [(bus: Int, writer: AudioFileWriter)]
+    private let sourceFeeds: [RenderSourceFeed]
 
     /// Checks the request against `graph` and opens every input and (temporary) output file.
     public init(graph: EngineGraph, request: RenderRequest) throws(RenderError) {
         let strips = graph.description.strips.map(\.name)
         let buses = graph.description.buses.map(\.name)
-        guard !request.inputs.isEmpty else { throw .nothingToRender("no input given; name one with --input STRIP=FILE") }
+        guard !request.inputs.isEmpty || !request.sources.isEmpty else { throw .nothingToRender("no input given; name one with --input STRIP=FILE") }
         guard !request.outputs.isEmpty else { throw .nothingToRender("no output given; name one with --output BUS=FILE") }
         try Self.checkUnique(request.inputs.map(\.strip), kind: "strip")
         try Self.checkUnique(request.outputs.map(\.bus), kind: "bus")
@@ -79,11 +82,13 @@ public final class OfflineRenderer {
                 renderRate: Int(graph.sampleRate))
             streams.append((index, stream))
         }
+        var sourceFeeds: [RenderSourceFeed] = []
+        for source in request.sources { sourceFeeds.append(try RenderSourceFeed(source, graph: graph, block: graph.maxFrames)) }
         var writers: [(bus: Int, writer: AudioFileWriter)] = []
         // Disk space is reserved only when every input's length is known (a pipe's header may claim any).
-        let inputFrames = streams.map(\.stream.estimatedFrames).max() ?? 0
+        let inputFrames = (streams.map(\.stream) + sourceFeeds.map(\.stream)).map(\.estimatedFrames).max() ?? 0
         let (sum, overflows) = inputFrames.addingReportingOverflow(request.tail.fixedFrames(sampleRate: graph.sampleRate))
-        let expectedFrames = streams.allSatisfy(\.stream.isSeekable) && !overflows ? sum : 0
+        let expectedFrames = streams.allSatisfy(\.stream.isSeekable) && sourceFeeds.allSatisfy(\.stream.isSeekable) && !overflows ? sum : 0
         for output in request.outputs {
             guard let index = buses.firstIndex(of: output.bus) else { throw .unknownBus(output.bus, available: buses) }
             guard graph.description.buses[index].hasOutput else {
@@ -103,6 +108,7 @@ public final class OfflineRenderer {
         self.request = request
         self.streams = streams
         self.writers = writers
+        self.sourceFeeds = sourceFeeds
     }
 
     private static func checkUnique(_ names: [String], kind: String) throws(RenderError) {
@@ -114,7 +120,7 @@ public final class OfflineRenderer {
     public var outputFormats: [AudioFileFormat] { writers.map(\.writer.format) }
 
     /// The render's approximate length in frames before any tail (for progress).
-    public var estimatedFrames: Int { streams.map(\.stream.estimatedFrames).max() ?? 0 }
+    public var estimatedFrames: Int { (streams.map(\.stream) + sourceFeeds.map(\.stream)).map(\.estimatedFrames).max() ?? 0 }
 
     /// Renders everything and renames the outputs into place. `progress` is called now and then with
     /// the frames rendered so far, and `isCancelled` as often: when it returns true the render stops
@@ -150,12 +156,14 @@ public final class OfflineRenderer {
         driven.forEach { $0.beginOfflineRendering() }
         var rendered = 0
         var lastProgress = 0
+        let all = streams.map(\.stream) + sourceFeeds.map(\.stream)
         while true {
             for (index, input) in streams.enumerated() {
                 _ = try input.stream.fill(inputChannels[index], frames: block)
             }
-            if end.inputFrames == nil, streams.allSatisfy(\.stream.isFinished) {
-                end.inputFrames = streams.map(\.stream.deliveredFrames).max() ?? 0
+            for feed in sourceFeeds { try feed.feed(frames: block) }
+            if end.inputFrames == nil, all.allSatisfy(\.isFinished) {
+                end.inputFrames = all.map(\.deliveredFrames).max() ?? 0
             }
             fb_realtime_cycle(Engine.cycleFunction, engine.cycleContext, UInt32(block))
             for unit in driven { unit.offlineStep() }
@@ -180,7 +188,7 @@ public final class OfflineRenderer {
             inputFrames: end.inputFrames ?? 0, outputFrames: end.emitted, sampleRate: Int(graph.sampleRate),
             isTailCapped: end.isCapped, latencyFrames: graph.layout.latencyFrames,
             cpuSeconds: clock.cpuSeconds, wallSeconds: clock.wallSeconds,
-            inputNotes: streams.map { ($0.stream.strip, $0.stream.url.path, $0.stream.adaptations) })
+            inputNotes: (streams.map(\.stream) + sourceFeeds.map(\.stream)).map { ($0.strip, $0.url.path, $0.adaptations) })
     }
 
     /// Consecutive channel ranges of groups of `counts` channels.

@@ -6,7 +6,9 @@ import Foundation
 /// Channel adaptation follows the engine's laws: a mono file feeds both channels of a stereo strip
 /// (as one source wired to both ports), a stereo file feeds a mono strip as 0.5·(L+R) (the engine's
 /// stereo→mono law). Other channel counts are refused. A file at another rate is converted with
-/// ``SampleRateConverter`` (best quality). After the file ends the stream yields silence.
+/// ``SampleRateConverter`` (best quality). A ``TimePitch`` other than tempo 1 and no shift runs it through a
+/// ``TimePitchStretcher`` instead (R3, the finer engine), which converts the rate in the same pass. After the file
+/// ends the stream yields silence.
 final class RenderInputStream {
     /// The strip fed.
     let strip: String
@@ -28,6 +30,7 @@ final class RenderInputStream {
 
     private let reader: AudioFileReader
     private let converter: SampleRateConverter?
+    private let stretcher: TimePitchStretcher?
     private let pending: PlanarFIFO
     private var readBuffer: [Float]
     private var fileDrained = false
@@ -36,7 +39,7 @@ final class RenderInputStream {
     private static let pieceFrames = 16384
 
     /// Opens `url` for `strip` (of `stripChannels` channels) rendered at `renderRate` Hz.
-    init(strip: String, url: URL, stripChannels: Int, renderRate: Int) throws(RenderError) {
+    init(strip: String, url: URL, stripChannels: Int, renderRate: Int, timePitch: TimePitch = .identity) throws(RenderError) {
         do {
             reader = try AudioFileReader(url: url)
         } catch {
@@ -52,14 +55,23 @@ final class RenderInputStream {
         fileRate = reader.sampleRate
         fileFrames = reader.frameCount
         isSeekable = reader.isSeekable
-        if fileRate != renderRate {
+        if !timePitch.isIdentity {
+            do {
+                stretcher = try TimePitchStretcher(
+                    channels: fileChannels, inputRate: Double(fileRate), outputRate: Double(renderRate), setting: timePitch, engine: .finer)
+            } catch {
+                throw .unreadableInput(strip: strip, error: error)
+            }
+            converter = nil
+        } else if fileRate != renderRate {
+            stretcher = nil
             do {
                 converter = try SampleRateConverter(channels: fileChannels, inputRate: Double(fileRate), outputRate: Double(renderRate))
             } catch {
                 throw .unreadableInput(strip: strip, error: error)
             }
         } else {
-            converter = nil
+            (converter, stretcher) = (nil, nil)
         }
         pending = PlanarFIFO(channels: stripChannels, capacity: 2 * Self.pieceFrames)
         readBuffer = [Float](repeating: 0, count: Self.pieceFrames * fileChannels)
@@ -67,8 +79,9 @@ final class RenderInputStream {
 
     /// The stream's approximate length at the render rate (exact when not resampled).
     var estimatedFrames: Int {
-        guard let converter else { return fileFrames }
-        let frames = (Double(fileFrames) * converter.ratio).rounded()
+        let ratio = stretcher.map { $0.outputRate / $0.inputRate / $0.setting.tempo } ?? converter?.ratio
+        guard let ratio else { return fileFrames }
+        let frames = (Double(fileFrames) * ratio).rounded()
         return frames < Double(Int.max / 2) ? Int(frames) : Int.max / 2   // (a pipe's header may claim any length)
     }
 
@@ -77,6 +90,9 @@ final class RenderInputStream {
         var notes: [String] = []
         if fileChannels != stripChannels {
             notes.append(fileChannels == 1 ? "mono file fed to both channels" : "stereo file mixed to mono as 0.5·(L+R)")
+        }
+        if let stretcher {
+            notes.append("\(stretcher.setting.summary) (Rubber Band R3), \(fileRate) Hz → \(Int(stretcher.outputRate)) Hz")
         }
         if let converter {
             notes.append("resampled \(fileRate) Hz → \(Int((Double(fileRate) * converter.ratio).rounded())) Hz")
@@ -118,6 +134,7 @@ final class RenderInputStream {
         }
         try readBuffer.withUnsafeBufferPointer { buffer throws(RenderError) in
             let piece = UnsafeBufferPointer(rebasing: buffer[0..<(read * fileChannels)])
+            if let stretcher { return stretcher.process(piece, isLastPiece: read == 0, deliver: store) }
             guard let converter else { return store(piece) }
             do throws(AudioFileError) {
                 try converter.convert(piece, isLastPiece: read == 0, deliver: store)

@@ -57,11 +57,20 @@ public struct RenderPlan: Sendable {
 
     /// One renderer per set, in order, each on the graph `graph` builds for the set's render rate (Hz:
     /// `rate`, else the set's first input's rate).
+    /// The preset's file `sources` play in every set (a set without inputs renders at the first source's rate).
     public func renderers(
-        rate: Int?, format: AudioFileFormat?, tail: RenderTail, graph: (Int) throws(RenderError) -> EngineGraph
+        rate: Int?, format: AudioFileFormat?, tail: RenderTail, sources: [RenderSource] = [], graph: (Int) throws(RenderError) -> EngineGraph
     ) throws(RenderError) -> [OfflineRenderer] {
         try sets.map { set throws(RenderError) in
-            try OfflineRenderer(graph: graph(set.sampleRate(rate)), request: set.request(format: format, tail: tail))
+            var request = set.request(format: format, tail: tail)
+            request.sources = sources
+            guard set.inputs.isEmpty, let first = sources.first else { return try OfflineRenderer(graph: graph(set.sampleRate(rate)), request: request) }
+            if let rate { return try OfflineRenderer(graph: graph(rate), request: request) }
+            let sourceRate: Int
+            do throws(AudioFileError) { sourceRate = try AudioFileReader(url: first.url).sampleRate } catch {
+                throw .unreadableInput(strip: first.strip, error: error)
+            }
+            return try OfflineRenderer(graph: graph(sourceRate), request: request)
         }
     }
 

@@ -37,6 +37,22 @@ public struct WebState: Encodable, Equatable, Sendable {
         /// Whether the strip is in the cue before / after its fader.
         public var pfl: Bool
         public var afl: Bool
+        /// A file source's tempo, key and song position (nil for a strip without a `source`); read-only here.
+        public var source: Source?
+    }
+
+    /// A strip's file source as it plays (seconds rounded to whole ones, so the state changes once a second).
+    public struct Source: Encodable, Equatable, Sendable {
+        public var tempo: Float
+        public var pitch_semitones: Float
+        public var cents: Float
+        public var position_s: Double
+        public var duration_s: Double
+
+        init(_ state: FileSourceState) {
+            (tempo, pitch_semitones, cents) = (state.tempo, state.pitchSemitones, state.cents)
+            (position_s, duration_s) = (state.position.rounded(.down), state.duration.rounded())
+        }
     }
 
     /// One bus.
@@ -111,6 +127,7 @@ public struct WebState: Encodable, Equatable, Sendable {
             specs.map { Unit(id: $0.id, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
         }
         let cue = CueSelection(target.engine)
+        let sources = target.fileSources()
         let strips = preset.strips.enumerated().map { index, strip in
             let name = strip.name
             return Strip(
@@ -119,7 +136,8 @@ public struct WebState: Encodable, Equatable, Sendable {
                 sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value(Path.send(name, $0.busName)))) },
                 units: units("strip", name, strip.units), trim_db: value(Path.strip(name, Key.trim)) ?? 0,
                 talkback: strip.talkback == nil ? nil : value(Path.strip(name, Key.talkback)) == 1,
-                pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)))
+                pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)),
+                source: sources.first { $0.strip == name }.map(Source.init))
         }
         let buses = preset.buses.enumerated().map { index, bus in
             Bus(

@@ -6,6 +6,7 @@ import FoldbackEngine
 import FoldbackPresets
 import FoldbackGraph
 import FoldbackRender
+import Foundation
 
 /// Renders files through a preset without a JACK server.
 struct RenderCommand: ParsableCommand {
@@ -22,7 +23,7 @@ struct RenderCommand: ParsableCommand {
             stereo strip plays into both channels; a stereo file feeding a mono strip is mixed as \
             0.5·(L+R); more channels are an error. The render rate is --rate, else the first input's rate; \
             a file at another rate is resampled (libsamplerate, best quality) and the report says so. \
-            Strips without an input get silence; buses without an output are not written.
+            A strip with a file source plays its file once, at its tempo and key (Rubber Band R3); other strips without an input get silence; buses without an output are not written.
 
             --tail auto (the default) keeps rendering after the inputs end until every bus has stayed \
             below −90 dBFS for 0.1 s, at most 30 s (the report says if the cap cut it); --tail 0 stops \
@@ -98,7 +99,18 @@ struct RenderCommand: ParsableCommand {
             if let eachFrom { names += try RenderPlan.names(fromFile: eachFrom) }
             let plan = try RenderPlan(strips: preset.strips.map(\.name), buses: preset.buses.map(\.name), inputs: input, outputs: output, names: names)
             let format = format.flatMap(AudioFileFormat.init(optionName:))
-            renderers = try plan.renderers(rate: rate, format: format, tail: RenderTail(argument: tail) ?? .seconds(0)) { sampleRate throws(RenderError) in
+            let sources = preset.strips.compactMap { strip in
+                strip.source.map { source in
+                    RenderSource(
+                        strip: strip.name, url: URL(fileURLWithPath: source.path), gainDB: source.gainDB,
+                        timePitch: TimePitch(
+                            tempo: Double(source.tempo), semitones: Double(source.pitchSemitones), cents: Double(source.cents),
+                            preservesFormant: source.preservesFormant))
+                }
+            }
+            renderers = try plan.renderers(
+                rate: rate, format: format, tail: RenderTail(argument: tail) ?? .seconds(0), sources: sources
+            ) { sampleRate throws(RenderError) in
                 do throws(PresetError) {
                     return try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline(block: block))
                 } catch {

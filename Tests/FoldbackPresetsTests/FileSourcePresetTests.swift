@@ -54,6 +54,30 @@ final class FileSourcePresetTests: XCTestCase {
         XCTAssertEqual(connected.map(\.description), ["\(path):6:1: error: a strip with a file source has no input port: remove 'connect'"])
     }
 
+    func testTempoAndKeyAreReadAndCheckedAgainstTheirRanges() throws {
+        let path = directory.appendingPathComponent("show.toml").path
+        let line = "source = { file = \"audio/backing.wav\", tempo = 0.85, pitch_semitones = -2, cents = 15, formant = true, engine = \"faster\" }\n"
+        let source = try XCTUnwrap(try PresetLoader.parse(presetText(stripLines: line), path: path).strips[0].source)
+        XCTAssertEqual(source.tempo, 0.85)
+        XCTAssertEqual(source.pitchSemitones, -2)
+        XCTAssertEqual(source.cents, 15)
+        XCTAssertTrue(source.preservesFormant)
+        XCTAssertEqual(source.engine, "faster")
+        let written = PresetWriter.text(for: try PresetLoader.parse(presetText(stripLines: line), path: path))
+        XCTAssertTrue(written.contains("tempo = 0.85, pitch_semitones = -2, cents = 15, formant = true, engine = \"faster\""), written)
+        let reread = try XCTUnwrap(try PresetLoader.parse(written, path: path).strips[0].source)
+        XCTAssertEqual([reread.tempo, reread.pitchSemitones, reread.cents], [0.85, -2, 15], "a saved preset keeps its source")
+        let plain = try XCTUnwrap(try PresetLoader.parse(presetText(stripLines: "source = { file = \"audio/backing.wav\" }\n"), path: path).strips[0].source)
+        XCTAssertEqual([plain.tempo, plain.pitchSemitones, plain.cents], [1, 0, 0])
+        XCTAssertEqual(plain.engine, "finer")
+        for (bad, message) in [("tempo = 3", "0.5 to 2"), ("pitch_semitones = -13", "-12 to 12"), ("cents = 101", "-100 to 100"), ("engine = \"r4\"", "'finer' or 'faster'")] {
+            let errors = diagnosticsAt(path, presetText(stripLines: "source = { file = \"audio/backing.wav\", \(bad) }\n"))
+            XCTAssertEqual(errors.count, 1, bad)
+            XCTAssertTrue(errors.first?.message.contains(message) ?? false, "\(bad): \(errors)")
+            XCTAssertEqual(errors.first?.location.line, 6, bad)
+        }
+    }
+
     private func diagnosticsAt(_ path: String, _ text: String) -> [PresetDiagnostic] {
         diagnostics(of: text, path: path).filter { $0.severity == .error }
     }

@@ -14,7 +14,7 @@ final class FilePlayerStreamTests: XCTestCase {
 
     override func tearDownWithError() throws { try? FileManager.default.removeItem(at: directory) }
 
-    private func writeFile(_ name: String, rate: Int, channels: [[Float]]) throws -> URL {
+    func writeFile(_ name: String, rate: Int, channels: [[Float]]) throws -> URL {
         let url = directory.appendingPathComponent(name)
         let writer = try AudioFileWriter(url: url, sampleRate: rate, channelCount: channels.count)
         try writer.write(planar: channels)
@@ -24,7 +24,7 @@ final class FilePlayerStreamTests: XCTestCase {
 
     /// A strip `backing` (file source, `channels`) at `faderDB` into a bus of the same width, rendered
     /// in cycles of 1, 7, 253 and 1024 frames; the test paces the render to the disk thread as a realtime clock would.
-    private func play(
+    func play(
         _ player: FilePlayerStream, channels: Int = 1, faderDB: Float = 0, frames: Int, rate: Double = 48_000,
         beforeCycle: (Int) -> Void = { _ in }
     ) throws -> [[Float]] {

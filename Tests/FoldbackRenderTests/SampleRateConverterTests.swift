@@ -5,25 +5,11 @@ import XCTest
 
 final class SampleRateConverterTests: XCTestCase {
     private func sine(hz: Double, rate: Double, frames: Int, channels: Int = 1) -> [Float] {
-        var samples = [Float](repeating: 0, count: frames * channels)
-        for frame in 0..<frames {
-            for channel in 0..<channels {
-                samples[frame * channels + channel] = Float(0.5 * sin(2 * .pi * hz * Double(frame) / rate)) * (channel == 0 ? 1 : -1)
-            }
-        }
-        return samples
+        ToneMeasure.sine(hz: hz, rate: rate, frames: frames, channels: channels)
     }
 
-    /// Frequency of channel `channel` by counting upward zero crossings over the middle of the signal.
     private func frequency(_ samples: [Float], channels: Int, channel: Int, rate: Double) -> Double {
-        let frames = samples.count / channels
-        let start = frames / 4, end = 3 * frames / 4
-        var crossings: [Int] = []
-        for frame in start..<end where samples[(frame - 1) * channels + channel] < 0 && samples[frame * channels + channel] >= 0 {
-            crossings.append(frame)
-        }
-        guard let first = crossings.first, let last = crossings.last, crossings.count > 1 else { return 0 }
-        return Double(crossings.count - 1) * rate / Double(last - first)
+        ToneMeasure.frequency(samples, channels: channels, channel: channel, rate: rate)
     }
 
     func testUpsamplingKeepsLengthPitchAndLevel() throws {

@@ -104,6 +104,7 @@
         ...strip.sends.map((send) => el("div", { class: "line" }, el("span", { class: "name small" }, "→ " + send.bus),
           ...fader(`strip/${strip.name}/send/${send.bus}/gain_db`, send.gain_db))),
         el("div", { class: "line" }, el("span", { class: "name small" }, "trim"), ...fader(`strip/${strip.name}/trim_db`, strip.trim_db, ...travel(`strip/${strip.name}/trim_db`))),
+        ...(strip.source ? [el("div", { class: "line small", id: `source/${strip.name}` }, sourceText(strip.source))] : []),
         el("div", { class: "tools" }, ...units,
           ...(s.cue ? [toggle(`cue/strip/${strip.name}/pfl`, "PFL", strip.pfl, "cue"), toggle(`cue/strip/${strip.name}/afl`, "AFL", strip.afl, "cue")] : []),
           ...(strip.talkback !== null && strip.talkback !== undefined ? talkButtons(strip) : []))));
@@ -122,6 +123,13 @@
           el("figcaption", {}, el("b", {}, link.bus), el("br"), el("a", { href: url }, url)));
       })));
     }
+  }
+
+  // A file source's tempo, key and song position (read-only; set them over OSC: strip/<name>/source/<key>).
+  function sourceText(src) {
+    const time = (t) => `${Math.floor(t / 60)}:${String(Math.floor(t % 60)).padStart(2, "0")}`;
+    const shift = src.pitch_semitones + src.cents / 100;
+    return `file · tempo ${src.tempo.toFixed(2)} · key ${shift > 0 ? "+" : ""}${shift.toFixed(2)} st · ${time(src.position_s)} / ${time(src.duration_s)}`;
   }
 
   // A talkback strip: hold to talk (released when the finger or the mouse lets go), or latch.
@@ -167,6 +175,10 @@
     }
     const setlist = document.getElementById("setlist");
     if (setlist) setlist.textContent = s.setlist || "";
+    for (const strip of s.strips) {
+      const line = strip.source && document.getElementById(`source/${strip.name}`);
+      if (line) line.textContent = sourceText(strip.source);
+    }
   }
 
   function applyMeters(m) {
