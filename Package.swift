@@ -98,7 +98,7 @@ let package = Package(
         // graph's plugin states and ring-out notches back into a preset.
         .target(
             name: "FoldbackGraph",
-            dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback"],
+            dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "FoldbackRender"],
             swiftSettings: strictSwift
         ),
         .target(

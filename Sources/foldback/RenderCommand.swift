@@ -98,25 +98,9 @@ struct RenderCommand: ParsableCommand {
             var names = each
             if let eachFrom { names += try RenderPlan.names(fromFile: eachFrom) }
             let plan = try RenderPlan(strips: preset.strips.map(\.name), buses: preset.buses.map(\.name), inputs: input, outputs: output, names: names)
-            let format = format.flatMap(AudioFileFormat.init(optionName:))
-            let sources = preset.strips.compactMap { strip in
-                strip.source.map { source in
-                    RenderSource(
-                        strip: strip.name, url: URL(fileURLWithPath: source.path), gainDB: source.gainDB,
-                        timePitch: TimePitch(
-                            tempo: Double(source.tempo), semitones: Double(source.pitchSemitones), cents: Double(source.cents),
-                            preservesFormant: source.preservesFormant))
-                }
-            }
-            renderers = try plan.renderers(
-                rate: rate, format: format, tail: RenderTail(argument: tail) ?? .seconds(0), sources: sources
-            ) { sampleRate throws(RenderError) in
-                do throws(PresetError) {
-                    return try PresetGraphBuilder.graph(for: preset, sampleRate: Double(sampleRate), maxFrames: block, hosting: .offline(block: block))
-                } catch {
-                    throw .engine(error.diagnostics.map(\.description).joined(separator: "; "))
-                }
-            }
+            renderers = try PresetRendering.renderers(
+                of: preset, plan: plan, rate: rate, block: block, format: format.flatMap(AudioFileFormat.init(optionName:)),
+                tail: RenderTail(argument: tail) ?? .seconds(0))
         } catch {
             StandardError.writeLine("foldback: render: \(error)")
             throw ExitCode(error.isBadInput ? 2 : 1)
