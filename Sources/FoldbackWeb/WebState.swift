@@ -18,6 +18,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     /// One unit of a strip.
     public struct Unit: Encodable, Equatable, Sendable {
         public var id: String
+        /// The unit's type (`eq`, `geq`, `compressor`, `lv2`, …): which editor a page opens for it.
+        public var type: String
         public var bypass: Bool
     }
 
@@ -108,7 +110,7 @@ public struct WebState: Encodable, Equatable, Sendable {
         func value(_ path: String) -> Float? { tree.node(at: path).map(live) }
         func gain(_ decibels: Float?) -> Float { max(((decibels ?? floorDB) * 100).rounded() / 100, floorDB) }
         func units(_ kind: String, _ owner: String, _ specs: [UnitSpec]) -> [Unit] {
-            specs.map { Unit(id: $0.id, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
+            specs.map { Unit(id: $0.id, type: $0.type, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
         }
         let cue = CueSelection(target.engine)
         let strips = preset.strips.enumerated().map { index, strip in
