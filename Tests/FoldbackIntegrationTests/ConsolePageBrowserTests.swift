@@ -67,23 +67,16 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         try rig.waitForValue("/foldback/strip/gtr/send/iem_vox/gain_db", -10)
     }
 
-    /// A vocal with an eq (a bell at 3 kHz, flat) and keys into `iem`, whose geq is flat; a 3 kHz tone on the vocal,
-    /// 2.5 kHz on the keys. The engineer drags the eq's band to −6 dB at 3 kHz and the geq's 2.5 kHz fader to −9 dB;
+    /// Keys with an eq (one flat bell) and a vocal into `iem`, whose geq is flat; a 3 kHz tone on the keys,
+    /// 2.5 kHz on the vocal. The engineer drags the eq's band to −6 dB at 3 kHz and the geq's 2.5 kHz fader to −9 dB;
     /// each tone on `iem` falls by that ±0.2 dB. The eq editor on a phone is the docs' screenshot.
     func testTheEQBandAndTheGraphicEQFaderCutTheirTones() throws {
         let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self, extraStrip: """
-              [[strip.unit]]
-              type = "eq"
-              id = "eq"
-                [[strip.unit.band]]
-                type = "peak"
-                freq_hz = 1000.0
-                gain_db = 0.0
-                q = 1.0
             [[strip]]
             name = "keys"
             send = [{ bus = "iem" }]
-            """, signals: [.sine(frequency: 3_000, level: -20), .sine(frequency: 2_500, level: -20)], playInto: ["vox_in", "keys_in"], extraBus: """
+            unit = [{ type = "eq", id = "eq", band = [{ type = "peak", freq_hz = 1000.0, gain_db = 0.0, q = 1.0 }] }]
+            """, signals: [.sine(frequency: 2_500, level: -20), .sine(frequency: 3_000, level: -20)], playInto: ["vox_in", "keys_in"], extraBus: """
               [[bus.unit]]
               type = "geq"
               id = "ring_out"
@@ -93,8 +86,8 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         let browser = try WebDriverSession(width: 1_280, height: 800)
         defer { browser.close() }
         try browser.open(link)
-        let eqButton = #"document.querySelector('#console button[data-editor="strip/vox/unit/eq/"]')"#
-        try browser.wait(until: "return \(eqButton) !== null && !document.body.classList.contains('offline')", "the vocal's eq button")
+        let eqButton = #"document.querySelector('#console button[data-editor="strip/keys/unit/eq/"]')"#
+        try browser.wait(until: "return \(eqButton) !== null && !document.body.classList.contains('offline')", "the keys' eq button")
         let flat3k = try Self.levels(rig, at: 3_000)[0], flat2k5 = try Self.levels(rig, at: 2_500)[0]
 
         try browser.run("\(eqButton).click()")
@@ -109,8 +102,8 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
             handle.dispatchEvent(new PointerEvent('pointermove', at(3000, -6)));
             handle.dispatchEvent(new PointerEvent('pointerup', at(3000, -6)));
             """)
-        try rig.waitForValue("/foldback/strip/vox/unit/eq/band1_gain_db", -6)
-        let frequency = try XCTUnwrap(try rig.request("/foldback/strip/vox/unit/eq/band1_freq_hz/get")?.arguments.first?.number)
+        try rig.waitForValue("/foldback/strip/keys/unit/eq/band1_gain_db", -6)
+        let frequency = try XCTUnwrap(try rig.request("/foldback/strip/keys/unit/eq/band1_freq_hz/get")?.arguments.first?.number)
         XCTAssertEqual(Double(frequency), 3_000, accuracy: 3, "the band dragged to 3 kHz")
         let cut3k = try Self.levels(rig, at: 3_000)[0], kept2k5 = try Self.levels(rig, at: 2_500)[0]
 
@@ -127,7 +120,7 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         let cut2k5 = try Self.levels(rig, at: 2_500)[0]
         print("console eq editors: 3 kHz \(flat3k) → \(cut3k) dBFS, 2.5 kHz \(flat2k5) → \(kept2k5) (eq moved) → \(cut2k5) dBFS (geq moved)")
         XCTAssertEqual(cut3k - flat3k, -6, accuracy: 0.2, "the eq band at −6 dB, 3 kHz")
-        XCTAssertEqual(kept2k5 - flat2k5, 0, accuracy: 0.2, "the keys do not pass the vocal's eq")
+        XCTAssertEqual(kept2k5 - flat2k5, 0, accuracy: 0.2, "the vocal does not pass the keys' eq")
         XCTAssertEqual(cut2k5 - flat2k5, -9, accuracy: 0.2, "the geq's 2.5 kHz fader at −9 dB")
 
         try browser.run("window.foldbackPage.undo()")
@@ -137,7 +130,7 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
             let phone = try WebDriverSession(width: 360, height: 780)
             defer { phone.close() }
             try phone.open(link)
-            let stacked = #"document.querySelector('button[data-editor="strip/vox/unit/eq/"]')"#
+            let stacked = #"document.querySelector('button[data-editor="strip/keys/unit/eq/"]')"#
             try phone.wait(until: "return \(stacked) !== null && !document.body.classList.contains('offline')", "the eq button on the phone")
             try phone.run("\(stacked).click()")
             try phone.wait(until: "return document.getElementById('eq-plane')?.dataset.drawn === '1'", "the phone's eq curve")
