@@ -154,6 +154,8 @@ public struct WebMeters: Encodable, Sendable {
     public var buses: [String: [Float]]
     /// Gain reduction in dB (≥ 0) per `strip/unit`.
     public var gr: [String: Float]
+    /// Each feedback unit's notches in place, `[[n, frequency Hz, depth dB], …]` per `strip/unit` (as ``gr``).
+    public var notches: [String: [[Float]]]
     /// DSP load, percent.
     public var dsp: Float
     /// Xruns since start.
@@ -180,6 +182,10 @@ public struct WebMeters: Encodable, Sendable {
             }
         }
         gr = reductions
+        notches = Dictionary(snapshot.units.compactMap { unit in
+            let placed = FeedbackNotchReport.notches(in: unit.readings).filter { $0.depth < 0 }
+            return placed.isEmpty ? nil : ("\(unit.strip)/\(unit.unit)", placed.map { [Float($0.slot), ($0.frequency * 10).rounded() / 10, ($0.depth * 10).rounded() / 10] })
+        }) { first, _ in first }
         dsp = load.isFinite ? Float((load * 10).rounded() / 10) : 0
         self.xruns = xruns
         func tenths(_ value: Double) -> Float { value.isFinite ? Float((max(value, Double(WebState.floorDB)) * 10).rounded() / 10) : WebState.floorDB }

@@ -17,7 +17,7 @@ window.foldbackConsole = (() => {
   function unitButtons(kind, owner, units) {
     return units.map((unit) => {
       const gr = page.el("span", { class: "gr" }, "");
-      page.grs.set(`${owner}/${unit.id}`, gr);
+      page.grs.set(kind === "bus" ? `bus/${owner}/${unit.id}` : `${owner}/${unit.id}`, gr);
       return page.el("span", { class: "unitline" },
         editorButton(unit.id, `${kind}/${owner}/unit/${unit.id}/`, unit.type, `${owner} · ${unit.id} (${unit.type})`, "unit" + (unit.bypass ? " bypassed" : "")), gr);
     });

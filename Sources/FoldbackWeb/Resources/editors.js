@@ -2,7 +2,7 @@
 "use strict";
 window.foldbackEditors = (() => {
   const F_MIN = 20, F_MAX = 20000, EQ_DB = 18, LEVEL_FLOOR = -60;
-  let page = null, panel = null, prefix = "", gr = null, grKey = "", curve = null, drawn = "", fetching = false;
+  let page = null, panel = null, prefix = "", gr = null, grKey = "", curve = null, drawn = "", fetching = false, notchList = null;
   const token = new URLSearchParams(location.search).get("token") || "";
   const svgNS = "http://www.w3.org/2000/svg";
   const svg = (tag, attrs = {}) => { const n = document.createElementNS(svgNS, tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
@@ -115,16 +115,36 @@ window.foldbackEditors = (() => {
     return page.el("div", { class: "compview" }, plot, page.el("div", { class: "small" }, "gain reduction"), gr);
   }
 
+  // The feedback unit's notches in place (number, frequency, depth), each with clear, and clear all.
+  function feedbackView() {
+    const { el } = page;
+    notchList = el("div", { class: "notches", id: "notches" });
+    notchList.shown = "";
+    return el("div", {}, el("div", { class: "line" }, el("b", {}, "notches"),
+      el("button", { onclick: () => (notchList.placed || []).forEach(([n]) => page.send({ command: `${prefix}notch/${n}/clear` })) }, "clear all")), notchList);
+  }
+
+  function showNotches(placed) {
+    const text = JSON.stringify(placed);
+    if (!notchList || text === notchList.shown) return;
+    notchList.shown = text; notchList.placed = placed;
+    notchList.replaceChildren(...(placed.length ? placed : []).map(([n, hz, depth]) => page.el("div", { class: "line" },
+      page.el("span", { class: "name small" }, `#${n}`), page.el("span", { class: "small" }, `${hz.toFixed(0)} Hz  ${depth.toFixed(1)} dB`),
+      page.el("button", { "data-notch": n, onclick: () => page.send({ command: `${prefix}notch/${n}/clear` }) }, "clear"))));
+    if (!placed.length) notchList.append(page.el("span", { class: "small" }, "no notch in place"));
+  }
+
   function open(helpers, unitPrefix, type, title) {
-    page = helpers; prefix = unitPrefix; bandsPlaced = []; gr = null;
+    page = helpers; prefix = unitPrefix; bandsPlaced = []; gr = null; notchList = null;
     const { el } = page;
     close();
-    const [, owner, , id] = prefix.split("/");
-    grKey = `${owner}/${id}`;
+    const [kind, owner, , id] = prefix.split("/");
+    grKey = kind === "bus" ? `bus/${owner}/${id}` : `${owner}/${id}`;   // how the meters name a unit
     const nodes = page.parameters(prefix).filter((p) => type !== "settings" || !key(p).startsWith("unit/"));
     const body = el("div", { class: "editor-body" });
     if (type === "eq" || type === "geq") body.append(eqView(type === "eq" ? nodes : []));
     if (type === "compressor") body.append(compressorView());
+    if (type === "feedback") body.append(feedbackView());
     if (type === "geq") {
       const faders = nodes.filter((p) => /^g\d/.test(key(p)));
       body.append(el("div", { class: "geq" }, ...faders.map((p) => control(p, true))),
@@ -144,6 +164,7 @@ window.foldbackEditors = (() => {
   // Meter ticks: the open compressor's gain reduction; eq handles follow moves made elsewhere.
   function meters(m) {
     if (gr) gr.firstChild.style.width = Math.min(100, (m.gr[grKey] || 0) / 24 * 100) + "%";
+    if (notchList) showNotches((m.notches || {})[grKey] || []);
     if (panel) for (const place of bandsPlaced) place();
     refreshCurve();
   }
