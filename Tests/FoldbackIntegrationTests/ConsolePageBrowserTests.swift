@@ -65,6 +65,17 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         }
         try browser.run("document.getElementById('undo').click()")
         try rig.waitForValue("/foldback/strip/gtr/send/iem_vox/gain_db", -10)
+
+        // Every unit opens an editor built from the tree; the special views where a unit has one.
+        for (unit, view) in [("strip/vox/unit/comp/", ".compcurve"), ("bus/wedge/unit/ring_out/", ".geq"), ("bus/wedge/unit/fbx/", "#notches"),
+                             ("bus/verb/unit/plate/", "input[aria-label='bus/verb/unit/plate/decay_s']"), ("bus/foh/unit/tone/", "#eq-plane")] {
+            try browser.run("document.querySelector('button[data-editor=\"\(unit)\"]').click()")
+            try browser.wait(until: "const e = document.getElementById('editor'); return e !== null && e.dataset.prefix === '\(unit)' && e.querySelector(\"\(view)\") !== null",
+                             "the editor of \(unit)")
+        }
+        XCTAssertEqual(try browser.run("return document.querySelectorAll('#editor circle.handle').length") as? Int, 2, "foh's tone eq: a handle per band")
+        try browser.run("document.querySelector('button[data-editor=\"bus/wedge/unit/ring_out/\"]').click()")
+        XCTAssertEqual(try browser.run("return document.querySelectorAll('#editor .geq input[type=range]').length") as? Int, 31, "the geq's 31 faders")
     }
 
     /// Keys with an eq (one flat bell) and a vocal into `iem`, whose geq is flat; a 3 kHz tone on the keys,

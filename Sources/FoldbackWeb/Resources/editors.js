@@ -77,25 +77,26 @@ window.foldbackEditors = (() => {
     };
     drawn = "";
     const bands = [...new Set(nodes.map((p) => (key(p).match(/^band(\d+)_/) || [])[1]).filter(Boolean))];
-    for (const n of bands) {
+    for (const n of bands) {   // a band without gain (a pass filter) drags along the frequency axis only
       const f = page.node(`${prefix}band${n}_freq_hz`), g = page.node(`${prefix}band${n}_gain_db`);
-      if (!f || !g) continue;
-      const handle = svg("circle", { r: 11, cx: x(f.value), cy: y(g.value), class: "handle", "data-band": n });
-      const text = svg("text", { x: x(f.value), y: y(g.value) + 4, class: "handle-label" });
+      if (!f) continue;
+      const gain = () => g ? page.node(g.path).value : 0;
+      const handle = svg("circle", { r: 11, cx: x(f.value), cy: y(gain()), class: "handle", "data-band": n });
+      const text = svg("text", { x: x(f.value), y: y(gain()) + 4, class: "handle-label" });
       text.textContent = n;
-      const move = gesture([f.path, g.path]);
+      const move = gesture(g ? [f.path, g.path] : [f.path]);
       const place = (fv, gv) => { handle.setAttribute("cx", x(fv)); handle.setAttribute("cy", y(gv)); text.setAttribute("x", x(fv)); text.setAttribute("y", y(gv) + 4); };
       const drag = (event) => {
         const box = plane.getBoundingClientRect();
         const fv = Math.round(Math.min(f.max, Math.max(f.min, hz((event.clientX - box.left) / box.width * W))));
-        const gv = Math.round(Math.min(g.max, Math.max(g.min, db((event.clientY - box.top) / box.height * H))) * 10) / 10;
+        const gv = g ? Math.round(Math.min(g.max, Math.max(g.min, db((event.clientY - box.top) / box.height * H))) * 10) / 10 : 0;
         place(fv, gv);
-        move.set({ [f.path]: fv, [g.path]: gv });
+        move.set(g ? { [f.path]: fv, [g.path]: gv } : { [f.path]: fv });
       };
       handle.addEventListener("pointerdown", (event) => { event.preventDefault(); try { handle.setPointerCapture(event.pointerId); } catch (_) { /* a pointer no longer down */ } handle.onpointermove = drag; drag(event); });
       handle.addEventListener("pointerup", () => { handle.onpointermove = null; move.end(); });
       plane.append(handle, text);
-      bandsPlaced.push(() => { if (!handle.onpointermove) place(page.node(f.path).value, page.node(g.path).value); });
+      bandsPlaced.push(() => { if (!handle.onpointermove) place(page.node(f.path).value, gain()); });
     }
     return page.el("div", { class: "eqview" }, plane);
   }
