@@ -67,6 +67,9 @@ window.foldbackEditors = (() => {
     const plane = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "eqplane", id: "eq-plane" });
     for (const f of [50, 100, 200, 500, 1000, 2000, 5000, 10000]) plane.append(svg("line", { x1: x(f), x2: x(f), y1: 0, y2: H, class: "grid" }));
     for (const d of [-12, -6, 0, 6, 12]) plane.append(svg("line", { x1: 0, x2: W, y1: y(d), y2: y(d), class: d === 0 ? "grid zero" : "grid" }));
+    const label = (text, at) => { const t = svg("text", { ...at, class: "axis" }); t.textContent = text; plane.append(t); };
+    for (const [f, text] of [[100, "100"], [1000, "1k"], [10000, "10k"]]) label(text, { x: x(f) + 3, y: H - 4 });
+    for (const d of [-12, 12]) label((d > 0 ? "+" : "") + d + " dB", { x: 3, y: y(d) - 3 });
     curve = svg("polyline", { class: "curve", points: "" });
     const start = svg("polyline", { class: "curve start", points: "" });   // the curve the editor opened on
     plane.append(start, curve);
