@@ -3,7 +3,7 @@ import FoldbackGraph
 
 extension ControlRouter {
     /// Whether `parts` (the address after `/foldback/`) is `strip|bus/<owner>/unit/<id>/notch/<n>/clear`.
-    static func isNotchClear(_ parts: [Substring]) -> Bool {
+    public static func isNotchClear(_ parts: [Substring]) -> Bool {
         parts.count == 7 && (parts[0] == "strip" || parts[0] == "bus") && parts[2] == "unit" && parts[4] == "notch" && parts[6] == "clear"
     }
 

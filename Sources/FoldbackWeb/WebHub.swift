@@ -72,6 +72,9 @@ final class WebHub: @unchecked Sendable {
     /// The mix's state as a page receives it.
     func stateText() -> String { WebState.read(target, setlist: setlist).jsonText() }
 
+    /// The live response of eq or geq unit `unit` (`strip/vox/unit/eq`) as JSON, or nil (``WebResponse``).
+    func responseText(unit: String) -> String? { WebResponse.json(target, unit: unit) }
+
     func stop() { worker?.stop() }
 
     /// Pushes to every page; false when none is connected.

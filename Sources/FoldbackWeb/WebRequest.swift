@@ -1,4 +1,5 @@
 // The messages a page sends over the WebSocket, parsed and checked for shape, size and type. Non-realtime.
+import FoldbackControl
 import Foundation
 
 /// One request from a page: set a parameter, or run a command.
@@ -18,7 +19,8 @@ public enum WebRequest: Sendable, Equatable {
     public static let maximumMessageBytes = 1024
     /// The longest parameter path accepted, in bytes.
     public static let maximumPathBytes = 256
-    /// The commands a page may send, each the OSC address after `/foldback/` (taking no arguments).
+    /// The commands a page may send, each the OSC address after `/foldback/` (taking no arguments); a feedback
+    /// unit's notch clear (`bus/wedge/unit/fbx/notch/3/clear`) is one too.
     public static let commands: Set<String> = [
         "preset/reload", "preset/save", "setlist/next", "setlist/prev", "record/start", "record/stop", "cue/clear",
     ]
@@ -51,8 +53,9 @@ public enum WebRequest: Sendable, Equatable {
             guard value.isFinite, abs(value) <= Double(Float.greatestFiniteMagnitude) else { throw .malformed("value is not a finite number") }
             return .set(path: path, value: Float(value))
         case let (nil, nil, command?):
-            guard commands.contains(command) else {
-                throw .malformed("unknown command; commands: \(commands.sorted().joined(separator: ", "))")
+            guard commands.contains(command) || (command.utf8.count <= maximumPathBytes
+                    && ControlRouter.isNotchClear(command.split(separator: "/", omittingEmptySubsequences: false))) else {
+                throw .malformed("unknown command; commands: \(commands.sorted().joined(separator: ", ")), strip|bus/OWNER/unit/ID/notch/N/clear")
             }
             return .command(command)
         default:

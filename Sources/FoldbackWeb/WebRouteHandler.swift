@@ -3,7 +3,7 @@ import FlyingFox
 import FoldbackControl
 import Foundation
 
-/// Answers `/`, `/app.js`, `/app.css`, `/qr.svg` (engineer only) and `/ws`; anything else is 404 (after the token check).
+/// Answers `/`, `/app.js`, `/app.css`, `/qr.svg` and `/response` (engineer only) and `/ws`; anything else is 404 (after the token check).
 struct WebRouteHandler: HTTPHandler {
     let access: WebAccess
     let pages: WebPages
@@ -25,6 +25,12 @@ struct WebRouteHandler: HTTPHandler {
             return Self.file(pages.style, type: "text/css; charset=utf-8")
         case "/qr.svg":
             return qrCode(for: request, role: role)
+        case "/response":
+            guard role == .engineer else { return Self.text(.forbidden, "only the engineer's page edits units\n") }
+            guard let unit = request.query.first(where: { $0.name == "unit" })?.value, let json = hub.responseText(unit: unit) else {
+                return Self.text(.notFound, "no such eq or geq unit\n")
+            }
+            return Self.file(Data(json.utf8), type: "application/json")
         case "/ws":
             let links = role == .engineer ? access.busTokens.map { WebSocketSession.Link(bus: $0.bus, token: $0.token) } : []
             let session = WebSocketSession(role: role, hub: hub, control: control, links: links)
@@ -75,9 +81,11 @@ struct WebPages: Sendable {
             }
             return data
         }
+        var script = Data()   // the console, the unit editors and the analyser panel ride with app.js
+        for name in ["app", "console", "editors", "analyser"] { script += try read(name, "js") + Data("\n".utf8) }
         return WebPages(
             indexTemplate: String(decoding: try read("index", "html"), as: UTF8.self),
-            script: try read("app", "js") + Data("\n".utf8) + (try read("analyser", "js")),   // the analyser panel rides with app.js
+            script: script,
             style: try read("app", "css"))
     }
 

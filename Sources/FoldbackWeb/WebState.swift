@@ -18,6 +18,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     /// One unit of a strip.
     public struct Unit: Encodable, Equatable, Sendable {
         public var id: String
+        /// The unit's type (`eq`, `geq`, `compressor`, `lv2`, …): which editor a page opens for it.
+        public var type: String
         public var bypass: Bool
     }
 
@@ -124,7 +126,7 @@ public struct WebState: Encodable, Equatable, Sendable {
         func value(_ path: String) -> Float? { tree.node(at: path).map(live) }
         func gain(_ decibels: Float?) -> Float { max(((decibels ?? floorDB) * 100).rounded() / 100, floorDB) }
         func units(_ kind: String, _ owner: String, _ specs: [UnitSpec]) -> [Unit] {
-            specs.map { Unit(id: $0.id, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
+            specs.map { Unit(id: $0.id, type: $0.type, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
         }
         let cue = CueSelection(target.engine)
         let sources = target.fileSources()
@@ -170,6 +172,8 @@ public struct WebMeters: Encodable, Sendable {
     public var buses: [String: [Float]]
     /// Gain reduction in dB (≥ 0) per `strip/unit`.
     public var gr: [String: Float]
+    /// Each feedback unit's notches in place, `[[n, frequency Hz, depth dB], …]` per `strip/unit` (as ``gr``).
+    public var notches: [String: [[Float]]]
     /// DSP load, percent.
     public var dsp: Float
     /// Xruns since start.
@@ -196,6 +200,10 @@ public struct WebMeters: Encodable, Sendable {
             }
         }
         gr = reductions
+        notches = Dictionary(snapshot.units.compactMap { unit in
+            let placed = FeedbackNotchReport.notches(in: unit.readings).filter { $0.depth < 0 }
+            return placed.isEmpty ? nil : ("\(unit.strip)/\(unit.unit)", placed.map { [Float($0.slot), ($0.frequency * 10).rounded() / 10, ($0.depth * 10).rounded() / 10] })
+        }) { first, _ in first }
         dsp = load.isFinite ? Float((load * 10).rounded() / 10) : 0
         self.xruns = xruns
         func tenths(_ value: Double) -> Float { value.isFinite ? Float((max(value, Double(WebState.floorDB)) * 10).rounded() / 10) : WebState.floorDB }

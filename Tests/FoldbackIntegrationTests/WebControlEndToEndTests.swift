@@ -193,7 +193,7 @@ extension LiveControlRig {
     /// `extraBus` follows `iem`'s table (its `[[bus.unit]]`s); the test client plays `signals` into `playInto`.
     static func web(
         server: String, testCase: XCTestCase, extraStrip: String = "", signals: [TestSignal] = [.noise(seed: 3, level: -20)],
-        playInto: [String] = ["vox_in"], extraBus: String = ""
+        playInto: [String] = ["vox_in"], extraBus: String = "", recordFrom: [String] = ["main"]
     ) throws -> (LiveControlRig, UInt16, [String: String]) {
         let preset = try temporaryFolder() + "/web.toml"
         try writePreset(to: preset, voxGainDB: 0, extra: """
@@ -213,7 +213,15 @@ extension LiveControlRig {
             [web.bus_tokens]
             iem = "iem-fixed-token"
             """)
-        let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], testCase: testCase, signals: signals, playInto: playInto)
+        return try web(server: server, testCase: testCase, preset: preset, signals: signals, playInto: playInto, recordFrom: recordFrom)
+    }
+
+    /// `foldback run PRESET --web-port 0`: the rig, its web port and the printed tokens by role (`engineer`, or the bus name).
+    static func web(
+        server: String, testCase: XCTestCase, preset: String, signals: [TestSignal], playInto: [String], recordFrom: [String]
+    ) throws -> (LiveControlRig, UInt16, [String: String]) {
+        let rig = try LiveControlRig(
+            server: server, arguments: [preset, "--web-port", "0"], testCase: testCase, signals: signals, playInto: playInto, recordFrom: recordFrom)
         var port: UInt16?
         var tokens: [String: String] = [:]
         for line in rig.run.standardError.split(separator: "\n") {

@@ -10,6 +10,7 @@ final class WebRequestTests: XCTestCase {
                        .set(path: "/foldback/strip/vox/send/iem_vox/gain_db", value: -3))
         XCTAssertEqual(try WebRequest.parse(#" { "value" : 0.5 , "path" : "/foldback/strip/vox/pan" } "#), .set(path: "/foldback/strip/vox/pan", value: 0.5))
         XCTAssertEqual(try WebRequest.parse(#"{"command":"setlist/next"}"#), .command("setlist/next"))
+        XCTAssertEqual(try WebRequest.parse(#"{"command":"bus/wedge/unit/fbx/notch/3/clear"}"#), .command("bus/wedge/unit/fbx/notch/3/clear"), "a feedback notch's clear")
         XCTAssertEqual(try WebRequest.parse(#"{"analyser":"strip/vox/post"}"#), .analyser("strip/vox/post"))
     }
 
@@ -21,7 +22,7 @@ final class WebRequestTests: XCTestCase {
             #"{"path":"/foldback/strip/vox/gain_db","value":null}"#, #"{"path":"/foldback/strip/vox/gain_db","value":[1]}"#,
             #"{"path":3,"value":1}"#, #"{"path":"/other/x","value":1}"#, #"{"path":"/foldback/strip/vox/gain_db","value":1e999}"#,
             #"{"path":"/foldback/strip/vox/gain_db","value":1,"extra":2}"#, #"{"path":"/foldback/strip/vox/gain_db","value":1,"command":"setlist/next"}"#,
-            #"{"command":"preset/load"}"#, #"{"command":"preset/save /etc/passwd"}"#, #"{"command":5}"#,
+            #"{"command":"preset/load"}"#, #"{"command":"preset/save /etc/passwd"}"#, #"{"command":5}"#, #"{"command":"bus/wedge/unit/fbx/notch/3"}"#,
             #"{"analyser":3}"#, #"{"analyser":null}"#, #"{"analyser":"bus/x","command":"setlist/next"}"#, #"{"analyser":"bus/x","value":1}"#,
             #"{"analyser":"\#(long)"}"#,
             #"{"path":"/foldback/\#(long)","value":1}"#, "{\"path\":\"/foldback/strip/vox/gain_db\",\"value\":1}" + String(repeating: " ", count: 1100),

@@ -41,7 +41,7 @@ final class WebServerTests: XCTestCase {
         XCTAssertEqual(status, 200)
         XCTAssertTrue(page.contains("app.js?token=\(token)"), "the page's script link carries its token")
         XCTAssertFalse(page.contains(WebPages.tokenPlaceholder))
-        for (path, expected) in [("/app.js", 200), ("/app.css", 200), ("/secret", 404), ("/ws", 400), ("/qr.svg", 403)] {
+        for (path, expected) in [("/app.js", 200), ("/app.css", 200), ("/secret", 404), ("/ws", 400), ("/qr.svg", 403), ("/response", 403)] {
             let (status, _) = try await get("\(path)?token=\(token)")
             XCTAssertEqual(status, expected, "\(path) (a plain GET of /ws is not an upgrade)")
         }

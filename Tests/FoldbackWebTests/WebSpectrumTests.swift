@@ -65,4 +65,25 @@ final class WebSpectrumTests: XCTestCase {
                                 target: target).jsonText()
         XCTAssertTrue(strip.contains(#""geq":[]"#) && strip.contains(#""notches":[]"#), "a strip without those units: no overlays")
     }
+
+    /// The geq editor's curve (`GET /response`): the engine's response of the unit's live faders; nothing for
+    /// a unit that is no eq or geq, or for no unit at all.
+    func testTheResponseFollowsTheGraphicEQsLiveFaders() throws {
+        let target = try Target()
+        func level(at frequency: Double) throws -> Double {
+            let json = try XCTUnwrap(WebResponse.json(target, unit: "bus/wedge/unit/ring_out"))
+            let points = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: [Double]])
+            let hz = try XCTUnwrap(points["hz"]), db = try XCTUnwrap(points["db"])
+            XCTAssertEqual(hz.count, WebResponse.pointCount)
+            let nearest = try XCTUnwrap(hz.indices.min { abs(log(hz[$0] / frequency)) < abs(log(hz[$1] / frequency)) })
+            return db[nearest]
+        }
+        XCTAssertEqual(try level(at: 2_500), -9, accuracy: 0.5, "the preset's 2.5 kHz fader")
+        XCTAssertEqual(try level(at: 1_000), 0, accuracy: 0.5)
+        try target.engine.set(.busUnitParameter(bus: 0, unit: 0, parameter: 22), to: -3)   // g2k5, moved live
+        XCTAssertEqual(try level(at: 2_500), -3, accuracy: 0.5, "the live fader")
+        XCTAssertNil(WebResponse.json(target, unit: "bus/wedge/unit/fbx"), "a feedback unit has no curve here")
+        XCTAssertNil(WebResponse.json(target, unit: "bus/wedge/unit/nothing"))
+        XCTAssertNil(WebResponse.json(target, unit: "strip/vox"))
+    }
 }

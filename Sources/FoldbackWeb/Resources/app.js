@@ -6,6 +6,9 @@
   const root = "/foldback/";
   const FADER_MIN = -60, FADER_MAX = 12, METER_FLOOR = -60, HOLD_MS = 1500;
   let socket = null, role = null, bus = null, links = [], state = null, layout = "", retry = 500;
+  let mix = "", cueFollows = false;   // the console's selected mix ("" = the strips' own faders) and whether the cue follows it
+  const undo = [];                    // this page's moves, newest last: {path, previous}
+  const narrow = matchMedia("(max-width: 600px)");   // a phone: the stacked page
   const controls = new Map();   // path -> {input, show}
   const meters = new Map();     // key -> {rms, peak, hold, holdAt}
   const grs = new Map();        // strip/unit -> element
@@ -31,15 +34,28 @@
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
   }
 
+  // A parameter's live value: from the tree, else from the control showing it.
+  const current = (path) => { const p = node(path); if (p) return p.value; const c = controls.get(path); return c && c.kind === "toggle" ? (c.button.classList.contains("on") ? 1 : 0) : undefined; };
+  // A move made on this page: sent, and remembered (with the value before it) for Undo.
+  function move(path, value, previous = current(path)) {
+    if (previous !== undefined && previous !== value) undo.push({ path, previous });
+    send({ path: root + path, value });
+  }
+  function undoLast() {
+    const last = undo.pop();
+    if (last) send({ path: root + last.path, value: last.previous });
+  }
+
   // Faders send at most every 50 ms while moving, and their last value when let go.
   function fader(path, value, min = FADER_MIN, max = FADER_MAX, step = 0.5, show = fmt) {
     const out = el("span", { class: "value" }, show(value));
     const input = el("input", { type: "range", min, max, step, value, "aria-label": path });
     let timer = null;
     const toWire = () => { const v = Number(input.value); return min === FADER_MIN && v <= FADER_MIN ? -144 : v; };
+    let before;   // the value when this gesture started, for Undo
     const push = () => { timer = null; send({ path: root + path, value: toWire() }); };
-    input.addEventListener("input", () => { out.textContent = show(Number(input.value)); if (!timer) timer = setTimeout(push, 50); });
-    input.addEventListener("change", () => { clearTimeout(timer); push(); dragging.delete(path); });
+    input.addEventListener("input", () => { if (before === undefined) before = current(path); out.textContent = show(Number(input.value)); if (!timer) timer = setTimeout(push, 50); });
+    input.addEventListener("change", () => { clearTimeout(timer); timer = null; move(path, toWire(), before); before = undefined; dragging.delete(path); });
     input.addEventListener("pointerdown", () => dragging.add(path));
     controls.set(path, { kind: "fader", input, out, show });
     return [input, out];
@@ -47,16 +63,16 @@
 
   function toggle(path, label, on, cls) {
     const button = el("button", { class: cls + (on ? " on" : ""), "aria-pressed": String(on), "data-path": path, onclick: () => {
-      send({ path: root + path, value: button.classList.contains("on") ? 0 : 1 });
+      move(path, button.classList.contains("on") ? 0 : 1);
     } }, label);
     controls.set(path, { kind: "toggle", button });
     return button;
   }
 
-  function meter(key) {
+  function meter(key, vertical = false) {
     const rms = el("div", { class: "rms" }), peak = el("div", { class: "peak" });
-    meters.set(key, { rms, peak, hold: METER_FLOOR, holdAt: 0 });
-    return el("div", { class: "meter" }, rms, peak);
+    meters.set(key, { rms, peak, hold: METER_FLOOR, holdAt: 0, vertical });
+    return el("div", { class: vertical ? "meter vertical" : "meter" }, rms, peak);
   }
 
   function stripSend(strip, send) {
@@ -68,7 +84,7 @@
   function busRow(b, title, withUnits) {
     const lufs = el("div", { class: "small lufs" }, "");
     loudness.set(b.name, lufs);
-    const units = withUnits ? (b.units || []).map((unit) => toggle(`bus/${b.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, "")) : [];
+    const units = withUnits ? (b.units || []).flatMap((unit) => [editButton("bus", b.name, unit), toggle(`bus/${b.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, "")]) : [];
     if (withUnits && state && state.cue) units.push(toggle(`cue/bus/${b.name}`, "cue", b.cue, "cue"));
     return el("div", { class: "row" },
       el("div", { class: "line" }, el("span", { class: "name" }, title || b.name), ...fader(`bus/${b.name}/gain_db`, b.gain_db),
@@ -88,12 +104,25 @@
       ...[["◀ prev", "setlist/prev"], ["next ▶", "setlist/next"], ["reload", "preset/reload"], ["save", "preset/save"],
           ["rec ●", "record/start"], ["rec ■", "record/stop"]].map(([label, command]) => el("button", { onclick: () => send({ command }) }, label)),
       el("span", { class: "small", id: "setlist" }, s.setlist || "")));
+    if (narrow.matches) renderStacked(s); else window.foldbackConsole.render(s, page);   // console.js
+    if (window.foldbackAnalyser) view.append(el("h2", {}, "Analyser"), window.foldbackAnalyser.panel(s, send));   // analyser.js
+    if (links.length) {
+      view.append(el("h2", {}, "Musicians' links"), el("div", { class: "links" }, ...links.map((link) => {
+        const url = `${location.origin}/?token=${link.token}`;
+        return el("figure", { class: "row" }, el("img", { alt: `QR code of bus ${link.bus}`, src: `qr.svg?token=${encodeURIComponent(token)}&bus=${encodeURIComponent(link.bus)}` }),
+          el("figcaption", {}, el("b", {}, link.bus), el("br"), el("a", { href: url }, url)));
+      })));
+    }
+  }
+
+  // The phone's engineer page: each strip with all its sends, then the cue and the buses, one column.
+  function renderStacked(s) {
     view.append(el("h2", {}, "Strips"));
     for (const strip of s.strips) {
       const units = strip.units.map((unit) => {
         const gr = el("span", { class: "gr" }, "");
         grs.set(`${strip.name}/${unit.id}`, gr);
-        return el("span", { class: "line" }, toggle(`strip/${strip.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, ""), gr);
+        return el("span", { class: "line" }, editButton("strip", strip.name, unit), toggle(`strip/${strip.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, ""), gr);
       });
       view.append(el("div", { class: "row" },
         el("div", { class: "line" }, el("span", { class: "name" }, strip.name), ...fader(`strip/${strip.name}/gain_db`, strip.gain_db),
@@ -115,14 +144,6 @@
           el("button", { onclick: () => send({ command: "cue/clear" }) }, "clear"))));
     }
     view.append(el("h2", {}, "Buses"), ...s.buses.map((b) => busRow(b, null, true)));
-    if (window.foldbackAnalyser) view.append(el("h2", {}, "Analyser"), window.foldbackAnalyser.panel(s, send));   // analyser.js
-    if (links.length) {
-      view.append(el("h2", {}, "Musicians' links"), el("div", { class: "links" }, ...links.map((link) => {
-        const url = `${location.origin}/?token=${link.token}`;
-        return el("figure", { class: "row" }, el("img", { alt: `QR code of bus ${link.bus}`, src: `qr.svg?token=${encodeURIComponent(token)}&bus=${encodeURIComponent(link.bus)}` }),
-          el("figcaption", {}, el("b", {}, link.bus), el("br"), el("a", { href: url }, url)));
-      })));
-    }
   }
 
   // A file source's tempo, key and song position (read-only; set them over OSC: strip/<name>/source/<key>).
@@ -131,6 +152,10 @@
     const shift = src.pitch_semitones + src.cents / 100;
     return `file · tempo ${src.tempo.toFixed(2)} · key ${shift > 0 ? "+" : ""}${shift.toFixed(2)} st · ${time(src.position_s)} / ${time(src.duration_s)}`;
   }
+
+  // The button opening a unit's editor (editors.js).
+  const editButton = (kind, owner, unit) => el("button", { class: "unit", "data-editor": `${kind}/${owner}/unit/${unit.id}/`,
+    onclick: () => window.foldbackEditors.open(page, `${kind}/${owner}/unit/${unit.id}/`, unit.type, `${owner} · ${unit.id} (${unit.type})`) }, "✎ " + unit.id);
 
   // A talkback strip: hold to talk (released when the finger or the mouse lets go), or latch.
   function talkButtons(strip) {
@@ -146,14 +171,14 @@
   function applyState(s) {
     state = s;
     document.getElementById("preset").textContent = s.preset + (s.setlist ? " · " + s.setlist : "");
-    const shape = JSON.stringify([role, bus, !!s.cue, s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id), x.talkback === null || x.talkback === undefined]),
+    const shape = JSON.stringify([role, bus, !!s.cue, mix, narrow.matches, (s.parameters || []).map((p) => p.path), s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id), x.talkback === null || x.talkback === undefined]),
       s.buses.map((b) => [b.name, (b.units || []).map((u) => u.id)])]);
     if (shape !== layout) {
       layout = shape; view.textContent = ""; controls.clear(); meters.clear(); grs.clear(); loudness.clear();
       if (role === "engineer") renderEngineer(s); else renderMix(s);
       return;
     }
-    const values = new Map();
+    const values = new Map((s.parameters || []).map((p) => [p.path, p.type === "toggle" ? p.value >= 0.5 : p.value]));
     for (const strip of s.strips) {
       const p = `strip/${strip.name}/`;
       values.set(p + "gain_db", strip.gain_db).set(p + "pan", strip.pan).set(p + "mute", strip.mute).set(p + "solo", strip.solo);
@@ -171,6 +196,7 @@
       if (!values.has(path) || dragging.has(path)) continue;
       const value = values.get(path);
       if (control.kind === "fader") { control.input.value = value; control.out.textContent = control.show(Number(value)); }
+      else if (control.kind === "custom") control.set(Number(value));
       else { control.button.classList.toggle("on", value); control.button.setAttribute("aria-pressed", String(value)); }
     }
     const setlist = document.getElementById("setlist");
@@ -187,13 +213,14 @@
       const meter = meters.get(key);
       if (!meter || !reading) return;
       const pct = (db) => Math.max(0, Math.min(100, (db - METER_FLOOR) / -METER_FLOOR * 100)) + "%";
-      meter.rms.style.width = pct(reading[1]);
+      meter.rms.style[meter.vertical ? "height" : "width"] = pct(reading[1]);
       if (reading[0] >= meter.hold || now - meter.holdAt > HOLD_MS) { meter.hold = reading[0]; meter.holdAt = now; }
-      meter.peak.style.left = pct(meter.hold);
+      meter.peak.style[meter.vertical ? "bottom" : "left"] = pct(meter.hold);
     };
     for (const [name, reading] of Object.entries(m.strips)) show("strip/" + name, reading);
     for (const [name, reading] of Object.entries(m.buses)) show("bus/" + name, reading);
     for (const [key, element] of grs) element.textContent = m.gr[key] > 0.05 ? "GR -" + m.gr[key].toFixed(1) : "";
+    if (window.foldbackEditors) window.foldbackEditors.meters(m);   // editors.js: live gain reduction, notches
     const lu = (v) => v <= -144 ? "-∞" : v.toFixed(1);
     for (const [name, element] of loudness) {
       const l = (m.loudness || {})[name], d = (m.dose || {})[name];
@@ -230,6 +257,22 @@
       retry = Math.min(retry * 2, 4000);
     };
   }
+
+  // What console.js and editors.js build with: this page's helpers and its state.
+  const page = {
+    el, fader, toggle, meter, send, move, node, travel, fmt, talkButtons, controls, grs, loudness, root,
+    get state() { return state; }, get mix() { return mix; }, get cueFollows() { return cueFollows; },
+    selectMix(name) {
+      mix = name;
+      if (cueFollows && state && state.cue) { send({ command: "cue/clear" }); if (name) send({ path: `${root}cue/bus/${name}`, value: 1 }); }
+      layout = ""; applyState(state);
+    },
+    followCue(on) { cueFollows = on; },
+    undo: undoLast, get undoDepth() { return undo.length; },
+    parameters: (prefix) => ((state && state.parameters) || []).filter((p) => p.path.startsWith(prefix)),
+  };
+  window.foldbackPage = page;   // for tests and the curious
+  narrow.addEventListener("change", () => { if (state) { layout = ""; applyState(state); } });
 
   setOnline(false);
   connect();

@@ -1,0 +1,33 @@
+// The eq and geq editors' response curve: the running unit's bands with their live values, through the engine's own response code (EQResponse, as `foldback check --eq-svg`). Non-realtime.
+import FoldbackControl
+import FoldbackDSP
+import FoldbackPresets
+import Foundation
+
+/// `GET /response?unit=strip/vox/unit/eq`: the magnitude response of a running eq or geq unit as JSON
+/// `{"hz": [...], "db": [...]}`, 200 log-spaced points from 20 Hz to 20 kHz, from the live values.
+enum WebResponse {
+    /// Points on the frequency axis.
+    static let pointCount = 200
+
+    /// The JSON text of unit `path`'s response now, or nil when `path` names no running eq or geq.
+    static func json(_ target: any LiveControlTarget, unit path: String) -> String? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard parts.count == 4, parts[2] == "unit", let graph = target.engine.graph else { return nil }
+        let preset = target.currentPreset.applying(target.engine.changedValues, graph: graph).preset
+        let units: [UnitSpec]? = switch parts[0] {
+        case "strip": preset.strips.first { $0.name == parts[1] }?.units
+        case "bus": preset.buses.first { $0.name == parts[1] }?.units
+        default: nil
+        }
+        guard let response = units?.first(where: { $0.id == parts[3] })?.equalizerResponse(sampleRate: graph.sampleRate) else { return nil }
+        let frequencies = EQResponse.logSpacedFrequencies(from: 20, to: 20_000, count: pointCount)
+        let levels = EQResponse.magnitudeDB(bands: response.bands, sampleRate: graph.sampleRate, frequencies: frequencies, outputGainDB: response.outputGainDB)
+        return Points(hz: frequencies.map { ($0 * 10).rounded() / 10 }, db: levels.map { $0.isFinite ? ($0 * 100).rounded() / 100 : -144 }).jsonText()
+    }
+
+    private struct Points: Encodable {
+        var hz: [Double]
+        var db: [Double]
+    }
+}
