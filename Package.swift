@@ -91,7 +91,7 @@ let package = Package(
         // The preset model, parsing and validation (an `lv2` unit is checked against the installed plugin, hence FoldbackLV2).
         .target(
             name: "FoldbackPresets",
-            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "TOMLKit"],
+            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackPlot", "TOMLKit"],
             swiftSettings: strictSwift
         ),
         // A preset's engine graph: units made from specs (built-in, LV2, feedback), connections, and capturing a running

@@ -30,6 +30,20 @@ package struct BenchTable {
 
     /// Builds `benchCase` as `foldback run` would, measures it, and formats its row; `allocates` is true when
     /// the counter saw the audio path allocate. A case that cannot be built or run says so in its row.
+    /// Measures `cases` in turn, handing `output` the header, a row per case as it is measured, and the note when
+    /// no allocation counter is preloaded; returns the names of the cases whose audio path allocated.
+    package func measure(_ cases: [BenchCase], output: (String) -> Void) -> [String] {
+        output(header)
+        var allocating: [String] = []
+        for benchCase in cases {
+            let row = row(benchCase)
+            output(row.line)
+            if row.allocates { allocating.append(benchCase.name) }
+        }
+        if !isCountingAllocations { output(Self.uncountedNote) }
+        return allocating
+    }
+
     package func row(_ benchCase: BenchCase) -> (line: String, allocates: Bool) {
         let name = benchCase.name.padding(toLength: 14, withPad: " ", startingAt: 0)
         do {
@@ -50,5 +64,17 @@ package struct BenchTable {
         guard let best else { return "not even one strip fits in \(Int(BenchLive.budgetMicroseconds)) µs by \(by)" }
         return String(format: "%d strips of the reference vocal chain (max %.1f µs, p99 %.1f µs of a %.0f µs budget)",
                       best.strips, best.maxMicroseconds, best.p99Microseconds, BenchLive.budgetMicroseconds)
+    }
+
+    /// The summary lines of a live search on `threads` threads: the largest fit, or with several threads both
+    /// searches' fits and the gain.
+    package static func summary(of outcome: BenchLive.Outcome, threads: Int, by: String) -> [String] {
+        guard threads > 1 else { return ["largest fit: " + describe(outcome.best, by: by)] }
+        var lines = ["largest fit, one thread: " + describe(outcome.oneThread, by: by),
+                     "largest fit, \(threads) threads: " + describe(outcome.best, by: by)]
+        if let one = outcome.oneThread, let many = outcome.best {
+            lines.append(String(format: "gain: %d / %d strips = %.2f× one thread", many.strips, one.strips, Double(many.strips) / Double(one.strips)))
+        }
+        return lines
     }
 }

@@ -87,17 +87,8 @@ struct BenchCommand: ParsableCommand {
         guard !cases.isEmpty else {
             throw ValidationError("no case named '\(only ?? "")'; the cases are: \(BenchCases.all.map(\.name).joined(separator: ", "))")
         }
-        let table = BenchTable(rate: rate, block: block, seconds: seconds)
-        print(table.header)
-        var allocating: [String] = []
-        for benchCase in cases {
-            let row = table.row(benchCase)
-            print(row.line)
-            if row.allocates { allocating.append(benchCase.name) }
-        }
-        if !table.isCountingAllocations {
-            print(BenchTable.uncountedNote)
-        } else if !allocating.isEmpty {
+        let allocating = BenchTable(rate: rate, block: block, seconds: seconds).measure(cases) { print($0) }
+        if !allocating.isEmpty {
             StandardError.writeLine("foldback bench: the audio path allocated in: \(allocating.joined(separator: ", "))")
             throw ExitCode(1)
         }
@@ -108,15 +99,7 @@ struct BenchCommand: ParsableCommand {
         do {
             let seconds = CommandLine.arguments.contains("--seconds") ? self.seconds : 3
             let outcome = try BenchLive(seconds: seconds, byP99: by == "p99", threads: threads, maximumStrips: maxStrips).run()
-            if threads > 1 {
-                print("largest fit, one thread: " + BenchTable.describe(outcome.oneThread, by: by))
-                print("largest fit, \(threads) threads: " + BenchTable.describe(outcome.best, by: by))
-                if let one = outcome.oneThread, let many = outcome.best {
-                    print(String(format: "gain: %d / %d strips = %.2f× one thread", many.strips, one.strips, Double(many.strips) / Double(one.strips)))
-                }
-            } else {
-                print("largest fit: " + BenchTable.describe(outcome.best, by: by))
-            }
+            for line in BenchTable.summary(of: outcome, threads: threads, by: by) { print(line) }
         } catch {
             StandardError.writeLine("foldback bench --live: \(error)")
             throw ExitCode(1)

@@ -89,26 +89,18 @@ struct CheckCommand: ParsableCommand {
         do {
             return try PresetGraphBuilder.graph(for: preset, sampleRate: sampleRate, maxFrames: 256)
         } catch {
-            PresetLoading.report(error, path: preset.path)
+            PresetProblems.report(error, path: preset.path)
             throw ExitCode(2)
         }
     }
 
     /// Writes the response of the strip's first eq or geq unit; an unknown strip or a strip without one exits 2.
     private func plotEQ(of stripName: String, in preset: Preset, to path: String) throws {
-        guard let strip = preset.strip(named: stripName) else {
-            let names = preset.strips.map { "'\($0.name)'" }.joined(separator: ", ")
-            StandardError.writeLine("foldback: --eq-svg: no strip '\(stripName)' in \(preset.path); its strips are \(names)")
+        do {
+            try preset.equalizerPlot(ofStrip: stripName).write(to: path, announces: !quiet)
+        } catch let error as EqualizerPlotError {
+            StandardError.writeLine("foldback: --eq-svg: \(error)")
             throw ExitCode(2)
         }
-        guard let unit = strip.units.first(where: \.isEqualizer), let response = unit.equalizerResponse(sampleRate: 48000) else {
-            StandardError.writeLine("foldback: --eq-svg: strip '\(stripName)' has no eq or geq unit")
-            throw ExitCode(2)
-        }
-        let plot = ResponsePlot(
-            title: "\(stripName) / \(unit.id)",
-            subtitle: "\(response.description), output \(unit.parameters[ParameterTree.Key.gain] ?? 0) dB (48 kHz; \(preset.path))",
-            bands: response.bands, sampleRate: 48000, outputGainDB: response.outputGainDB)
-        try plot.write(to: path, announces: !quiet)
     }
 }

@@ -10,11 +10,8 @@ enum PresetLoading {
         do {
             return try PresetLoader.load(path: path)
         } catch {
-            report(error, path: path)
+            PresetProblems.report(error, path: path)
             throw ExitCode(2)
         }
     }
-
-    /// Prints every diagnostic of `error` and a count line.
-    static func report(_ error: PresetError, path: String) { PresetProblems.report(error, path: path) }
 }
