@@ -35,13 +35,25 @@ def receive(sock):
                 raise EOFError("closed")
             data += chunk
         return data
-    first, second = exact(2)
-    length = second & 0x7F
-    if length == 126:
-        length = struct.unpack(">H", exact(2))[0]
-    elif length == 127:
-        length = struct.unpack(">Q", exact(8))[0]
-    return first & 0x0F, exact(length)
+    # A large message (the state carries the parameter tree) may come as a text frame and continuation frames.
+    opcode, message = None, b""
+    while True:
+        first, second = exact(2)
+        length = second & 0x7F
+        if length == 126:
+            length = struct.unpack(">H", exact(2))[0]
+        elif length == 127:
+            length = struct.unpack(">Q", exact(8))[0]
+        frame_opcode, payload = first & 0x0F, exact(length)
+        if frame_opcode >= 8:          # a control frame (ping, pong, close) may come between fragments
+            if opcode is None:
+                return frame_opcode, payload
+            continue
+        if opcode is None:
+            opcode = frame_opcode
+        message += payload
+        if first & 0x80:
+            return opcode, message
 
 
 def main():
