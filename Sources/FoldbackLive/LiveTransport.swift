@@ -1,5 +1,6 @@
 // Run-time start/stop of a live session's record tap and file players, shared by signals and OSC. Non-realtime.
 import Foundation
+package import FoldbackControl
 
 /// What can be started and stopped while a session plays. Signals (on the main loop) and OSC (on its
 /// thread) both go through here, one request at a time.
@@ -10,12 +11,25 @@ package final class LiveTransport: @unchecked Sendable {
     private let lock = NSLock()
     private var recorder: Switch?
     private var players: Switch?
+    private var soundcheck: (@Sendable (SoundcheckCommand) throws(ControlError) -> String)?
 
     /// Installs the record tap's switch (`--record`).
     package func setRecorder(_ recorder: @escaping Switch) { lock.withLock { self.recorder = recorder } }
 
     /// Installs the file players' switch (strips with a `source`).
     package func setPlayers(_ players: @escaping Switch) { lock.withLock { self.players = players } }
+
+    /// Installs the sound-check take's commands (`--soundcheck TAKE`).
+    package func setSoundcheck(_ handler: @escaping @Sendable (SoundcheckCommand) throws(ControlError) -> String) {
+        lock.withLock { soundcheck = handler }
+    }
+
+    /// Carries out a sound-check command; nil when no take plays.
+    package func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try soundcheck?(command)
+    }
 
     /// Starts, stops (or with nil toggles) recording; nil when there is no recorder.
     package func record(_ on: Bool?) -> String? { lock.withLock { recorder?(on) } }

@@ -35,29 +35,32 @@ public final class TakePlayer: @unchecked Sendable {
     }
 
     /// Opens the files of `take` for the show's `strips` (names and channels, show order); strips not on the
-    /// take stay live. Plays from the top at once when `isPlaying`. The take's rate must be the engine's.
+    /// take stay live. Plays from the top at once when `isPlaying`. Every file must have the same rate (the
+    /// engine's: see ``sampleRate``); the source takes chunks of up to `maxFrames`.
     public init(
-        take: SoundcheckTake, strips: [(name: String, channels: Int)], sampleRate: Int, maxFrames: Int, isPlaying: Bool = true
+        take: SoundcheckTake, strips: [(name: String, channels: Int)], maxFrames: Int = EngineGraph.maxFramesLimit, isPlaying: Bool = true
     ) throws(AudioFileError) {
         var onTake: [(name: String, url: URL)] = []
         var readers: [AudioFileReader] = []
         var channelOf: [String: Int] = [:]
         var channels = 0
+        var sampleRate: Int?
         for strip in strips {
             guard let url = take.files[strip.name] else { continue }
             let reader = try AudioFileReader(url: url)
             guard reader.channelCount == strip.channels else {
                 throw .invalidArgument("\(url.path): \(reader.channelCount) channels, strip \(strip.name) has \(strip.channels)")
             }
-            guard reader.sampleRate == sampleRate else {
-                throw .invalidArgument("\(url.path): recorded at \(reader.sampleRate) Hz, the engine runs at \(sampleRate) Hz")
+            guard reader.sampleRate == sampleRate ?? reader.sampleRate else {
+                throw .invalidArgument("\(url.path): recorded at \(reader.sampleRate) Hz, the take's other files at \(sampleRate ?? 0) Hz")
             }
+            sampleRate = reader.sampleRate
             onTake.append((strip.name, url))
             readers.append(reader)
             channelOf[strip.name] = channels
             channels += strip.channels
         }
-        guard !readers.isEmpty else { throw .invalidArgument("the take \(take.stamp) has none of the show's strips") }
+        guard let sampleRate, !readers.isEmpty else { throw .invalidArgument("the take \(take.stamp) has none of the show's strips") }
         self.strips = onTake
         self.sampleRate = sampleRate
         frameCount = readers.map(\.frameCount).min() ?? 0

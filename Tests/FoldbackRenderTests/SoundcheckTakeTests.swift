@@ -94,7 +94,7 @@ final class SoundcheckTakeTests: XCTestCase {
         let graph = try EngineGraph(description(), sampleRate: Double(rate), maxFrames: 1024)
         let take = try SoundcheckTake(at: directory)
         XCTAssertEqual(take.files.count, strips)
-        let player = try TakePlayer(take: take, strips: (0..<strips).map { ("s\($0)", 1) }, sampleRate: rate, maxFrames: 1024)
+        let player = try TakePlayer(take: take, strips: (0..<strips).map { ("s\($0)", 1) }, maxFrames: 1024)
         try graph.attachTake(player.source)
         let played = directory.appendingPathComponent("played")
         try FileManager.default.createDirectory(at: played, withIntermediateDirectories: true)
