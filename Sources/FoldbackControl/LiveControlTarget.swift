@@ -25,6 +25,8 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     /// Carries out a sound-check command on the take (`--soundcheck TAKE`). - Returns: what was done.
     /// - Throws: ``ControlError/failed(_:)`` when no take plays, or a strip it does not know.
     func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String
+    /// The take playing, or nil without `--soundcheck`.
+    var soundcheckStatus: SoundcheckStatus? { get }
     /// The latency figures of bus `name` (what Foldback adds, the round trip JACK reports), or nil for no such bus.
     func busLatency(named name: String) -> BusLatencyFigures?
     /// Every bus's latest loudness (and in-ear dose), in preset order.
@@ -52,6 +54,9 @@ extension LiveControlTarget {
     public func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {
         throw .failed(recorder ? "not recording: start foldback run with --record DIR" : "no strip plays a file")
     }
+
+    /// Targets without a take have no status.
+    public var soundcheckStatus: SoundcheckStatus? { nil }
 
     /// Targets without a take refuse.
     public func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String {

@@ -11,6 +11,7 @@ package final class LiveTransport: @unchecked Sendable {
     private let lock = NSLock()
     private var recorder: Switch?
     private var players: Switch?
+    private var soundcheckStatus: (@Sendable () -> SoundcheckStatus?)?
     private var soundcheck: (@Sendable (SoundcheckCommand) throws(ControlError) -> String)?
 
     /// Installs the record tap's switch (`--record`).
@@ -23,6 +24,12 @@ package final class LiveTransport: @unchecked Sendable {
     package func setSoundcheck(_ handler: @escaping @Sendable (SoundcheckCommand) throws(ControlError) -> String) {
         lock.withLock { soundcheck = handler }
     }
+
+    /// Installs where the take's status is read.
+    package func setSoundcheckStatus(_ read: @escaping @Sendable () -> SoundcheckStatus?) { lock.withLock { soundcheckStatus = read } }
+
+    /// The take's status; nil when no take plays.
+    package var soundcheckState: SoundcheckStatus? { lock.withLock { soundcheckStatus }?() }
 
     /// Carries out a sound-check command; nil when no take plays.
     package func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String? {

@@ -43,15 +43,24 @@ package struct Soundcheck: Sendable {
         try graph.attachTake(player.source)
     }
 
-    /// What the status line, OSC `get` and the web page show: the take's position and loop, strips on it.
-    package var status: String? {
+    /// The take's position and loop and the strips on it (the web page's fields).
+    package var state: SoundcheckStatus? {
         guard let player else { return nil }
         let rate = Double(player.sampleRate)
-        let where_ = player.position.map { String(format: "%.3f s", Double($0) / rate) } ?? "stopped"
-        let loop = player.loop.map { String(format: " loop %.3f–%.3f s", Double($0.lowerBound) / rate, Double($0.upperBound) / rate) } ?? ""
-        let onTake = player.strips.map(\.name).filter { player.source.isOnTake(strip: $0) }
-        return "take \(where_) of \(String(format: "%.3f s", Double(player.frameCount) / rate))\(loop); on take: "
-            + (onTake.isEmpty ? "none" : onTake.joined(separator: ", "))
+        let names = player.strips.map(\.name)
+        return SoundcheckStatus(
+            stripsOnTake: names, stripsPlayingTake: names.filter { player.source.isOnTake(strip: $0) },
+            positionSeconds: player.position.map { Double($0) / rate }, lengthSeconds: Double(player.frameCount) / rate,
+            loopSeconds: player.loop.map { Double($0.lowerBound) / rate...Double($0.upperBound) / rate })
+    }
+
+    /// What the status line and OSC `get` show: the take's position and loop, strips playing it.
+    package var status: String? {
+        guard let state else { return nil }
+        let where_ = state.positionSeconds.map { String(format: "%.3f s", $0) } ?? "stopped"
+        let loop = state.loopSeconds.map { String(format: " loop %.3f–%.3f s", $0.lowerBound, $0.upperBound) } ?? ""
+        return "take \(where_) of \(String(format: "%.3f s", state.lengthSeconds))\(loop); on take: "
+            + (state.stripsPlayingTake.isEmpty ? "none" : state.stripsPlayingTake.joined(separator: ", "))
     }
 
     /// Carries out an OSC command on the take.
@@ -98,5 +107,6 @@ extension LiveSession {
         guard soundcheck.player != nil else { return }
         statusParts.append { soundcheck.status }
         transport.setSoundcheck { command throws(ControlError) in try soundcheck.run(command) }
+        transport.setSoundcheckStatus { soundcheck.state }
     }
 }
