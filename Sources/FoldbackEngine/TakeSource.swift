@@ -129,17 +129,18 @@ extension GraphRender {
             for channel in 0..<channels { stripChannels[channel] = UnsafePointer(take.pointee.landing[first + channel]) }
             return
         }
-        let step = target > start ? take.pointee.step : -take.pointee.step
+        // A graph fading out holds the share where the incoming graph, which moves it, left it.
+        let step = isTapping ? (target > start ? take.pointee.step : -take.pointee.step) : 0
         var share = start
         for channel in 0..<channels {
             share = start
             let live = stripChannels[channel], recorded = take.pointee.landing[first + channel], out = take.pointee.mixed[first + channel]
             for frame in 0..<frames {
-                share = step > 0 ? min(target, share + step) : max(target, share + step)
+                share = step > 0 ? min(target, share + step) : (step < 0 ? max(target, share + step) : share)
                 out[frame] = live[frame] + (recorded[frame] - live[frame]) * share
             }
             stripChannels[channel] = UnsafePointer(out)
         }
-        take.pointee.share[index] = share
+        if isTapping { take.pointee.share[index] = share }
     }
 }
