@@ -7,24 +7,13 @@ import XCTest
 import FoldbackTestSupport
 
 final class SoundcheckEndToEndTests: JACKServerTestCase {
-    private var directory: URL!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-soundcheck-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: directory)
-        try super.tearDownWithError()
-    }
-
     /// A client plays noise into `vox` and the stereo `backing` while the show records its inputs: one file per
     /// strip, same length, holding the noise; a second run plays that take with nothing connected and its
     /// `main` bus carries the mix.
     func testRecordedInputsPlayBackThroughTheStrips() throws {
         let server = try serverName
+        let directory = URL(fileURLWithPath: try LiveControlRig.temporaryFolder())
+        defer { try? FileManager.default.removeItem(at: directory) }
         let inputs = directory.appendingPathComponent("inputs")
         let clientName = "fb-sc-\(getpid())"
         let run = try FoldbackRun(

@@ -27,6 +27,7 @@ final class SoundcheckJACKTests: JACKServerTestCase {
     func testEightStripsRecordExactlyAlignedAndPlayBackThroughTheStrips() throws {
         let server = try serverName
         let folder = URL(fileURLWithPath: try LiveControlRig.temporaryFolder())
+        defer { try? FileManager.default.removeItem(at: folder) }
         let show = try preset(in: folder)
         let inputs = folder.appendingPathComponent("inputs"), played = folder.appendingPathComponent("played")
         let tones: [TestSignal] = (0..<4).map { (index: Int) -> TestSignal in .sine(frequency: 150.7 * Double(index + 1), level: -12) }
