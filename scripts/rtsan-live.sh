@@ -17,14 +17,16 @@ export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true
 
 # live PRESET READY_PORT "OSC MOVES" WEB_PATH PROBE_ARGS…: one sanitized run; OSC MOVES is a list of
 # "path f value" triples separated by ';', sent each step with a reload; WEB_PATH is the parameter four
-# web pages move meanwhile.
+# web pages move meanwhile. $run_args (word-split) is added to foldback run's arguments.
+take_dir="${TMPDIR:-/tmp}/foldback-rtsan-take-$$"
+run_args=""
 live() {
   local preset=$1 ready=$2 moves=$3 web_path=$4
   shift 4
   local server="foldback-rtsan-$$-$RANDOM" log="${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log"
   local osc_port=$((20000 + ($$ + RANDOM) % 20000))
   .build-rtsan/release/foldback run "$preset" --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" --web-port 0 \
-    --threads "$(( $(nproc) >= 2 ? 2 : 1 ))" >"$log" 2>&1 &
+    --threads "$(( $(nproc) >= 2 ? 2 : 1 ))" $run_args >"$log" 2>&1 &
   local pid=$!
   trap "kill -INT $pid 2>/dev/null || true" EXIT
   for _ in $(seq 1 200); do
@@ -70,9 +72,11 @@ live() {
   fi
 }
 
+run_args="--record-inputs $take_dir"   # the strips' raw inputs, played back by the third run
 live presets/vocal-monitor.toml main_L "/foldback/strip/vox/gain_db f -STEP;/foldback/analyser/select s strip/vox/post" /foldback/strip/vox/send/iem_vox/gain_db \
   --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
   --midi foldback:midi_in --record foldback:main_L --record foldback:iem_vox_L
+run_args=""
 live presets/monitor-console.toml wedge \
   "/foldback/bus/wedge/unit/ring_out/g2k5 f -STEP;/foldback/bus/wedge/unit/fbx/max_depth_db f -1STEP;/foldback/bus/foh/unit/align/delay_ms f 1STEP;/foldback/bus/iem_vox/limiter/ceiling_db f -STEP;/foldback/strip/verb_ret/gain_db f -STEP;/foldback/analyser/select s bus/wedge" \
   /foldback/strip/vox/send/iem_vox/gain_db \
@@ -100,4 +104,10 @@ live "$backing_dir/backing.toml" main_L \
   /foldback/strip/backing/send/main/gain_db \
   --play foldback:vox_in=voice --record foldback:main_L
 rm -rf "$backing_dir"
-echo "rtsan-live: two presets (strip units; bus units, effect return, send delays), each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation; a stretched file source with its tempo and key moving, no violation"
+# The virtual sound check: the first run's take played through vocal-monitor's strips, moved live ↔ take (crossfades) and located.
+run_args="--soundcheck $take_dir"
+live presets/vocal-monitor.toml main_L "/foldback/soundcheck/all s live;/foldback/soundcheck/strip/vox s take;/foldback/soundcheck/all s take;/foldback/soundcheck/locate f 0.STEP" \
+  /foldback/strip/vox/send/iem_vox/gain_db --play foldback:vox_in=voice --record foldback:main_L
+run_args=""
+rm -rf "$take_dir"
+echo "rtsan-live: two presets (strip units; bus units, effect return, send delays), a stretched file source with its tempo and key moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"

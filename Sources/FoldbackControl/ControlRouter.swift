@@ -92,6 +92,10 @@ public final class ControlRouter: Sendable {
             let report = try target.setTransport(recorder: parts[0] == "record", on: parts[1] == "start")
             note("\(message.path): \(report)", from: surface)
             return [OSCMessage(Self.root + "/" + parts[0], [.string(report)])]
+        case "soundcheck":
+            let report = try target.soundcheck(try SoundcheckCommand.parse(parts.dropFirst(), message))
+            if parts.count > 1, parts[1] != "get" { note("\(message.path): \(report)", from: surface) }
+            return [OSCMessage(Self.root + "/soundcheck", [.string(report)])]
         case "meters":
             return try meterCommand(message, command: parts.dropFirst().joined(separator: "/"), sender: sender)
         case "analyser":

@@ -22,6 +22,11 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     /// Starts (`true`) or stops the record tap (`recorder`) or the file players (`false`).
     /// - Returns: what was done. - Throws: ``ControlError/failed(_:)`` when there is none to switch.
     func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String
+    /// Carries out a sound-check command on the take (`--soundcheck TAKE`). - Returns: what was done.
+    /// - Throws: ``ControlError/failed(_:)`` when no take plays, or a strip it does not know.
+    func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String
+    /// The take playing, or nil without `--soundcheck`.
+    var soundcheckStatus: SoundcheckStatus? { get }
     /// The latency figures of bus `name` (what Foldback adds, the round trip JACK reports), or nil for no such bus.
     func busLatency(named name: String) -> BusLatencyFigures?
     /// Every bus's latest loudness (and in-ear dose), in preset order.
@@ -52,5 +57,13 @@ extension LiveControlTarget {
     /// Targets without a recorder or file players refuse.
     public func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {
         throw .failed(recorder ? "not recording: start foldback run with --record DIR" : "no strip plays a file")
+    }
+
+    /// Targets without a take have no status.
+    public var soundcheckStatus: SoundcheckStatus? { nil }
+
+    /// Targets without a take refuse.
+    public func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String {
+        throw .failed("no take plays: start foldback run with --soundcheck TAKE")
     }
 }

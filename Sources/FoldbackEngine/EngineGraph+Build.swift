@@ -104,6 +104,7 @@ extension EngineGraph {
             stripTaps: nilTable(count: stripDescriptions.count), busTaps: nilTable(count: busDescriptions.count), tapSwitch: nil,
             busAnalysisTaps: nilTable(count: busDescriptions.count),
             stripSources: nilTable(count: stripDescriptions.count), sourceBuffers: sourceTable(count: stripDescriptions.count * 2, silence: silence),
+            stripInputTaps: nilTable(count: stripDescriptions.count), takeChannels: takeChannelTable(count: stripDescriptions.count),
             handovers: handoverTable(handovers), handoverCount: handovers.count,
             predecessor: handovers.isEmpty ? nil : predecessor.map { UnsafeMutableRawPointer($0.render) },
             order: order, orderCount: routing.order.count, sendScratch: workBuffers(2),

@@ -6,12 +6,15 @@ public enum TapPoint: Sendable, Hashable {
     case bus(String)
     /// A strip's post-fader signal (after its units, gates and fader, before pan and sends).
     case strip(String)
+    /// A strip's raw input: its ports before trim and units (a sound-check take; see ``EngineGraph/attachInputTap(_:toStrip:control:)``).
+    case stripInput(String)
 }
 
 extension EngineGraph {
     /// Makes the audio thread copy the signal at `point` into `ring` while `control` is on.
     /// Call before ``Engine/install(_:crossfade:)``. Every tap of a graph shares one switch.
     public func attachTap(_ ring: TapRing, to point: TapPoint, control: TapSwitch) throws(EngineError) {
+        if case .stripInput(let name) = point { return try attachInputTap(ring, toStrip: name, control: control) }
         let render = render
         if let existing = render.pointee.tapSwitch, existing != control.state {
             throw .unitSetupFailed(unit: "record tap", reason: "all taps of a graph must share one switch")
@@ -23,6 +26,8 @@ extension EngineGraph {
         case .strip(let name):
             guard let index = description.strips.firstIndex(where: { $0.name == name }) else { throw .unknownTapPoint(name) }
             render.pointee.stripTaps[index] = ring.state
+        case .stripInput:
+            return
         }
         render.pointee.tapSwitch = control.state
         retainedTapObjects.append(ring)
@@ -131,6 +136,8 @@ extension EngineGraph {
         case .strip(let name):
             guard let index = description.strips.firstIndex(where: { $0.name == name }) else { return nil }
             return Int(render.pointee.strips[index].outputChannels)
+        case .stripInput(let name):
+            return description.strips.first { $0.name == name }?.channels
         }
     }
 }

@@ -146,6 +146,12 @@ struct GraphRender {
     /// File sources per strip (nil = the strip reads its input ports) and their landing buffers, 2 per strip.
     var stripSources: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
     var sourceBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
+    /// Raw-input record taps per strip (nil = none) and their own switch: see `StripInputTaps.swift`.
+    var stripInputTaps: UnsafeMutablePointer<UnsafeMutablePointer<TapRingState>?>
+    var inputTapSwitch: UnsafeMutablePointer<TapSwitchState>? = nil
+    /// The sound-check take (nil = none) and each strip's first take channel (−1: live only): see `TakeSource.swift`.
+    var take: UnsafeMutablePointer<TakeSourceState>? = nil
+    var takeChannels: UnsafeMutablePointer<Int32>
     /// Units continued from the graph at `predecessor` (its render, nil for none), applied when this graph
     /// takes over: see `GraphHandover.swift`.
     var handovers: UnsafeMutablePointer<UnitHandover>

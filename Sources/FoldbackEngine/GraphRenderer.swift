@@ -30,6 +30,8 @@ extension GraphRender {
     /// Starts a chunk: samples the record switch, clears the cue mix and every bus mix; returns the meters' factors.
     mutating func beginChunk(frames: Int) -> (peakDecay: Float, rmsWeight: Float) {
         sampleTaps()
+        sampleInputTaps()
+        readTake(frames: frames)
         clearCue(frames: frames)
         for bus in 0..<busCount {
             for channel in 0..<Int(buses[bus].channels) {

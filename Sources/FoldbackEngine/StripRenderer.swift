@@ -38,6 +38,8 @@ extension GraphRender {
                 current[channel] = UnsafePointer(silence)
             }
         }
+        tapStripInput(index, channels: currentCount, frames: frames)
+        mixTake(index, channels: currentCount, frames: frames)
 
         let output = stripOutputs + index
         let isDormant = !strip.pointee.isEnabled && strip.pointee.gate.isSettled && strip.pointee.gate.value == 0

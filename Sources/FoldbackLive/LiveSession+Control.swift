@@ -114,3 +114,14 @@ extension LiveSession {
         return report
     }
 }
+
+extension LiveSession {
+    /// The take playing (`--soundcheck`), for the web page.
+    package var soundcheckStatus: SoundcheckStatus? { transport.soundcheckState }
+
+    /// OSC's `/foldback/soundcheck/...`.
+    package func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String {
+        guard let report = try transport.soundcheck(command) else { throw .failed("no take plays: start foldback run with --soundcheck TAKE") }
+        return report
+    }
+}

@@ -15,17 +15,20 @@ package final class LiveShow {
     private let midi: MIDIInputLoop?
     private let recorder: Recorder?
     private let players: FilePlayers
+    private let soundcheck: Soundcheck
     private let showsStatus: Bool
 
     /// What a preset needs before its session starts: the recorder and the file players, checked against it.
     package struct Parts: Sendable {
         package let recorder: Recorder?
         package let players: FilePlayers
+        package let soundcheck: Soundcheck
 
         /// Closes what was opened (for parts of a show that will not start).
         package func close() {
             recorder?.close()
             players.close()
+            soundcheck.close()
         }
     }
 
@@ -40,10 +43,18 @@ package final class LiveShow {
             throw .preset(error, path: preset.path)
         }
         let recorder = try options.recording.makeRecorder(preset: preset, graph: prototype)
-        do {
-            return Parts(recorder: recorder, players: try FilePlayers(preset: preset))
+        let soundcheck: Soundcheck
+        do throws(ShowError) {
+            soundcheck = try Soundcheck(settings: options.recording, graph: prototype)
         } catch {
             recorder?.close()
+            throw error
+        }
+        do {
+            return Parts(recorder: recorder, players: try FilePlayers(preset: preset), soundcheck: soundcheck)
+        } catch {
+            recorder?.close()
+            soundcheck.close()
             throw .reported(status: (error as? LiveStartFailure)?.status ?? 2)
         }
     }
@@ -54,13 +65,14 @@ package final class LiveShow {
     package init(
         preset: Preset, parts: Parts, clientName: String, serverName: String?, options: ShowOptions, setlist: Setlist?
     ) throws(ShowError) {
-        let (recorder, players) = (parts.recorder, parts.players)
+        let (recorder, players, soundcheck) = (parts.recorder, parts.players, parts.soundcheck)
         do {
             session = try LiveSession(
                 preset: preset, clientName: clientName, serverName: serverName,
                 prepare: { graph in
                     try recorder?.attach(to: graph)
                     try players.attach(to: graph)
+                    try soundcheck.attach(to: graph)
                 }, showSeconds: options.showMinutes * 60, renderThreads: options.threads,
                 alsoFitting: setlist?.entries.compactMap { try? PresetLoader.load(path: $0.presetPath) } ?? [])
         } catch {
@@ -91,10 +103,11 @@ package final class LiveShow {
             parts.close()
             throw .failed("\(error)")
         }
-        (self.recorder, self.players) = (recorder, players)
+        (self.recorder, self.players, self.soundcheck) = (recorder, players, soundcheck)
         showsStatus = !options.quiet && !options.control.meters
         if let recorder { session.record(with: recorder, paused: options.recording.paused) }
         session.play(with: players)
+        session.soundcheck(with: soundcheck, paused: options.recording.paused)
         StandardError.writeLine(session.summary)
         for line in session.netLatencyReport() + session.latencyReport() { StandardError.writeLine(line) }
     }
@@ -127,5 +140,6 @@ package final class LiveShow {
         }
         session.close()
         players.close()
+        soundcheck.close()
     }
 }

@@ -1,5 +1,6 @@
 // Run-time start/stop of a live session's record tap and file players, shared by signals and OSC. Non-realtime.
 import Foundation
+package import FoldbackControl
 
 /// What can be started and stopped while a session plays. Signals (on the main loop) and OSC (on its
 /// thread) both go through here, one request at a time.
@@ -11,6 +12,8 @@ package final class LiveTransport: @unchecked Sendable {
     private var recorder: Switch?
     private var players: Switch?
     private var sources: FilePlayers?
+    private var soundcheckStatus: (@Sendable () -> SoundcheckStatus?)?
+    private var soundcheck: (@Sendable (SoundcheckCommand) throws(ControlError) -> String)?
 
     /// Installs the record tap's switch (`--record`).
     package func setRecorder(_ recorder: @escaping Switch) { lock.withLock { self.recorder = recorder } }
@@ -23,6 +26,24 @@ package final class LiveTransport: @unchecked Sendable {
 
     /// The file players, or nil before they start.
     package var fileSources: FilePlayers? { lock.withLock { sources } }
+
+    /// Installs the sound-check take's commands (`--soundcheck TAKE`).
+    package func setSoundcheck(_ handler: @escaping @Sendable (SoundcheckCommand) throws(ControlError) -> String) {
+        lock.withLock { soundcheck = handler }
+    }
+
+    /// Installs where the take's status is read.
+    package func setSoundcheckStatus(_ read: @escaping @Sendable () -> SoundcheckStatus?) { lock.withLock { soundcheckStatus = read } }
+
+    /// The take's status; nil when no take plays.
+    package var soundcheckState: SoundcheckStatus? { lock.withLock { soundcheckStatus }?() }
+
+    /// Carries out a sound-check command; nil when no take plays.
+    package func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return try soundcheck?(command)
+    }
 
     /// Starts, stops (or with nil toggles) recording; nil when there is no recorder.
     package func record(_ on: Bool?) -> String? { lock.withLock { recorder?(on) } }

@@ -16,6 +16,10 @@ package struct RecordingSettings: Sendable {
     package var format: RecordingFormat = .wav
     /// Arm the recorder but wait for SIGUSR1 (or OSC) to start the first take.
     package var paused = false
+    /// The folder raw-input sound-check takes go to (`--record-inputs`), or nil.
+    package var inputsDirectory: String?
+    /// The sound-check take to play through the strips (`--soundcheck`), or nil.
+    package var soundcheckTake: String?
 
     /// No recording.
     package init() {}
@@ -41,6 +45,13 @@ package struct RecordingSettings: Sendable {
             }
             return nil
         }
+        let url = try Self.writableDirectory(directory)
+        let points = try points(in: preset).map { ($0, graph.tapChannels(at: $0) ?? 2) }
+        return Recorder(directory: url, points: points, format: format, onMessage: { StandardError.writeLine("foldback: \($0)") })
+    }
+
+    /// `directory`, created if missing. - Throws: ``ShowError/usage(_:)`` when it cannot be created or written.
+    static func writableDirectory(_ directory: String) throws(ShowError) -> URL {
         let url = URL(fileURLWithPath: directory, isDirectory: true)
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
@@ -48,8 +59,7 @@ package struct RecordingSettings: Sendable {
             throw .usage("cannot create the record directory \(directory): \(error.localizedDescription)")
         }
         guard FileManager.default.isWritableFile(atPath: url.path) else { throw .usage("the record directory \(directory) is not writable") }
-        let points = try points(in: preset).map { ($0, graph.tapChannels(at: $0) ?? 2) }
-        return Recorder(directory: url, points: points, format: format, onMessage: { StandardError.writeLine("foldback: \($0)") })
+        return url
     }
 
     private static func check(_ names: [String], option: String, known: [String], kind: String) throws(ShowError) -> [String] {

@@ -199,6 +199,7 @@ public final class Recorder: @unchecked Sendable {
         switch point {
         case .bus(let name): "bus-\(name)"
         case .strip(let name): "strip-\(name)"
+        case .stripInput(let name): "input-\(name)"
         }
     }
 

@@ -101,6 +101,17 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var step: Float
     }
 
+    /// The sound-check take playing (`--soundcheck`), read-only: strips on it and playing it, where it plays.
+    public struct Soundcheck: Encodable, Equatable, Sendable {
+        public var strips: [String]
+        public var playing: [String]
+        /// Whole seconds into the take (nil: stopped), and its length.
+        public var position_s: Int?
+        public var length_s: Int
+        /// `[start, end]` seconds, or nil without a loop.
+        public var loop_s: [Double]?
+    }
+
     public var type = "state"
     /// The preset's name (or its file).
     public var preset: String
@@ -112,6 +123,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public var buses: [Bus]
     /// The parameter tree in show order, every parameter with its live value (docs/web.md).
     public var parameters: [Parameter]
+    /// The take playing, or nil (absent) without `--soundcheck`.
+    public var soundcheck: Soundcheck?
 
     /// Gains below this are sent as this (JSON has no −∞), dB.
     public static let floorDB: Float = -144
@@ -157,8 +170,14 @@ public struct WebState: Encodable, Equatable, Sendable {
                 smoothed: descriptor.isSmoothed, musician: node.musicianBus, choices: descriptor.choices.isEmpty ? nil : descriptor.choices,
                 label: descriptor.summary, step: descriptor.resolution)
         }
+        let take = target.soundcheckStatus.map { status in
+            Soundcheck(
+                strips: status.stripsOnTake, playing: status.stripsPlayingTake, position_s: status.positionSeconds.map { Int($0) },
+                length_s: Int(status.lengthSeconds.rounded()), loop_s: status.loopSeconds.map { [$0.lowerBound, $0.upperBound] })
+        }
         return WebState(
-            preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses, parameters: parameters)
+            preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses, parameters: parameters,
+            soundcheck: take)
     }
 }
 

@@ -51,6 +51,8 @@ struct RealtimeCheck: ParsableCommand {
         let first = try RealtimeScenario.graph(maxFrames: maxFrames)
         let streams = RealtimeStreams()
         try streams.attach(to: first)
+        let take = RealtimeTake()
+        try take.attach(to: first)
         try engine.install(first, crossfade: .none)
         let audio = AudioThreadDriver(engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault)
         counter?.resetCounts()
@@ -72,12 +74,14 @@ struct RealtimeCheck: ParsableCommand {
             }
             engine.collectGarbage()
             streams.service(cyclesDone: done, cycles: cycles)
+            take.service(cyclesDone: done, cycles: cycles)
             // The next swap once its time has come and the previous fade is over (one graph held).
             // Odd swaps continue the running graph's plugins (the instance changes hands at the swap).
             if swapped < swaps, done >= (swapped + 1) * cycles / (swaps + 1), engine.liveGraphCount == 1 {
                 let replacement = try RealtimeScenario.graph(
                     maxFrames: maxFrames, busGainDB: swapped % 2 == 0 ? -6 : 0, continuing: swapped % 2 == 1 ? engine.runningGraph : nil)
                 try streams.attach(to: replacement)
+                try take.attach(to: replacement)
                 try engine.install(replacement, crossfade: Crossfade(duration: 0.05, law: .equalPower))
                 continuedPlugins += replacement.continuedUnits.count
                 swapped += 1
@@ -87,6 +91,7 @@ struct RealtimeCheck: ParsableCommand {
         }
         audio.join()
         streams.service(cyclesDone: cycles, cycles: cycles)
+        take.service(cyclesDone: cycles, cycles: cycles)
         engine.collectGarbage()
 
         var failures: [String] = []
@@ -101,10 +106,10 @@ struct RealtimeCheck: ParsableCommand {
         if engine.liveGraphCount != 1 { failures.append("graph swaps incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
-        failures += streams.failures
+        failures += streams.failures + take.failures
         let feedbackChanges = RealtimeScenario.feedbackChanges.load(ordering: .relaxed)
         if feedbackChanges == 0 { failures.append("the feedback units' analysis never moved a notch") }
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(feedbackChanges) feedback notch changes"
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(take.summary), \(feedbackChanges) feedback notch changes"
         if let team = engine.renderTeamStatistics {
             let workerItems = team.itemsByLane.dropFirst().reduce(0, +)
             summary += "; \(threads) render threads, workers ran \(workerItems) of \(team.itemsByLane.reduce(0, +)) work items, \(team.wakes) futex wakes in \(team.cycles) cycles"

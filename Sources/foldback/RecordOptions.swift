@@ -32,11 +32,22 @@ struct RecordOptions: ParsableArguments {
     @Flag(name: .customLong("record-paused"), help: "Arm the recorder but wait for SIGUSR1 to start the first take.")
     var paused = false
 
+    @Option(name: .customLong("record-inputs"), help: ArgumentHelp(
+        "Record every strip's raw input (its ports, before trim and units) to this directory: a sound-check take, one file per strip, all from the same frame.",
+        valueName: "dir"))
+    var inputsDirectory: String?
+
+    @Option(name: .customLong("soundcheck"), help: ArgumentHelp(
+        "Play a --record-inputs take through the strips instead of their ports (a directory: its newest take; or DIR/<stamp>). OSC /foldback/soundcheck/... controls it.",
+        valueName: "take"))
+    var soundcheckTake: String?
+
     /// The options as the show takes them (comma-separated names split, blanks dropped).
     var settings: RecordingSettings {
         var settings = RecordingSettings()
         (settings.directory, settings.format, settings.paused) = (directory, format.format, paused)
         (settings.buses, settings.strips) = (buses.map(Self.names), strips.map(Self.names))
+        (settings.inputsDirectory, settings.soundcheckTake) = (inputsDirectory, soundcheckTake)
         return settings
     }
 

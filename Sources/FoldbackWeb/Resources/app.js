@@ -170,7 +170,8 @@
   // Rebuild when the shape changes (a preset switch); otherwise update values in place.
   function applyState(s) {
     state = s;
-    document.getElementById("preset").textContent = s.preset + (s.setlist ? " · " + s.setlist : "");
+    const take = s.soundcheck ? ` · take ${s.soundcheck.position_s ?? "stopped"}/${s.soundcheck.length_s} s, on take: ${s.soundcheck.playing.join(", ") || "none"}` : "";
+    document.getElementById("preset").textContent = s.preset + (s.setlist ? " · " + s.setlist : "") + take;
     const shape = JSON.stringify([role, bus, !!s.cue, mix, narrow.matches, (s.parameters || []).map((p) => p.path), s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id), x.talkback === null || x.talkback === undefined]),
       s.buses.map((b) => [b.name, (b.units || []).map((u) => u.id)])]);
     if (shape !== layout) {
