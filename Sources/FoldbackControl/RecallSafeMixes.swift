@@ -30,6 +30,7 @@ public enum RecallSafeMixes {
                     if let gain = live(ParameterTree.Path.send(strip, bus)) {
                         carried.strips[stripIndex].sends[sendIndex].gainDB = max(gain, presetFloorDB)
                     }
+                    if let pan = live(ParameterTree.Path.send(strip, bus, ParameterTree.Key.pan)) { carried.strips[stripIndex].sends[sendIndex].pan = pan }
                 }
             }
         }

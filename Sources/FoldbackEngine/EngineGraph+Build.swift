@@ -48,9 +48,10 @@ extension EngineGraph {
                 (sends + sendIndex).initialize(to: SendRender(
                     bus: Int32(send.bus), isPreFader: send.isPreFader, level: level,
                     firstTap: Int32(tapIndex), tapCount: Int32(routes.count),
+                    pan: send.pan ?? strip.pan, hasOwnPan: send.pan != nil,
                     delay: sendDelay(frames: routing.sendDelays[index][sendOffset], channels: busChannels)))
                 for (tap, route) in routes.enumerated() {
-                    let gain = SendTapLaw.gain(tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: strip.pan)
+                    let gain = SendTapLaw.gain(tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: send.pan ?? strip.pan)
                     (taps + tapIndex).initialize(to: SendTap(
                         sourceChannel: Int32(route.source), busChannel: Int32(route.bus),
                         coefficient: LinearSmoother(value: level * gain, rampFrames: smoothingRamp)))

@@ -99,12 +99,16 @@ public struct SendDescription: Sendable {
     public var gainDB: Float
     /// Pre-fader sends ignore the strip fader (but not mute, solo or enable).
     public var isPreFader: Bool
+    /// The send's own pan into a stereo bus, −1…+1 (constant-power for a mono strip, balance for a stereo
+    /// one, pre- or post-fader alike), or nil to follow the strip's pan.
+    public var pan: Float?
 
     /// A send to bus number `bus`.
-    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false) {
+    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil) {
         self.bus = bus
         self.gainDB = gainDB
         self.isPreFader = isPreFader
+        self.pan = pan
     }
 }
 

@@ -31,6 +31,9 @@ struct SendRender {
     var level: Float
     var firstTap: Int32
     var tapCount: Int32
+    /// The send's own pan, −1…+1, used when ``hasOwnPan`` (else the strip's pan is).
+    var pan: Float = 0
+    var hasOwnPan = false
     /// The delay aligning this send with the slowest path into its bus (per bus channel), or nil for none.
     var delay: UnsafeMutablePointer<LookaheadDelay>? = nil
 }

@@ -31,6 +31,11 @@ extension GraphRender {
             guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
             sends[Int(strips[strip].firstSend) + index].level = Decibels.linearGain(fromDecibels: change.value)
             retargetTaps(ofStrip: strip)
+        case .sendPan:
+            guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
+            sends[Int(strips[strip].firstSend) + index].pan = change.value
+            sends[Int(strips[strip].firstSend) + index].hasOwnPan = true
+            retargetTaps(ofStrip: strip)
         case .busGain:
             guard index < busCount else { return }
             buses[index].gainLinear = Decibels.linearGain(fromDecibels: change.value)
@@ -110,14 +115,15 @@ extension GraphRender {
         return 1
     }
 
-    /// Recomputes the coefficient targets of a strip's send taps from pan and send levels.
+    /// Recomputes the coefficient targets of a strip's send taps from pan (the send's own, else the strip's) and send levels.
     mutating func retargetTaps(ofStrip strip: Int) {
         let stripChannels = Int(strips[strip].outputChannels)
         for sendOffset in 0..<Int(strips[strip].sendCount) {
             let send = sends[Int(strips[strip].firstSend) + sendOffset]
             let busChannels = Int(buses[Int(send.bus)].channels)
             for tap in 0..<Int(send.tapCount) {
-                let gain = SendTapLaw.gain(tap: tap, stripChannels: stripChannels, busChannels: busChannels, pan: strips[strip].pan)
+                let pan = send.hasOwnPan ? send.pan : strips[strip].pan
+                let gain = SendTapLaw.gain(tap: tap, stripChannels: stripChannels, busChannels: busChannels, pan: pan)
                 taps[Int(send.firstTap) + tap].coefficient.setTarget(send.level * gain)
             }
         }

@@ -5,7 +5,7 @@ public import FoldbackEngine
 /// A parameter a controller can move, by name: the dotted path written as `target = "…"` in `[[midi.cc]]`.
 ///
 /// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo` | `trim_db` | `talkback` (a talkback strip)
-/// - `strip.<strip>.send.<bus>.gain_db`
+/// - `strip.<strip>.send.<bus>.gain_db` | `pan` (a send into a stereo bus)
 /// - `strip.<strip>.unit.<unit id>.<parameter key>` and `strip.<strip>.unit.<unit id>.bypass`
 /// - `bus.<bus>.gain_db` | `mute` | `limiter_ceiling_db` | `limiter_release_ms`
 /// - `bus.<bus>.unit.<unit id>.<parameter key>` and `bus.<bus>.unit.<unit id>.bypass`
@@ -13,8 +13,8 @@ public import FoldbackEngine
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
-    /// The level of a strip's send to a bus.
-    case send(strip: String, bus: String)
+    /// The level (`gain_db`) or pan (`pan`) of a strip's send to a bus.
+    case send(strip: String, bus: String, key: String)
     /// A unit parameter by its preset key, or `bypass`.
     case unit(strip: String, unit: String, key: String)
     /// A bus's gain, mute or limiter (`key` is one of ``busKeys``).
@@ -33,7 +33,8 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         guard !parts.contains(where: \.isEmpty) else { return nil }
         switch (parts.first, parts.count) {
         case ("strip", 3): self = .strip(parts[1], key: parts[2])
-        case ("strip", 5) where parts[2] == "send" && parts[4] == ParameterTree.Key.gain: self = .send(strip: parts[1], bus: parts[3])
+        case ("strip", 5) where parts[2] == "send" && [ParameterTree.Key.gain, ParameterTree.Key.pan].contains(parts[4]):
+            self = .send(strip: parts[1], bus: parts[3], key: parts[4])
         case ("strip", 5) where parts[2] == "unit": self = .unit(strip: parts[1], unit: parts[3], key: parts[4])
         case ("bus", 3): self = .bus(parts[1], key: parts[2])
         case ("bus", 4):   // an older spelling (`bus.main.limiter.ceiling_db`)
@@ -49,7 +50,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .strip(strip, key): return "strip.\(strip).\(key)"
-        case let .send(strip, bus): return "strip.\(strip).send.\(bus).\(ParameterTree.Key.gain)"
+        case let .send(strip, bus, key): return "strip.\(strip).send.\(bus).\(key)"
         case let .unit(strip, unit, key): return "strip.\(strip).unit.\(unit).\(key)"
         case let .bus(bus, key): return "bus.\(bus).\(key)"
         case let .busUnit(bus, unit, key): return "bus.\(bus).unit.\(unit).\(key)"
@@ -61,7 +62,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     public var path: String {
         switch self {
         case let .strip(strip, key): return ParameterTree.Path.strip(strip, key)
-        case let .send(strip, bus): return ParameterTree.Path.send(strip, bus)
+        case let .send(strip, bus, key): return ParameterTree.Path.send(strip, bus, key)
         case let .unit(strip, unit, key): return ParameterTree.Path.unit(ownerKind: "strip", strip, unit, key)
         case let .bus(bus, key): return ParameterTree.Path.bus(bus, key)
         case let .busUnit(bus, unit, key): return ParameterTree.Path.unit(ownerKind: "bus", bus, unit, key)
@@ -90,13 +91,13 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     private func problem(in tree: ParameterTree, preset: Preset) -> MIDITargetProblem {
         func keys(_ prefix: String) -> [String] { tree.paths(under: prefix).map { $0.split(separator: "/", omittingEmptySubsequences: false).joined(separator: ".") } }
         switch self {
-        case let .strip(name, key), let .send(name, key), let .unit(name, _, key):
+        case let .strip(name, key), let .send(name, _, key), let .unit(name, _, key):
             guard let strip = preset.strip(named: name) else { return unknown("strip", name, preset.strips.map(\.name)) }
             if case let .unit(_, unitID, _) = self {
                 guard let unit = strip.units.first(where: { $0.id == unitID }) else { return unknown("unit in strip '\(name)'", unitID, strip.units.map(\.id)) }
                 return unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys("strip/\(name)/unit/\(unitID)/"))
             }
-            if case let .send(_, bus) = self { return unknown("send from strip '\(name)' to bus", bus, strip.sends.map(\.busName)) }
+            if case let .send(_, bus, _) = self { return unknown("send from strip '\(name)' to bus", bus, strip.sends.map(\.busName)) }
             if key == ParameterTree.Key.talkback {
                 return MIDITargetProblem(message: "target '\(self)': strip '\(name)' is not a talkback (talkback = true)")
             }

@@ -40,6 +40,8 @@ extension Preset {
         case let .stripEnabled(strip) where strips.indices.contains(strip): strips[strip].isEnabled = isOn
         case let .sendGain(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
             strips[strip].sends[send].gainDB = value
+        case let .sendPan(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
+            strips[strip].sends[send].pan = value
         case let .busGain(bus) where buses.indices.contains(bus): buses[bus].gainDB = value
         case let .busMute(bus) where buses.indices.contains(bus): buses[bus].isMuted = isOn
         case let .unitBypass(strip, unit) where strips.indices.contains(strip) && strips[strip].units.indices.contains(unit):

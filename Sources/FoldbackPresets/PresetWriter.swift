@@ -129,6 +129,7 @@ public enum PresetWriter {
             text.key("bus", string: send.busName)
             text.key(ParameterTree.Key.gain, send.gainDB)
             text.key("pre_fader", send.isPreFader)
+            if let pan = send.pan { text.key(ParameterTree.Key.pan, pan) }
         }
     }
 
