@@ -14,7 +14,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
     /// The level (`gain_db`) or pan (`pan`) of a strip's send to a bus.
-    case send(strip: String, bus: String, key: String)
+    case send(strip: String, bus: String, key: String = ParameterTree.Key.gain)
     /// A unit parameter by its preset key, or `bypass`.
     case unit(strip: String, unit: String, key: String)
     /// A bus's gain, mute or limiter (`key` is one of ``busKeys``).
