@@ -8,6 +8,10 @@ public struct GraphDescription: Sendable {
     public var buses: [BusDescription]
     /// The engineer's stereo cue output (ports `cue_L`, `cue_R` after every bus's), or nil for none.
     public var cue: CueDescription?
+    /// DCA groups over the strips (see ``DCADescription``).
+    public var dcas: [DCADescription] = []
+    /// Mute groups over the strips (see ``MuteGroupDescription``).
+    public var muteGroups: [MuteGroupDescription] = []
 
     /// A graph of `strips` mixing into `buses`.
     public init(strips: [StripDescription], buses: [BusDescription]) {

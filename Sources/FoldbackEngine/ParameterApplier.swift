@@ -10,7 +10,8 @@ extension GraphRender {
         switch change.kind {
         case .stripGain:
             guard strip < stripCount else { return }
-            strips[strip].fader.setTarget(Decibels.linearGain(fromDecibels: change.value))
+            strips[strip].faderLinear = Decibels.linearGain(fromDecibels: change.value)
+            strips[strip].fader.setTarget(strips[strip].faderLinear * strips[strip].dcaGain)
         case .stripPan:
             guard strip < stripCount else { return }
             strips[strip].pan = change.value
@@ -59,6 +60,12 @@ extension GraphRender {
         case .talkback:
             guard strip < stripCount else { return }
             setTalkback(ofStrip: strip, isOn: isOn)
+        case .dcaGain:
+            setDCA(index, gainDB: change.value)
+        case .dcaMute:
+            setDCA(index, isMuted: isOn)
+        case .muteGroup:
+            setMuteGroup(index, isOn: isOn)
         case .cueBus, .cuePFL, .cueAFL:
             setCue(change.kind, index: index, isOn: isOn)
         case .cueGain:
@@ -104,12 +111,12 @@ extension GraphRender {
         retargetDims()
     }
 
-    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are (a disabled strip's solo
+    /// The gate of a strip: 0 when muted (by itself or a mute group), disabled, or not soloed while others are (a disabled strip's solo
     /// does not count). Effect returns are solo-safe: a solo leaves them open, so a soloed strip keeps its
     /// reverb (the other strips' sends into the effect bus are gated already). A talkback is open only
     /// while pressed, and solo-safe too.
     static func gateTarget(of strip: StripRender, soloCount: Int) -> Float {
-        if strip.isMuted || !strip.isEnabled { return 0 }
+        if strip.isMuted || strip.isGroupMuted || !strip.isEnabled { return 0 }
         if strip.isTalkback { return strip.isTalking ? 1 : 0 }
         if soloCount > 0 && !strip.isSoloed && strip.returnBus < 0 { return 0 }
         return 1
