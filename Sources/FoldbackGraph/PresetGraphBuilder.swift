@@ -46,6 +46,9 @@ public enum PresetGraphBuilder {
         }
         var graph = GraphDescription(strips: strips, buses: buses)
         graph.cue = preset.cue.map { CueDescription(gainDB: $0.gainDB, limiter: $0.limiter) }
+        func members(_ group: StripGroupSpec) -> [Int] { group.strips.compactMap { name in preset.strips.firstIndex { $0.name == name } } }
+        graph.dcas = preset.dcas.map { DCADescription(name: $0.name, strips: members($0), gainDB: $0.gainDB, isMuted: $0.isMuted) }
+        graph.muteGroups = preset.muteGroups.map { MuteGroupDescription(name: $0.name, strips: members($0), isMuted: $0.isMuted) }
         return graph
     }
 

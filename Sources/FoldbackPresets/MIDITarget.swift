@@ -9,6 +9,7 @@ public import FoldbackEngine
 /// - `strip.<strip>.unit.<unit id>.<parameter key>` and `strip.<strip>.unit.<unit id>.bypass`
 /// - `bus.<bus>.gain_db` | `mute` | `limiter_ceiling_db` | `limiter_release_ms`
 /// - `bus.<bus>.unit.<unit id>.<parameter key>` and `bus.<bus>.unit.<unit id>.bypass`
+/// - `dca.<dca>.gain_db` | `mute`, `mute_group.<group>.mute`
 /// - `cue.bus.<bus>`, `cue.strip.<strip>.pfl` | `afl`, `cue.clear`, `cue.gain_db` (with a `[cue]`)
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
@@ -21,6 +22,8 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     case bus(String, key: String)
     /// A bus unit's parameter by its preset key, or `bypass`.
     case busUnit(bus: String, unit: String, key: String)
+    /// A DCA's gain or mute, or a mute group's mute: `kind` is `dca` or `mute_group`.
+    case group(kind: String, name: String, key: String)
     /// The cue output: `path` is `bus.<bus>`, `strip.<strip>.pfl`, `strip.<strip>.afl`, `clear` or `gain_db`.
     case cue(path: String)
 
@@ -41,6 +44,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
             guard let current = ParameterTree.Alias.canonical(parts.joined(separator: "/"))?.split(separator: "/").last else { return nil }
             self = .bus(parts[1], key: String(current))
         case ("bus", 5) where parts[2] == "unit": self = .busUnit(bus: parts[1], unit: parts[3], key: parts[4])
+        case ("dca", 3), ("mute_group", 3): self = .group(kind: parts[0], name: parts[1], key: parts[2])
         case ("cue", 2...4): self = .cue(path: parts.dropFirst().joined(separator: "."))
         default: return nil
         }
@@ -54,6 +58,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case let .unit(strip, unit, key): return "strip.\(strip).unit.\(unit).\(key)"
         case let .bus(bus, key): return "bus.\(bus).\(key)"
         case let .busUnit(bus, unit, key): return "bus.\(bus).unit.\(unit).\(key)"
+        case let .group(kind, name, key): return "\(kind).\(name).\(key)"
         case let .cue(path): return "cue.\(path)"
         }
     }
@@ -66,6 +71,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case let .unit(strip, unit, key): return ParameterTree.Path.unit(ownerKind: "strip", strip, unit, key)
         case let .bus(bus, key): return ParameterTree.Path.bus(bus, key)
         case let .busUnit(bus, unit, key): return ParameterTree.Path.unit(ownerKind: "bus", bus, unit, key)
+        case let .group(kind, name, key): return "\(kind)/\(name)/\(key)"
         case let .cue(path): return "cue/" + path.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "/")
         }
     }
@@ -109,6 +115,10 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
                 return unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys("bus/\(name)/unit/\(unitID)/"))
             }
             return unknown("bus key", key, keys("bus/\(name)/").filter { !$0.contains(".") })
+        case let .group(kind, name, _):
+            let names = (kind == "dca" ? preset.dcas : preset.muteGroups).map(\.name)
+            guard names.contains(name) else { return unknown(kind == "dca" ? "DCA" : "mute group", name, names) }
+            return unknown("\(kind) key", String(describing: self), keys("\(kind)/\(name)/"))
         case .cue:
             guard preset.cue != nil else { return MIDITargetProblem(message: "target '\(self)': the preset has no [cue]") }
             return MIDITargetProblem(message: "target '\(self)': a cue target is one of \(keys("cue/").map { "cue." + $0 }.joined(separator: ", "))")

@@ -87,6 +87,13 @@ extension ParameterTree {
             }
             addUnits(bus.units, isBus: true, owner: index, name: bus.name)
         }
+        for (index, dca) in preset.dcas.enumerated() {
+            add(Path.dca(dca.name, Key.gain), .dcaGain(dca: index), Declared.gain, dca.gainDB)
+            add(Path.dca(dca.name, Key.mute), .dcaMute(dca: index), Declared.mute, flag(dca.isMuted))
+        }
+        for (index, group) in preset.muteGroups.enumerated() {
+            add(Path.muteGroup(group.name), .muteGroup(group: index), Declared.mute, flag(group.isMuted))
+        }
         if let cue = preset.cue {
             add(Path.cue(Key.gain), .cueGain, Declared.gain, cue.gainDB)
             add(Path.cue(Key.clear), .cueClear, Declared.cueClear, 0)
