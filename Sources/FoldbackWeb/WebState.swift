@@ -13,6 +13,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public struct Send: Encodable, Equatable, Sendable {
         public var bus: String
         public var gain_db: Float
+        /// The send's pan into a stereo bus (its own, or the strip's it follows); nil (absent) into a mono bus.
+        public var pan: Float? = nil
     }
 
     /// One unit of a strip.
@@ -116,7 +118,7 @@ public struct WebState: Encodable, Equatable, Sendable {
             return Strip(
                 name: name, gain_db: gain(value(Path.strip(name, Key.gain))), pan: value(Path.strip(name, Key.pan)) ?? 0,
                 mute: value(Path.strip(name, Key.mute)) == 1, solo: value(Path.strip(name, Key.solo)) == 1,
-                sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value(Path.send(name, $0.busName)))) },
+                sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value(Path.send(name, $0.busName))), pan: value(Path.send(name, $0.busName, Key.pan))) },
                 units: units("strip", name, strip.units), trim_db: value(Path.strip(name, Key.trim)) ?? 0,
                 talkback: strip.talkback == nil ? nil : value(Path.strip(name, Key.talkback)) == 1,
                 pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)))
