@@ -193,7 +193,7 @@ extension LiveControlRig {
     /// `extraBus` follows `iem`'s table (its `[[bus.unit]]`s); the test client plays `signals` into `playInto`.
     static func web(
         server: String, testCase: XCTestCase, extraStrip: String = "", signals: [TestSignal] = [.noise(seed: 3, level: -20)],
-        playInto: [String] = ["vox_in"], extraBus: String = ""
+        playInto: [String] = ["vox_in"], extraBus: String = "", recordFrom: [String] = ["main"]
     ) throws -> (LiveControlRig, UInt16, [String: String]) {
         let preset = try temporaryFolder() + "/web.toml"
         try writePreset(to: preset, voxGainDB: 0, extra: """
@@ -213,7 +213,7 @@ extension LiveControlRig {
             [web.bus_tokens]
             iem = "iem-fixed-token"
             """)
-        let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], testCase: testCase, signals: signals, playInto: playInto)
+        let rig = try LiveControlRig(server: server, arguments: [preset, "--web-port", "0"], testCase: testCase, signals: signals, playInto: playInto, recordFrom: recordFrom)
         var port: UInt16?
         var tokens: [String: String] = [:]
         for line in rig.run.standardError.split(separator: "\n") {
