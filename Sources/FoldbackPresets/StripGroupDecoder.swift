@@ -24,28 +24,12 @@ enum StripGroupDecoder {
 
     /// The strips a group's `strips` key names, each once and each known.
     private static func members(_ reader: TableReader, table: String, strips: [String]) -> [String] {
-        guard let value = reader.table["strips"] else {
+        let names = reader.nameList(
+            "strips", what: "strip", known: strips, expected: "an array of strip names", allowsEmpty: true,
+            unknownLabel: "unknown strip", knownLabel: "the strips are")
+        guard let names else {
             reader.log.error("a \(table) needs 'strips', the strips it holds (e.g. strips = [\"kick\", \"snare\"])", at: reader.location)
             return []
-        }
-        guard let list = value.array else {
-            reader.reportType("strips", expected: "an array of strip names", found: value)
-            return []
-        }
-        var names: [String] = []
-        for index in 0..<list.count {
-            let location = reader.locator.valueLocation(of: reader.path.appending("strips").appending(index))
-            guard let name = list[index].string else {
-                reader.log.error("'strips' entry: expected a strip name, found \(TableReader.describe(list[index]))", at: location)
-                continue
-            }
-            if !strips.contains(name) {
-                reader.log.error("unknown strip '\(name)'\(Suggestion.hint(for: name, in: strips, fallbackLabel: "the strips are"))", at: location)
-            } else if names.contains(name) {
-                reader.log.error("'strips' names strip '\(name)' twice", at: location)
-            } else {
-                names.append(name)
-            }
         }
         return names
     }
