@@ -112,13 +112,21 @@ public struct WebState: Encodable, Equatable, Sendable {
         func units(_ kind: String, _ owner: String, _ specs: [UnitSpec]) -> [Unit] {
             specs.map { Unit(id: $0.id, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
         }
+        // A send's pan: its own once set (live or in the preset), else its strip's live pan, which it follows.
+        func sendPan(strip: String, send: SendSpec) -> Float? {
+            guard let node = tree.node(at: Path.send(strip, send.busName, Key.pan)) else { return nil }
+            if let own = target.engine.value(at: node.address) ?? send.pan { return own }
+            return value(Path.strip(strip, Key.pan))
+        }
         let cue = CueSelection(target.engine)
         let strips = preset.strips.enumerated().map { index, strip in
             let name = strip.name
             return Strip(
                 name: name, gain_db: gain(value(Path.strip(name, Key.gain))), pan: value(Path.strip(name, Key.pan)) ?? 0,
                 mute: value(Path.strip(name, Key.mute)) == 1, solo: value(Path.strip(name, Key.solo)) == 1,
-                sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value(Path.send(name, $0.busName))), pan: value(Path.send(name, $0.busName, Key.pan))) },
+                sends: strip.sends.map { send in
+                    Send(bus: send.busName, gain_db: gain(value(Path.send(name, send.busName))), pan: sendPan(strip: name, send: send))
+                },
                 units: units("strip", name, strip.units), trim_db: value(Path.strip(name, Key.trim)) ?? 0,
                 talkback: strip.talkback == nil ? nil : value(Path.strip(name, Key.talkback)) == 1,
                 pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)))
