@@ -77,4 +77,17 @@ final class SendPanTests: XCTestCase {
         }
         XCTAssertThrowsError(try host.engine.set(.sendPan(strip: 0, send: 0), to: 1.5))
     }
+
+    func testStereoSendPanIsItsOwnBalance() throws {
+        let left = TestSignal.sine(frames: 4800, frequency: 1000, sampleRate: sampleRate, amplitude: 0.5)
+        let right = TestSignal.noise(frames: 4800, seed: 5)
+        for (pan, gains) in [(Float(-0.5), (1.0, 0.5)), (0.25, (0.75, 1.0)), (1, (0.0, 1.0))] {
+            let host = OfflineEngine(maxFrames: 1024, inputs: 2, outputs: 2)
+            try host.install(TestGraph.single(stripChannels: 2, busChannels: 2, pan: -1, send: SendDescription(bus: 0, isPreFader: true, pan: pan)),
+                             sampleRate: sampleRate)
+            let output = host.render([left, right], blockSize: 253)
+            assertLevel(output[0], of: left, gain: gains.0, "left at send balance \(pan)")
+            assertLevel(output[1], of: right, gain: gains.1, "right at send balance \(pan)")
+        }
+    }
 }
