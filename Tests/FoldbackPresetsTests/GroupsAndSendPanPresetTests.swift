@@ -71,4 +71,17 @@ final class GroupsAndSendPanPresetTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("snare"), "suggests the spelling: \(error)")
         }
     }
+
+    /// What preset save and an NSM session save write: live send pans and group moves land in the model.
+    func testLiveValuesAreSavedIntoThePreset() throws {
+        let preset = try PresetLoader.parse(text, path: "groups.toml")
+        let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 64)
+        let live: [ParameterAddress: Float] = [.sendPan(strip: 1, send: 0): 0.3, .dcaGain(dca: 0): -6, .dcaMute(dca: 0): 1, .muteGroup(group: 0): 0]
+        let (saved, skipped) = preset.applying(live, graph: graph)
+        XCTAssertEqual(skipped, [])
+        XCTAssertEqual(saved.strips[1].sends[0].pan, 0.3)
+        XCTAssertEqual(saved.dcas[0].gainDB, -6)
+        XCTAssertEqual(saved.dcas[0].isMuted, true)
+        XCTAssertEqual(saved.muteGroups[0].isMuted, false)
+    }
 }
