@@ -190,7 +190,7 @@ let package = Package(
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackTestSupport"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackBench", "FoldbackRender", "FoldbackEngine", "FoldbackDSP", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackBench", "FoldbackRender", "FoldbackEngine", "FoldbackDSP", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",
