@@ -87,6 +87,9 @@ enum StripDecoder {
                 reader.log.error("send to unknown bus '\(busName)'\(hint)", at: reader.valueLocation("bus"))
                 continue
             }
+            if pan != nil, buses.channels[busName] == 1 {
+                reader.log.warning("'pan' on a send into mono bus '\(busName)' has no effect", at: reader.keyLocation(ParameterTree.Key.pan))
+            }
             let isNew = targets.register(busName, at: reader.valueLocation("bus"), context: " from \(owner)", log: reader.log)
             guard isNew else { continue }
             sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, pan: pan, location: reader.location))

@@ -64,6 +64,12 @@ final class GroupsAndSendPanPresetTests: XCTestCase {
         XCTAssertEqual(again.muteGroups.map(\.isMuted), [true])
     }
 
+    func testAPanIntoAMonoBusIsWarnedAbout() throws {
+        let mono = text.replacingOccurrences(of: "  bus = \"wedge\"\n", with: "  bus = \"wedge\"\n  pan = 0.5\n")
+        let preset = try PresetLoader.parse(mono, path: "mono.toml")
+        XCTAssertTrue(preset.warnings.contains { "\($0)".contains("'pan' on a send into mono bus 'wedge'") }, "\(preset.warnings)")
+    }
+
     func testAnUnknownMemberIsAnErrorAtItsPosition() {
         let bad = text.replacingOccurrences(of: "strips = [\"snare\"]", with: "strips = [\"snair\"]")
         XCTAssertThrowsError(try PresetLoader.parse(bad, path: "bad.toml")) { error in
