@@ -132,7 +132,7 @@ public final class ControlRouter: Sendable {
         case "bus" where parts.count == 4 && parts[2] == "latency" && parts[3] == "get":
             try expect(message, "")
             return [try latencyReply(bus: String(parts[1]))]
-        case "strip", "bus":
+        case "strip", "bus", "dca", "mute_group":
             let isQuery = parts.last == "get"
             if isQuery { parts.removeLast() }
             guard let graph = target.engine.graph else { throw .failed("no graph is running yet") }

@@ -30,6 +30,13 @@ public enum RecallSafeMixes {
                     if let gain = live(ParameterTree.Path.send(strip, bus)) {
                         carried.strips[stripIndex].sends[sendIndex].gainDB = max(gain, presetFloorDB)
                     }
+                    // A pan is carried once the send has its own (moved live, or given in the running preset);
+                    // a send still following its strip's pan follows the next preset's strip.
+                    let ownPan = running.strip(named: strip)?.sends.first { $0.busName == bus }?.pan
+                    if let node = tree.node(at: ParameterTree.Path.send(strip, bus, ParameterTree.Key.pan)),
+                       let pan = target.engine.value(at: node.address) ?? ownPan {
+                        carried.strips[stripIndex].sends[sendIndex].pan = pan
+                    }
                 }
             }
         }

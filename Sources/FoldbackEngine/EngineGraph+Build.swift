@@ -35,6 +35,7 @@ extension EngineGraph {
         let sends = allocate(SendRender.self, count: sendTotal)
         let taps = allocate(SendTap.self, count: tapTotal)
         let soloCount = stripDescriptions.filter { $0.isSoloed && $0.isEnabled }.count
+        let groups = buildGroups()
         var inputChannel = 0, sendIndex = 0, tapIndex = 0
         for (index, strip) in stripDescriptions.enumerated() {
             let prepared = preparedStrips[index]
@@ -48,9 +49,10 @@ extension EngineGraph {
                 (sends + sendIndex).initialize(to: SendRender(
                     bus: Int32(send.bus), isPreFader: send.isPreFader, level: level,
                     firstTap: Int32(tapIndex), tapCount: Int32(routes.count),
+                    pan: send.pan ?? strip.pan, hasOwnPan: send.pan != nil,
                     delay: sendDelay(frames: routing.sendDelays[index][sendOffset], channels: busChannels)))
                 for (tap, route) in routes.enumerated() {
-                    let gain = SendTapLaw.gain(tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: strip.pan)
+                    let gain = SendTapLaw.gain(tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: send.pan ?? strip.pan)
                     (taps + tapIndex).initialize(to: SendTap(
                         sourceChannel: Int32(route.source), busChannel: Int32(route.bus),
                         coefficient: LinearSmoother(value: level * gain, rampFrames: smoothingRamp)))
@@ -64,7 +66,11 @@ extension EngineGraph {
                 outputChannels: Int32(prepared.outputChannels),
                 firstUnit: Int32(firstUnit), unitCount: Int32(prepared.slots.count),
                 firstSend: Int32(firstSend), sendCount: Int32(strip.sends.count), work: workBuffers(4),
-                fader: LinearSmoother(value: Decibels.linearGain(fromDecibels: strip.gainDB), rampFrames: smoothingRamp),
+                fader: LinearSmoother(
+                    value: Decibels.linearGain(fromDecibels: strip.gainDB) * groups.dcaGain(ofStrip: index, stripCount: stripDescriptions.count),
+                    rampFrames: smoothingRamp),
+                faderLinear: Decibels.linearGain(fromDecibels: strip.gainDB), dcaGain: groups.dcaGain(ofStrip: index, stripCount: stripDescriptions.count),
+                isGroupMuted: groups.isGroupMuted(strip: index, stripCount: stripDescriptions.count),
                 gate: LinearSmoother(value: 0, rampFrames: smoothingRamp),
                 pan: strip.pan, isMuted: strip.isMuted, isSoloed: strip.isSoloed, isEnabled: strip.isEnabled,
                 meter: Int32(index), returnBus: Int32(strip.returnBus ?? -1),
@@ -97,7 +103,7 @@ extension EngineGraph {
         var render = GraphRender(
             strips: strips, stripCount: stripDescriptions.count, units: units, sends: sends, taps: taps,
             buses: buses, busCount: busDescriptions.count, inputChannelCount: inputChannel,
-            outputChannelCount: outputChannel, maxFrames: maxFrames, soloCount: soloCount, silence: silence,
+            outputChannelCount: outputChannel, maxFrames: maxFrames, soloCount: soloCount, groups: groups, silence: silence,
             gateFrames: zeroedFrames(), postFaderFrames: zeroedFrames(),
             stripChannels: stripChannels, unitInputs: unitInputs, unitOutputs: unitOutputs,
             meters: MeterBank(count: stripDescriptions.count + busDescriptions.count, sampleRate: sampleRate),

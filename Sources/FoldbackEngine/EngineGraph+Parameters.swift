@@ -76,6 +76,17 @@ extension EngineGraph {
             let owner = try strip(index)
             guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
             try checkGain("\(owner.name)/send/\(send)/gain_db")
+        case let .sendPan(index, send):
+            let owner = try strip(index)
+            guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
+            if !(-1...1).contains(value) { throw .valueOutOfRange(parameter: "\(owner.name)/send/\(send)/pan", value: value, range: -1...1) }
+        case let .dcaGain(index):
+            guard description.dcas.indices.contains(index) else { throw .unknownParameter("\(address): no DCA #\(index)") }
+            try checkGain("dca/\(description.dcas[index].name)/gain_db")
+        case let .dcaMute(index):
+            guard description.dcas.indices.contains(index) else { throw .unknownParameter("\(address): no DCA #\(index)") }
+        case let .muteGroup(index):
+            guard description.muteGroups.indices.contains(index) else { throw .unknownParameter("\(address): no mute group #\(index)") }
         case let .busGain(index):
             try checkGain("\(try bus(index).name)/gain_db")
         case let .busMute(index):

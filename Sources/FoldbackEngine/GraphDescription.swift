@@ -8,6 +8,10 @@ public struct GraphDescription: Sendable {
     public var buses: [BusDescription]
     /// The engineer's stereo cue output (ports `cue_L`, `cue_R` after every bus's), or nil for none.
     public var cue: CueDescription?
+    /// DCA groups over the strips (see ``DCADescription``).
+    public var dcas: [DCADescription] = []
+    /// Mute groups over the strips (see ``MuteGroupDescription``).
+    public var muteGroups: [MuteGroupDescription] = []
 
     /// A graph of `strips` mixing into `buses`.
     public init(strips: [StripDescription], buses: [BusDescription]) {
@@ -99,12 +103,16 @@ public struct SendDescription: Sendable {
     public var gainDB: Float
     /// Pre-fader sends ignore the strip fader (but not mute, solo or enable).
     public var isPreFader: Bool
+    /// The send's own pan into a stereo bus, −1…+1 (constant-power for a mono strip, balance for a stereo
+    /// one, pre- or post-fader alike), or nil to follow the strip's pan.
+    public var pan: Float?
 
     /// A send to bus number `bus`.
-    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false) {
+    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil) {
         self.bus = bus
         self.gainDB = gainDB
         self.isPreFader = isPreFader
+        self.pan = pan
     }
 }
 

@@ -31,6 +31,9 @@ struct SendRender {
     var level: Float
     var firstTap: Int32
     var tapCount: Int32
+    /// The send's own pan, −1…+1, used when ``hasOwnPan`` (else the strip's pan is).
+    var pan: Float = 0
+    var hasOwnPan = false
     /// The delay aligning this send with the slowest path into its bus (per bus channel), or nil for none.
     var delay: UnsafeMutablePointer<LookaheadDelay>? = nil
 }
@@ -47,8 +50,13 @@ struct StripRender {
     var sendCount: Int32
     /// Two ping-pong work buffers per channel side: [A0, A1, B0, B1], `maxFrames` each.
     var work: UnsafeMutablePointer<UnsafeMutablePointer<Float>>
-    /// Fader, linear gain.
+    /// Fader × its DCAs' gain, linear (the smoother moves to ``faderLinear`` × ``dcaGain``).
     var fader: LinearSmoother
+    /// The strip's own fader, linear, and what its DCAs add, linear (0 when one is muted).
+    var faderLinear: Float = 1
+    var dcaGain: Float = 1
+    /// Whether a mute group that is on holds the strip (it gates as its own mute does).
+    var isGroupMuted = false
     /// Mute × solo × enable gate, 0…1.
     var gate: LinearSmoother
     var pan: Float
@@ -118,6 +126,8 @@ struct GraphRender {
     var outputChannelCount: Int
     var maxFrames: Int
     var soloCount: Int
+    /// DCA and mute groups (see `StripGroups.swift`).
+    var groups: StripGroupsRender
     /// `maxFrames` zeros, read in place of a missing input.
     var silence: UnsafeMutablePointer<Float>
     /// Per-frame gate and gate × fader of the strip being mixed, `maxFrames` each.

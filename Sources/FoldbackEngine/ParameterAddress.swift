@@ -17,6 +17,15 @@ public enum ParameterAddress: Sendable, Hashable {
     case stripEnabled(strip: Int)
     /// The level of a strip's send number `send`, dB.
     case sendGain(strip: Int, send: Int)
+    /// The pan of a strip's send number `send` into a stereo bus, −1…+1; once set, the send no longer follows
+    /// the strip's pan.
+    case sendPan(strip: Int, send: Int)
+    /// The gain of DCA `dca`, dB, added to each member's fader.
+    case dcaGain(dca: Int)
+    /// Whether DCA `dca` is muted (its members' faders closed), 0/1.
+    case dcaMute(dca: Int)
+    /// Whether mute group `group` mutes its members, 0/1.
+    case muteGroup(group: Int)
     /// A bus's output gain, dB.
     case busGain(bus: Int)
     /// A bus's mute, 0/1.
@@ -60,7 +69,7 @@ struct ParameterChange: BitwiseCopyable {
     enum Kind: UInt8 {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
         case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease, stripTrim, stripTrimCompensation, talkback
-        case cueBus, cuePFL, cueAFL, cueGain, cueClear
+        case cueBus, cuePFL, cueAFL, cueGain, cueClear, sendPan, dcaGain, dcaMute, muteGroup
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
@@ -95,6 +104,10 @@ extension ParameterAddress {
         case let .stripSolo(strip): return message(.stripSolo, strip)
         case let .stripEnabled(strip): return message(.stripEnabled, strip)
         case let .sendGain(strip, send): return message(.sendGain, strip, send)
+        case let .sendPan(strip, send): return message(.sendPan, strip, send)
+        case let .dcaGain(dca): return message(.dcaGain, 0, dca)
+        case let .dcaMute(dca): return message(.dcaMute, 0, dca)
+        case let .muteGroup(group): return message(.muteGroup, 0, group)
         case let .busGain(bus): return message(.busGain, 0, bus)
         case let .busMute(bus): return message(.busMute, 0, bus)
         case let .unitParameter(strip, unit, parameter): return message(.unitParameter, strip, unit, parameter)

@@ -10,7 +10,8 @@ extension GraphRender {
         switch change.kind {
         case .stripGain:
             guard strip < stripCount else { return }
-            strips[strip].fader.setTarget(Decibels.linearGain(fromDecibels: change.value))
+            strips[strip].faderLinear = Decibels.linearGain(fromDecibels: change.value)
+            strips[strip].fader.setTarget(strips[strip].faderLinear * strips[strip].dcaGain)
         case .stripPan:
             guard strip < stripCount else { return }
             strips[strip].pan = change.value
@@ -30,6 +31,11 @@ extension GraphRender {
         case .sendGain:
             guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
             sends[Int(strips[strip].firstSend) + index].level = Decibels.linearGain(fromDecibels: change.value)
+            retargetTaps(ofStrip: strip)
+        case .sendPan:
+            guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
+            sends[Int(strips[strip].firstSend) + index].pan = change.value
+            sends[Int(strips[strip].firstSend) + index].hasOwnPan = true
             retargetTaps(ofStrip: strip)
         case .busGain:
             guard index < busCount else { return }
@@ -54,6 +60,12 @@ extension GraphRender {
         case .talkback:
             guard strip < stripCount else { return }
             setTalkback(ofStrip: strip, isOn: isOn)
+        case .dcaGain:
+            setDCA(index, gainDB: change.value)
+        case .dcaMute:
+            setDCA(index, isMuted: isOn)
+        case .muteGroup:
+            setMuteGroup(index, isOn: isOn)
         case .cueBus, .cuePFL, .cueAFL:
             setCue(change.kind, index: index, isOn: isOn)
         case .cueGain:
@@ -99,25 +111,26 @@ extension GraphRender {
         retargetDims()
     }
 
-    /// The gate of a strip: 0 when muted, disabled, or not soloed while others are (a disabled strip's solo
+    /// The gate of a strip: 0 when muted (by itself or a mute group), disabled, or not soloed while others are (a disabled strip's solo
     /// does not count). Effect returns are solo-safe: a solo leaves them open, so a soloed strip keeps its
     /// reverb (the other strips' sends into the effect bus are gated already). A talkback is open only
     /// while pressed, and solo-safe too.
     static func gateTarget(of strip: StripRender, soloCount: Int) -> Float {
-        if strip.isMuted || !strip.isEnabled { return 0 }
+        if strip.isMuted || strip.isGroupMuted || !strip.isEnabled { return 0 }
         if strip.isTalkback { return strip.isTalking ? 1 : 0 }
         if soloCount > 0 && !strip.isSoloed && strip.returnBus < 0 { return 0 }
         return 1
     }
 
-    /// Recomputes the coefficient targets of a strip's send taps from pan and send levels.
+    /// Recomputes the coefficient targets of a strip's send taps from pan (the send's own, else the strip's) and send levels.
     mutating func retargetTaps(ofStrip strip: Int) {
         let stripChannels = Int(strips[strip].outputChannels)
         for sendOffset in 0..<Int(strips[strip].sendCount) {
             let send = sends[Int(strips[strip].firstSend) + sendOffset]
             let busChannels = Int(buses[Int(send.bus)].channels)
             for tap in 0..<Int(send.tapCount) {
-                let gain = SendTapLaw.gain(tap: tap, stripChannels: stripChannels, busChannels: busChannels, pan: strips[strip].pan)
+                let pan = send.hasOwnPan ? send.pan : strips[strip].pan
+                let gain = SendTapLaw.gain(tap: tap, stripChannels: stripChannels, busChannels: busChannels, pan: pan)
                 taps[Int(send.firstTap) + tap].coefficient.setTarget(send.level * gain)
             }
         }

@@ -92,6 +92,10 @@ public struct ParameterTree: Sendable {
         public static func unit(ownerKind: String, _ owner: String, _ unit: String, _ key: String) -> String {
             "\(ownerKind)/\(owner)/unit/\(unit)/\(key)"
         }
+        /// `dca/<dca>/<key>` (`gain_db`, `mute`).
+        public static func dca(_ dca: String, _ key: String) -> String { "dca/\(dca)/\(key)" }
+        /// `mute_group/<group>/mute`.
+        public static func muteGroup(_ group: String) -> String { "mute_group/\(group)/\(Key.mute)" }
         /// `cue/gain_db`, `cue/clear`.
         public static func cue(_ key: String) -> String { "cue/\(key)" }
         /// `cue/bus/<bus>`.

@@ -17,7 +17,7 @@ public enum PresetGraphBuilder {
                 guard let bus = busIndex[send.busName] else {
                     throw PresetError(diagnostics: [PresetDiagnostic(location: send.location, message: "send to unknown bus '\(send.busName)'")])
                 }
-                sends.append(SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader))
+                sends.append(SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader, pan: send.pan))
             }
             var description = StripDescription(
                 name: strip.name, channels: strip.channels, units: units,
@@ -46,6 +46,9 @@ public enum PresetGraphBuilder {
         }
         var graph = GraphDescription(strips: strips, buses: buses)
         graph.cue = preset.cue.map { CueDescription(gainDB: $0.gainDB, limiter: $0.limiter) }
+        func members(_ group: StripGroupSpec) -> [Int] { group.strips.compactMap { name in preset.strips.firstIndex { $0.name == name } } }
+        graph.dcas = preset.dcas.map { DCADescription(name: $0.name, strips: members($0), gainDB: $0.gainDB, isMuted: $0.isMuted) }
+        graph.muteGroups = preset.muteGroups.map { MuteGroupDescription(name: $0.name, strips: members($0), isMuted: $0.isMuted) }
         return graph
     }
 

@@ -3,7 +3,7 @@ package import FoldbackAnalysis
 package import FoldbackControl
 import FoldbackDSP
 package import FoldbackEngine
-import FoldbackPresets
+package import FoldbackPresets
 package import Foundation
 
 /// Draws the meter view in place about 20 times a second: cursor home, every line rewritten and
@@ -39,7 +39,7 @@ package final class MeterView: @unchecked Sendable {
         let latencies = session.preset.buses.compactMap { session.busLatency(named: $0.name) }
         let lines = [header, status, Self.latencyLine(latencies), ""] + meterLines(session.engine.meters(), now: Date())
             + Self.loudnessLines(session.loudness.snapshot())
-            + [MeterViewKeys.cueLine(preset: preset, cue: CueSelection(session.engine))].compactMap { $0 }
+            + [MeterViewKeys.cueLine(preset: preset, cue: CueSelection(session.engine)), Self.groupLine(preset: preset) { session.engine.value(at: $0) }].compactMap { $0 }
         if isTerminal {
             // Hide the cursor and clear once; afterwards only home + overwrite.
             let start = hasDrawn ? "\u{1B}[H" : "\u{1B}[?25l\u{1B}[2J\u{1B}[H"
@@ -48,6 +48,21 @@ package final class MeterView: @unchecked Sendable {
         } else {
             screen.show(lines.joined(separator: "\n") + "\n")
         }
+    }
+
+    /// `groups  dca drums -3.0 dB  dca band MUTED   mute_group between_songs on`: each DCA's gain and mute
+    /// and each mute group's state as they are now (`value` reads a live value, nil for the preset's), or nil without groups.
+    package static func groupLine(preset: Preset, value: (ParameterAddress) -> Float?) -> String? {
+        guard !preset.dcas.isEmpty || !preset.muteGroups.isEmpty else { return nil }
+        let dcas = preset.dcas.enumerated().map { index, dca in
+            let isMuted = (value(.dcaMute(dca: index)) ?? (dca.isMuted ? 1 : 0)) >= 0.5
+            let gain = value(.dcaGain(dca: index)) ?? dca.gainDB
+            return "dca \(dca.name) " + (isMuted ? "MUTED" : String(format: "%+.1f dB", gain))
+        }
+        let groups = preset.muteGroups.enumerated().map { index, group in
+            "mute_group \(group.name) " + ((value(.muteGroup(group: index)) ?? (group.isMuted ? 1 : 0)) >= 0.5 ? "on" : "off")
+        }
+        return "groups  " + (dcas + groups).joined(separator: "   ")
     }
 
     /// `latency  main +1.50 ms, rt 17.50 ms   iem_vox* +0.00 ms, rt 5.33 ms!`: what Foldback adds and the

@@ -5,22 +5,25 @@ public import FoldbackEngine
 /// A parameter a controller can move, by name: the dotted path written as `target = "…"` in `[[midi.cc]]`.
 ///
 /// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo` | `trim_db` | `talkback` (a talkback strip)
-/// - `strip.<strip>.send.<bus>.gain_db`
+/// - `strip.<strip>.send.<bus>.gain_db` | `pan` (a send into a stereo bus)
 /// - `strip.<strip>.unit.<unit id>.<parameter key>` and `strip.<strip>.unit.<unit id>.bypass`
 /// - `bus.<bus>.gain_db` | `mute` | `limiter_ceiling_db` | `limiter_release_ms`
 /// - `bus.<bus>.unit.<unit id>.<parameter key>` and `bus.<bus>.unit.<unit id>.bypass`
+/// - `dca.<dca>.gain_db` | `mute`, `mute_group.<group>.mute`
 /// - `cue.bus.<bus>`, `cue.strip.<strip>.pfl` | `afl`, `cue.clear`, `cue.gain_db` (with a `[cue]`)
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
-    /// The level of a strip's send to a bus.
-    case send(strip: String, bus: String)
+    /// The level (`gain_db`) or pan (`pan`) of a strip's send to a bus.
+    case send(strip: String, bus: String, key: String = ParameterTree.Key.gain)
     /// A unit parameter by its preset key, or `bypass`.
     case unit(strip: String, unit: String, key: String)
     /// A bus's gain, mute or limiter (`key` is one of ``busKeys``).
     case bus(String, key: String)
     /// A bus unit's parameter by its preset key, or `bypass`.
     case busUnit(bus: String, unit: String, key: String)
+    /// A DCA's gain or mute, or a mute group's mute: `kind` is `dca` or `mute_group`.
+    case group(kind: String, name: String, key: String)
     /// The cue output: `path` is `bus.<bus>`, `strip.<strip>.pfl`, `strip.<strip>.afl`, `clear` or `gain_db`.
     case cue(path: String)
 
@@ -33,13 +36,15 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         guard !parts.contains(where: \.isEmpty) else { return nil }
         switch (parts.first, parts.count) {
         case ("strip", 3): self = .strip(parts[1], key: parts[2])
-        case ("strip", 5) where parts[2] == "send" && parts[4] == ParameterTree.Key.gain: self = .send(strip: parts[1], bus: parts[3])
+        case ("strip", 5) where parts[2] == "send" && [ParameterTree.Key.gain, ParameterTree.Key.pan].contains(parts[4]):
+            self = .send(strip: parts[1], bus: parts[3], key: parts[4])
         case ("strip", 5) where parts[2] == "unit": self = .unit(strip: parts[1], unit: parts[3], key: parts[4])
         case ("bus", 3): self = .bus(parts[1], key: parts[2])
         case ("bus", 4):   // an older spelling (`bus.main.limiter.ceiling_db`)
             guard let current = ParameterTree.Alias.canonical(parts.joined(separator: "/"))?.split(separator: "/").last else { return nil }
             self = .bus(parts[1], key: String(current))
         case ("bus", 5) where parts[2] == "unit": self = .busUnit(bus: parts[1], unit: parts[3], key: parts[4])
+        case ("dca", 3), ("mute_group", 3): self = .group(kind: parts[0], name: parts[1], key: parts[2])
         case ("cue", 2...4): self = .cue(path: parts.dropFirst().joined(separator: "."))
         default: return nil
         }
@@ -49,10 +54,11 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .strip(strip, key): return "strip.\(strip).\(key)"
-        case let .send(strip, bus): return "strip.\(strip).send.\(bus).\(ParameterTree.Key.gain)"
+        case let .send(strip, bus, key): return "strip.\(strip).send.\(bus).\(key)"
         case let .unit(strip, unit, key): return "strip.\(strip).unit.\(unit).\(key)"
         case let .bus(bus, key): return "bus.\(bus).\(key)"
         case let .busUnit(bus, unit, key): return "bus.\(bus).unit.\(unit).\(key)"
+        case let .group(kind, name, key): return "\(kind).\(name).\(key)"
         case let .cue(path): return "cue.\(path)"
         }
     }
@@ -61,10 +67,11 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     public var path: String {
         switch self {
         case let .strip(strip, key): return ParameterTree.Path.strip(strip, key)
-        case let .send(strip, bus): return ParameterTree.Path.send(strip, bus)
+        case let .send(strip, bus, key): return ParameterTree.Path.send(strip, bus, key)
         case let .unit(strip, unit, key): return ParameterTree.Path.unit(ownerKind: "strip", strip, unit, key)
         case let .bus(bus, key): return ParameterTree.Path.bus(bus, key)
         case let .busUnit(bus, unit, key): return ParameterTree.Path.unit(ownerKind: "bus", bus, unit, key)
+        case let .group(kind, name, key): return "\(kind)/\(name)/\(key)"
         case let .cue(path): return "cue/" + path.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "/")
         }
     }
@@ -90,13 +97,13 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     private func problem(in tree: ParameterTree, preset: Preset) -> MIDITargetProblem {
         func keys(_ prefix: String) -> [String] { tree.paths(under: prefix).map { $0.split(separator: "/", omittingEmptySubsequences: false).joined(separator: ".") } }
         switch self {
-        case let .strip(name, key), let .send(name, key), let .unit(name, _, key):
+        case let .strip(name, key), let .send(name, _, key), let .unit(name, _, key):
             guard let strip = preset.strip(named: name) else { return unknown("strip", name, preset.strips.map(\.name)) }
             if case let .unit(_, unitID, _) = self {
                 guard let unit = strip.units.first(where: { $0.id == unitID }) else { return unknown("unit in strip '\(name)'", unitID, strip.units.map(\.id)) }
                 return unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys("strip/\(name)/unit/\(unitID)/"))
             }
-            if case let .send(_, bus) = self { return unknown("send from strip '\(name)' to bus", bus, strip.sends.map(\.busName)) }
+            if case let .send(_, bus, _) = self { return unknown("send from strip '\(name)' to bus", bus, strip.sends.map(\.busName)) }
             if key == ParameterTree.Key.talkback {
                 return MIDITargetProblem(message: "target '\(self)': strip '\(name)' is not a talkback (talkback = true)")
             }
@@ -108,6 +115,10 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
                 return unknown("key of '\(unit.type)' unit '\(unitID)'", key, keys("bus/\(name)/unit/\(unitID)/"))
             }
             return unknown("bus key", key, keys("bus/\(name)/").filter { !$0.contains(".") })
+        case let .group(kind, name, _):
+            let names = (kind == "dca" ? preset.dcas : preset.muteGroups).map(\.name)
+            guard names.contains(name) else { return unknown(kind == "dca" ? "DCA" : "mute group", name, names) }
+            return unknown("\(kind) key", String(describing: self), keys("\(kind)/\(name)/"))
         case .cue:
             guard preset.cue != nil else { return MIDITargetProblem(message: "target '\(self)': the preset has no [cue]") }
             return MIDITargetProblem(message: "target '\(self)': a cue target is one of \(keys("cue/").map { "cue." + $0 }.joined(separator: ", "))")

@@ -71,8 +71,10 @@ extension ParameterTree {
             add(Path.strip(name, Key.trimCompensation), .stripTrimCompensation(strip: index), Declared.trimCompensation, 0)
             if strip.talkback != nil { add(Path.strip(name, Key.talkback), .talkback(strip: index), Declared.talkback, 0) }
             for (sendIndex, send) in strip.sends.enumerated() {
-                // A send's pan (issue 25) goes here as Path.send(name, send.busName, Key.pan).
                 add(Path.send(name, send.busName), .sendGain(strip: index, send: sendIndex), Declared.gain, send.gainDB, musician: send.busName)
+                if preset.bus(named: send.busName)?.channels == 2 {
+                    add(Path.send(name, send.busName, Key.pan), .sendPan(strip: index, send: sendIndex), Declared.pan, send.pan ?? strip.pan, musician: send.busName)
+                }
             }
             addUnits(strip.units, isBus: false, owner: index, name: name)
         }
@@ -84,6 +86,13 @@ extension ParameterTree {
                 add(Path.bus(bus.name, Key.limiterRelease), .busLimiterRelease(bus: index), Declared.limiterRelease, limiter.releaseMs)
             }
             addUnits(bus.units, isBus: true, owner: index, name: bus.name)
+        }
+        for (index, dca) in preset.dcas.enumerated() {
+            add(Path.dca(dca.name, Key.gain), .dcaGain(dca: index), Declared.gain, dca.gainDB)
+            add(Path.dca(dca.name, Key.mute), .dcaMute(dca: index), Declared.mute, flag(dca.isMuted))
+        }
+        for (index, group) in preset.muteGroups.enumerated() {
+            add(Path.muteGroup(group.name), .muteGroup(group: index), Declared.mute, flag(group.isMuted))
         }
         if let cue = preset.cue {
             add(Path.cue(Key.gain), .cueGain, Declared.gain, cue.gainDB)

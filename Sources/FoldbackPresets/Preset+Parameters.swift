@@ -40,6 +40,11 @@ extension Preset {
         case let .stripEnabled(strip) where strips.indices.contains(strip): strips[strip].isEnabled = isOn
         case let .sendGain(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
             strips[strip].sends[send].gainDB = value
+        case let .sendPan(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
+            strips[strip].sends[send].pan = value
+        case let .dcaGain(dca) where dcas.indices.contains(dca): dcas[dca].gainDB = value
+        case let .dcaMute(dca) where dcas.indices.contains(dca): dcas[dca].isMuted = isOn
+        case let .muteGroup(group) where muteGroups.indices.contains(group): muteGroups[group].isMuted = isOn
         case let .busGain(bus) where buses.indices.contains(bus): buses[bus].gainDB = value
         case let .busMute(bus) where buses.indices.contains(bus): buses[bus].isMuted = isOn
         case let .unitBypass(strip, unit) where strips.indices.contains(strip) && strips[strip].units.indices.contains(unit):

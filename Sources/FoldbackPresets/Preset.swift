@@ -21,6 +21,10 @@ public struct Preset: Sendable {
     public var web: WebSpec
     /// The engineer's cue output (`[cue]`), or nil for none.
     public var cue: CueSpec?
+    /// DCA groups (`[[dca]]`), in file order.
+    public var dcas: [StripGroupSpec] = []
+    /// Mute groups (`[[mute_group]]`), in file order.
+    public var muteGroups: [StripGroupSpec] = []
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 

@@ -4,7 +4,7 @@ import TOMLKit
 /// Turns a parsed preset document into the model, or into the list of everything wrong with it.
 enum PresetDecoder {
     /// The keys allowed at the top level.
-    static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue"]
+    static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group"]
     /// The keys of the `[preset]` table.
     static let infoKeys = ["name", "description"]
 
@@ -43,6 +43,8 @@ enum PresetDecoder {
         SendLoopCheck.report(strips: strips, log: log)
         var routing = Preset(buses: buses, strips: strips, path: locator.file)
         routing.cue = CueDecoder.decode(reader.subtable("cue", label: "[cue]"), buses: buses)
+        routing.dcas = StripGroupDecoder.decode(reader.tables("dca", label: "[[dca]]") ?? [], isDCA: true, strips: strips.map(\.name))
+        routing.muteGroups = StripGroupDecoder.decode(reader.tables("mute_group", label: "[[mute_group]]") ?? [], isDCA: false, strips: strips.map(\.name))
         let midi = MIDIMapDecoder.decode(reader.subtable("midi", label: "[midi]"), preset: routing)
         let web = WebDecoder.decode(reader.subtable("web", label: "[web]"), buses: buses)
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
@@ -54,6 +56,8 @@ enum PresetDecoder {
             path: locator.file, warnings: log.sortedWarnings(), midi: midi, web: web
         )
         preset.cue = routing.cue
+        preset.dcas = routing.dcas
+        preset.muteGroups = routing.muteGroups
         return preset
     }
 

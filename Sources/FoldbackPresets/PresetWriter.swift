@@ -46,6 +46,15 @@ public enum PresetWriter {
         }
         for bus in preset.buses { write(bus, into: &text) }
         for strip in preset.strips { write(strip, into: &text) }
+        for (table, groups) in [("[[dca]]", preset.dcas), ("[[mute_group]]", preset.muteGroups)] {
+            for group in groups {
+                text.table(table)
+                text.key("name", string: group.name)
+                text.raw("strips", "[" + group.strips.map(TOMLText.quoted).joined(separator: ", ") + "]")
+                if table == "[[dca]]" { text.key(ParameterTree.Key.gain, group.gainDB) }
+                text.key(ParameterTree.Key.mute, group.isMuted)
+            }
+        }
         MIDIMapWriter.write(preset.midi, into: &text)
         preset.web.write(into: &text)
         return text.output
@@ -130,6 +139,7 @@ public enum PresetWriter {
             text.key("bus", string: send.busName)
             text.key(ParameterTree.Key.gain, send.gainDB)
             text.key("pre_fader", send.isPreFader)
+            if let pan = send.pan { text.key(ParameterTree.Key.pan, pan) }
         }
     }
 

@@ -9,7 +9,7 @@ enum StripDecoder {
 
     static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db"]
     /// The keys a `[[strip.send]]` table accepts.
-    static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader"]
+    static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan]
 
     /// The buses sends may name. `isComplete` is false when some bus name was invalid,
     /// so an unknown-bus error would only repeat that problem.
@@ -80,15 +80,19 @@ enum StripDecoder {
             let busName = reader.requiredString("bus")
             let gainDB = reader.number(ParameterTree.Key.gain, in: BusDecoder.levelRange, default: 0)
             let isPreFader = reader.bool("pre_fader", default: false)
+            let pan = reader.table[ParameterTree.Key.pan] != nil ? reader.number(ParameterTree.Key.pan, in: -1...1, default: 0) : nil
             guard let busName else { continue }
             if buses.isComplete, !buses.names.contains(busName) {
                 let hint = Suggestion.hint(for: busName, in: buses.names, fallbackLabel: "the buses are")
                 reader.log.error("send to unknown bus '\(busName)'\(hint)", at: reader.valueLocation("bus"))
                 continue
             }
+            if pan != nil, buses.channels[busName] == 1 {
+                reader.log.warning("'pan' on a send into mono bus '\(busName)' has no effect", at: reader.keyLocation(ParameterTree.Key.pan))
+            }
             let isNew = targets.register(busName, at: reader.valueLocation("bus"), context: " from \(owner)", log: reader.log)
             guard isNew else { continue }
-            sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, location: reader.location))
+            sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, pan: pan, location: reader.location))
         }
         return sends
     }

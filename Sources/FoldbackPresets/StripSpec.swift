@@ -70,14 +70,17 @@ public struct SendSpec: Sendable {
     public var gainDB: Float
     /// Whether the send taps the signal before the fader (and pan), as monitor sends do.
     public var isPreFader: Bool
+    /// The send's own pan into a stereo bus (`pan`, −1…+1), or nil to follow the strip's pan.
+    public var pan: Float?
     /// Where the send's `[[strip.send]]` table starts.
     public var location: SourceLocation
 
     /// Creates a send description.
-    public init(busName: String, gainDB: Float = 0, isPreFader: Bool = false, location: SourceLocation) {
+    public init(busName: String, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, location: SourceLocation) {
         self.busName = busName
         self.gainDB = gainDB
         self.isPreFader = isPreFader
+        self.pan = pan
         self.location = location
     }
 }

@@ -30,3 +30,36 @@ extension TableReader {
         return name
     }
 }
+
+extension TableReader {
+    /// The names the array at `key` holds (`talk_to = ["drums"]`, `strips = ["kick"]`), each once and each one of
+    /// `known` (checked when `isComplete`); nil when the key is absent (the caller words that). A value that is not
+    /// an array (or an empty one, unless `allowsEmpty`) is reported as not `expected`; a non-string entry, an
+    /// unknown name (as `unknownLabel 'name'`, with a suggestion among `knownLabel`) and a repeat each at the entry.
+    func nameList(
+        _ key: String, what: String, known: [String], isComplete: Bool = true, expected: String, allowsEmpty: Bool,
+        unknownLabel: String, knownLabel: String
+    ) -> [String]? {
+        guard let value = table[key] else { return nil }
+        guard let list = value.array, allowsEmpty || list.count > 0 else {
+            reportType(key, expected: expected, found: value)
+            return []
+        }
+        var names: [String] = []
+        for index in 0..<list.count {
+            let location = locator.valueLocation(of: path.appending(key).appending(index))
+            guard let name = list[index].string else {
+                log.error("'\(key)' entry: expected a \(what) name, found \(Self.describe(list[index]))", at: location)
+                continue
+            }
+            if isComplete, !known.contains(name) {
+                log.error("\(unknownLabel) '\(name)'\(Suggestion.hint(for: name, in: known, fallbackLabel: knownLabel))", at: location)
+            } else if names.contains(name) {
+                log.error("'\(key)' names \(what) '\(name)' twice", at: location)
+            } else {
+                names.append(name)
+            }
+        }
+        return names
+    }
+}

@@ -13,6 +13,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public struct Send: Encodable, Equatable, Sendable {
         public var bus: String
         public var gain_db: Float
+        /// The send's pan into a stereo bus (its own, or the strip's it follows); nil (absent) into a mono bus.
+        public var pan: Float? = nil
     }
 
     /// One unit of a strip.
@@ -141,6 +143,12 @@ public struct WebState: Encodable, Equatable, Sendable {
         func units(_ kind: String, _ owner: String, _ specs: [UnitSpec]) -> [Unit] {
             specs.map { Unit(id: $0.id, type: $0.type, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
         }
+        // A send's pan: its own once set (live or in the preset), else its strip's live pan, which it follows.
+        func sendPan(strip: String, send: SendSpec) -> Float? {
+            guard let node = tree.node(at: Path.send(strip, send.busName, Key.pan)) else { return nil }
+            if let own = target.engine.value(at: node.address) ?? send.pan { return own }
+            return value(Path.strip(strip, Key.pan))
+        }
         let cue = CueSelection(target.engine)
         let sources = target.fileSources()
         let strips = preset.strips.enumerated().map { index, strip in
@@ -148,7 +156,9 @@ public struct WebState: Encodable, Equatable, Sendable {
             return Strip(
                 name: name, gain_db: gain(value(Path.strip(name, Key.gain))), pan: value(Path.strip(name, Key.pan)) ?? 0,
                 mute: value(Path.strip(name, Key.mute)) == 1, solo: value(Path.strip(name, Key.solo)) == 1,
-                sends: strip.sends.map { Send(bus: $0.busName, gain_db: gain(value(Path.send(name, $0.busName)))) },
+                sends: strip.sends.map { send in
+                    Send(bus: send.busName, gain_db: gain(value(Path.send(name, send.busName))), pan: sendPan(strip: name, send: send))
+                },
                 units: units("strip", name, strip.units), trim_db: value(Path.strip(name, Key.trim)) ?? 0,
                 talkback: strip.talkback == nil ? nil : value(Path.strip(name, Key.talkback)) == 1,
                 pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)),

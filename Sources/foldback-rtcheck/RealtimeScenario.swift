@@ -56,7 +56,7 @@ enum RealtimeScenario {
                 name: "strip\(index)", channels: index < 4 ? 1 : 2, units: units, unitIDs: ids,
                 sends: [
                     SendDescription(bus: 0, gainDB: -2),
-                    SendDescription(bus: 1, gainDB: index == 0 ? 3 : -9, isPreFader: true),
+                    SendDescription(bus: 1, gainDB: index == 0 ? 3 : -9, isPreFader: true, pan: index % 2 == 0 ? Float(index) / 6 - 0.5 : nil),
                     SendDescription(bus: 2, gainDB: -6, isPreFader: index % 2 == 0),
                 ] + (index < 2 ? [SendDescription(bus: verbBus, gainDB: -8)] : []),
                 gainDB: -1, pan: Float(index - 3) / 3))
@@ -72,6 +72,8 @@ enum RealtimeScenario {
         strips.append(talkbackStrip)
         var description = GraphDescription(strips: strips, buses: buses)
         description.cue = CueDescription(gainDB: -3)
+        description.dcas = [DCADescription(name: "mics", strips: [0, 1, 2, 3], gainDB: -2), DCADescription(name: "all", strips: [1, 4, 5])]
+        description.muteGroups = [MuteGroupDescription(name: "band", strips: [2, 3, 4])]
         return try EngineGraph(description, sampleRate: sampleRate, maxFrames: maxFrames, continuing: predecessor)
     }
 
@@ -111,7 +113,14 @@ enum RealtimeScenario {
         (.busUnitParameter(bus: verbBus, unit: 0, parameter: 0), 3), (.busLimiterCeiling(bus: 1), -6), (.busLimiterRelease(bus: 1), 200),
         (.stripGain(strip: verbReturn), -4), (.sendGain(strip: verbReturn, send: 1), -3), (.unitBypass(strip: verbReturn, unit: 0), 1),
         (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
-    ] + graphicEQAndDelayChanges + engineerToolChanges + lv2Changes + feedbackParameterChanges
+    ] + graphicEQAndDelayChanges + engineerToolChanges + lv2Changes + feedbackParameterChanges + groupAndSendPanChanges
+
+    /// Send pans (a send with its own pan and one following the strip), DCA moves and mutes, a mute group.
+    private static let groupAndSendPanChanges: [(ParameterAddress, Float)] = [
+        (.sendPan(strip: 0, send: 1), 0.7), (.sendPan(strip: 1, send: 1), -1), (.sendPan(strip: 4, send: 1), 0.3),
+        (.dcaGain(dca: 0), -9), (.dcaGain(dca: 1), 4), (.dcaMute(dca: 1), 1), (.muteGroup(group: 0), 1),
+        (.stripPan(strip: 1), -0.5), (.dcaMute(dca: 1), 0), (.muteGroup(group: 0), 0), (.dcaGain(dca: 0), 0),
+    ]
 
     /// Trim moves (compensated and not), talkback presses and cue selections, switching and summing.
     private static let engineerToolChanges: [(ParameterAddress, Float)] = [

@@ -3,6 +3,7 @@
 @testable import FoldbackLive
 import FoldbackAnalysis
 import FoldbackControl
+import FoldbackPresets
 @testable import FoldbackEngine
 import Foundation
 import XCTest
@@ -162,5 +163,27 @@ final class MeterViewTests: XCTestCase {
         let wide = LiveStatus.line(load: 3, xruns: 0, meters: meters, extra: ["REC 0:12"], width: 120)
         XCTAssertTrue(wide.contains("main   -6.0 dBFS  iem  -12.0 dBFS  ch7/comp GR -7.0 dB"), "buses come before gain reductions: \(wide)")
         XCTAssertFalse(wide.contains("GR -1.0 dB"), "shallow reductions give way to deep ones: \(wide)")
+    }
+
+    /// The groups line: each DCA's live gain (or MUTED) and each mute group's state; none without groups.
+    func testTheGroupLineShowsDCAsAndMuteGroupsAsTheyAreNow() throws {
+        let preset = try PresetLoader.parse("""
+            [[bus]]
+            name = "main"
+            [[strip]]
+            name = "kick"
+              [[strip.send]]
+              bus = "main"
+            [[dca]]
+            name = "drums"
+            strips = ["kick"]
+            gain_db = -3
+            [[mute_group]]
+            name = "band"
+            strips = ["kick"]
+            """, path: "groups.toml")
+        XCTAssertEqual(MeterView.groupLine(preset: preset) { _ in nil }, "groups  dca drums -3.0 dB   mute_group band off")
+        let live: [ParameterAddress: Float] = [.dcaMute(dca: 0): 1, .muteGroup(group: 0): 1]
+        XCTAssertEqual(MeterView.groupLine(preset: preset) { live[$0] }, "groups  dca drums MUTED   mute_group band on")
     }
 }

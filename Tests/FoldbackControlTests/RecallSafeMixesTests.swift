@@ -35,6 +35,12 @@ final class RecallSafeMixesTests: XCTestCase {
         XCTAssertEqual(carried.strip(named: "vox")?.sends.first { $0.busName == "iem" }?.gainDB, -7.5, "the musician's send level")
         XCTAssertEqual(carried.strip(named: "vox")?.sends.first { $0.busName == "main" }?.gainDB, 0, "main is not recall-safe: the new preset's")
         XCTAssertEqual(carried.strip(named: "keys")?.sends.first?.gainDB, -9, "a strip new in this song: the new preset's")
+        XCTAssertNil(carried.strip(named: "vox")?.sends.first { $0.busName == "iem" }?.pan, "a send never panned keeps following its strip")
+
+        XCTAssertEqual(router.handle(OSCMessage("/foldback/strip/vox/send/iem/pan", [.float(-0.75)]), from: peer), [])
+        let panned = RecallSafeMixes.carry(into: next, from: target)
+        XCTAssertEqual(panned.strip(named: "vox")?.sends.first { $0.busName == "iem" }?.pan, -0.75, "the musician's send pan")
+        XCTAssertNil(panned.strip(named: "vox")?.sends.first { $0.busName == "main" }?.pan, "main is not recall-safe")
 
         let plain = try PresetLoader.parse(Self.song(recallSafe: false, voxSendDB: 0), path: "/tmp/plain.toml")
         XCTAssertEqual(RecallSafeMixes.carry(into: plain, from: target).strip(named: "vox")?.sends.last?.gainDB, 0, "without recall_safe: reset")

@@ -64,12 +64,12 @@ final class LiveControlRig {
         run.stop()
     }
 
-    /// The gain from the played signal to `main` (least squares, no latency: presets here have no limiter),
-    /// measured on a take without xruns after `settleFrames`.
-    func measuredGain(frames: Int = 8_192, settleFrames: Int = 4_800) throws -> Double {
+    /// The gain from the played signal to `main` (or recorded channel `channel`; least squares, no latency:
+    /// presets here have no limiter), measured on a take without xruns after `settleFrames`.
+    func measuredGain(channel: Int = 0, frames: Int = 8_192, settleFrames: Int = 4_800) throws -> Double {
         let recording = try client.record(frames: frames, settleFrames: settleFrames, attempts: 5)
         var product = 0.0, energy = 0.0
-        for (index, sample) in recording.channels[0].enumerated() {
+        for (index, sample) in recording.channels[channel].enumerated() {
             let played = Double(client.expectedSample(channel: 0, frameTime: recording.frameTime(ofSample: index)))
             product += Double(sample) * played
             energy += played * played
