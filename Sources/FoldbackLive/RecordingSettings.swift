@@ -68,4 +68,9 @@ package struct RecordingSettings: Sendable {
         }
         return names
     }
+
+    /// The names in a comma-separated list (`--record-buses a, b`), blanks dropped.
+    package static func names(inList list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
 }

@@ -71,4 +71,13 @@ package struct ShowOptions: Sendable {
         }
         return nil
     }
+
+    /// Why the show has nothing to play, or nil: it needs a preset file or a setlist, not both.
+    package var sourceProblem: String? {
+        switch (presetPath, setlistPath) {
+        case (nil, nil): return "give a preset file, or --setlist FILE"
+        case (_?, _?): return "give either a preset file or --setlist, not both"
+        default: return nil
+        }
+    }
 }

@@ -1,15 +1,10 @@
 // `foldback run` recording options: which buses and strips to tap, where, in which format. Non-realtime.
-import ArgumentParser
+public import ArgumentParser
 import FoldbackLive
-import Foundation
 import FoldbackRender
 
 /// `--record-format` values: the ``RecordingFormat`` cases.
-enum RecordFormatArgument: String, ExpressibleByArgument, CaseIterable {
-    case wav, w64, flac
-
-    var format: RecordingFormat { RecordingFormat(rawValue: rawValue) ?? .wav }
-}
+extension RecordingFormat: ExpressibleByArgument {}
 
 /// `--record DIR` and its companions.
 struct RecordOptions: ParsableArguments {
@@ -27,7 +22,7 @@ struct RecordOptions: ParsableArguments {
     var strips: String?
 
     @Option(name: .customLong("record-format"), help: "File format: wav (32-bit float), w64 (no 4 GiB limit) or flac (24-bit).")
-    var format: RecordFormatArgument = .wav
+    var format: RecordingFormat = .wav
 
     @Flag(name: .customLong("record-paused"), help: "Arm the recorder but wait for SIGUSR1 to start the first take.")
     var paused = false
@@ -45,13 +40,9 @@ struct RecordOptions: ParsableArguments {
     /// The options as the show takes them (comma-separated names split, blanks dropped).
     var settings: RecordingSettings {
         var settings = RecordingSettings()
-        (settings.directory, settings.format, settings.paused) = (directory, format.format, paused)
-        (settings.buses, settings.strips) = (buses.map(Self.names), strips.map(Self.names))
+        (settings.directory, settings.format, settings.paused) = (directory, format, paused)
+        (settings.buses, settings.strips) = (buses.map(RecordingSettings.names(inList:)), strips.map(RecordingSettings.names(inList:)))
         (settings.inputsDirectory, settings.soundcheckTake) = (inputsDirectory, soundcheckTake)
         return settings
-    }
-
-    private static func names(_ list: String) -> [String] {
-        list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

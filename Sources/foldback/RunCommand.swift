@@ -166,11 +166,7 @@ struct RunCommand: ParsableCommand {
     var control: ControlOptions
 
     func validate() throws {
-        switch (preset, control.setlist) {
-        case (nil, nil): throw ValidationError("give a preset file, or --setlist FILE")
-        case (_?, _?): throw ValidationError("give either a preset file or --setlist, not both")
-        default: break
-        }
+        if let problem = options.sourceProblem { throw ValidationError(problem) }
     }
 
     /// The command line as the show takes it.
