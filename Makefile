@@ -1,4 +1,5 @@
 # Foldback: build, test and demo. Every target installs the Debian packages it needs first.
+# SPDX-License-Identifier: GPL-3.0-or-later
 SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev librubberband-dev liblo-dev libebur128-dev libfftw3-dev libqrencode-dev pkg-config

@@ -7,6 +7,7 @@
 # and prints each ratio (peer CPU time ÷ Foldback CPU time; goals: ≥3× pedalboard, ≥5× sox, ≥50× lv2apply).
 # Needs: what `make test` installs (sox, espeak-ng, lilv-utils, swh-lv2) and `pip install pedalboard`.
 # Usage: Benchmarks/compare.sh [MINUTES]   (default 10; the work files go to $TMPDIR)
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 minutes="${1:-10}"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Runs a command and prints the CPU time (user + system, all threads) it used, in seconds, on the
 last line of standard error. Usage: cputime.py COMMAND [ARG...]"""
 import os

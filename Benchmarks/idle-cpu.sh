@@ -13,6 +13,7 @@
 #   --seconds S how long to sample (default 60)
 #   RUN-ARG     more arguments for `foldback run` ("-- --record-paused" arms a recorder in the work folder)
 # FOLDBACK_BIN=DIR uses binaries already built there (else a release build).
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 cd "$(dirname "$0")/.."
 buses=0 signal=0 seconds=60 preset=presets/monitor-console.toml

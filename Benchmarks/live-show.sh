@@ -1,6 +1,7 @@
 # Sourced by idle-cpu.sh and soak.sh: a release build, a private dummy jackd (48 kHz / 256) and `foldback run`
 # on it with OSC and the web surface, all stopped (and the work folder removed) on exit. Not run by itself.
 # FOLDBACK_BIN=DIR uses binaries already built there.
+# SPDX-License-Identifier: GPL-3.0-or-later
 
 # show_setup TAG: the release binaries ($FOLDBACK_BIN), a work folder ($work) and the cleanup of every pid in $pids.
 show_setup() {

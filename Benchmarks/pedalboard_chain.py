@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """The reference vocal chain in Spotify's pedalboard: 10 x PeakFilter -> Compressor -> Reverb (no limiter,
 although Foldback's bus has one). Usage: pedalboard_chain.py IN.wav OUT.wav"""
 import sys

@@ -9,6 +9,7 @@
 # voice and a chord into the strips and sends the MIDI sweep; Benchmarks/soak_traffic.py sends 500 OSC moves a
 # second with meter subscribers, keeps an engineer WebSocket page open and visits pages and HTTP routes
 # (`pip install websockets`). FOLDBACK_BIN=DIR uses binaries already built there (else a release build).
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 cd "$(dirname "$0")/.."
 minutes="${1:-30}"

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Control traffic for Benchmarks/soak.sh: OSC moves and meter subscriptions, WebSocket pages, HTTP fetches,
 until killed (SIGTERM) or SECONDS pass. Needs `pip install websockets` (test tooling only).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Per-thread CPU of a running process from /proc/<pid>/task/*/stat (utime + stime), as % of one core.
 
 Usage: threadcpu.py PID SECONDS     samples twice, SECONDS apart, and prints one row per thread name

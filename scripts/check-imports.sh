@@ -2,6 +2,7 @@
 # Checks that every Swift target in Package.swift declares exactly the modules its files import: no import of an
 # undeclared target or product (it would build only through another target's dependency) and no declared
 # dependency that no file imports. A test target may also depend on an executable it runs without importing it.
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 cd "$(dirname "$0")/.."
 "${SWIFT:-swift}" package dump-package 2>/dev/null | python3 -c '

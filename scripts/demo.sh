@@ -3,6 +3,7 @@
 # a test client singing into it for 10 seconds, and the main bus recorded to demo-out.wav; then the
 # monitor-console preset (bus units, a shared reverb return, aligned paths) with its four mixes recorded
 # to demo-console.wav.
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.build/release

@@ -4,6 +4,7 @@
 # wedge's path (it howls), then with a live `feedback` unit (it does not). Twice: a short loop (a wedge close to
 # the mic on a low-latency rig, 11 ms) into feedback-demo.wav, and a 25 ms loop (a wedge further off, a laptop at
 # 256 frames) into feedback-demo-25ms.wav.
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=.build/release

@@ -6,6 +6,7 @@
 # test class start its own such daemon under a unique name instead of `jackd -d dummy`; LD_LIBRARY_PATH loads
 # PipeWire's libjack into the tests, foldback and JACK's tools, as `pw-jack` does. Skips (status 0) only where
 # PipeWire is not installed or cannot start at all. Log: .build/pipewire-tests.log.
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=.build/pipewire-tests.log

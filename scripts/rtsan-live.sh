@@ -11,6 +11,7 @@
 # send levels over the web surface. A third run plays a backing track through Rubber Band (a file source with
 # `tempo` and `pitch_semitones`) while OSC moves its tempo and key. Both run with --threads 2 where there are two CPUs, so the render workers
 # JACK creates run their work items under the sanitizer as well.
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true

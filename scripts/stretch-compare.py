@@ -2,6 +2,7 @@
 # Compares Foldback's pitch shift of a file source with the `rubberband` command-line tool's (same library):
 # speech (espeak-ng) and a chord shifted -2 semitones; prints the log-spectral distance (dB) of each pair, and of
 # the unshifted input against the CLI's shift for scale. Usage: scripts/stretch-compare.py [FOLDBACK_BINARY]
+# SPDX-License-Identifier: GPL-3.0-or-later
 import os, subprocess, sys, tempfile, wave
 import numpy as np
 

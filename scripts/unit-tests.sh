@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the XCTest suites with a deadline; the full log goes to .build/unit-tests.log, the terminal shows failures, skips and each suite's result.
 # UNIT_BUILD: the build options `make unit` built the tests with (its optimised scratch path), so the run finds them.
+# SPDX-License-Identifier: GPL-3.0-or-later
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log=.build/unit-tests.log

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Moves faders over foldback's web surface (scripts/rtsan-live.sh): connects PAGES WebSockets with TOKEN on
 127.0.0.1:PORT and sends COUNT send-level moves from each, reading the pushes between them. Standard library
 only. Exits 0 when every move was answered and at least 90 % were applied ({"type":"ok"}: a move that meets

@@ -1,4 +1,5 @@
 // Reads the preloaded allocation counter's audio-path totals, for `foldback run` to report at exit. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CFoldback.h"
 
 /// Resolved only when libFoldbackAllocCounter.so is preloaded (weak, as in realtime.c, so the

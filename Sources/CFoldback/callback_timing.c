@@ -1,4 +1,5 @@
 // Monotonic-clock timing of the JACK process callback into a static histogram. Realtime thread (start/stop); readers non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CFoldback.h"
 #include <stdatomic.h>
 #include <time.h>

@@ -1,4 +1,5 @@
 // Disk space reserved ahead of a long file write (Linux fallocate, which Swift's Glibc module does not export). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #define _GNU_SOURCE
 #include "CFoldback.h"
 #include <errno.h>

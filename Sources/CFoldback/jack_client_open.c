@@ -1,4 +1,5 @@
 // Wraps the variadic jack_client_open for Swift, and tells whether another client has the same name. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CFoldback.h"
 #include <jack/session.h>
 #include <stddef.h>

@@ -1,4 +1,5 @@
 // FTZ/DAZ and the RealtimeSanitizer-checked cycle wrapper. Realtime thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CFoldback.h"
 #include "CFoldbackTeam.h"
 

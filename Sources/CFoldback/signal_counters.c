@@ -1,4 +1,5 @@
 // Async-signal-safe counters for the run-time signals (SIGHUP reload, SIGUSR1 record, SIGUSR2 file players). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CFoldback.h"
 #include <signal.h>
 #include <string.h>

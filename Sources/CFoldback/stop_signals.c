@@ -1,4 +1,5 @@
 // Async-signal-safe SIGINT/SIGTERM recording for the CLI's main loop. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CFoldback.h"
 #include <signal.h>
 #include <string.h>

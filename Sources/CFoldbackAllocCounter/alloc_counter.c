@@ -1,4 +1,5 @@
 // LD_PRELOAD malloc/free interposer attributing calls to the audio thread. Runs on every thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Forwards to glibc's exported __libc_* entry points, so it needs no dlsym bootstrap.
 #define _GNU_SOURCE
 #include "fb_alloc_counter.h"

@@ -1,4 +1,5 @@
 // Saves the fuzz input under test when the process crashes (signal handler) or stalls (watchdog thread). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CFoldbackFuzz.h"
 #include <fcntl.h>
 #include <pthread.h>

@@ -1,4 +1,5 @@
 // The LV2 log feature's printf/vprintf: format into a stack buffer, hand it to Foldback's sink. Realtime-callable.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "CFoldbackLV2.h"
 #include <stdarg.h>
 #include <stdio.h>

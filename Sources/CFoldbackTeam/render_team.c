@@ -1,4 +1,5 @@
 // The render team: lock-free sharing of a cycle's work items between the audio thread and workers, and
+// SPDX-License-Identifier: GPL-3.0-or-later
 // the futex the idle workers sleep on. Realtime: begin/run/end on the audio thread, the claim loop on workers.
 //
 // Wake-up: a 32-bit `epoch` word, odd while a cycle runs. Within a cycle workers spin on the claim word

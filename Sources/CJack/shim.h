@@ -1,4 +1,5 @@
 #include <jack/jack.h>
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <jack/metadata.h>
 #include <jack/uuid.h>
 #include <jack/midiport.h>

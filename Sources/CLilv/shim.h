@@ -1,4 +1,5 @@
 #include <lilv/lilv.h>
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include <lv2/core/lv2.h>
 #include <lv2/urid/urid.h>
 #include <lv2/options/options.h>

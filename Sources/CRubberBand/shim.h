@@ -1,1 +1,2 @@
 #include <rubberband/rubberband-c.h>
+// SPDX-License-Identifier: GPL-3.0-or-later

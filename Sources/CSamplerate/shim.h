@@ -1,1 +1,2 @@
 #include <samplerate.h>
+// SPDX-License-Identifier: GPL-3.0-or-later

@@ -1,4 +1,5 @@
 // Loudness of every bus and the ear dose of in-ear buses, measured on a worker thread from the engine's analysis taps. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 // The noise dose an in-ear mix gives its wearer over a show (NIOSH 85 dBA / 8 h, 3 dB exchange). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Accumulates the daily noise dose of one in-ear mix from its loudness.

@@ -1,4 +1,5 @@
 // EBU R128 loudness of one signal (momentary, short-term, integrated, true peak) through libebur128. Non-realtime (a worker thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CEBUR128
 import Foundation
 

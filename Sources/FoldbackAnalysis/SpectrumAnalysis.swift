@@ -1,4 +1,5 @@
 // The analyser's spectrum of a stream: ⅓-octave bars, a high-resolution line on a log axis with peak hold, the interpolated peak. Non-realtime (the analyser's worker, or a test driving it).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// One analyser reading.

@@ -1,4 +1,5 @@
 // Short-time power spectra through FFTW (single precision, real input): the feedback worker's and the analyser's FFT. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFFTW
 import Synchronization
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 // The live analyser: one selectable engine tap, drained 20 times a second by the `fb-analyser` worker into spectrum frames for the pages and OSC subscribers that want them. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 import Glibc
 import Synchronization

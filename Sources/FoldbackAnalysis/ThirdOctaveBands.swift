@@ -1,4 +1,5 @@
 // ⅓-octave band levels (IEC 61260 base-10 centres, 20 Hz … 20 kHz) summed from FFT bin powers. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import Foundation
 

@@ -1,4 +1,5 @@
 // The presets `foldback bench` measures: one per built-in unit, and the reference vocal chain. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 import Foundation
 

@@ -1,4 +1,5 @@
 // `foldback bench --live`: the most reference-chain strips a private dummy jackd at 48 kHz / 64 frames carries. Non-realtime driver.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 import FoldbackEngine

@@ -1,4 +1,5 @@
 // Renders a graph offline on the calling thread and measures its CPU time. Non-realtime driver of the realtime cycle.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 package import FoldbackEngine

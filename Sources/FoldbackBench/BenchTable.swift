@@ -1,4 +1,5 @@
 // The table `foldback bench` prints: each offline case built from its preset text, measured and formatted; the live search's summary. Non-realtime driver.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackGraph
 import FoldbackPresets
 import Foundation

@@ -1,4 +1,5 @@
 // The strip-count search of `foldback bench --live`: doubling until a count misses, bisection, then a second look at the answer. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Finds the largest strip count that fits, one measured count at a time, so two searches (one thread
 /// and several) can take turns on the same machine: the count doubles from 1 until one misses the budget,

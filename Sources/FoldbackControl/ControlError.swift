@@ -1,4 +1,5 @@
 // Typed errors of live control: bad OSC, unknown addresses, values out of range, rejected presets, refused file paths. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Why a control request was refused; its description is what the error reply and the log say.
 public enum ControlError: Error, Sendable, Equatable, CustomStringConvertible {

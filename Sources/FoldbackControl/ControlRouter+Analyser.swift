@@ -1,4 +1,5 @@
 // OSC for the engineer's spectrum analyser: select its source, subscribe to its frames. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 import FoldbackEngine
 

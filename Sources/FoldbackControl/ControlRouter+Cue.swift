@@ -1,4 +1,5 @@
 // OSC for the cue output: select buses and strip PFL/AFL (summed, crossfaded), clear, level, and what is cued. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // OSC commands for MIDI learn: arm a parameter, cancel, save the learned mappings into a preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackPresets
 
 extension ControlRouter {

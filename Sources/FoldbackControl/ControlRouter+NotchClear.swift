@@ -1,4 +1,5 @@
 // OSC `/foldback/strip/<strip>/unit/<id>/notch/<n>/clear` and `/foldback/bus/<bus>/unit/<id>/notch/<n>/clear`: one feedback notch taken out. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackGraph
 
 extension ControlRouter {

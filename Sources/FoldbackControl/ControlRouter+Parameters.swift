@@ -1,4 +1,5 @@
 // OSC discovery of the parameter tree (`/foldback/parameters/get`), one message per parameter, paged. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // OSC for a file source's tempo and key: `/foldback/strip/<name>/source/<tempo|pitch_semitones|cents> f`, and `…/get`. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackPresets
 
 extension ControlRouter {

@@ -1,4 +1,5 @@
 // OSC for the engineer's tools: trim moves with their compensate flag, talkback presses (momentary and latching). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 extension ResolvedParameter {

@@ -1,4 +1,5 @@
 // OSC `/foldback/strip/<strip>/unit/<id>/save` and `/foldback/bus/<bus>/unit/<id>/save`: a feedback unit's ring-out written into the preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackPresets
 
 extension ControlRouter {

@@ -1,4 +1,5 @@
 // Turns OSC requests into engine changes, queries, preset and setlist moves and meter subscriptions. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 public import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // Which control surface sent a request to the shared router (OSC, web, MIDI, the meter view's keys), for its log lines. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Where a ``ControlRouter`` request came from. A session has one router; every surface hands it its
 /// requests with its own name, so each log line says who made the change.

@@ -1,4 +1,5 @@
 // What is in the engineer's cue now, read once from the engine's live values, for every surface that shows it. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 public import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // Turns feedback units' notch meter readings into OSC change messages for subscribers. Non-realtime (the meter thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 
 /// Remembers the notches last reported and, given a new meter snapshot, returns

@@ -1,4 +1,5 @@
 // Which files a control surface (OSC, later the web) may read or write: `.toml` files in allowed folders. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// The rule for file paths that arrive in control requests (`/foldback/preset/load`, `…/preset/save`,

@@ -1,4 +1,5 @@
 // What surfaces see and set of a playing file source: tempo, key, song position; the live target's defaults for them. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackPresets
 
 /// A file source as it plays now.

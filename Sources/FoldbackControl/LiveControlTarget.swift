@@ -1,4 +1,5 @@
 // What live control drives: the running engine and preset, and switching presets. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackAnalysis
 public import FoldbackEngine
 public import FoldbackPresets

@@ -1,4 +1,5 @@
 // Meter subscriptions: sends each subscriber peak/RMS/gain-reduction messages at its chosen rate, on its own thread. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackAnalysis
 public import FoldbackEngine
 import Foundation

@@ -1,4 +1,5 @@
 // A small OSC client on 127.0.0.1 that sends requests and reads replies: for tests and scripts. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Sends OSC messages from its own UDP port and receives what comes back to it.
 public final class OSCClient: @unchecked Sendable {

@@ -1,4 +1,5 @@
 // Encodes and decodes OSC packets with liblo (lo_message_serialise / lo_message_deserialise). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CLo
 import Glibc
 

@@ -1,4 +1,5 @@
 // An OSC message as plain Swift values: address and typed arguments (i, f, s). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One OSC argument of the types Foldback reads and writes.
 public enum OSCArgument: Sendable, Hashable, CustomStringConvertible {

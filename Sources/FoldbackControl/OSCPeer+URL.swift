@@ -1,4 +1,5 @@
 // OSC peers as liblo-style URLs (`osc.udp://host:port/`), as a session manager's NSM_URL names itself. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 extension OSCPeer {

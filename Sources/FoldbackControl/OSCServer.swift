@@ -1,4 +1,5 @@
 // The OSC listener: a UDP socket on its own thread, each message handed to a handler whose replies go back to the sender. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackEngine
 

@@ -1,4 +1,5 @@
 // Resolves OSC parameter addresses against the running show's parameter tree (with its older spellings). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 public import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // Recall-safe buses: a musician's running mix (sends into the bus, its level and mute) carried across preset switches. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 public import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // Moves through a setlist: selects entry N (OSC, MIDI program change), next, previous. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackPresets
 import Synchronization
 

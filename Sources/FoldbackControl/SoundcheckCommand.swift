@@ -1,4 +1,5 @@
 // The sound-check OSC commands (`/foldback/soundcheck/...`), parsed for the live show that plays a take. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// What `/foldback/soundcheck/<command>` asks of a show running `--soundcheck TAKE` (docs/osc.md).
 public enum SoundcheckCommand: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // What a surface shows of a playing sound-check take: strips on it, position, loop. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The state of the take a show plays (`--soundcheck TAKE`), for the web page and OSC `get`.
 public struct SoundcheckStatus: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // Analyser subscriptions over OSC: each subscriber gets every spectrum frame, sent from the analyser's worker. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackAnalysis
 import Synchronization
 

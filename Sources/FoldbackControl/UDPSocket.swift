@@ -1,4 +1,5 @@
 // A bound IPv4 UDP socket: receive with a timeout, reply to any sender. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// Where a datagram came from (and where replies go): an IPv4 address and port.

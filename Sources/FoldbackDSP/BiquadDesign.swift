@@ -1,4 +1,5 @@
 // Second-order section coefficients for every EQ band type (Audio EQ Cookbook, bilinear with pre-warping). Realtime-safe: pure math, no allocation.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

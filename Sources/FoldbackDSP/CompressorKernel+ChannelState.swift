@@ -1,4 +1,5 @@
 // One channel's detector and envelope state inside the compressor kernel. Plain data, touched on the realtime thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension CompressorKernel {
     /// One channel's detector and envelope state.

@@ -1,4 +1,5 @@
 // The compressor kernel's static gain computer and its fast log₂ / exp₂. Pure functions; called on the realtime thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension CompressorKernel {
     /// The static gain computer: reductions in dB (≥ 0) as functions of the detector level in dBFS.

@@ -1,4 +1,5 @@
 // Setting up, updating and resetting the compressor kernel (allocation in init only). Update and reset are realtime-safe (libm only).
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

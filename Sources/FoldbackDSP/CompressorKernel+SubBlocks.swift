@@ -1,4 +1,5 @@
 // The compressor kernel's RMS path: the gain computer and ballistics run once per sub-block, the gain is interpolated. Realtime: runs on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension CompressorKernel {
     /// Frames per sub-block of the RMS path (a power of two). Sub-blocks are aligned to the kernel's own

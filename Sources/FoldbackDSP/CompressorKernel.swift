@@ -1,4 +1,5 @@
 // The feed-forward compressor/expander DSP kernel behind the built-in `compressor` unit. Realtime: process runs on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

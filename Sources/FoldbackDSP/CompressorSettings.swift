@@ -1,4 +1,5 @@
 // The settings of the compressor/expander kernel, in the units presets use. Realtime-safe plain value (copied on the audio thread by updates).
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// What a ``CompressorKernel`` does: its static curve, ballistics, detector, makeup and stereo link.
 ///

@@ -1,4 +1,5 @@
 // Decibel ↔ linear gain conversion. Realtime-safe (pure math, no allocation).
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // The `delay` unit's kernel: a multichannel delay line of 0 … 500 ms whose changes crossfade between two read heads. Realtime: process, setDelay and reset run on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Delays every channel by a whole number of frames, up to ``maximumTime`` seconds, and moves between
 /// settings without clicks.

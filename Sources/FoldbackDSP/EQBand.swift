@@ -1,4 +1,5 @@
 // The parameters of one parametric-EQ band (type, frequency, gain, Q, slope) and their ranges. Value types, realtime-safe.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

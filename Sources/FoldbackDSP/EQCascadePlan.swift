@@ -1,4 +1,5 @@
 // The EQ kernel's cached cascade: its steady bands' sections, gathered once, and the MixedTen pipelines built from them, kept (state included) from block to block until a band changes. Realtime: run and sanitize on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The gathered sections of an ``EQKernel``'s steady bands and, for the mono runs of ten that may run in
 /// single precision, their prepared ``MixedTen`` pipelines (coefficients converted once, not every block).

@@ -1,4 +1,5 @@
 // Live parameter changes of the EQ kernel: retargeting, the chunked glide, enable crossfades, reset. Realtime-safe (libm only, no allocation).
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // The EQ kernel's side of its cached cascade: gathering the steady bands' sections, planning them, and handing the state back before a band changes. Realtime-safe (no allocation).
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension EQKernel {
     /// Gathers and plans the cascade when no band is fading (a mono plan of one ``MixedTen`` run then

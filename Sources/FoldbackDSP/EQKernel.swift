@@ -1,4 +1,5 @@
 // The parametric EQ kernel: preallocated bands of biquad sections run on stereo SIMD lanes, and its hot loops. Realtime: process runs on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // The analytic magnitude response of a set of EQ bands, from the digital coefficients the kernel runs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // A cascade of EQ biquad sections: run interleaved, up to five per pass (channels across the lanes), or for mono ten at a time skewed across the lanes. Realtime: runs on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One second-order section gathered for a block: coefficients, TDF-II state, and the band and section it
 /// came from (`band · 2 + section`).

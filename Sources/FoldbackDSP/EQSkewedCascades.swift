@@ -1,4 +1,5 @@
 // The EQ's skewed cascades: ten sections at once, each a frame behind the one before (all double, or two double and eight single precision). Realtime: runs on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// Two sections in the two lanes of one register, for a mono cascade.
 struct SectionPair {
     var b0, b1, b2, a1, a2: SIMD2<Double>

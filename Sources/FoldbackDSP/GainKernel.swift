@@ -1,4 +1,5 @@
 // The gain/polarity DSP kernel behind the built-in `gain` unit. Realtime: process runs on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Applies a smoothed gain (with optional polarity inversion) to up to two channels.
 ///

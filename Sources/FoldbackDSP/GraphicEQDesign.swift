@@ -1,4 +1,5 @@
 // The `geq` unit's 31 ISO ⅓-octave bands and the gain correction that makes the summed response meet the faders at every centre. Init non-realtime; solve realtime-safe (libm, no allocation).
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

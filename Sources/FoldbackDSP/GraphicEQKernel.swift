@@ -1,4 +1,5 @@
 // The `geq` unit's kernel: 31 fader settings, their corrected band gains, and the EQ kernel that runs them. Realtime: setters, process and reset run on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A 31-band ⅓-octave graphic EQ on one or two channels: faders in, corrected peak bands
 /// (``GraphicEQDesign``) run by an ``EQKernel``.

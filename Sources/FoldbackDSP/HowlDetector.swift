@@ -1,4 +1,5 @@
 // Tells feedback rings from music in a stream of short-time spectra: peak tracking and the howl criteria. Non-realtime (the feedback worker).
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // The limiter's step 5: audio through the lookahead line, times the gains, clamped at the ceiling. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension LimiterKernel {
     /// How a chunk's frames are scaled on their way out of the line.

@@ -1,4 +1,5 @@
 // The limiter's release-tail fast path: gains for chunks with nothing over and nothing held. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension LimiterKernel {
     /// Whether the chunk of `frames` frames from `offset` can take ``releaseTailGains(frames:)``: no ceiling

@@ -1,4 +1,5 @@
 // The brickwall lookahead limiter kernel run on every bus. Realtime: process runs on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // Click-free parameter smoothing by a fixed-length linear ramp. Realtime-safe.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Ramps a value linearly toward its target over a fixed number of frames.
 ///

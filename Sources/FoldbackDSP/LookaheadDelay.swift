@@ -1,4 +1,5 @@
 // The multichannel delay line that holds audio back while a dynamics kernel looks ahead. Realtime-safe after init.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Delays each of `channels` channels by exactly ``frames`` frames (0: samples pass straight through).
 ///

@@ -1,4 +1,5 @@
 // A bank of up to 16 narrow cut filters (peaking biquads) whose frequency, depth and width glide click-free. Realtime: process runs on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // Decides where the feedback suppressor's notches go, how deep, and when they are released (live and ring-out modes). Non-realtime (the feedback worker).
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// How the suppressor treats the rings it finds.
 public enum FeedbackMode: Int, Sendable, Hashable {

@@ -1,4 +1,5 @@
 // Pan laws: constant-power for mono sources, balance for stereo sources. Realtime-safe.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

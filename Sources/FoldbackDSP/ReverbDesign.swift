@@ -1,4 +1,5 @@
 // The reverb's constants and coefficient formulas: delay lengths, feedback and damping gains, mix and width laws. Realtime-safe (libm, no allocation).
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // The algorithmic stereo reverb kernel behind the built-in `reverb` unit: smoothing, control-rate coefficients and the block driver. Realtime: update, process and reset run on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A stereo reverb: mono (mid) or true-stereo input into an 8-line feedback delay network; stereo wet output
 /// mixed with the untouched dry signal.

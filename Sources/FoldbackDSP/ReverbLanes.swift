@@ -1,4 +1,5 @@
 // Eight float lanes as two 4-lane halves: the vector type of the reverb network's per-sample loop. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Eight lanes kept as two `SIMD4<Float>` halves. On the baseline x86-64 target a register holds 4 floats;
 /// with `SIMD8<Float>` the compiler combines shuffles across the whole vector and splits them afterwards

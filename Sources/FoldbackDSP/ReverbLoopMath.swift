@@ -1,4 +1,5 @@
 // The reverb loop's per-sample vector arithmetic: the orthogonal mixing matrices, paired sums and the tiny-value flush. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Pure SIMD helpers of ``ReverbTank``'s loop, written so they compile to whole-vector shuffles and bit
 /// operations (Swift's SIMD masks and lane-by-lane arithmetic would compile to scalar code).

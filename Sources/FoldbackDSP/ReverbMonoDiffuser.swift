@@ -1,4 +1,5 @@
 // A mono reverb tank's input diffuser: four series Schroeder all-passes run 4 frames at a time. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The input diffusion of ``ReverbTank`` in its mono form: the mean of left and right through four series
 /// all-passes v = u + g·v[n−M], out = v[n−M] − g·v, computed 4 frames at once (each stage's reads lie

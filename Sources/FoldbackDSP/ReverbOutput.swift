@@ -1,4 +1,5 @@
 // The reverb's output stage: the wet pair from the line outputs, the stereo predelay with its crossfade, width and the dry/wet mix. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The end of ``ReverbTank``'s signal path, run once per stretch of frames after the network: each frame's
 /// eight line outputs become the wet (left, right) pair, which passes through a stereo predelay (crossfading

@@ -1,4 +1,5 @@
 // The reverb's user parameters: values, ranges, defaults and sanitising. Realtime-safe (plain value type).
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The settings of a ``ReverbKernel``, each in its own unit (stated per property).
 ///

@@ -1,4 +1,5 @@
 // The reverb's per-sample signal path: input diffuser and modulated 8-line feedback delay network, driving the output stage. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Delay memory, filter state and the `@_noLocks` per-sample loop of ``ReverbKernel``.
 ///

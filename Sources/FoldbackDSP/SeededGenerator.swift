@@ -1,4 +1,5 @@
 // A small seedable random generator (SplitMix64) for repeatable fuzzing and test signals. Realtime-safe (pure arithmetic).
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A small, fast, seedable generator (SplitMix64), so a run is repeatable from its seed.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {

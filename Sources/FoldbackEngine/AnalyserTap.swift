@@ -1,4 +1,5 @@
 // The analyser's one selectable tap: a bus output or a strip before or after its units, switched lock-free into a ring. Mixed: selection is non-realtime, the GraphRender helpers are realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 
 /// Where the spectrum analyser listens.

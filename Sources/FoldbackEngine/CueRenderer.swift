@@ -1,4 +1,5 @@
 // The cue output on the audio thread: crossfaded selections of bus outputs and strip PFL/AFL, its level and limiter. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// The cue output of a graph: a stereo mix of what the engineer selected, each source faded in and out.

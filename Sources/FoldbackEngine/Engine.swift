@@ -1,4 +1,5 @@
 // The engine's non-realtime face: installs graphs, queues parameter changes, frees retired graphs, reads meters. Non-realtime (its cycle function runs on the audio thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CFoldbackTeam
 import Synchronization

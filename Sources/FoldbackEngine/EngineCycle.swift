@@ -1,4 +1,5 @@
 // One realtime cycle: accept graph swaps, apply parameter changes, render in chunks, crossfade. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CFoldbackTeam
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
 // Typed errors of the engine's non-realtime API. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// What can go wrong building a graph or addressing its parameters.
 public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {

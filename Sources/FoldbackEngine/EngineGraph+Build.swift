@@ -1,4 +1,5 @@
 // Lays out a graph's realtime memory: buses, strips, units, sends and their delays, the render order. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 extension EngineGraph {

@@ -1,4 +1,5 @@
 // Matches a new graph's units with the running graph's and builds the handover table for those that continue. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The unit chain of a strip or a bus, as it is prepared and continued.
 struct UnitChainDescription {

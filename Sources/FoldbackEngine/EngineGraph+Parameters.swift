@@ -1,4 +1,5 @@
 // Validates parameter addresses and values against a graph, and reads its meters. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Levels of every strip and bus of a graph.
 public struct MeterSnapshot: Sendable {

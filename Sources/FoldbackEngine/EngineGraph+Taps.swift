@@ -1,4 +1,5 @@
 // Attaches record taps and file sources to a graph before it is installed; the audio-thread tap writes. Mixed: attach is non-realtime, the GraphRender helpers are realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Where a record tap listens.
 public enum TapPoint: Sendable, Hashable {

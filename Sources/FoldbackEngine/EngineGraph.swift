@@ -1,4 +1,5 @@
 // Builds a graph's realtime memory off the audio thread and owns it until the graph is retired. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// A built, prepared graph: strips, units, sends and buses, ready to be installed in an ``Engine``.

@@ -1,4 +1,5 @@
 // The engine's realtime state: IO tables, current and fading graphs, rings and crossfade scratch. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 
 /// Per-cycle IO pointer tables: the backend points `inputs[i]` / `outputs[i]` at channel i's buffers

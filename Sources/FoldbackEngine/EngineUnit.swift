@@ -1,4 +1,5 @@
 // The unit interface shared by built-in DSP units and plugins. Setup is non-realtime; the render functions run on the realtime thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Realtime entry points of a prepared unit, as C-convention function pointers over an opaque state
 /// pointer: the audio thread dispatches through them with no existential, generic or reference counting

@@ -1,4 +1,5 @@
 // The off-thread description of a graph: strips, their units and sends, and buses. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Everything needed to build an ``EngineGraph``: strips in input-port order, buses in output-port order.
 public struct GraphDescription: Sendable {

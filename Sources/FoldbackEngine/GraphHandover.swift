@@ -1,4 +1,5 @@
 // Hands continued units (plugin instances that keep running across a graph swap) from the old graph to the new one at takeover, and replays their output in the fading-out graph. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One unit a graph continues from its predecessor, and what its takeover does.
 ///

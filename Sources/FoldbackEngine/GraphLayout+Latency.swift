@@ -1,4 +1,5 @@
 // Per-path latency of a built graph: which input port reaches which output port, how late. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One signal path from an input port to an output port and the latency the graph adds on it.
 public struct LatencyPath: Sendable, Hashable {

@@ -1,4 +1,5 @@
 // The port layout and latency of a built graph, for backends and reports. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One port of a graph: its name, pretty name and the IO channel it maps to.
 public struct PortLayout: Sendable, Hashable {

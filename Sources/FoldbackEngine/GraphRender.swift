@@ -1,4 +1,5 @@
 // The realtime data of a built graph: plain structs in memory preallocated off-thread. Realtime (read and written by the audio thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// A unit as the audio thread sees it.

@@ -1,4 +1,5 @@
 // Renders a whole graph for one chunk: clear buses, then strips and buses in routing order (bus units, gains, limiters, outputs, meters). Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 extension GraphRender {

@@ -1,4 +1,5 @@
 // Short MIDI messages and the fixed-size ring that carries them off the audio thread. Realtime-safe push/pop.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A channel message of up to three bytes (note, CC, program change…), as read from a MIDI port.
 public struct MIDIMessage: Sendable, Hashable, BitwiseCopyable {

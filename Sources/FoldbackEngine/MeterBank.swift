@@ -1,4 +1,5 @@
 // Peak and RMS meters: computed on the audio thread, published lock-free to readers. Realtime writer, non-realtime readers.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 // Buffer kernels of the mixer: accumulate, scale, peak/energy. Realtime (checked by @_noLocks).
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Small vectorisable loops the mixer is built from.
 enum MixKernels {

@@ -1,4 +1,5 @@
 // The hook by which an offline render drives a unit's off-audio-thread work in step with the audio. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A unit with work of its own off the audio thread (the feedback unit's analysis) that an offline render
 /// runs itself, after every cycle, instead of leaving it to a background thread: the result then depends on

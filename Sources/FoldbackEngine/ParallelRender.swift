@@ -1,4 +1,5 @@
 // Renders a graph's chunk with a render team: strips in parallel, their sends bus by bus, buses in parallel, then the cue in routing order. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldbackTeam
 
 /// What every lane needs to run the items of one chunk; lives on the callback thread's stack for the chunk.

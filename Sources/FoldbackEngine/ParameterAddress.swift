@@ -1,4 +1,5 @@
 // Addresses of live-controllable parameters and the realtime message that carries a change. Non-realtime API, realtime message.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A live-controllable parameter of the installed graph, by strip/bus/send/unit index.
 ///

@@ -1,4 +1,5 @@
 // Applies parameter changes from the ring to the current graph at a cycle boundary. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 extension GraphRender {

@@ -1,4 +1,5 @@
 // A unit parameter's one declaration: key, range, default, value type, unit, display curve, smoothing. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// What kind of value a parameter takes.
 public enum ParameterValueType: String, Sendable, Hashable, Encodable {

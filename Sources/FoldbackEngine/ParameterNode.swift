@@ -1,4 +1,5 @@
 // One parameter of a running show as every surface sees it: its address, value type, range, default and who may set it. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One parameter in a ``ParameterTree``: where it lives in the engine, how it is named everywhere (OSC, web,
 /// MIDI targets with dots, reports), what it takes and who may set it.

@@ -1,4 +1,5 @@
 // The engine's own parameters (strips, sends, buses, limiters, cue, talkback) declared once, with the engine's ranges. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension ParameterTree {
     /// The declarations of the parameters the engine itself owns; units declare theirs in their ``EngineUnit/parameters``.

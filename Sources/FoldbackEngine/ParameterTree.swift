@@ -1,4 +1,5 @@
 // The one description of every parameter a running show has, looked up by path or engine address. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Every parameter of a running show, in order (strips with their sends and units, buses, cue), as
 /// Apple's AUParameterTree describes an audio unit: OSC, MIDI maps and learn, the web pages, preset saving,

@@ -1,4 +1,5 @@
 // The one type for Foldback's long-lived background threads: named, run periodically or when woken, stopped and joined. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// A named background thread that runs a body, then waits until its next run is due or it is woken.

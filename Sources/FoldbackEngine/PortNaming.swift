@@ -1,4 +1,5 @@
 // How strips and buses name their JACK ports and pretty names. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The port names a strip's inputs and a bus's outputs get, shared by every backend and by `foldback check`.
 ///

@@ -1,4 +1,5 @@
 // The render order cut into stages a render team can share out: strips in parallel, then their sends bus by bus, then buses. Built off-thread; read by the audio threads.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The render order as a sequence of stages whose items are independent of each other.
 ///

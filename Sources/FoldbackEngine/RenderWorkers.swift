@@ -1,4 +1,5 @@
 // The engine's render workers: the threads a backend runs beside its cycle thread, and their statistics. Non-realtime (the worker body runs realtime items).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldbackTeam
 
 /// Worker contexts of an engine's render team (see `render_team.c` for the hand-out and wake-up).

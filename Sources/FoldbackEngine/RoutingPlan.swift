@@ -1,4 +1,5 @@
 // Orders a graph's strips and buses (effect returns after the buses they return) and aligns the latency of the paths into each bus. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The render order of a graph and the delays that align every path arriving at a bus.
 ///

@@ -1,4 +1,5 @@
 // Fixed-capacity lock-free single-producer/single-consumer ring of elements, on the shared ring core. Realtime-safe on either side.
+// SPDX-License-Identifier: GPL-3.0-or-later
 /// A wait-free ring of trivially copyable elements between exactly one producer and one consumer thread.
 ///
 /// Storage is allocated once by ``init(capacity:)`` and freed by ``destroy()``; push and pop never allocate.

@@ -1,4 +1,5 @@
 // The head/tail core every lock-free single-producer/single-consumer ring specialises: power-of-two slots, positions, memory ordering. Realtime-safe on either side.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Atomics
 
 /// The positions of a single-producer/single-consumer ring of ``capacity`` slots (a power of two), shared by

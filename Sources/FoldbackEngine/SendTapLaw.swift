@@ -1,4 +1,5 @@
 // Which strip channel feeds which bus channel of a send, and with what pan-law gain. Realtime-safe.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// The taps of a send from a strip of `stripChannels` into a bus of `busChannels`:

@@ -1,4 +1,5 @@
 // The off-thread description of DCA and mute groups: which strips each moves or mutes. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A DCA (VCA) group: its gain adds to each member strip's fader, in dB, and its mute closes their faders,
 /// without moving the members' own values. It acts where the fader acts: post-fader sends (and so the

@@ -1,4 +1,5 @@
 // DCA and mute groups on the audio thread: membership laid out at build, a group move retargets its members. Realtime (build: non-realtime).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// The groups of a graph: per DCA its gain (dB) and mute, per mute group its state, and membership tables

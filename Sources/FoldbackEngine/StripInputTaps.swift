@@ -1,4 +1,5 @@
 // Raw strip-input record taps (before trim and units) for a sound-check take, with their own switch. Mixed: attach is non-realtime, the GraphRender helpers are realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension EngineGraph {
     /// Makes the audio thread copy strip `name`'s raw input (its ports, before trim and units) into `ring`

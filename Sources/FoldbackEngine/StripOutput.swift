@@ -1,4 +1,5 @@
 // What a strip or bus leaves behind in a chunk for its sends and the cue, and the per-lane scratch of a parallel render. Realtime (plain data).
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The send gains of a strip for one chunk, worked out once after its units.
 struct SendGains {

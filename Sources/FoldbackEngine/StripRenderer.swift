@@ -1,4 +1,5 @@
 // Renders one strip for one chunk: units with bypass crossfades, pre-fader meter, gates, fader and sends. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 extension GraphRender {

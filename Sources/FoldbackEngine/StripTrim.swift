@@ -1,4 +1,5 @@
 // A strip's input trim before its units and the compensation its sends apply (gain-compensated trim). Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 extension GraphRender {

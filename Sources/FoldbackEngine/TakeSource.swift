@@ -1,4 +1,5 @@
 // A sound-check take feeding strips instead of their ports: one ring read once per chunk, per-strip live ↔ take crossfades. Mixed: setup non-realtime, the GraphRender helpers realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 
 /// The take's realtime memory, allocated once by ``TakeSource``.

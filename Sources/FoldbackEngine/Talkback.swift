@@ -1,4 +1,5 @@
 // Talkback on the audio thread: presses, the dim of the buses a pressed talkback talks to, mixing the talk in. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 extension GraphRender {

@@ -1,4 +1,5 @@
 // A lock-free SPSC ring of interleaved float frames (on the shared ring core) between the audio thread and a disk thread. Realtime on the audio side.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 
 /// The ring's realtime memory: plain storage and atomics, allocated once by ``TapRing``.

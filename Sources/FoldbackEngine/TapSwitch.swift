@@ -1,4 +1,5 @@
 // Starts and stops a set of taps together at one chunk boundary. Realtime on the audio side (sample()).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 
 /// The switch's realtime memory.

@@ -1,4 +1,5 @@
 // Runs a chain of units (a strip's or a bus's) with bypass crossfades, and its NaN guard. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 extension GraphRender {

@@ -1,4 +1,5 @@
 // The feedback unit's analysis: drains the sample ring, runs the FFT, detector and planner, sends notch commands. Non-realtime (worker thread, or a test driving it).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 public import FoldbackDSP
 import FoldbackEngine

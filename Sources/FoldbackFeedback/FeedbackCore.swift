@@ -1,4 +1,5 @@
 // Owns a feedback unit's running parts: realtime state (notch bank, rings), analysis and worker thread; shared by a unit and the units continuing it. Non-realtime (the state it owns is used on the audio thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 

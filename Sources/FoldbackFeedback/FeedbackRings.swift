@@ -1,4 +1,5 @@
 // The feedback unit's sample ring (input to the worker) and its notch command (sent back on an SPSCRing). Realtime on the audio-thread side.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import FoldbackEngine
 

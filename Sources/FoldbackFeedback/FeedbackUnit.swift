@@ -1,4 +1,5 @@
 // The built-in `feedback` unit: 16 notches on the audio path, a worker thread finding rings off it. Setup non-realtime; render functions realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackDSP
 public import FoldbackEngine
 import Foundation

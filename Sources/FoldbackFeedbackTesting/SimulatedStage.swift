@@ -1,4 +1,5 @@
 // A simulated stage for tests and the demo: a loop from a unit's output back into its input through a room model. Non-realtime (offline, faster than realtime).
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackDSP
 public import FoldbackEngine
 public import FoldbackFeedback

@@ -1,4 +1,5 @@
 // Measurements on a simulated stage's output: short-time levels, when a level is first reached, a ring's exact frequency. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #endif

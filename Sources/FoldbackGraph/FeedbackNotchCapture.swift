@@ -1,4 +1,5 @@
 // Writes a running ring-out's notches into a preset being saved, as the feedback unit's fixed bands. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackPresets
 public import FoldbackEngine
 import FoldbackDSP

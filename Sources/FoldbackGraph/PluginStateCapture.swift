@@ -1,4 +1,5 @@
 // Saves a running graph's LV2 plugin states beside a preset being written, and points the preset at them. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackPresets
 public import FoldbackEngine
 import FoldbackLV2

@@ -1,4 +1,5 @@
 // Builds the engine's graph description, graph and connection plan from a validated preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackPresets
 public import FoldbackEngine
 public import FoldbackLV2

@@ -1,4 +1,5 @@
 // What `foldback render` renders from a preset: its file sources and one offline engine graph per input set. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackPresets
 public import FoldbackRender
 import Foundation

@@ -1,4 +1,5 @@
 // Makes LV2 plugin units from validated `lv2` unit specs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackPresets
 import FoldbackEngine
 import FoldbackLV2

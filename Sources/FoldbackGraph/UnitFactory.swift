@@ -1,4 +1,5 @@
 // Makes engine units from validated preset unit specs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackPresets
 public import FoldbackEngine
 public import FoldbackLV2

@@ -1,4 +1,5 @@
 // One open JACK client: opening, ports, pretty-name metadata, connections, activation, closing. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import CJack
 import Foundation

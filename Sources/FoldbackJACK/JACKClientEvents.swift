@@ -1,4 +1,5 @@
 // Xrun counting and server-shutdown capture for one client. Realtime: the JACK callbacks (preallocated memory only); readers are non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CJack
 #if canImport(Glibc)

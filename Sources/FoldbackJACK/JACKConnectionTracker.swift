@@ -1,4 +1,5 @@
 // Remembers every connection of a host's ports (its own and those a patchbay made) to restore them after a server restart. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CJack
 import Foundation
 

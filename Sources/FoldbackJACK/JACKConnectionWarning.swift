@@ -1,4 +1,5 @@
 // A connection that could not be made, reported rather than thrown. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A connection that could not be made; returned, never thrown, because a missing
 /// patchbay target must not stop a show.

@@ -1,4 +1,5 @@
 // The errors FoldbackJACK throws and the decoding of jack_status_t into plain words. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// What went wrong talking to JACK, worded for the person at the mixing desk.
 public enum JACKError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 // JACKHost surviving a server restart: reopen the same client and ports, restore tracked connections. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CJack
 import Foundation
 

@@ -1,4 +1,5 @@
 // JACKHost's view of the latency JACK computes around each output port: capture side, playback side, round trip. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CJack
 
 /// The latency JACK reports around one of Foldback's output ports, in frames.

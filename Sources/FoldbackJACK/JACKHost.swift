@@ -1,4 +1,5 @@
 // Hosts an Engine as a JACK client: ports from a GraphLayout, callbacks, connections, status. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CJack
 public import FoldbackEngine

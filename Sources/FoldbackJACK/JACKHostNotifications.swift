@@ -1,4 +1,5 @@
 // JACKHost's non-realtime JACK callbacks: buffer-size and sample-rate changes, latency reporting, new connections of its ports. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CJack
 import Foundation
 

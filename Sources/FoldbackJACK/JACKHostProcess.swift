@@ -1,4 +1,5 @@
 // The JACK process and thread-init callbacks that run the engine, and the state they read. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CFoldback
 import CJack

@@ -1,4 +1,5 @@
 // Per-port latency ranges for JACK's latency callback, from a graph's input-to-output paths. Non-realtime (JACK's notification thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import CJack
 import FoldbackEngine

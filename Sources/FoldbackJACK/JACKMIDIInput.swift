@@ -1,4 +1,5 @@
 // The MIDI input the process callback copies into a ring, and the host API that registers and drains it. Realtime: capture(frames:); the rest is non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CFoldback
 import CJack

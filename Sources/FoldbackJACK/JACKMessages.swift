@@ -1,4 +1,5 @@
 // Routes libjack's own error and info messages to swift-log at debug level. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CJack
 import Logging

@@ -1,4 +1,5 @@
 // JACK ports as FoldbackJACK hands them out: direction, latency mode and the registered port. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import CJack
 

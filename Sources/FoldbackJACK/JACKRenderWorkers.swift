@@ -1,4 +1,5 @@
 // The engine's render workers on threads JACK creates at the client's realtime priority. Non-realtime (the threads run realtime work).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CJack
 import FoldbackEngine
 

@@ -1,4 +1,5 @@
 // Starts and stops a private `jackd` (dummy driver by default) for tests, demos and `--start-server`. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 
 /// A private JACK server this process started and will stop.

@@ -1,4 +1,5 @@
 // Whether a PipeWire daemon runs for this user, and the hint `foldback run` prints when it finds no JACK server but PipeWire. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 
 /// A PipeWire daemon of this user, found by its socket or its process: most desktops run PipeWire, whose

@@ -1,4 +1,5 @@
 // A fixed table of atomic jack_port_t pointers, one per engine channel. Realtime: load(_:).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 
 /// Channel-indexed JACK ports shared between the owner, which rewrites entries when the layout

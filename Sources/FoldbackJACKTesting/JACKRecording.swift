@@ -1,4 +1,5 @@
 // The result of a JACKTestRecorder take: planar samples plus the frame time of the first one. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A contiguous recording: `channels[c][k]` arrived at absolute frame time `startFrameTime + k`.
 public struct JACKRecording: Sendable, Equatable {

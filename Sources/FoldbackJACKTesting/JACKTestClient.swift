@@ -1,4 +1,5 @@
 // A player and a separate recorder client driven together, for tests and foldback-probe. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackJACK
 
 /// Plays deterministic signals into a system under test and records what comes back.

@@ -1,4 +1,5 @@
 // A JACK client with one MIDI output port that sends the messages a test queues. Realtime: the process callback; setup is non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CJack
 public import FoldbackJACK

@@ -1,4 +1,5 @@
 // A JACK client that plays deterministic TestSignals, one per output port, keyed to absolute frame time. Realtime: the process callback; setup is non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CJack
 public import FoldbackJACK
 

@@ -1,4 +1,5 @@
 // A JACK client that records its input ports into preallocated buffers on request. Realtime: the process callback; setup and recording requests are non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CJack
 public import FoldbackJACK

@@ -1,4 +1,5 @@
 // A JACK client that closes a feedback loop for tests: a wedge output played back through a room into a mic input. Realtime: the process callback; setup and gain changes are non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CJack
 public import FoldbackJACK

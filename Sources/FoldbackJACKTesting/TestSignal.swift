@@ -1,4 +1,5 @@
 // Deterministic test and demo signals as functions of absolute JACK frame time. Realtime: sample(at:sampleRate:).
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackJACK
 import Foundation
 

@@ -1,4 +1,5 @@
 // Maps a plugin's audio ports onto a strip's channels: dual mono, mono-to-stereo, or an explicit port choice. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// How one plugin occurrence sits on a strip: how many instances, and which engine channel each
 /// instance's audio ports read and write.

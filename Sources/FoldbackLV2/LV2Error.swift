@@ -1,4 +1,5 @@
 // Typed errors of the LV2 host: discovery, instantiation, state. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// What can go wrong finding, checking or instantiating an LV2 plugin.
 public enum LV2Error: Error, Sendable, Equatable, CustomStringConvertible {

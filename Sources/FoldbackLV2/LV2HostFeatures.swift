@@ -1,4 +1,5 @@
 // The features Foldback offers one plugin instance (urid, options, buf-size, worker, state, log), as C memory lilv hands over. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 import Glibc
 

@@ -1,4 +1,5 @@
 // Restores an instance's state (default state, an LV2 preset, a saved state file) and saves it to a file. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 import Glibc
 

@@ -1,4 +1,5 @@
 // One instantiated LV2 plugin: lilv instance, features, port buffers and its realtime record. Non-realtime (setup and teardown).
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 import Atomics
 import Glibc

@@ -1,4 +1,5 @@
 // One plugin instance's realtime cycle: connect audio, reset atom buffers, run, publish control outputs, deliver worker responses. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 import Atomics
 

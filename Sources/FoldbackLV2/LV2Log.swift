@@ -1,4 +1,5 @@
 // One plugin instance's `log:log` feature: lines go into a lock-free ring (never blocking the audio thread) and are logged from the worker thread. Sink realtime; drain non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CFoldbackLV2
 import Atomics
 import Logging

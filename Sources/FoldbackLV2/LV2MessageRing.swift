@@ -1,4 +1,5 @@
 // A fixed-capacity lock-free single-producer/single-consumer ring of variable-size byte messages, on the shared ring core. Realtime-safe on either side.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// Carries worker requests and responses (size-prefixed byte messages) between one producer and one

@@ -1,4 +1,5 @@
 // What Foldback knows about one installed LV2 plugin: ports, presets, latency, features. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One port of an LV2 plugin.
 public struct LV2PortInfo: Sendable, Hashable {

@@ -1,4 +1,5 @@
 // Reads a lilv plugin's description (ports, ranges, presets, features) into Foldback's types. Non-realtime, under the world lock.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 
 /// Reads one plugin's data from the lilv world; use only inside ``LV2World/withWorld(_:)``.

@@ -1,4 +1,5 @@
 // Ranks installed plugin URIs by likeness to a mistyped one, for "closest matches" hints. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Letter-triple (trigram) similarity between a typed URI and installed URIs and names.
 enum LV2Similarity {

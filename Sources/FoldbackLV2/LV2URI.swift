@@ -1,4 +1,5 @@
 // The LV2 URIs Foldback's host uses, spelled out (Swift does not import the headers' concatenated macros). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// URIs of the LV2 vocabulary the host reads and provides.
 enum LV2URI {

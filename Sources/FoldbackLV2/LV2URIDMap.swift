@@ -1,4 +1,5 @@
 // The host's URID map and unmap features: a thread-safe, process-lifetime table of URIs. Non-realtime (plugins map at instantiation).
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 import Glibc
 import Synchronization

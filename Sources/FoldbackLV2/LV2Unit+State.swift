@@ -1,4 +1,5 @@
 // Saving an LV2 unit's plugin state, both instances of a dual-mono pair, as lilv state bundles. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Where ``LV2Unit/saveState(to:)`` saved a unit's state.
 public struct LV2SavedState: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // An LV2 plugin occurrence in a strip, on the engine's unit interface. Setup non-realtime; render functions (LV2UnitRender) realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 public import FoldbackEngine
 import Logging

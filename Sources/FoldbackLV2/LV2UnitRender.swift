@@ -1,4 +1,5 @@
 // The realtime record and C entry points of an LV2 unit: runs each instance, forwards parameter changes to control ports. Realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 internal import CLilv
 internal import FoldbackEngine

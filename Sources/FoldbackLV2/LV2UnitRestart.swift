@@ -1,4 +1,5 @@
 // Clearing an LV2 unit's plugins after a NaN-guard trip: asked for on the audio thread, done by the worker thread, faded back in. Request, silence and fade realtime; the restart non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 
 /// How an LV2 unit's plugins are reset when the engine's NaN/Inf guard trips on their strip.

@@ -1,4 +1,5 @@
 // One plugin instance's LV2 worker (`worker:schedule`): rings to and from the worker thread. Schedule and delivery realtime; setup non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 
 /// The realtime side of a plugin's worker: what `schedule_work`, `respond` and the cycle's delivery touch.

@@ -1,4 +1,5 @@
 // The one background thread that runs every live plugin's scheduled work and NaN-guard restarts, polling the request rings and flags. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Synchronization
 

@@ -1,4 +1,5 @@
 // The lilv world: loads the installed LV2 plugin set once; every lilv call goes through its lock. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
 import Synchronization
 

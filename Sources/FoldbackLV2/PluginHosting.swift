@@ -1,4 +1,5 @@
 // How plugins are hosted: live on the audio thread, or offline faster than realtime, and at which block length. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The hosting mode a graph's plugins are prepared for.
 public struct PluginHosting: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // The audio path's malloc/free count at exit, when the LD_PRELOAD allocation counter is loaded. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 
 /// Reports what libFoldbackAllocCounter.so counted inside the JACK process callback, so a test (or a

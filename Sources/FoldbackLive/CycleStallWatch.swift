@@ -1,4 +1,5 @@
 // Notices a JACK server that stays up without its audio (a netjack2 slave whose master went away) and says so. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Watches a live session's server from its main loop. The server is away when it runs no cycle for

@@ -1,4 +1,5 @@
 // What each compressor is doing, as the status line and the meter view show it: compression and expansion apart. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 package import FoldbackEngine
 import Foundation

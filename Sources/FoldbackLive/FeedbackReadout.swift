@@ -1,4 +1,5 @@
 // What each feedback suppressor is doing, as the status line and the meter view show it: its active notches. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 package import FoldbackEngine
 

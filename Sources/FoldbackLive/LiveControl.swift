@@ -1,4 +1,5 @@
 // The live-control side of a show: one router for OSC, web, MIDI program changes and the meter view's keys, meter feed, setlist, SIGHUP and --watch reloads, meter view. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import FoldbackEngine
 package import FoldbackControl

@@ -1,4 +1,5 @@
 // What a live session's control surfaces are: OSC, the web surface, the folders they may use, reloading, the meter view. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackControl
 
 /// The live-control settings of a session (the CLI's `ControlOptions` fill them from the command line).

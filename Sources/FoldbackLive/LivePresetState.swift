@@ -1,4 +1,5 @@
 // The preset a live session plays now, shared by preset switching and format-change rebuilds. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackPresets
 package import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 // Preset switching for a live session: load and build off the audio thread, crossfade, update ports, report. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackAnalysis
 package import FoldbackControl
 package import FoldbackEngine

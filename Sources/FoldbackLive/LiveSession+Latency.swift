@@ -1,4 +1,5 @@
 // A live session's latency figures per bus: Foldback's part from the graph, the round trip from JACK; the in-ear warning. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackControl
 import FoldbackEngine
 import FoldbackJACK

@@ -1,4 +1,5 @@
 // Starts MIDI control of a live session: the `midi_in` port and the control thread applying the preset's `[midi]` map. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackJACK
 import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // A live session on a netjack2 slave: what the network adds to each bus's round trip, printed at start. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackJACK
 import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // File-player strips in a live session: opening the preset's source files, SIGUSR2 start/stop, underrun warnings. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 package import FoldbackEngine

@@ -1,4 +1,5 @@
 // LiveSession surviving a JACK server restart: "waiting for JACK", polling without spinning, reopening. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 package import FoldbackJACK

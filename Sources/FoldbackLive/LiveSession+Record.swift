@@ -1,4 +1,5 @@
 // Run-time recording in a live session: first take, SIGUSR1 toggles, reports when a take ends. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 package import FoldbackRender

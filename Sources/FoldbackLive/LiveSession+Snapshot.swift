@@ -1,4 +1,5 @@
 // The running session as a preset: parameter values set live and the connections its ports have now. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackEngine
 package import FoldbackControl
 package import FoldbackPresets

@@ -1,4 +1,5 @@
 // A live session's file sources as surfaces see them: tempo and key set while playing, the song position read. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackControl
 package import FoldbackPresets
 import FoldbackRender

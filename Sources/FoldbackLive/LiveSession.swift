@@ -1,4 +1,5 @@
 // A running preset: the engine, its JACK host, graph rebuilds on format changes, and the main loop. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 import Synchronization

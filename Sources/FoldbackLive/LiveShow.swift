@@ -1,4 +1,5 @@
 // One show playing on JACK: a live session with its recorder, file players, MIDI and control surfaces; start, main loop, close. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackGraph
 import FoldbackJACK

@@ -1,4 +1,5 @@
 // The live status line while the JACK server is away. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 extension LiveStatus {

@@ -1,4 +1,5 @@
 // The one-line live status: DSP load, xruns and bus peaks, redrawn in place on a terminal. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackDSP
 package import FoldbackEngine

@@ -1,4 +1,5 @@
 // Run-time start/stop of a live session's record tap and file players, shared by signals and OSC. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 package import FoldbackControl
 

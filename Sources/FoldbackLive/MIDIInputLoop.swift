@@ -1,4 +1,5 @@
 // The control thread that drains the MIDI ring the audio thread fills and hands messages to a MIDIController. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackEngine
 package import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // The `--meters` terminal view: peak/RMS bars with peak hold, gain reduction, DSP load, xruns, latency per bus, preset and song. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackAnalysis
 package import FoldbackControl
 import FoldbackDSP

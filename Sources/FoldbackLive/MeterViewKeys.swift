@@ -1,4 +1,5 @@
 // The meter view's keys: cue any bus with its number, clear with 0; the cue line the view shows. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

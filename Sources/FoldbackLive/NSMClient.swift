@@ -1,4 +1,5 @@
 // The NSM protocol's wire: announce, replies, errors and dirty/clean to the session manager, on Foldback's OSC codec and UDP socket. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackControl
 import Foundation
 

@@ -1,4 +1,5 @@
 // A show under the Non Session Manager: announce, open (the same show on the session's copy), save, dirty/clean, switch. Non-realtime (the main thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import FoldbackControl
 import Foundation

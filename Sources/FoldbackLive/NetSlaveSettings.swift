@@ -1,4 +1,5 @@
 // `--start-server net`'s settings (master, port, latency, name) and the netjack2 slave a preset needs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackJACK
 package import FoldbackPresets
 

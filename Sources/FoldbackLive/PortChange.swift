@@ -1,4 +1,5 @@
 // Which JACK ports a preset switch adds and removes, for its report and its new connections. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackEngine
 
 /// Which ports a switch added and removed, by short name.

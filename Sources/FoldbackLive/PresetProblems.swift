@@ -1,4 +1,5 @@
 // Prints a preset's problems as file:line:column lines and a count, for every front end. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackPresets
 
 /// How a refused preset is reported on standard error.

@@ -1,4 +1,5 @@
 // The private JACK server `--start-server` starts (dummy, or a netjack2 slave kept running), stopped on exit. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import FoldbackEngine
 package import FoldbackJACK

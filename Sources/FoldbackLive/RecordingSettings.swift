@@ -1,4 +1,5 @@
 // What a show records (`--record DIR` and its companions) and the recorder made from it for a preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackEngine
 package import FoldbackPresets
 package import FoldbackRender

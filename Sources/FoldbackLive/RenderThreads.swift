@@ -1,4 +1,5 @@
 // The `--threads N` count of `foldback run` and `foldback bench --live`: its limits and its refusal. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// How many threads may render a live cycle.

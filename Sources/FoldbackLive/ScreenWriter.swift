@@ -1,4 +1,5 @@
 // Writes the redrawn terminal view and status line from a thread of its own, newest frame wins. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 

@@ -1,4 +1,5 @@
 // Why a show did not start or stopped early, with the exit status `foldback run` gives it. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackPresets
 
 /// A show that cannot start (or must stop): bad input (exit status 2) or a failure (1).

@@ -1,4 +1,5 @@
 // Everything `foldback run` takes, as one value a show starts from (the CLI fills it from the command line). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// How to run a show: what plays, on which JACK server and client, and every live surface around it.

@@ -1,4 +1,5 @@
 // Runs a show from its options: checks them, starts a private server if asked, then plays by hand or under a session manager. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import FoldbackJACK
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // Run-time requests by signal (SIGHUP, SIGUSR1, SIGUSR2), polled from a non-realtime loop. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 

@@ -1,4 +1,5 @@
 // A show's virtual sound check: the raw-input take (`--record-inputs DIR`) and the take played through the strips (`--soundcheck TAKE`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 package import FoldbackControl
 package import FoldbackEngine

@@ -1,4 +1,5 @@
 // Writes diagnostics to standard error, one line at a time. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

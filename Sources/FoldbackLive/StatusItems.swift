@@ -1,4 +1,5 @@
 // The parts of the live status line after its head, and fitting them to a terminal's width. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackDSP
 import FoldbackEngine

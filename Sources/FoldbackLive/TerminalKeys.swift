@@ -1,4 +1,5 @@
 // Single key presses from the terminal for the meter view (non-canonical, no echo), on a thread of their own. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 #if canImport(Glibc)

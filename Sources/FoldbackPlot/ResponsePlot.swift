@@ -1,4 +1,5 @@
 // Draws an EQ's magnitude response as an SVG document (log frequency 20 Hz–20 kHz, dB axis, grid, labels). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackDSP
 import Foundation
 

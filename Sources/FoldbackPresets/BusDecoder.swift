@@ -1,4 +1,5 @@
 // Validates one `[[bus]]` table into a BusSpec. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// Reads and checks a `[[bus]]` table.

@@ -1,4 +1,5 @@
 // One output bus of a preset (`[[bus]]`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 
 /// An output bus: a mix of strip sends feeding one or two JACK output ports.

@@ -1,4 +1,5 @@
 // Validates the preset's `[cue]` section into a CueSpec. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// Reads and checks the `[cue]` table.

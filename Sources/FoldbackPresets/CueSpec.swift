@@ -1,4 +1,5 @@
 // The preset's cue output (`[cue]`): the engineer's stereo pair, its level, limiter and connections. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 
 /// The cue output a preset declares (`[cue]`): ports `cue_L` and `cue_R`.

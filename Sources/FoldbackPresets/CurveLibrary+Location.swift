@@ -1,4 +1,5 @@
 // Finds the factory curves directory (environment, next to the executable, the repository) and loads it once. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

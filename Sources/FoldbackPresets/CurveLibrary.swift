@@ -1,4 +1,5 @@
 // The factory EQ curves: a directory of curve files, loaded and validated, looked up by name. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // The text `foldback curves` prints: the factory curve list, and one curve's bands and response. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// Formats the curve library and a curve's magnitude response (computed from the digital filters).

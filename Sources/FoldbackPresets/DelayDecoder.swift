@@ -1,4 +1,5 @@
 // Reads a `delay` unit's `distance_m`, the other spelling of its `delay_ms`. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// Turns `distance_m` into `delay_ms` (distance / 343 m/s); a table giving both is an error at `distance_m`,

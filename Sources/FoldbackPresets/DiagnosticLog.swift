@@ -1,4 +1,5 @@
 // Collects a preset's errors and warnings while it is validated, up to a cap. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Gathers every problem found in one preset so the author can fix them in one pass.
 /// Stops recording errors after ``limit`` and notes how many more there were.

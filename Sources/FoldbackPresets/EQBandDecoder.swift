@@ -1,4 +1,5 @@
 // Validates one EQ band table (`[[strip.unit.band]]` in a preset, `[[band]]` in a curve file) into an EQBand. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 

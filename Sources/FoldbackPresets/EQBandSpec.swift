@@ -1,4 +1,5 @@
 // One band of an `eq` unit or of a factory curve, as validated from a preset or curve file. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackDSP
 
 /// A validated EQ band and where it came from.

@@ -1,4 +1,5 @@
 // Writes an `eq` unit's curve and its own bands for PresetWriter. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 

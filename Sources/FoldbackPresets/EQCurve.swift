@@ -1,4 +1,5 @@
 // A factory EQ curve (a small TOML file of bands) and its validation. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import TOMLKit
 

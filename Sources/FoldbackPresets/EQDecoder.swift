@@ -1,4 +1,5 @@
 // Reads an `eq` unit's `curve` and `[[strip.unit.band]]` (or `[[bus.unit.band]]`) tables into its resolved list of bands. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// Resolves an `eq` unit's bands: the curve's bands (if it names one), each replaced by a preset band with

@@ -1,4 +1,5 @@
 // Validates a strip's `source` table into a FileSourceSpec: keys, types, ranges, and that the file exists. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 

@@ -1,4 +1,5 @@
 // A strip's file source (`source = { file = …, loop = …, gain_db = …, tempo = …, pitch_semitones = … }`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// An audio file a strip plays instead of taking JACK input.

@@ -1,4 +1,5 @@
 // Reads and checks an `lv2` unit table against the installed plugin: URI, controls, preset, state file, port mapping. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackLV2
 import Glibc
 

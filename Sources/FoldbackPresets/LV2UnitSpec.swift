@@ -1,4 +1,5 @@
 // What a preset says about an `lv2` unit: plugin URI, preset, state files, port mapping. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The `lv2`-only part of a ``UnitSpec``. Its control values are in ``UnitSpec/parameters`` (by symbol).
 public struct LV2UnitSpec: Sendable, Equatable {

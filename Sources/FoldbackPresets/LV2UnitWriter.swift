@@ -1,4 +1,5 @@
 // Writes an `lv2` unit's plugin, preset, state file, port mapping and control values for PresetWriter. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// An `lv2` unit's keys: `uri`, then `preset`, `state`, `state_right`, `inputs`/`outputs` when set, then every control
 /// value the preset holds as `controls = { symbol = value, … }` (symbols in order, so output is stable).

@@ -1,4 +1,5 @@
 // The latency block of `foldback check`: what each bus adds at a sample rate, path by path. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 
 /// Renders the latency a prepared graph adds on the way to each bus: the strips' units (lookahead

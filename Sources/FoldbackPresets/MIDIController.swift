@@ -1,4 +1,5 @@
 // Turns MIDI messages into engine parameter changes by a preset's `[midi]` map, with MIDI learn. Non-realtime (a control thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 import Synchronization
 

@@ -1,4 +1,5 @@
 // The `[midi]` section of a preset: CC mappings, their curves and switch modes, and program change. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,4 +1,5 @@
 // Validates the `[midi]` table and its `[[midi.cc]]` tables against the preset's strips and buses. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Reads and checks a preset's `[midi]` section.
 enum MIDIMapDecoder {

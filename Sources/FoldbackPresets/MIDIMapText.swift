@@ -1,4 +1,5 @@
 // The `MIDI` block `foldback check` prints for a preset's `[midi]` section. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Lines describing a ``MIDIMap``: one per mapping, and how program changes are taken.
 enum MIDIMapText {

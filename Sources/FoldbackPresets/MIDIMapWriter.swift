@@ -1,4 +1,5 @@
 // Writes a preset's `[midi]` section for PresetWriter. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The `[midi]` table and its `[[midi.cc]]` entries; nothing when the map is the default.
 enum MIDIMapWriter {

@@ -1,4 +1,5 @@
 // What a MIDI controller moves, named as in presets (`strip.vox.gain_db`), checked against a preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 public import FoldbackEngine
 

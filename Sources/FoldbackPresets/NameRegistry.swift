@@ -1,4 +1,5 @@
 // Detects names used twice (strips, buses, unit ids, sends) and points at both places. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Remembers where each name was first used and reports a second use, naming both lines.
 struct NameRegistry {

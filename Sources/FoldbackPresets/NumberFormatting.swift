@@ -1,4 +1,5 @@
 // How preset numbers read in messages and reports (`6`, `-3.5`, `+6.0 dB`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Formats numbers the way a preset author wrote them, and levels the way a console shows them.
 public enum NumberFormatting {

@@ -1,4 +1,5 @@
 // Builds the parameter tree of a preset, from its running graph's units or, before a graph, from the units' declarations. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 import FoldbackLV2
 import Synchronization

@@ -1,4 +1,5 @@
 // The listing `foldback check PRESET --parameters` prints: every parameter of the tree with its range, default and unit. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 
 /// Lines describing a ``ParameterTree``, one per parameter, in show order.

@@ -1,4 +1,5 @@
 // Formats LV2 plugins for a preset author: `foldback plugins`' list and `foldback plugin`'s description. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackLV2
 import Foundation
 

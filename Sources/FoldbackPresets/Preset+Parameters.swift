@@ -1,4 +1,5 @@
 // Maps named targets to engine parameter addresses, and live parameter values back into the preset model. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 
 extension MIDITarget {

@@ -1,4 +1,5 @@
 // The validated preset model: buses and strips in port order. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A validated preset: what `foldback run` builds its JACK client and mixing graph from.
 ///

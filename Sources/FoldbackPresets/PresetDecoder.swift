@@ -1,4 +1,5 @@
 // Validates a parsed TOML document into a Preset, collecting every problem. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import TOMLKit
 
 /// Turns a parsed preset document into the model, or into the list of everything wrong with it.

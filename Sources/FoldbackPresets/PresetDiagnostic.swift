@@ -1,4 +1,5 @@
 // One compiler-style message about a preset file (error or warning). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A problem found in a preset, located at a file, line and column.
 public struct PresetDiagnostic: Sendable, Hashable, CustomStringConvertible {

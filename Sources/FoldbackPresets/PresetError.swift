@@ -1,4 +1,5 @@
 // The error a preset that cannot be loaded throws: every diagnostic found. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A preset could not be loaded; `diagnostics` lists every problem found (errors first
 /// in file order, with any warnings interleaved by position).

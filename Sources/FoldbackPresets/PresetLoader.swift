@@ -1,4 +1,5 @@
 // Loads a preset file: reads it, parses the TOML, validates it into a Preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

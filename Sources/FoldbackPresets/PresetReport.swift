@@ -1,4 +1,5 @@
 // Renders a preset's resolved chain as text for `foldback check`. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// A console engineer's view of a loaded preset: every strip with its JACK input ports and

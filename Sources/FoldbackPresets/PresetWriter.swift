@@ -1,4 +1,5 @@
 // Writes a Preset model as TOML text that PresetLoader reads back to the same preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 #if canImport(Glibc)
 import Glibc

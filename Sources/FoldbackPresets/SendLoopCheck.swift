@@ -1,4 +1,5 @@
 // Finds return strips that feed, directly or through other returns, the bus they return. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Reports send loops as preset errors at the `return` that closes them.
 enum SendLoopCheck {

@@ -1,4 +1,5 @@
 // The setlist model: an ordered list of songs, each naming the preset it plays. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// An ordered list of presets for a show, one per song (`foldback run --setlist FILE`).
 public struct Setlist: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // Reads setlist files (TOML): `[setlist]` and `[[song]]` tables, every problem at file:line:column. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

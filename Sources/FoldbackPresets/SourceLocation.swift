@@ -1,4 +1,5 @@
 // Where something sits in a preset file: path, line and column. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A position in a preset file, as editors and compilers show it (`file:line:column`, 1-based).
 public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {

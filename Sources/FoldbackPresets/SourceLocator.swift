@@ -1,4 +1,5 @@
 // Maps TOML key paths (`strip[1].unit[0].gain_db`) to line:column by scanning the raw text. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Finds where keys, values and tables sit in a TOML file. TOMLKit parses; this only locates.
 ///

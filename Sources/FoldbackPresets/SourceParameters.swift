@@ -1,4 +1,5 @@
 // The live parameters of a strip's file source (tempo, key, cents): names, ranges, defaults, for presets and every surface. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One changeable parameter of a file source, as a preset key and an OSC/MIDI/web parameter
 /// (`/foldback/strip/<name>/source/<key> f`).

@@ -1,4 +1,5 @@
 // Validates one `[[strip]]` table and its `[[strip.send]]` tables into a StripSpec. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// Reads and checks a `[[strip]]` table.

@@ -1,4 +1,5 @@
 // Validates `[[dca]]` and `[[mute_group]]` tables into StripGroupSpecs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// Reads the preset's DCA and mute groups.

@@ -1,4 +1,5 @@
 // The preset's DCA and mute groups (`[[dca]]`, `[[mute_group]]`): named lists of strips. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A `[[dca]]` (gain added to each member's fader, mute closing them) or a `[[mute_group]]` (mute alone).
 public struct StripGroupSpec: Sendable, Equatable {

@@ -1,4 +1,5 @@
 // One input strip of a preset (`[[strip]]`) and its sends (`[[strip.send]]`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// An input strip: JACK input ports, a chain of units, a fader and pan, and sends to buses.
 public struct StripSpec: Sendable {

@@ -1,4 +1,5 @@
 // "Did you mean …?": the closest valid spelling by edit distance. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Finds the candidate a mistyped word was probably meant to be.
 enum Suggestion {

@@ -1,4 +1,5 @@
 // Character-level reading of raw TOML text with line:column tracking, for SourceLocator. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Walks TOML text one Unicode scalar at a time, knowing the line and column, and skips the
 /// lexical pieces that must not confuse a key scan: whitespace, comments and strings of all four kinds.

@@ -1,4 +1,5 @@
 // Parses TOML text into a table, turning a syntax error into a located diagnostic. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import TOMLKit
 
 /// TOML parsing shared by the file kinds Foldback reads: presets and factory curves.

@@ -1,4 +1,5 @@
 // Refuses TOML text that the bundled toml++ parser would abort on (a header with no key, '}' where an array wants a value). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A guard in front of TOMLKit's parser (toml++ 3.4).
 ///

@@ -1,4 +1,5 @@
 // A key path into a TOML document (`strip[1].unit[0].gain_db`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A path of keys and array indices from the document root, printed as `strip[1].unit[0].gain_db`.
 /// Keys that are not bare (`[A-Za-z0-9_-]+`) print quoted, so every path has one spelling.

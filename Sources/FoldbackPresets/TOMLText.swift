@@ -1,4 +1,5 @@
 // Builds TOML text line by line: table headers and `key = value` lines with correct quoting. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// TOML text under construction, for ``PresetWriter`` and the unit writers it calls.
 public struct TOMLText: Sendable {

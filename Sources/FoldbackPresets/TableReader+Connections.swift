@@ -1,4 +1,5 @@
 // Reads `connect = [...]`: the JACK ports each of a strip's or bus's ports connects to. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import TOMLKit
 
 extension TableReader {

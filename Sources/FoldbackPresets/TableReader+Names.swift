@@ -1,4 +1,5 @@
 // Reads strip, bus and unit names and checks their spelling rule. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension TableReader {
     /// The longest name allowed; JACK port names grow from it.

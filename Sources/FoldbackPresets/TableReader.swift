@@ -1,4 +1,5 @@
 // Reads typed, range-checked values from one TOML table, reporting every problem with its position. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import TOMLKit
 
 /// One TOML table of a preset, with the means to read its keys and to say where each one is.

@@ -1,4 +1,5 @@
 // Validates a strip's talkback keys (`talkback`, `talk_to`, `dim_db`) into a TalkbackSpec. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Reads the talkback keys of a `[[strip]]` table.
 enum TalkbackDecoder {

@@ -1,4 +1,5 @@
 // Validates a strip's `[[strip.unit]]` tables against UnitSchema and gives each a unique id. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Reads and checks a strip's unit chain.
 enum UnitDecoder {

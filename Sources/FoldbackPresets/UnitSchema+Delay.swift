@@ -1,4 +1,5 @@
 // The preset keys of the `delay` and `geq` unit types: the units' own parameter declarations. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 

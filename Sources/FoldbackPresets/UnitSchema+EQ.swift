@@ -1,4 +1,5 @@
 // The preset schema of the built-in `eq` unit (its bands and curve are read by EQDecoder). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 extension UnitSchema {

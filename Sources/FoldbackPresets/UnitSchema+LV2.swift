@@ -1,4 +1,5 @@
 // The `lv2` unit type: an installed LV2 plugin, its keys checked against the plugin itself. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 extension UnitSchema {
     /// `"lv2"`: an installed LV2 plugin. Its keys (`uri`, `controls`, `preset`, `state`, `inputs`,

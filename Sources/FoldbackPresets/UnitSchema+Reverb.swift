@@ -1,4 +1,5 @@
 // The preset keys of the `reverb` unit type. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 extension UnitSchema {

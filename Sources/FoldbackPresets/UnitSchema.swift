@@ -1,4 +1,5 @@
 // The registry of unit types and the preset keys each one accepts. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 
 /// The preset keys a unit type accepts, with their kinds, ranges and defaults.

@@ -1,4 +1,5 @@
 // What an eq or geq unit of a preset does to the spectrum, as bands a response plot draws. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackDSP
 import FoldbackEngine
 

@@ -1,4 +1,5 @@
 // One processing unit in a strip's chain (`[[strip.unit]]`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A processing unit in a strip: its type, its id within the strip, and its parameters.
 public struct UnitSpec: Sendable {

@@ -1,4 +1,5 @@
 // Validates the `[web]` section: well-formed, distinct tokens, each bus token naming a bus of the preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Reads and checks a preset's `[web]` section.
 enum WebDecoder {

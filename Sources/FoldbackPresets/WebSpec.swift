@@ -1,4 +1,5 @@
 // The `[web]` section's model: fixed access tokens for the web surface's engineer and buses, and how it is written back. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Tokens the web surface uses instead of generated ones (the `[web]` section), so links and bookmarks
 /// survive restarts. A bus without a token here gets a generated one at start.

@@ -1,4 +1,5 @@
 // Errors from reading and writing audio files. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Why an audio file could not be read or written; each names the file.
 public enum AudioFileError: Error, Sendable, Equatable, CustomStringConvertible {

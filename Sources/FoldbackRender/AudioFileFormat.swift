@@ -1,4 +1,5 @@
 // The sample formats FoldbackRender writes. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSndfile
 public import Foundation
 

@@ -1,4 +1,5 @@
 // Reads audio files through libsndfile into float samples. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSndfile
 public import Foundation
 

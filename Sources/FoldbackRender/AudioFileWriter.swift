@@ -1,4 +1,5 @@
 // Writes WAV and FLAC files through libsndfile, to a temporary name renamed into place when finished. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import CSndfile
 public import Foundation

@@ -1,4 +1,5 @@
 // How a file's channels feed a strip's, shared by live file players and offline render inputs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The mono/stereo adaptation live use applies to a file feeding a strip: a mono file feeds every strip
 /// channel, a stereo file feeds a mono strip ½(L+R), otherwise channel k feeds channel k (the last file

@@ -1,4 +1,5 @@
 // Streams an audio file from disk into a strip's source ring: read-ahead, channel mapping, gain, resampling, tempo and key, loops. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 public import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 // Offline render: drives the live engine's cycle on the calling thread from files to files. Non-realtime driver of the realtime cycle.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 public import FoldbackEngine
 public import Foundation

@@ -1,4 +1,5 @@
 // A first-in first-out store of planar audio for offline render inputs: filled a piece at a time, drained a block at a time. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// One buffer per channel, with the unread frames kept between `head` and `head + count`. Appending moves
 /// the unread frames to the front only when the room behind them runs out, and grows the buffers only when a

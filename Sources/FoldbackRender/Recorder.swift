@@ -1,4 +1,5 @@
 // Record taps: one ring per tapped bus or strip, a disk thread writing takes with libsndfile, start/stop. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 public import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 // The container formats a recording is written in, and how each survives a crash. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CSndfile
 
 /// The file format of a record tap.

@@ -1,4 +1,5 @@
 // The planar block buffers an offline render wires into the engine, interleaved into the file writers. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// One block buffer per input and output port channel of a graph.

@@ -1,4 +1,5 @@
 // Thread CPU time and wall time since a start, for render and benchmark reports. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #endif

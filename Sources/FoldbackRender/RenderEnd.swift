@@ -1,4 +1,5 @@
 // Where a render's output starts (after the latency) and ends (inputs plus tail), sample by sample. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Decides, block by block, which rendered frames are written and when to stop.

@@ -1,4 +1,5 @@
 // Why an offline render could not start or finish. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// A render failure; ``isBadInput`` separates the user's mistakes (exit 2) from failures while rendering.
 public enum RenderError: Error, Sendable, CustomStringConvertible {

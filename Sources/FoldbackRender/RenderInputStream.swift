@@ -1,4 +1,5 @@
 // One render input: a file read in pieces, adapted to its strip's channels and resampled to the render rate. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Streams one audio file into one strip as planar blocks at the render rate.

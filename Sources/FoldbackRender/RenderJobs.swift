@@ -1,4 +1,5 @@
 // Runs a render's input sets (or any numbered jobs) on up to K threads, with one shared progress bar. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 import Synchronization

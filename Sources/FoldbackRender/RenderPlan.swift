@@ -1,4 +1,5 @@
 // Turns a render's --input/--output/--each arguments into one request per input set. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 public import Foundation
 

@@ -1,4 +1,5 @@
 // The progress bar a render draws on a terminal, shared by parallel jobs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Synchronization
 

@@ -1,4 +1,5 @@
 // The summary a render prints for one finished input set. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// Formats a ``RenderSummary``: one line, plus an indented note for anything adapted or cut.

@@ -1,4 +1,5 @@
 // A file-source strip in an offline render: its file (tempo, key, gain) fed into the strip's source ring each block. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 public import Foundation
 

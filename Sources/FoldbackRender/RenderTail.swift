@@ -1,4 +1,5 @@
 // How long a render runs after its inputs end. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// What happens after the last input frame.
 public enum RenderTail: Sendable, Equatable {

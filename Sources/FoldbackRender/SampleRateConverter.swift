@@ -1,4 +1,5 @@
 // Streaming sample-rate conversion of interleaved audio with libsamplerate (the FormatConverter heir). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CSamplerate
 
 /// Converts interleaved float audio from one sample rate to another in successive pieces, with

@@ -1,4 +1,5 @@
 // Finds a sound-check take on disk: the per-strip raw-input files one `--record-inputs` take wrote. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 
 /// A take recorded by `foldback run --record-inputs DIR`: one file per strip, `<stamp>-input-<strip>.<ext>`,

@@ -1,4 +1,5 @@
 // Plays a sound-check take into a show's strips: a disk thread reads every strip's file into one ring; play, stop, locate, loop. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 public import Foundation
 import Synchronization

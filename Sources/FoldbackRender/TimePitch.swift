@@ -1,4 +1,5 @@
 // A file source's tempo and key (the seeds' AVAudioUnitTimePitch settings) and the stretcher engine choice. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// How a file plays: its tempo and its pitch, independent of each other.

@@ -1,4 +1,5 @@
 // Time-stretching and pitch-shifting of interleaved audio with Rubber Band, with the rate conversion folded in. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 internal import CRubberBand
 
 /// Stretches and shifts interleaved float audio in successive pieces with Rubber Band (realtime mode, so the

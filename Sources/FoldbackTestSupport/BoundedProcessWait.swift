@@ -1,4 +1,5 @@
 // Bounded waits on child processes for tests: a process that does not end in time is killed, never waited on forever. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 
 extension Process {

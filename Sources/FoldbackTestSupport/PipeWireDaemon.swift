@@ -1,4 +1,5 @@
 // A private headless PipeWire daemon for JACK tests (dummy driver, no devices, no session bus), under a unique name. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 
 /// A `pipewire` daemon this process started and will stop: the stand-in for a private `jackd -d dummy`

@@ -1,4 +1,5 @@
 // A pseudo-terminal for end-to-end tests of terminal views: the side a child process uses, and the side the test reads and types on. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 
 /// A pseudo-terminal pair from `/dev/ptmx`. Give `terminal` to a child as its standard input and output;

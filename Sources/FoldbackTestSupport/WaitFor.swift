@@ -1,4 +1,5 @@
 // Waiting on a condition in tests, with a deadline, instead of fixed sleeps. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import Foundation
 
 /// Polls `condition` every 5 ms until it holds, or throws `TimedOut` after `timeout` seconds.

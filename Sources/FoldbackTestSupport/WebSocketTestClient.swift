@@ -1,4 +1,5 @@
 // A small blocking WebSocket client (RFC 6455 text frames over a TCP socket) for tests and probes; libcurl has no WebSocket. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 import Glibc

@@ -1,4 +1,5 @@
 // This machine's IPv4 addresses, for printing links a phone can open when the web surface binds every interface. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
 /// The IPv4 addresses of this machine's interfaces.

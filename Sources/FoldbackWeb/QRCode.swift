@@ -1,4 +1,5 @@
 // QR codes of the musicians' links (libqrencode): half-block text for a terminal, SVG for the engineer's page. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CQRencode
 
 /// A QR code's modules (true = dark), encoded by libqrencode at error-correction level M.

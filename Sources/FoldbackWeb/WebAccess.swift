@@ -1,4 +1,5 @@
 // Who may use the web surface: the engineer's token, one token per bus, and what each role may change. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 public import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // Applies checked web requests through the shared ControlRouter (the same path as OSC and MIDI), role by role. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackControl
 
 /// Turns a page's request into the OSC message the ``ControlRouter`` would get from an OSC client, after the

@@ -1,4 +1,5 @@
 // The connected pages and the 25 Hz push thread: meters every tick, the mix's state whenever it changed. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import Foundation

@@ -1,4 +1,5 @@
 // The messages a page sends over the WebSocket, parsed and checked for shape, size and type. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import Foundation
 

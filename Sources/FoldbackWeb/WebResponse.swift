@@ -1,4 +1,5 @@
 // The eq and geq editors' response curve: the running unit's bands with their live values, through the engine's own response code (EQResponse, as `foldback check --eq-svg`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackDSP
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // Every HTTP request of the web surface: the token check first (401 without a valid one), then the page or the WebSocket. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FlyingFox
 import FoldbackControl
 import Foundation

@@ -1,4 +1,5 @@
 // The HTTP + WebSocket server of the web control surface (FlyingFox), its token checks and static pages. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackControl
 import FlyingFox
 import Foundation

@@ -1,4 +1,5 @@
 // One page's WebSocket: its requests applied in order off the audio thread, its pushes queued with a bound. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FlyingFox
 import Foundation
 

@@ -1,4 +1,5 @@
 // The analyser frame a page is pushed, with what is drawn over it: the source's `geq` faders and feedback notches. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 import FoldbackControl
 import FoldbackDSP

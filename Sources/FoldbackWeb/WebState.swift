@@ -1,4 +1,5 @@
 // The JSON a page is pushed: the mix's values (on change) and the meters (every tick). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackAnalysis
 public import FoldbackControl
 import FoldbackDSP

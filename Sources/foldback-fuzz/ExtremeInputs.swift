@@ -1,4 +1,5 @@
 // Hand-made extreme inputs for the fuzz runner: empty, binary, deep nesting, huge counts and names. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// Inputs no mutation is likely to reach: sizes and depths at and past every limit a loader has.

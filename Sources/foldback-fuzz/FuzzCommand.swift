@@ -1,4 +1,5 @@
 // `foldback-fuzz`: feeds mutated and extreme preset, curve and setlist files to the loaders; a crash or hang fails it. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import CFoldbackFuzz
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // Runs one input through every TOML loader Foldback has (preset, curve, setlist) and classifies the outcome. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackPresets
 
 /// What the loaders made of one input, added up over a run.

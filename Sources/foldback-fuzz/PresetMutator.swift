@@ -1,4 +1,5 @@
 // Seeded mutations of preset, curve and setlist files for the fuzz runner: bytes, TOML tokens, lines, splices. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// Turns seed files into new inputs: one to eight mutations each, chosen to reach the parser's and the

@@ -1,4 +1,5 @@
 // The fuzz runner's seed files: the shipped presets and curves, plus a setlist and a MIDI map written here. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 // foldback-probe --feedback-grid: runs the feedback stage grid and prints its Markdown table (the one in docs/presets.md). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackFeedback
 import FoldbackFeedbackTesting
 import Foundation

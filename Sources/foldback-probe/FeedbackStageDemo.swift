@@ -1,4 +1,5 @@
 // foldback-probe --feedback-stage: renders the simulated stage story (howl without the feedback unit, tamed with it) offline to a WAV. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackFeedback
 import FoldbackFeedbackTesting
 import FoldbackJACK

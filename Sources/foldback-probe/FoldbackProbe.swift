@@ -1,4 +1,5 @@
 // foldback-probe: plays test signals into JACK ports and records ports into a WAV file. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import CFoldback
 import FoldbackJACK

@@ -1,4 +1,5 @@
 // Sends a steady stream of MIDI (a CC sweep and program changes) into a port while the probe plays. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackJACK
 import FoldbackJACKTesting

@@ -1,4 +1,5 @@
 // Reads the LD_PRELOAD allocation counter (libFoldbackAllocCounter.so) through dlsym. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
 #endif

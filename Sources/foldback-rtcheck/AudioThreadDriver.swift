@@ -1,4 +1,5 @@
 // A stand-in for the JACK process thread: paced cycles through fb_realtime_cycle on its own thread. Runs the realtime cycle.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
 import FoldbackEngine

@@ -1,4 +1,5 @@
 // `foldback-rtcheck`: runs the engine on a paced audio thread with live control and proves it realtime-safe. Non-realtime driver.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import CFoldback
 import Foundation

@@ -1,4 +1,5 @@
 // The feedback suppressors in the realtime scenario (on strips and on a bus), their analysis workers running, and the count of notch changes they made. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import FoldbackDSP
 import FoldbackEngine

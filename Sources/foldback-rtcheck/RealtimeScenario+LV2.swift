@@ -1,4 +1,5 @@
 // The LV2 plugins in the realtime scenario (swh amp, x42 fil4 with its atom ports) and their parameter changes. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
 

@@ -1,4 +1,5 @@
 // The representative graph and the control-side script the realtime check runs against it. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 

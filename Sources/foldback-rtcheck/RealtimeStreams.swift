@@ -1,4 +1,5 @@
 // The scenario's record taps, file-player source and loudness taps, serviced by the control and worker threads. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackAnalysis
 import FoldbackEngine

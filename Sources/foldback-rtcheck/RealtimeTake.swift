@@ -1,4 +1,5 @@
 // The scenario's sound check: raw input taps on two strips and a take feeding three, switched live ↔ take, serviced by the control loop. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 

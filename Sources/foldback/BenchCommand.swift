@@ -1,4 +1,5 @@
 // `foldback bench`: single-threaded speed of every built-in unit and of the reference vocal chain. Non-realtime driver.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import FoldbackLive
 import FoldbackBench

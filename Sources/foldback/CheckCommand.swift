@@ -1,4 +1,5 @@
 // `foldback check`: validates a preset, prints the chain it resolves to, and can plot a strip's EQ. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackLive
 import ArgumentParser
 import FoldbackEngine

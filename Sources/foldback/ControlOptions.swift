@@ -1,4 +1,5 @@
 // `foldback run` options for live control: OSC, the web surface, the folders it may use, setlists, reloading, the meter view. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import FoldbackControl
 import FoldbackLive

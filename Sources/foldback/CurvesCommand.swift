@@ -1,4 +1,5 @@
 // `foldback curves`: lists the factory EQ curves, or shows one's bands, response and SVG plot. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackLive
 import ArgumentParser
 import FoldbackPlot

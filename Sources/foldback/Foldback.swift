@@ -1,4 +1,5 @@
 // The `foldback` root command: version, the overview `--help` shows, and the verbs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackLive
 import ArgumentParser
 

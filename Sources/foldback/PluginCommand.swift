@@ -1,4 +1,5 @@
 // `foldback plugin URI`: one LV2 plugin's ports, presets, latency and features. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackLive
 import ArgumentParser
 import FoldbackLV2

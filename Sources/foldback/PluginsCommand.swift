@@ -1,4 +1,5 @@
 // `foldback plugins`: lists the installed LV2 plugins, optionally filtered. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackLive
 import ArgumentParser
 import FoldbackLV2

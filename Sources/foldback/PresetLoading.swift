@@ -1,4 +1,5 @@
 // Loads a preset for a CLI verb, printing every diagnostic and exiting 2 on bad input. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackLive
 import ArgumentParser
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // `foldback run` recording options: which buses and strips to tap, where, in which format. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import ArgumentParser
 import FoldbackLive
 import FoldbackRender

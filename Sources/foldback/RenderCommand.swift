@@ -1,4 +1,5 @@
 // `foldback render`: renders audio files offline through a preset with the live engine, one or many input sets in parallel. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import CFoldback
 import FoldbackLive

@@ -1,4 +1,5 @@
 // Writes a response plot's SVG for `foldback curves --svg` and `foldback check --eq-svg`. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import FoldbackLive
 import FoldbackPlot

@@ -1,4 +1,5 @@
 // `foldback run`: parses the show's options and runs it (FoldbackLive's ShowRunner) until SIGINT/SIGTERM. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import FoldbackLive
 

@@ -1,4 +1,5 @@
 // The bus loudness monitor on a real engine: analysis taps, mono layouts, the in-ear dose and its warning, preset switches. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 import FoldbackEngine
 import Foundation

@@ -1,4 +1,5 @@
 // The in-ear noise dose: NIOSH's 85 dB(A) / 8 h criterion, the 3 dB exchange rate, the ear-level assumption and the projection. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 import XCTest
 

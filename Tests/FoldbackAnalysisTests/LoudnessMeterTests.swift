@@ -1,4 +1,5 @@
 // EBU Tech 3341 conformance of the loudness meter (its published sine cases), the channel layouts and true peak. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 // The analyser's spectrum: a tone's peak on the FFT line and in its ⅓-octave band, pink noise reading flat, and the live monitor's update rate through a real engine tap. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 import FoldbackDSP
 import FoldbackEngine

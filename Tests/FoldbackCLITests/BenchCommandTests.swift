@@ -1,4 +1,5 @@
 // Tests `foldback bench`: every case runs, and under the allocation counter the audio path makes 0 mallocs per cycle. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 
 final class BenchCommandTests: XCTestCase {

@@ -1,4 +1,5 @@
 // Tests `foldback check`, `--version` and help by running the built executable. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 
 final class CheckCommandTests: XCTestCase {

@@ -1,4 +1,5 @@
 // `foldback check` and `foldback render` on a console: bus units (a wedge's feedback suppressor among them), an effect bus and its return, aligned paths, send loops. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // Tests `foldback curves` (list, show, --svg) and `foldback check --eq-svg` by running the built executable. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML

@@ -1,4 +1,5 @@
 // Runs the built `foldback` executable as a subprocess and captures its output, for the CLI tests. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import XCTest
 

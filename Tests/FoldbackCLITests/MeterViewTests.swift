@@ -1,4 +1,5 @@
 // The --meters view's bars: RMS and peak lengths in dB, peak hold and its fall, gain reduction. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import foldback
 @testable import FoldbackLive
 import FoldbackAnalysis

@@ -1,4 +1,5 @@
 // `foldback run --start-server net`'s options: refused combinations (exit 2), help, and the slave's channels from a preset (no JACK needed). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackLive
 import FoldbackPresets
 import XCTest

@@ -1,4 +1,5 @@
 // Tests `foldback plugins` and `foldback plugin` against the machine's installed LV2 plugins by running the built executable. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 
 final class PluginCommandsTests: XCTestCase {

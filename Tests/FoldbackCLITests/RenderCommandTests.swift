@@ -1,4 +1,5 @@
 // Tests `foldback render` end to end: formats, resampling, tails, bad input, determinism, block sizes, batches. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 import FoldbackTestSupport
 

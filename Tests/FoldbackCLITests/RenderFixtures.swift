@@ -1,4 +1,5 @@
 // Input files, presets and output checks shared by the `foldback render` tests. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import foldback
 import FoldbackLive
 import FoldbackBench

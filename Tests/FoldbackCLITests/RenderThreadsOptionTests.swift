@@ -1,4 +1,5 @@
 // `--threads N` of `foldback run` and `foldback bench --live`: taught by --help, refused outside 1…CPUs with exit 2 (no JACK needed). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import XCTest
 

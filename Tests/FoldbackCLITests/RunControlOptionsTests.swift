@@ -1,4 +1,5 @@
 // `foldback run`'s live-control options: help, bad combinations, broken setlists (no JACK needed). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 
 final class RunControlOptionsTests: XCTestCase {

@@ -1,4 +1,5 @@
 // `foldback run` under a session manager refuses what the session decides (--name, --setlist) with exit 2 (no JACK needed). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 
 final class RunUnderSessionManagerTests: XCTestCase {

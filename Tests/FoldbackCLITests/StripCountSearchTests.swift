@@ -1,4 +1,5 @@
 // The strip-count search of `bench --live`: doubling, bisection and a second look, to the largest count that fits. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackBench
 import XCTest
 

@@ -1,4 +1,5 @@
 // OSC control of bus units and limiters: queries, sets, bypass, errors, and the measured change in the bus output. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import FoldbackDSP
 import FoldbackEngine

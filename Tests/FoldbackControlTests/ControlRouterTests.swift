@@ -1,4 +1,5 @@
 // The OSC address space against an offline engine: sets, queries, error replies, presets and setlists. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // One router for every surface: each log line names the surface that sent the request; NSM-style peer URLs parse. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import Foundation
 import Synchronization

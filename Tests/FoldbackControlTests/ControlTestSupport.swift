@@ -1,4 +1,5 @@
 // A LiveControlTarget over an offline engine, and the preset text the control tests use. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

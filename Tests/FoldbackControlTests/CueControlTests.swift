@@ -1,4 +1,5 @@
 // OSC and MIDI for the cue output: selections, clear, level, the cued list, and the measured cue signal. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import FoldbackDSP
 import FoldbackEngine

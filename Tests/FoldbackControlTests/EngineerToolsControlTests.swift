@@ -1,4 +1,5 @@
 // OSC and MIDI for trim (with its compensate flag) and talkback (momentary, latching): measured bus levels, errors. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import FoldbackDSP
 import FoldbackEngine

@@ -1,4 +1,5 @@
 // Feedback notch changes as OSC messages: placed, deepened, unchanged, released. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import XCTest

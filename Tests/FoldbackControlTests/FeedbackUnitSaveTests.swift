@@ -1,4 +1,5 @@
 // OSC /foldback/strip/<strip>/unit/<id>/save and /foldback/bus/<bus>/unit/<id>/save: a ring-out's notches written into the preset; wrong units refused. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

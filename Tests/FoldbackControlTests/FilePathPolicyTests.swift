@@ -1,4 +1,5 @@
 // FilePathPolicy: which paths control requests may read and write, checked on real temporary folders. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 // The `geq` bands and the `delay` time over OSC: set, query, range errors. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // OSC's MIDI-learn commands against an offline engine: arm, bind by the next CC, cancel, save, refusals. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // The parameter tree over OSC: /foldback/parameters/get pages it one message per parameter; old spellings still resolve. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // Recall-safe buses: the running sends, level and mute of a musician's bus carried into the next preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

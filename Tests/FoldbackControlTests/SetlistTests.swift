@@ -1,4 +1,5 @@
 // Setlist files (parsing, errors at file:line:column) and moving through them by index, next and previous. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackPresets
 import XCTest

@@ -1,4 +1,5 @@
 // The sound-check OSC commands: parsed into SoundcheckCommand, bad ones refused, a target without a take refuses. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import XCTest
 

@@ -1,4 +1,5 @@
 // OSC for a file source's tempo and key: sets reach the live target, queries answer its state, bad requests one error. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

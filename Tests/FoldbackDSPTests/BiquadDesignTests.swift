@@ -1,4 +1,5 @@
 // The EQ section design against the Audio EQ Cookbook: coefficients, and known gains at the design frequency.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import Foundation
 import XCTest

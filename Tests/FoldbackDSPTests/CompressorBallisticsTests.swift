@@ -1,4 +1,5 @@
 // CompressorKernel in time: attack/release time constants, lookahead latency, parameter sweeps, block sizes, silence, NaN recovery.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

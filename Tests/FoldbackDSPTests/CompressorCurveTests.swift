@@ -1,4 +1,5 @@
 // CompressorKernel static behaviour: the measured curve against theory (knee, ratios, expander, RMS), auto makeup, stereo link, published reduction.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

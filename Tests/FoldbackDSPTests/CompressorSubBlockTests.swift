@@ -1,4 +1,5 @@
 // CompressorKernel's RMS path (gain computer once per sub-block, interpolated gain) against a per-frame reference model.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

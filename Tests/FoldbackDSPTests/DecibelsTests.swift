@@ -1,4 +1,5 @@
 // Decibels: dB ↔ linear conversions, the silence floor, −∞ and NaN, and round trips.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // The `delay` unit: impulses land exactly at round(delay · fs) at every rate and block size, moves crossfade without a step, every channel is delayed alike.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import Foundation

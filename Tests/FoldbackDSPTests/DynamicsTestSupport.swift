@@ -1,4 +1,5 @@
 // Test harness for the dynamics kernels (compressor, limiter): block rendering, test signals, level helpers.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // The EQ kernel's measured response (FFT of its impulse response) against EQResponse's analytic one, for every band type and rate.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // The EQ kernel's realtime behaviour: click-free sweeps, block-size independence, silence, NaN recovery, stereo lanes, glides.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

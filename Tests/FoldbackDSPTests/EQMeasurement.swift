@@ -1,4 +1,5 @@
 // Test helpers for the EQ: run an EQKernel over whole signals in blocks, and measure spectra with an FFT.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import Foundation
 

@@ -1,4 +1,5 @@
 // The mono EQ's precision at the issue-14 goals: 0.01 dB from the analytic RBJ response, and a −80 dB null against sox's `equalizer`.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import Foundation
 import XCTest

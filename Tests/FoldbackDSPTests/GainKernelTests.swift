@@ -1,4 +1,5 @@
 // GainKernel: settled gain and polarity, smoothed gain changes, a polarity flip ramping through zero, channels and aliasing.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

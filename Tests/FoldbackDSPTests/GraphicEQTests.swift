@@ -1,4 +1,5 @@
 // The `geq` unit: its bands and keys, its measured response against its own design, the correction that meets the faders, flatness and click-free moves.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import Foundation

@@ -1,4 +1,5 @@
 // LimiterKernel: the ceiling holds on overdriven signals, unlimited signals pass bit-exact and delayed, release timing, sweeps, blocks, silence, NaN.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // The limiter's two modes: zero latency (no delay, ceiling still exact) against lookahead, and the distortion each adds on transients.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

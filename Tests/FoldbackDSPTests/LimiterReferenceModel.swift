@@ -1,4 +1,5 @@
 // Test-only: the limiter's algorithm as its documentation states it, one frame at a time with plain arrays.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import Foundation
 

@@ -1,4 +1,5 @@
 // LimiterKernel against LimiterReferenceModel: bit-identical samples and reduction readings on engaging signals.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

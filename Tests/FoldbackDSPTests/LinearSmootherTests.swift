@@ -1,4 +1,5 @@
 // LinearSmoother: exact arrival after rampFrames (and not before), linearity, fill/advance/next agreement, retargeting.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

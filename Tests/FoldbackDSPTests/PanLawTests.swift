@@ -1,4 +1,5 @@
 // PanLaw: constant-power pan for mono sources and balance for stereo sources, at the extremes, centre and in between.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // ReverbKernel's sound, measured on impulse responses: RT60, damping, stereo decorrelation, echo density, level, predelay.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // ReverbKernel's engineering: dry exactness, silence, exact-zero tails, NaN recovery, block-size independence, click-free sweeps, mono/stereo.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // Test harness for the reverb: rendering in blocks, Schroeder RT60, correlation, band filters, echo density. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import Foundation
 

@@ -1,4 +1,5 @@
 // The true-stereo reverb: a source on one side rings on that side, a centred one stays centred, and the RT60 and exact-zero tails hold as in mono.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackDSP
 import XCTest
 

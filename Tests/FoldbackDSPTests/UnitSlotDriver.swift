@@ -1,4 +1,5 @@
 // Test helper: runs a built-in unit through its render slot's C function pointers, in blocks, as the engine does.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// A prepared unit driven directly through ``UnitRenderSlot/functions``.

@@ -1,4 +1,5 @@
 // The analyser's one selectable tap: each point copies its own place in the chain, off copies nothing, a graph not selected copies nothing. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 // The bus safety limiter inside the engine: ceiling held on overdrive, exact delayed pass-through, latency in the layout.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Units on buses: run on the summed bus before its gain and limiter, live parameters, bypass, limiter ceiling live.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

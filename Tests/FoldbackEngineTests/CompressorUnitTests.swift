@@ -1,4 +1,5 @@
 // CompressorUnit in the engine: preset-keyed parameters, reported latency, gain reduction in the meters, live parameter changes.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // The cue output: a cued bus is exactly what the bus outputs, sample-aligned; PFL ignores the fader, AFL follows it; nothing else moves; switching is click-free.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Paths of different latency into one bus are delayed to the slowest: one aligned impulse; compensate = false keeps them apart.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // The built-in `eq` unit in the engine: parameter indexing, live changes, stereo, setup checks, reset after NaN.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Effect buses and returns: no output ports, same-cycle ordering, shared return levels, send loops refused.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

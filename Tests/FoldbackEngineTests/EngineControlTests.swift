@@ -1,4 +1,5 @@
 // The engine's control side: cycle counting, full parameter and swap queues, zero-frame cycles, odd crossfade lengths.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 import XCTest

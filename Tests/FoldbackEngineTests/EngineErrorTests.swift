@@ -1,4 +1,5 @@
 // Typed errors: graphs the engine cannot build, parameter changes it refuses, bad installs — and that nothing playing is disturbed.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 

@@ -1,4 +1,5 @@
 // Graph swaps: continuity for an identical graph, equal-gain and equal-power fades, garbage collection, stale changes dropped.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Zero added latency at every block size (including cycles longer than maxFrames) and block-size-independent output.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

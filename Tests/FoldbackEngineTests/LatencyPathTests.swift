@@ -1,4 +1,5 @@
 // Per-path latency in a graph's layout: strip unit latencies plus the bus limiter's lookahead, path by path.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 

@@ -1,4 +1,5 @@
 // Meters: bus peak and RMS of a full-scale sine, peak-hold release, the pre-fader strip meter and silent strips.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

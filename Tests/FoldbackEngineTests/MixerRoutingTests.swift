@@ -1,4 +1,5 @@
 // Mixer routing: pan laws per strip/bus width, dB gains multiplying along the path, strips summing in a bus.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

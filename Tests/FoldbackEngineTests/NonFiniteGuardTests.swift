@@ -1,4 +1,5 @@
 // The NaN/Inf guard at every strip output: silences the strip for the chunk, resets its units, counts the trip.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 

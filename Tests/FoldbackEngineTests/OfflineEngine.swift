@@ -1,4 +1,5 @@
 // Test harness: drives an Engine offline, cycle by cycle, through caller-owned input and output buffers.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldbackTeam
 import FoldbackDSP
 import FoldbackEngine

@@ -1,4 +1,5 @@
 // Rendering on several threads: every output sample, meter and cue bit-identical to one thread, at awkward block sizes, with returns, talkback, delays and moving parameters.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldbackTeam
 import FoldbackDSP
 import FoldbackEngine

@@ -1,4 +1,5 @@
 // Parameter smoothing in the engine: fader, pan and bus gain changes start at the next cycle and ramp linearly over 20 ms.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Tests of the background worker type: wake latency, period, stop and join, the thread's name.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackTestSupport
 import Foundation

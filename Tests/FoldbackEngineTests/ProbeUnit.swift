@@ -1,4 +1,5 @@
 // A test unit on the EngineUnit interface that records how the engine calls it (frames, aliasing, parameters).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// Multiplies its input by `scale` (parameter 0, applied at once, no smoothing). When it has more outputs than

@@ -1,4 +1,5 @@
 // The render team's claims: a lane stalled inside its run holds back at most one short run. Non-realtime test of the C team.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 import CFoldbackTeam
 import Foundation

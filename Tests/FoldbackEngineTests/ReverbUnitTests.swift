@@ -1,4 +1,5 @@
 // ReverbUnit on the unit interface and in the engine: descriptors, widening to stereo, dry exactness, live parameters, block sizes, reset.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Tests of the shared ring core and the rings built on it: capacity, full and empty, order across the wrap.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 

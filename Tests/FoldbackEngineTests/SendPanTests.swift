@@ -1,4 +1,5 @@
 // A send's own pan into a stereo bus: the constant-power law for a mono strip, pre- and post-fader, on any block size.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Sends: pre-fader sends ignore the fader, post-fader sends follow it, send levels and their smoothed changes.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Strip and bus gating: mute, solo-in-place combinations, disabled strips and bus mute, set up front or changed live.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 

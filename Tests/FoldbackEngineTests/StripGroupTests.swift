@@ -1,4 +1,5 @@
 // DCA and mute groups: a DCA moves its members' post-fader output by its gain exactly, not pre-fader sends; mute groups release to each strip's own mute.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

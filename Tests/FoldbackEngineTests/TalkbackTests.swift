@@ -1,4 +1,5 @@
 // Talkback: silent until pressed, heard only in its buses, dims their other content by dim_db, releases cleanly.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Graph-description shorthands shared by the engine tests: one strip into one bus.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// Graph shorthands.

@@ -1,4 +1,5 @@
 // Test signals and measurements shared by the engine tests: sines, DC, noise, largest steps, ramp lengths.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import Foundation
 

@@ -1,4 +1,5 @@
 // Input trim: it feeds the units; compensated, it leaves every bus still (within 0.1 dB during the ramp); uncompensated, the buses follow it.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

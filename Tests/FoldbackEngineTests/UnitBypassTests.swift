@@ -1,4 +1,5 @@
 // Unit bypass: a 5 ms crossfade between the unit's output and the dry signal, with no step, and bypassed == dry exactly.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

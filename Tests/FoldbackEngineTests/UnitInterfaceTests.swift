@@ -1,4 +1,5 @@
 // The unit interface as the engine drives it: chunk sizes, no aliasing, unit chains, widening, parameters, latency, skipping.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 

@@ -1,4 +1,5 @@
 // A `feedback` unit on a wedge bus (`[[bus.unit]]`), loaded from a preset and run in the loop: live suppression, ring-out saved as `[[bus.unit.band]]`. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import FoldbackFeedback

@@ -1,4 +1,5 @@
 // A preset's whole graph in the simulated stage's loop: mic strip `vox` in, wedge bus `wedge` out, offline. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackFeedback
 import FoldbackFeedbackTesting

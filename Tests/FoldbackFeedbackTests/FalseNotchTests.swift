@@ -1,4 +1,5 @@
 // Music is not feedback: 60 s of voice, chord and noise and a sustained sung note through the unit place no notch deeper than −3 dB. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackFeedback
 import Foundation

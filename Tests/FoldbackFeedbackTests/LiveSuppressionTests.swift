@@ -1,4 +1,5 @@
 // Live mode on the simulated stage: a howl found and pulled down within 200 ms; 6 dB of added stable gain. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackFeedback
 import FoldbackFeedbackTesting

@@ -1,4 +1,5 @@
 // The notch bank: measured cut at and around a notch, click-free moves, identical results at every block size. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

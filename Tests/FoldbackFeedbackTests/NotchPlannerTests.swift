@@ -1,4 +1,5 @@
 // The notch planner's rules: first cut, deepening then widening, release after the hold, reuse of the oldest, fixed ring-out notches. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import XCTest
 

@@ -1,4 +1,5 @@
 // An offline render drives the feedback analysis itself: the same file renders bit-identically however fast, with the ring notched. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackFeedback
 import FoldbackRender

@@ -1,4 +1,5 @@
 // Programme for the false-alarm tests: espeak-ng speech, a held organ-like chord, a flute-like note with slow vibrato, a sine sweep. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 enum ProgrammeSources {

@@ -1,4 +1,5 @@
 // Ring-out mode on the simulated stage: fixed notches found while the gain is raised, kept, and reloaded as fixed bands. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackDSP
 import FoldbackFeedback

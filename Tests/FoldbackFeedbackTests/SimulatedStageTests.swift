@@ -1,4 +1,5 @@
 // The simulated stage without the unit: below the maximum stable gain the loop rings out, above it it howls. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackFeedback
 import FoldbackFeedbackTesting

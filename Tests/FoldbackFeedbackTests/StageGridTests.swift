@@ -1,4 +1,5 @@
 // The feedback stage grid (loop 3 … 40 ms × periods × rates × two rooms): every cell caught and settled; programme in those rooms at MSG − 3 dB places no deep notch. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackFeedback
 import Foundation

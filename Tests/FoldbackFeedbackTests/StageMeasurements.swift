@@ -1,4 +1,5 @@
 // Helpers for the feedback tests: short-time levels, test sources and measured figures. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackFeedback
 import FoldbackFeedbackTesting

@@ -1,4 +1,5 @@
 // The engineer's analyser on a real `foldback run`: a 2.5 kHz tone played into a strip, its bus selected over the web socket, OSC and the page. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import FoldbackWeb

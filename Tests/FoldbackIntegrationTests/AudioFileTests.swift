@@ -1,4 +1,5 @@
 // AudioFileWriter and AudioFileReader round trips, atomic replacement and clear errors. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackRender
 import XCTest
 

@@ -1,4 +1,5 @@
 // `foldback bench --live` end to end: it starts its own dummy jackd, times its callback and reports a strip count. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import XCTest

@@ -1,4 +1,5 @@
 // `foldback run` with a live `feedback` unit on a wedge bus, the loop closed through a JACK stage client: howl bypassed, tamed on. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackFeedback
 import FoldbackFeedbackTesting

@@ -1,4 +1,5 @@
 // `foldback run` with an effect bus, its return and paths of different latency: the ports JACK sees and the aligned latency they report. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackJACK
 import Foundation
 import XCTest

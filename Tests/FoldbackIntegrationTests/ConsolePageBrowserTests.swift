@@ -1,4 +1,5 @@
 // The engineer's console in headless Chromium on a real `foldback run`: sends on faders, the eq and geq editors, measured by a JACK client. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACKTesting
 import Foundation

@@ -1,4 +1,5 @@
 // A test-only unit that delays every channel by a fixed number of frames and reports it as latency. Realtime render.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 
 /// Delays by ``frames`` frames through a ring per channel, reporting the delay as its latency, so

@@ -1,4 +1,5 @@
 // Cue, talkback and compensated trim on a running `foldback run` over a dummy jackd, driven over OSC, measured. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import Foundation

@@ -1,4 +1,5 @@
 // A minimal NSM server for end-to-end tests: one UDP socket on 127.0.0.1, OSC through liblo (FoldbackControl's codec). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import Foundation
 

@@ -1,4 +1,5 @@
 // `foldback run` with a file-source strip on a dummy jackd: a looped ramp comes out of the bus port as the exact periodic sequence; SIGUSR2 stops and restarts it. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackJACKTesting

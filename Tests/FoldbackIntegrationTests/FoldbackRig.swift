@@ -1,4 +1,5 @@
 // An Engine hosted by JACKHost with a player feeding its inputs and a recorder on its outputs. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackJACK
 import FoldbackJACKTesting

@@ -1,4 +1,5 @@
 // A `foldback run` subprocess for end-to-end tests: its standard error captured, its start awaited. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackTestSupport
 import XCTest

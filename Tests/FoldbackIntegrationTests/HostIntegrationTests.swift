@@ -1,4 +1,5 @@
 // JACKHost's ports, metadata, names and connections, and alignment at 44.1 kHz with period 1024. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackJACK
 import XCTest

@@ -1,4 +1,5 @@
 // JACKClient, the launcher and the test clients against a real dummy server. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackJACK
 import FoldbackJACKTesting
 import XCTest

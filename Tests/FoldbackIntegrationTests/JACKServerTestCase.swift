@@ -1,4 +1,5 @@
 // A test-case base class that runs one private `jackd -d dummy` (or PipeWire daemon) per test class. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackJACK
 import XCTest
 

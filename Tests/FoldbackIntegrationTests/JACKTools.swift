@@ -1,4 +1,5 @@
 // Runs JACK's command-line tools (jack_lsp, jack_property) against a test server. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 /// JACK's own command-line tools, as an independent view of what the server holds.

@@ -1,4 +1,5 @@
 // `foldback run` with an LV2 plugin that has a latency port: JACK's own `jack_lsp -l` shows the plugin's latency on Foldback's ports. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackJACK
 import FoldbackJACKTesting
 import FoldbackLV2

@@ -1,4 +1,5 @@
 // A 300-input show: `foldback check` and `foldback run` agree, the engine sizes itself to the preset, the last strip mixes. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import FoldbackJACKTesting

@@ -1,4 +1,5 @@
 // Latency reporting, live port changes and server shutdown, at 48 kHz with period 1024. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackJACK
 import XCTest

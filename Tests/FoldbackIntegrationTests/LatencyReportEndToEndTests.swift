@@ -1,4 +1,5 @@
 // `foldback run` reports each bus's latency (Foldback's part, JACK's round trip) at start and over OSC, and warns for in-ear buses over 5 ms. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import Foundation

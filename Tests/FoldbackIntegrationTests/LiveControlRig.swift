@@ -1,4 +1,5 @@
 // `foldback run` with OSC on, a test client wired to a vox strip and a main bus, and an OSC client. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import FoldbackJACKTesting

@@ -1,4 +1,5 @@
 // A running `foldback run` survives reloads of text the TOML parser once aborted on (SIGHUP, --watch, OSC). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 // Values set live (OSC) survive the graph rebuild a new sample rate forces (a server back at another rate). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import Foundation

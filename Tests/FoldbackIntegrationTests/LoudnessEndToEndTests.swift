@@ -1,4 +1,5 @@
 // `foldback run` measuring bus loudness and in-ear dose live on a dummy jackd: OSC meter messages, the dose warning. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import Foundation

@@ -1,4 +1,5 @@
 // MIDI control end to end: CCs from a JACK MIDI client move mapped parameters, program changes and MIDI learn. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackJACK
 import FoldbackJACKTesting

@@ -1,4 +1,5 @@
 // `foldback run --meters` on a pseudo-terminal: about 20 redraws a second, in place, one clear only; a terminal that stops reading never keeps Ctrl-C from ending the run. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackTestSupport
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 // `foldback run --meters` on a pseudo-terminal: number keys put buses into the cue and 0 clears it, through the OSC control path. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import FoldbackTestSupport

@@ -1,4 +1,5 @@
 // The mixer's signal facts measured through real JACK ports at 48 kHz, period 256. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackJACK
 import XCTest

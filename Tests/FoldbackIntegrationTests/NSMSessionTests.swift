@@ -1,4 +1,5 @@
 // `foldback run` under a minimal NSM server (FakeSessionManager): announce, open, dirty, save, clean and reopen. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import FoldbackJACK

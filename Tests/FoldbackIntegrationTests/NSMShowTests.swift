@@ -1,4 +1,5 @@
 // Under a session manager the whole show runs: the web page, OSC, SIGUSR1 takes, and a web move saved into the session's copy. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import FoldbackJACKTesting

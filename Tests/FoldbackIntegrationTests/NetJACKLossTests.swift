@@ -1,4 +1,5 @@
 // Foldback on a netjack2 slave losing 1 % and 10 % of its packets, inside a network namespace of the test's own (loopback only). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackTestSupport

@@ -1,4 +1,5 @@
 // The netjack2 tests' stage on one host over 127.0.0.1: a dummy master with netmanager, `foldback run --start-server net` slaves, a test client on the master. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackTestSupport

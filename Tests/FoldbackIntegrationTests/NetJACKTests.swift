@@ -1,4 +1,5 @@
 // Foldback on netjack2 slaves of a dummy master over 127.0.0.1: level, round trip, two slaves aligned, master restarts. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackTestSupport

@@ -1,4 +1,5 @@
 // OSC against a running `foldback run`: measured level changes, error and query replies, meter subscriptions. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import Foundation

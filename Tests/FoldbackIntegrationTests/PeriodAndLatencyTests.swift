@@ -1,4 +1,5 @@
 // `foldback run` through `jack_bufsize` changes during signal, and per-port latency as `jack_lsp -l` shows it. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import XCTest

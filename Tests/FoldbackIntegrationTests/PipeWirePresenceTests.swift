@@ -1,4 +1,5 @@
 // PipeWirePresence: finding a user's PipeWire daemon by its socket, and the first-contact hint `foldback run` prints. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import XCTest

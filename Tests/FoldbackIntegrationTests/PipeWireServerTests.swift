@@ -1,4 +1,5 @@
 // `foldback run` facts checked on PipeWire's JACK (scripts/pipewire-tests.sh): stop signals with a take, first contact. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackRender

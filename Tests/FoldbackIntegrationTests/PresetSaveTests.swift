@@ -1,4 +1,5 @@
 // OSC /foldback/preset/save writes the running chain: values set live and each LV2 plugin's state. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 @testable import FoldbackLV2
 import FoldbackPresets

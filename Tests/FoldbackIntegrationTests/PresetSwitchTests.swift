@@ -1,4 +1,5 @@
 // Preset switching on a running `foldback run`: 200 crossfaded switches, broken presets, --watch, SIGHUP, setlists. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import FoldbackJACK

@@ -1,4 +1,5 @@
 // `foldback run --record` live on a dummy jackd: the take equals what a JACK client heard, no frame is lost, a SIGKILLed take is readable. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackJACKTesting

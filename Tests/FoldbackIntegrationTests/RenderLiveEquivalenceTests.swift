@@ -1,4 +1,5 @@
 // `foldback render` equals `foldback run`: one preset live on a dummy jackd and offline on the same input, sample by sample. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackJACKTesting

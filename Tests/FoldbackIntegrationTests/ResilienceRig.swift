@@ -1,4 +1,5 @@
 // The resilience tests' rig: `foldback run` under the allocation counter with a test client, some connections from the preset, some made by jack_connect. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackJACKTesting

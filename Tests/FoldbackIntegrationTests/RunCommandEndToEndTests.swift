@@ -1,4 +1,5 @@
 // `foldback run` as a user runs it: a monitor-mix preset on a dummy jackd, heard by a JACK test client. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackJACKTesting

@@ -1,4 +1,5 @@
 // `foldback run` riding out ten JACK server restarts: same client, ports and connections, audio again, within 2 s. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import XCTest

@@ -1,4 +1,5 @@
 // Sample-by-sample comparison of recordings with what they should contain. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackJACK
 import FoldbackJACKTesting
 

@@ -1,4 +1,5 @@
 // OSC moves a running show's strips between their ports and a sound-check take (`--soundcheck`). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackRender
 import Foundation

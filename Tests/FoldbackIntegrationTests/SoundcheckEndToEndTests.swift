@@ -1,4 +1,5 @@
 // `foldback run --record-inputs` then `--soundcheck` on a dummy jackd: a raw-input take of every port-fed strip, played back through the strips. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackJACKTesting

@@ -1,4 +1,5 @@
 // Eight strips of tones and noise from a JACK test client: `--record-inputs` holds each exactly at one shared frame time, and `--soundcheck` plays them back through the strips exactly and aligned. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import FoldbackJACK
 import FoldbackJACKTesting

@@ -1,4 +1,5 @@
 // The JACK server a test runs on: a private jackd, or a private PipeWire daemon under FOLDBACK_TEST_SERVER=pipewire. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackJACK
 import XCTest
 

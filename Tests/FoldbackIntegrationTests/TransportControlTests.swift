@@ -1,4 +1,5 @@
 // OSC starts and stops the record tap; a session without file players refuses player commands. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackRender
 import Foundation

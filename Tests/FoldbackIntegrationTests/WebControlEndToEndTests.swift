@@ -1,4 +1,5 @@
 // The web surface of a real `foldback run --web-port 0`: a musician's WebSocket move changes the measured bus level; another bus's is refused. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
 import FoldbackWeb

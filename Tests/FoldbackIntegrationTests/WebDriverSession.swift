@@ -1,4 +1,5 @@
 // A headless Chromium driven over the W3C WebDriver protocol (Debian's chromium-driver), for end-to-end page tests. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import Glibc
 import XCTest

@@ -1,4 +1,5 @@
 // A musician moves a send's pan on their page in Chromium; a JACK client measures the stereo bus's new left/right balance. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackTestSupport
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 // Test-only broken LV2 bundles written to a temp dir (missing binary, bad Turtle, unknown required feature) give clean errors, never a crash. Non-realtime (test thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
 import Foundation

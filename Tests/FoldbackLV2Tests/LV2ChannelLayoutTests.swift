@@ -1,4 +1,5 @@
 // How plugin audio ports map onto strip channels: dual mono, mono-to-stereo, ambiguous layouts named and resolved by explicit port lists. Non-realtime (test thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 @testable import FoldbackLV2
 

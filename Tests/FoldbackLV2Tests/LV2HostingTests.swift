@@ -1,4 +1,5 @@
 // Host features with Debian plugins: control outputs (darc), a reverb tail and mono→stereo (mda Ambience), LV2 presets, state save/restore. Non-realtime (test thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 @testable import FoldbackLV2
 import Foundation

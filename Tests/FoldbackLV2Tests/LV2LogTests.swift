@@ -1,4 +1,5 @@
 // The log feature: a plugin's printf lands in the instance's ring tagged with its level, and a line that would have to wait is dropped and counted. Non-realtime (test thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldbackLV2
 import CLilv
 import XCTest

@@ -1,4 +1,5 @@
 // The NaN guard's reset of an LV2 unit: the plugin is restarted off the audio thread and faded back in. Non-realtime (test thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 @testable import FoldbackLV2
 import Foundation

@@ -1,4 +1,5 @@
 // Runs Debian's swh amp and x42 fil4 through LV2Unit and checks measured gains and responses. Non-realtime (test thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
 import XCTest

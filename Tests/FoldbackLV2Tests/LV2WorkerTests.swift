@@ -1,4 +1,5 @@
 // The LV2 worker with a stand-in plugin: live requests run on the worker thread, offline ones at once; responses reach the plugin after run. Non-realtime (test thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import CLilv
 import Foundation
 import XCTest

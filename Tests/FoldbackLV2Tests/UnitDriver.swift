@@ -1,4 +1,5 @@
 // Test helper: drives one prepared unit's render slot over whole signals at a chosen block size. Non-realtime (test thread).
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 

@@ -1,4 +1,5 @@
 // Tests of the response plot: the drawn curve passes through the response the DSP computes, read back from the SVG's own axes.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackPlot
 import Foundation

@@ -1,4 +1,5 @@
 // Tests that broken units, sends and connections fail with the exact position and a helpful message. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 @testable import FoldbackPresets
 

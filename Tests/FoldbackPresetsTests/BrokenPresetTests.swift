@@ -1,4 +1,5 @@
 // Tests that broken presets fail with the exact position and a message naming the problem: keys, types, ranges. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 @testable import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // The bus safety limiter keys: on by default, turned off or tuned per bus, validated with positions.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets

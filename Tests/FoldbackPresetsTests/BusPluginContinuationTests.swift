@@ -1,4 +1,5 @@
 // An LV2 plugin on a bus keeps running across a preset switch, as one on a strip does. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
 import XCTest

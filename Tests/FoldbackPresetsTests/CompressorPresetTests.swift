@@ -1,4 +1,5 @@
 // The `compressor` unit in presets: schema agrees with the unit's parameters, keys load and build a unit, bad values are located.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets

@@ -1,4 +1,5 @@
 // Bus units, effect buses, returns and compensation in preset files: decoding, errors at file:line:col, save round trip, rendering.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // The factory EQ curves: every file loads, lookups are forgiving, bad curve files are reported with positions.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 // The text reports of curves and plugins, and the response an eq or geq unit plots: levels, bars and bands measured.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackPresets
 import XCTest

@@ -1,4 +1,5 @@
 // `eq` units in presets: curves, band overrides and additions, Q conversions, located errors, report and graph build.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

@@ -1,4 +1,5 @@
 // Preset keys for trim (trim_db, trim_compensate) and talkback (talkback, talk_to, dim_db): reading, building, errors, writing. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets

@@ -1,4 +1,5 @@
 // The `feedback` unit type in presets: keys and defaults, saved ring-out bands as fixed notches, the writer and the capture round trip. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 @testable import FoldbackFeedback

@@ -1,4 +1,5 @@
 // Tests of a strip's `source` table: paths resolved against the preset, defaults, no input ports, and located errors. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 import XCTest

@@ -1,4 +1,5 @@
 // The `geq` and `delay` unit types in presets: keys by band frequency, distance_m against delay_ms, range errors, saving and live addresses. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
 import XCTest

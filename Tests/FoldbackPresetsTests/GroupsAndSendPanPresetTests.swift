@@ -1,4 +1,5 @@
 // `[[strip.send]] pan`, `[[dca]]` and `[[mute_group]]`: decoded, in the graph and the parameter tree, written back, checked with positions.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets

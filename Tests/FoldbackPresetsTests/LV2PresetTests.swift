@@ -1,4 +1,5 @@
 // `lv2` units in presets: plugins load beside built-ins, bad URIs/controls/presets are located, latency reaches the graph. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
 import XCTest

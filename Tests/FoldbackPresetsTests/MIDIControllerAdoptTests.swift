@@ -1,4 +1,5 @@
 // After a preset switch the MIDI controller follows the new preset's [midi] map. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets

@@ -1,4 +1,5 @@
 // The `[midi]` section: mappings, defaults, curves and the errors bad entries get, with their positions. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 @testable import FoldbackPresets
 

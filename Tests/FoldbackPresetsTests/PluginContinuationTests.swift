@@ -1,4 +1,5 @@
 // A preset switch keeps unchanged LV2 plugins running: a plate reverb's tail carries on across the swap. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
 import XCTest

@@ -1,4 +1,5 @@
 // Writing a running chain back to a preset keeps each LV2 plugin's live state (lilv state bundles). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 @testable import FoldbackLV2
 import Foundation

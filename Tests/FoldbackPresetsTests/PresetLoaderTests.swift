@@ -1,4 +1,5 @@
 // Tests that valid presets load into exactly the expected model, defaults applied. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets

@@ -1,4 +1,5 @@
 // Tests the `foldback check` report: ports, units with defaults, levels, sends and connections. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 @testable import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // Helpers shared by the preset tests: loading text that must fail, and repository paths. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 @testable import FoldbackPresets
 

@@ -1,4 +1,5 @@
 // PresetWriter: every shipped and fixture preset written and read back is the same preset. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import XCTest
 @testable import FoldbackPresets

@@ -1,4 +1,5 @@
 // The `reverb` unit type in presets: schema against the unit, loading, defaults, range errors, latency. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets

@@ -1,4 +1,5 @@
 // Tests that SourceLocator finds keys and values in tricky TOML text. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import XCTest
 @testable import FoldbackPresets
 

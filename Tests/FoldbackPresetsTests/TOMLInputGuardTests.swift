@@ -1,4 +1,5 @@
 // Tests that text the TOML parser would abort on is refused with a located error, and valid TOML still passes. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import TOMLKit
 import XCTest
 @testable import FoldbackPresets

@@ -1,4 +1,5 @@
 // The `[web]` section: fixed web tokens load, are written back, and bad ones are refused at their line and column. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackPresets
 import XCTest
 

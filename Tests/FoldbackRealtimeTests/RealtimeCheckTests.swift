@@ -1,4 +1,5 @@
 // Runs foldback-rtcheck with the allocation counter preloaded: zero mallocs and frees on the audio path.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 import XCTest
 

@@ -1,4 +1,5 @@
 // Tests of the file-player source: sample-exact loops, a long file streamed whole, resampling, start and stop.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackRender
 import Foundation

@@ -1,4 +1,5 @@
 // Tests of a file source's tempo and key while it plays: bit-transparent at 1 and 0, a change heard within 100 ms, no gap, the song position.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackRender
 import Foundation
 import XCTest

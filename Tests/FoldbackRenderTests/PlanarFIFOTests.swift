@@ -1,4 +1,5 @@
 // The planar FIFO behind offline render inputs: order kept across pieces of any size and blocks of any size. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackRender
 import XCTest
 

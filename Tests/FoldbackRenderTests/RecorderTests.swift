@@ -1,4 +1,5 @@
 // Tests of the record taps and the Recorder: nothing lost, content equal to the tapped signal, overruns counted.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackRender
 import Foundation

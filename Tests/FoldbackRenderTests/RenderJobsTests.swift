@@ -1,4 +1,5 @@
 // Tests of the render job pool: N jobs on K threads, results in job order, failures reported per job; the progress bar's text.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackRender
 import Foundation
 import Synchronization

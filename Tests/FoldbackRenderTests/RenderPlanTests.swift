@@ -1,4 +1,5 @@
 // Tests of render planning: --input/--output pairs resolved against strips and buses, '{}' expanded per input set.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackRender
 import Foundation
 import XCTest

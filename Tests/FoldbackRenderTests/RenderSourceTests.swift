@@ -1,4 +1,5 @@
 // Tests of file sources in an offline render: played once at their tempo and key, the length and pitch exact.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackRender
 import Foundation

@@ -1,4 +1,5 @@
 // Tests of the libsamplerate converter: length, pitch, level and piecewise streaming.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackRender
 import Foundation
 import XCTest

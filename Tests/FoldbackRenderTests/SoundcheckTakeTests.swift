@@ -1,4 +1,5 @@
 // The virtual sound check offline: 8 strips' raw inputs recorded in one take, played back through the same strips (null, alignment, live ↔ take crossfade, same bus output). Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackRender
 import Foundation

@@ -1,4 +1,5 @@
 // Tests of the Rubber Band stretcher: pitch exact to 0.1 %, tempo exact to 10 ms, rate conversion folded in, CPU per engine.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackRender
 import Foundation
 import XCTest

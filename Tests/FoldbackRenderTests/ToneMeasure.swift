@@ -1,4 +1,5 @@
 // Test signals and their measurement shared by the render tests: interleaved sines and a zero-crossing frequency.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 
 enum ToneMeasure {

@@ -1,4 +1,5 @@
 // Issue 24's first test: every parameter of two shipped presets set through OSC, a MIDI map, the engineer's web socket and a save/reload, read back from the engine. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import FoldbackGraph

@@ -1,4 +1,5 @@
 // Token lookup and the role rules: who may change which parameter. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackPresets
 @testable import FoldbackWeb

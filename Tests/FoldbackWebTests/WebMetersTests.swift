@@ -1,4 +1,5 @@
 // The meters push: loudness per bus and the in-ear dose, as the page reads them. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 import FoldbackEngine
 @testable import FoldbackWeb

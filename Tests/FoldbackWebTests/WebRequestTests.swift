@@ -1,4 +1,5 @@
 // Parsing and applying page requests: shapes, sizes, types, roles, and a fuzz of malformed messages that must change nothing. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackDSP
 @testable import FoldbackWeb

@@ -1,4 +1,5 @@
 // The server over real sockets: HTTP routes and token checks, WebSocket requests, refusals, pushes, 20 pages at once. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 @testable import FoldbackWeb
 import FoldbackTestSupport

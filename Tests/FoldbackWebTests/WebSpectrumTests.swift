@@ -1,4 +1,5 @@
 // The analyser frame a page gets: its bars and line as measured, with the source's geq faders and feedback notches read from the engine. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackAnalysis
 import FoldbackControl
 import FoldbackEngine

@@ -1,4 +1,5 @@
 // An offline engine behind the web surface, a two-bus preset, and a WebSocket client for the web tests. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
 import FoldbackPresets

@@ -1,4 +1,5 @@
 // C shims Swift cannot express: variadic jack_client_open, FTZ/DAZ, the RealtimeSanitizer
+// SPDX-License-Identifier: GPL-3.0-or-later
 // nonblocking wrapper, async-signal-safe stop flags and disk space reservation. Realtime: fb_realtime_* run on the audio thread.
 #ifndef CFOLDBACK_H
 #define CFOLDBACK_H

@@ -1,4 +1,5 @@
 // LD_PRELOAD allocation counter: counts malloc-family calls and frees made while the calling
+// SPDX-License-Identifier: GPL-3.0-or-later
 // thread is inside fb_realtime_cycle (the audio path). Runs on every thread, realtime included.
 #ifndef FB_ALLOC_COUNTER_H
 #define FB_ALLOC_COUNTER_H

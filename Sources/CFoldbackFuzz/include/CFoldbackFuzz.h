@@ -1,4 +1,5 @@
 // The fuzz runner's crash and hang capture: saves the input under test when the process dies or stalls. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef CFOLDBACKFUZZ_H
 #define CFOLDBACKFUZZ_H
 

@@ -1,4 +1,5 @@
 // C shim Swift cannot express: the LV2 log feature's variadic printf. Realtime: the log functions may run on the audio thread.
+// SPDX-License-Identifier: GPL-3.0-or-later
 #ifndef CFOLDBACKLV2_H
 #define CFOLDBACKLV2_H
 

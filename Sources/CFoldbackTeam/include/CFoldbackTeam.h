@@ -1,4 +1,5 @@
 // The render team: realtime threads sharing the work of one audio cycle, lock-free, and their wake-up.
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Realtime: fb_team_begin_cycle / fb_team_run / fb_team_end_cycle run on the audio (callback) thread,
 // fb_team_work on the team's worker threads. Create, destroy, stop and the local threads are non-realtime.
 #ifndef CFOLDBACK_TEAM_H

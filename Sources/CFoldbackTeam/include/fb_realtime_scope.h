@@ -1,4 +1,5 @@
 // What marks a C function as on the audio path: RealtimeSanitizer's nonblocking attribute (when built with
+// SPDX-License-Identifier: GPL-3.0-or-later
 // -fsanitize=realtime) and the allocation counter's audio-path flag. Realtime.
 #ifndef FB_REALTIME_SCOPE_H
 #define FB_REALTIME_SCOPE_H

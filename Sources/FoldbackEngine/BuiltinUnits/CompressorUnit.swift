@@ -1,4 +1,5 @@
 // The built-in `compressor` unit (compressor/expander) on the unit interface. Setup non-realtime; render functions realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import Atomics
 public import FoldbackDSP
 

@@ -1,4 +1,5 @@
 // The built-in `delay` unit (0 … 500 ms, crossfaded changes) on the unit interface. Setup non-realtime; render functions realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// A delay of 0 … 500 ms on every channel, for aligning a delay speaker or syncing in-ears.

@@ -1,4 +1,5 @@
 // The built-in `eq` unit (parametric EQ, up to 32 bands, output gain) on the unit interface. Setup non-realtime; render functions realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackDSP
 
 /// A parametric EQ: any number of bands up to ``EQKernel/maximumBands``, mono or stereo, no latency.

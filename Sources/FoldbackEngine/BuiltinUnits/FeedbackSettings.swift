@@ -1,4 +1,5 @@
 // The `feedback` unit's settings and its one declaration of parameters; the unit itself (FFTW analysis) lives in FoldbackFeedback. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackDSP
 
 /// How a `feedback` unit (`FeedbackUnit` in FoldbackFeedback) behaves (preset keys `mode`, `max_depth_db`, `hold_s`).

@@ -1,4 +1,5 @@
 // The built-in `gain` unit (gain_db, polarity) on the unit interface. Setup non-realtime; render functions realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// A smoothed gain with polarity inversion: the simplest built-in unit.

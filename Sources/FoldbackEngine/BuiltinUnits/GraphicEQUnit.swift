@@ -1,4 +1,5 @@
 // The built-in `geq` unit (31-band ⅓-octave graphic EQ) on the unit interface. Setup non-realtime; render functions realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 
 /// A 31-band ISO ⅓-octave graphic EQ (``GraphicEQKernel``), mono or stereo, no latency.

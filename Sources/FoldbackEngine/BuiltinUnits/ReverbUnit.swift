@@ -1,4 +1,5 @@
 // The built-in `reverb` unit (algorithmic stereo reverb) on the unit interface. Setup non-realtime; render functions realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackDSP
 
 /// An algorithmic stereo reverb over ``ReverbKernel``: takes the strip's 1 or 2 channels and always

@@ -1,4 +1,5 @@
 // Owns a built-in unit's realtime state: allocated once when the unit is prepared, freed with the unit. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The single allocation behind a built-in unit's render functions.
 ///

@@ -1,4 +1,5 @@
 // Foldback web surface: the engineer's analyser panel: source selector, ⅓-octave bars, FFT line with peak hold, geq faders and feedback notches on one log frequency axis (docs/web.md). Served after app.js.
+// SPDX-License-Identifier: GPL-3.0-or-later
 "use strict";
 window.foldbackAnalyser = (() => {
   const F_MIN = 20, F_MAX = 20000, DB_MIN = -100, DB_MAX = 0, GEQ_RANGE = 15;

@@ -1,4 +1,5 @@
 // Foldback web surface: renders the pushed state, sends moves as {"path","value"} JSON, reconnects by itself (docs/web.md).
+// SPDX-License-Identifier: GPL-3.0-or-later
 "use strict";
 (() => {
   const token = new URLSearchParams(location.search).get("token") || "";

@@ -1,4 +1,5 @@
 // Foldback web surface: the engineer's console on a laptop or tablet: strips as columns, the mix selector (sends on faders), the buses, Undo (docs/web.md). Served after app.js.
+// SPDX-License-Identifier: GPL-3.0-or-later
 "use strict";
 window.foldbackConsole = (() => {
   let page = null;

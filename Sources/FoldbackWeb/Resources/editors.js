@@ -1,4 +1,5 @@
 // Foldback web surface: a unit's editor built from the parameter tree's nodes (sliders, toggles, choices), with the eq's band handles, the geq's faders and the compressor's curve and gain reduction (docs/web.md). Served after app.js.
+// SPDX-License-Identifier: GPL-3.0-or-later
 "use strict";
 window.foldbackEditors = (() => {
   const F_MIN = 20, F_MAX = 20000, EQ_DB = 18, LEVEL_FLOOR = -60;
