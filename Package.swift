@@ -92,14 +92,14 @@ let package = Package(
         // The preset model, parsing and validation (an `lv2` unit is checked against the installed plugin, hence FoldbackLV2).
         .target(
             name: "FoldbackPresets",
-            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackPlot", "TOMLKit"],
+            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "TOMLKit"],
             swiftSettings: strictSwift
         ),
         // A preset's engine graph: units made from specs (built-in, LV2, feedback), connections, and capturing a running
         // graph's plugin states and ring-out notches back into a preset.
         .target(
             name: "FoldbackGraph",
-            dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "FoldbackRender"],
+            dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "FoldbackRender", "FoldbackPlot"],
             swiftSettings: strictSwift
         ),
         .target(

@@ -1,6 +1,7 @@
 // The response plot of a strip's first eq or geq unit, as `foldback check --eq-svg` draws it. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
+public import FoldbackPresets
 public import FoldbackPlot
 
 /// Why a strip's equaliser cannot be plotted; the description names the strip.
