@@ -1,6 +1,6 @@
 // A file-source strip in an offline render: its file (tempo, key, gain) fed into the strip's source ring each block. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import FoldbackEngine
+import FoldbackEngine
 public import Foundation
 
 /// A preset's file source as a render plays it: once through (a loop is not repeated), at its tempo and key.
