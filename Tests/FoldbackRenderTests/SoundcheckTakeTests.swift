@@ -105,9 +105,11 @@ final class SoundcheckTakeTests: XCTestCase {
         return (graph, player, taps)
     }
 
-    /// Waits until the player has queued what the next cycles read (stands in for realtime pacing).
-    private func pace(_ player: TakePlayer) {
+    /// Waits until the player has queued what the next cycles read and the taps' disk thread has caught up to
+    /// within a second (stands in for realtime pacing: the render runs far faster than the disk threads' periods).
+    private func pace(_ player: TakePlayer, _ taps: Recorder) {
         while player.source.ring.availableFrames < 2_048 && player.isPlaying { usleep(200) }
+        while taps.pendingFrames > rate { usleep(1_000) }
     }
 
     private func peakDB(_ a: [Float], _ b: [Float]) -> Double {
@@ -121,7 +123,7 @@ final class SoundcheckTakeTests: XCTestCase {
         defer { player.close(); taps.close() }
         let rig = try Rig(graph: graph)
         let urls = try taps.start(sampleRate: rate)
-        rig.run(total: rate * seconds, input: { _, _ in 0 }) { _ in self.pace(player) }   // live ports silent: only the take sounds
+        rig.run(total: rate * seconds, input: { _, _ in 0 }) { _ in self.pace(player, taps) }   // live ports silent: only the take sounds
         taps.stop()
         for strip in 0..<strips {
             let heard = try AudioFileReader(url: urls[strip]).readAll()[0]
@@ -151,7 +153,7 @@ final class SoundcheckTakeTests: XCTestCase {
                 player.source.setOnTake(onTake, strip: "s0")
                 switched.append(at)
             }
-            self.pace(player)
+            self.pace(player, taps)
         }
         taps.stop()
         let heard = try AudioFileReader(url: urls[0]).readAll()[0]
