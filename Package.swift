@@ -137,7 +137,7 @@ let package = Package(
         .executableTarget(
             name: "foldback",
             dependencies: [
-                "FoldbackLive", "FoldbackBench", "FoldbackControl", "FoldbackPresets", "FoldbackGraph",
+                "FoldbackLive", "FoldbackBench", "FoldbackPresets", "FoldbackGraph",
                 "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackPlot", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

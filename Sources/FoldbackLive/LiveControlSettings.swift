@@ -27,6 +27,22 @@ package struct LiveControlSettings: Sendable {
     package func filePolicy() throws(ControlError) -> FilePathPolicy {
         try FilePathPolicy(folders: allowDir)
     }
+
+    /// What is wrong with these options as given on the command line (a bind without its port, an address that is
+    /// not IPv4, an `--allow-dir` that cannot be used), or nil.
+    package var problem: String? {
+        if oscPort == nil && oscBind != "127.0.0.1" { return "--osc-bind needs --osc-port" }
+        if webPort == nil && webBind != "127.0.0.1" { return "--web-bind needs --web-port" }
+        for (option, address) in [("--web-bind", webBind), ("--osc-bind", oscBind)] where OSCPeer(host: address, port: 0) == nil {
+            return "\(option) '\(address)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)"
+        }
+        do {
+            _ = try filePolicy()
+        } catch {
+            return "--allow-dir: \(error)"
+        }
+        return nil
+    }
 }
 
 /// A live session could not start; what went wrong was printed, and the process should exit with ``status``.

@@ -1,7 +1,6 @@
 // `foldback run` options for live control: OSC, the web surface, the folders it may use, setlists, reloading, the meter view. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
-import FoldbackControl
 import FoldbackLive
 
 /// The live-control options of `foldback run` (an option group, so `RunCommand` stays small).
@@ -31,25 +30,7 @@ struct ControlOptions: ParsableArguments {
     var meters = false
 
     func validate() throws {
-        if oscPort == nil && oscBind != "127.0.0.1" { throw ValidationError("--osc-bind needs --osc-port") }
-        if webPort == nil && webBind != "127.0.0.1" { throw ValidationError("--web-bind needs --web-port") }
-        if OSCPeer(host: webBind, port: 0) == nil {
-            throw ValidationError("--web-bind '\(webBind)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)")
-        }
-        if OSCPeer(host: oscBind, port: 0) == nil {
-            throw ValidationError("--osc-bind '\(oscBind)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)")
-        }
-        do {
-            _ = try filePolicy()
-        } catch {
-            throw ValidationError("--allow-dir: \(error)")
-        }
-    }
-
-    /// The files control requests may read and write: `.toml` files in the running preset's folder, the
-    /// setlist's (added by the router) and each `--allow-dir` folder.
-    func filePolicy() throws(ControlError) -> FilePathPolicy {
-        try settings.filePolicy()
+        if let problem = settings.problem { throw ValidationError(problem) }
     }
 
     /// The options as the live session takes them.
