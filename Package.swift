@@ -89,10 +89,11 @@ let package = Package(
         .target(name: "FoldbackPlot", dependencies: ["FoldbackDSP"], swiftSettings: strictSwift),
 
         // MARK: Presets, the graph a preset builds, and live control
-        // The preset model, parsing and validation (an `lv2` unit is checked against the installed plugin, hence FoldbackLV2).
+        // The preset model, parsing and validation (an `lv2` unit is checked against the `PluginCatalog` the caller passes:
+        // FoldbackLV2's installed plugins, through FoldbackGraph's `PresetLoader.load(path:)`, or a fixed list in tests).
         .target(
             name: "FoldbackPresets",
-            dependencies: ["FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "TOMLKit"],
+            dependencies: ["FoldbackEngine", "FoldbackDSP", "TOMLKit"],
             swiftSettings: strictSwift
         ),
         // A preset's engine graph: units made from specs (built-in, LV2, feedback), connections, and capturing a running
@@ -164,7 +165,7 @@ let package = Package(
 
         .executableTarget(
             name: "foldback-fuzz",
-            dependencies: ["FoldbackPresets", "FoldbackDSP", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FoldbackPresets", "FoldbackLV2", "FoldbackDSP", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift
         ),
 

@@ -25,7 +25,7 @@ enum BusDecoder {
     }
 
     /// The bus, or nil if its name is missing or invalid (already reported).
-    static func decode(_ reader: TableReader) -> BusSpec? {
+    static func decode(_ reader: TableReader, plugins: any PluginCatalog) -> BusSpec? {
         reader.checkKeys(allowed: keys)
         let name = reader.name("name", what: "bus name", required: true)
         let declaredChannels = reader.channels(default: 2)
@@ -37,7 +37,7 @@ enum BusDecoder {
         let isInEar = reader.bool("in_ear", default: false)
         let isLimited = reader.bool("limiter", default: true)
         let limiter = limiterSettings(reader, defaultMode: isInEar ? .zeroLatency : .lookahead)
-        let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[bus.unit]]") ?? [], owner: owner)
+        let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[bus.unit]]") ?? [], owner: owner, plugins: plugins)
         let hasOutput = reader.bool("output", default: true)
         let isCompensated = reader.bool("compensate", default: true)
         if !hasOutput, reader.table["connect"] != nil {

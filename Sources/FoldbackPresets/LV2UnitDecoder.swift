@@ -1,31 +1,29 @@
 // Reads and checks an `lv2` unit table against the installed plugin: URI, controls, preset, state file, port mapping. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-import FoldbackLV2
+import FoldbackEngine
 import Glibc
 
-/// Checks an `[[strip.unit]]` table of type `lv2` against the plugin lilv finds for its URI.
+/// Checks an `[[strip.unit]]` table of type `lv2` against the plugin the catalogue has for its URI.
 enum LV2UnitDecoder {
     /// The keys an `lv2` unit takes besides the common ones.
     static let unitKeys = ["uri", "controls", "preset", "state", "state_right", "inputs", "outputs"]
 
     /// The plugin's part of the spec and its control values by symbol; nil when the URI is missing or unknown (reported).
-    static func decode(_ reader: TableReader, world: LV2World = .shared) -> (LV2UnitSpec, [String: Float])? {
+    static func decode(_ reader: TableReader, plugins: any PluginCatalog) -> (LV2UnitSpec, [String: Float])? {
         guard let uri = reader.requiredString("uri") else { return nil }
-        let info: LV2PluginInfo
+        let info: PluginDescription
         do {
-            info = try world.plugin(uri: uri)
+            info = try plugins.plugin(uri: uri)
         } catch {
             reader.log.error(error.description, at: reader.valueLocation("uri"))
             return nil
         }
-        var spec = LV2UnitSpec(uri: uri)
-        if let missing = info.requiredFeatures.first(where: { !LV2Unit.isSupported(feature: $0) }) {
-            reader.log.error(LV2Error.unsupportedFeature(plugin: uri, feature: missing).description, at: reader.valueLocation("uri"))
-        }
+        var spec = LV2UnitSpec(uri: uri, declaredParameters: info.controls)
+        if let reason = info.unsupportedReason { reader.log.error(reason, at: reader.valueLocation("uri")) }
         if let preset = reader.string("preset") {
             if info.preset(named: preset) == nil {
-                let error = LV2Error.unknownPreset(plugin: uri, preset: preset, available: info.presets.map(\.label))
-                reader.log.error(error.description, at: reader.valueLocation("preset"))
+                let list = info.presets.isEmpty ? "it has no presets" : "its presets: " + info.presets.map(\.label).joined(separator: ", ")
+                reader.log.error("LV2 plugin \(uri) has no preset '\(preset)'; \(list)", at: reader.valueLocation("preset"))
             } else {
                 spec.preset = preset
             }
@@ -49,28 +47,26 @@ enum LV2UnitDecoder {
     }
 
     /// `controls = { symbol = value }`, each checked against the plugin's control inputs and ranges.
-    private static func controls(_ reader: TableReader, info: LV2PluginInfo) -> [String: Float] {
+    private static func controls(_ reader: TableReader, info: PluginDescription) -> [String: Float] {
         guard let table = reader.subtable("controls", label: "controls of \(info.uri)") else { return [:] }
-        let symbols = info.controlInputs.map(\.symbol)
+        let symbols = info.controls.map(\.key)
         var values: [String: Float] = [:]
         for symbol in table.table.keys.sorted() {
-            guard let port = info.controlInputs.first(where: { $0.symbol == symbol }) else {
+            guard let port = info.controls.first(where: { $0.key == symbol }) else {
                 let hint = Suggestion.closest(to: symbol, in: symbols).map { "did you mean '\($0)'? " } ?? ""
                 reader.log.error("\(info.name) has no control input '\(symbol)'; \(hint)its controls: \(symbols.joined(separator: ", "))",
                                  at: table.keyLocation(symbol))
                 continue
             }
-            let range = port.range ?? -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude
-            let value = table.number(symbol, in: range, default: .nan)
+            let value = table.number(symbol, in: port.range, default: .nan)
             if !value.isNaN { values[symbol] = value }
         }
         return values
     }
 
     /// `inputs = ["in_l", "in_r"]`: audio port symbols, each checked against the plugin's.
-    private static func symbols(_ reader: TableReader, _ key: String, among ports: [LV2PortInfo]) -> [String]? {
+    private static func symbols(_ reader: TableReader, _ key: String, among valid: [String]) -> [String]? {
         guard let value = reader.table[key] else { return nil }
-        let valid = ports.map(\.symbol)
         guard let array = value.array, (0..<array.count).allSatisfy({ array[$0].string != nil }) else {
             reader.reportType(key, expected: "an array of port symbols (\(valid.joined(separator: ", ")))", found: value)
             return nil

@@ -1,5 +1,6 @@
 // What a preset says about an `lv2` unit: plugin URI, preset, state files, port mapping. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+public import FoldbackEngine
 
 /// The `lv2`-only part of a ``UnitSpec``. Its control values are in ``UnitSpec/parameters`` (by symbol).
 public struct LV2UnitSpec: Sendable, Equatable {
@@ -15,11 +16,14 @@ public struct LV2UnitSpec: Sendable, Equatable {
     public var inputs: [String]?
     /// Audio output port symbols the strip continues with.
     public var outputs: [String]?
+    /// The plugin's control inputs as the catalogue declared them when the preset was read (the unit's parameters
+    /// before a graph runs it).
+    public var declaredParameters: [ParameterDescriptor]
 
     /// An `lv2` unit description.
     public init(
         uri: String, preset: String? = nil, stateFile: String? = nil, rightStateFile: String? = nil,
-        inputs: [String]? = nil, outputs: [String]? = nil
+        inputs: [String]? = nil, outputs: [String]? = nil, declaredParameters: [ParameterDescriptor] = []
     ) {
         self.uri = uri
         self.preset = preset
@@ -27,5 +31,6 @@ public struct LV2UnitSpec: Sendable, Equatable {
         self.rightStateFile = rightStateFile
         self.inputs = inputs
         self.outputs = outputs
+        self.declaredParameters = declaredParameters
     }
 }

@@ -1,7 +1,6 @@
 // Builds the parameter tree of a preset, from its running graph's units or, before a graph, from the units' declarations. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
-import FoldbackLV2
 import Synchronization
 
 extension ParameterTree {
@@ -27,16 +26,14 @@ extension ParameterTree {
     }
 
     /// The tree of `preset` before it runs: each unit's parameters from its declaration (a built-in unit's
-    /// type, an LV2 plugin's control ports as lilv reads them).
+    /// type, an LV2 plugin's control ports as the plugin catalogue declared them when the preset was read).
     public init(preset: Preset) {
         self.init(preset: preset) { _, _, _, spec in Self.declaredParameters(of: spec) }
     }
 
     /// The parameters a unit of `spec`'s type declares, without building it.
     static func declaredParameters(of spec: UnitSpec) -> [ParameterDescriptor] {
-        if let lv2 = spec.lv2 {
-            return (try? LV2World.shared.plugin(uri: lv2.uri)).map(LV2Unit.parameters(of:)) ?? []
-        }
+        if let lv2 = spec.lv2 { return lv2.declaredParameters }
         if spec.type == "eq" { return EQUnit.parameters(bands: spec.bands.map(\.band), gainDB: Double(spec.parameters[Key.gain] ?? 0)) }
         return UnitSchema.named(spec.type)?.parameters.map(\.descriptor) ?? []
     }

@@ -1,5 +1,6 @@
 // Validates a parsed TOML document into a Preset, collecting every problem. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackEngine
 import TOMLKit
 
 /// Turns a parsed preset document into the model, or into the list of everything wrong with it.
@@ -9,8 +10,10 @@ enum PresetDecoder {
     /// The keys of the `[preset]` table.
     static let infoKeys = ["name", "description"]
 
-    /// The validated preset; throws every error found (and any warnings) otherwise.
-    static func decode(_ root: TOMLTable, locator: SourceLocator, log: DiagnosticLog = DiagnosticLog()) throws(PresetError) -> Preset {
+    /// The validated preset, its `lv2` units checked against `plugins`; throws every error found (and any warnings) otherwise.
+    static func decode(
+        _ root: TOMLTable, locator: SourceLocator, plugins: any PluginCatalog, log: DiagnosticLog = DiagnosticLog()
+    ) throws(PresetError) -> Preset {
         let reader = TableReader(table: root, path: .root, locator: locator, log: log, label: "the top level")
         reader.checkKeys(allowed: rootKeys)
         let info = reader.subtable("preset", label: "[preset]")
@@ -23,7 +26,7 @@ enum PresetDecoder {
         var buses: [BusSpec] = []
         var busNames = NameRegistry(what: "bus name")
         for busReader in busReaders {
-            guard let bus = BusDecoder.decode(busReader) else { continue }
+            guard let bus = BusDecoder.decode(busReader, plugins: plugins) else { continue }
             busNames.register(bus.name, at: busReader.valueLocation("name"), log: log)
             buses.append(bus)
         }
@@ -36,7 +39,7 @@ enum PresetDecoder {
         var strips: [StripSpec] = []
         var stripNames = NameRegistry(what: "strip name")
         for stripReader in stripReaders {
-            guard let strip = StripDecoder.decode(stripReader, buses: knownBuses) else { continue }
+            guard let strip = StripDecoder.decode(stripReader, buses: knownBuses, plugins: plugins) else { continue }
             stripNames.register(strip.name, at: stripReader.valueLocation("name"), log: log)
             strips.append(strip)
         }

@@ -5,25 +5,29 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+public import FoldbackEngine
 import TOMLKit
 
 /// Reads preset files (TOML) into validated ``Preset`` models.
 ///
 /// Every problem comes back in one ``PresetError``, each diagnostic naming `file:line:column`:
 /// TOML syntax, unknown keys (with a suggested spelling), wrong types, out-of-range values,
-/// duplicate names, sends to unknown buses, and so on.
+/// duplicate names, sends to unknown buses, unknown plugins and their ports, and so on.
+///
+/// An `lv2` unit is checked against a ``PluginCatalog`` the caller passes; FoldbackGraph adds `load(path:)` and
+/// `parse(_:path:)` that check against the installed LV2 plugins.
 public enum PresetLoader {
-    /// Reads and validates the preset file at `path`.
+    /// Reads and validates the preset file at `path`, its plugins looked up in `plugins`.
     /// - Throws: ``PresetError`` if the file cannot be read or the preset is invalid.
-    public static func load(path: String) throws(PresetError) -> Preset {
-        try parse(readFile(path), path: path)
+    public static func load(path: String, plugins: any PluginCatalog) throws(PresetError) -> Preset {
+        try parse(readFile(path), path: path, plugins: plugins)
     }
 
-    /// Validates preset text; `path` names the file in diagnostics.
+    /// Validates preset text, its plugins looked up in `plugins`; `path` names the file in diagnostics.
     /// - Throws: ``PresetError`` listing every problem found.
-    public static func parse(_ text: String, path: String) throws(PresetError) -> Preset {
+    public static func parse(_ text: String, path: String, plugins: any PluginCatalog) throws(PresetError) -> Preset {
         let root = try TOMLDocument.parse(text, path: path)
-        return try PresetDecoder.decode(root, locator: SourceLocator(text: text, file: path))
+        return try PresetDecoder.decode(root, locator: SourceLocator(text: text, file: path), plugins: plugins)
     }
 
     /// The file's text; a read failure becomes a diagnostic naming the path and the system's reason.

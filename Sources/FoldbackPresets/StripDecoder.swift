@@ -22,7 +22,7 @@ enum StripDecoder {
     }
 
     /// The strip, or nil if its name is missing or invalid (already reported).
-    static func decode(_ reader: TableReader, buses: BusNames) -> StripSpec? {
+    static func decode(_ reader: TableReader, buses: BusNames, plugins: any PluginCatalog) -> StripSpec? {
         reader.checkKeys(allowed: keys)
         let name = reader.name("name", what: "strip name", required: true)
         let owner = name.map { "strip '\($0)'" } ?? "this strip"
@@ -35,7 +35,7 @@ enum StripDecoder {
         let isSoloed = reader.bool("solo", default: false)
         let isEnabled = reader.bool("enabled", default: true)
         let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
-        let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[strip.unit]]") ?? [], owner: owner)
+        let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[strip.unit]]") ?? [], owner: owner, plugins: plugins)
         let sends = decodeSends(reader.tables("send", label: "[[strip.send]]") ?? [], buses: buses, owner: owner)
         let source = FileSourceDecoder.decode(reader, hasConnections: reader.table["connect"] != nil)
         guard let name else { return nil }

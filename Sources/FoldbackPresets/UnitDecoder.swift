@@ -1,5 +1,6 @@
 // Validates a strip's `[[strip.unit]]` tables against UnitSchema and gives each a unique id. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackEngine
 
 /// Reads and checks a strip's unit chain.
 enum UnitDecoder {
@@ -7,11 +8,11 @@ enum UnitDecoder {
     static let commonKeys = ["type", "id", "bypass"]
 
     /// The units in order; those with a missing or unknown type are reported and left out.
-    static func decodeChain(_ readers: [TableReader], owner: String) -> [UnitSpec] {
+    static func decodeChain(_ readers: [TableReader], owner: String, plugins: any PluginCatalog) -> [UnitSpec] {
         var ids = NameRegistry(what: "unit id")
         var decoded: [(unit: UnitSpec, hasExplicitID: Bool)] = []
         for reader in readers {
-            guard let (unit, hasExplicitID) = decode(reader) else { continue }
+            guard let (unit, hasExplicitID) = decode(reader, plugins: plugins) else { continue }
             if hasExplicitID {
                 ids.register(unit.id, at: reader.valueLocation("id"), context: " in \(owner)", log: reader.log)
             }
@@ -38,7 +39,7 @@ enum UnitDecoder {
     }
 
     /// One unit with every schema parameter filled in, and whether its id was written in the file.
-    private static func decode(_ reader: TableReader) -> (UnitSpec, Bool)? {
+    private static func decode(_ reader: TableReader, plugins: any PluginCatalog) -> (UnitSpec, Bool)? {
         guard let type = reader.requiredString("type") else {
             reader.checkKeys(allowed: commonKeys + UnitSchema.all.flatMap { $0.parameters.map(\.key) } + EQDecoder.unitKeys
                 + DelayDecoder.unitKeys)
@@ -68,7 +69,7 @@ enum UnitDecoder {
         if isEQ || isFeedback { (unit.curve, unit.bands) = EQDecoder.decode(typed) }
         if isDelay { DelayDecoder.decode(typed, parameters: &unit.parameters) }
         if isLV2 {
-            guard let (plugin, controls) = LV2UnitDecoder.decode(typed) else { return nil }
+            guard let (plugin, controls) = LV2UnitDecoder.decode(typed, plugins: plugins) else { return nil }
             (unit.lv2, unit.parameters) = (plugin, controls)
         }
         return (unit, id != nil)

@@ -1,5 +1,6 @@
 // Runs one input through every TOML loader Foldback has (preset, curve, setlist) and classifies the outcome. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackLV2
 import FoldbackPresets
 
 /// What the loaders made of one input, added up over a run.
@@ -19,6 +20,8 @@ struct LoaderTally: Sendable {
 enum LoaderProbe {
     /// The path the inputs are reported under; its folder does not exist, so relative files are never found.
     static let path = "/nonexistent-foldback-fuzz/case.toml"
+    /// Where `lv2` units are looked up: the installed plugins, as `foldback check` does.
+    static let plugins = LV2PluginCatalog()
 
     static func run(_ bytes: [UInt8], name: String, into tally: inout LoaderTally) {
         let text: String
@@ -30,7 +33,7 @@ enum LoaderProbe {
             return
         }
         attempt(name, into: &tally) { () throws(PresetError) in
-            let preset = try PresetLoader.parse(text, path: path)
+            let preset = try PresetLoader.parse(text, path: path, plugins: plugins)
             _ = PresetReport.render(preset)
         }
         attempt(name, into: &tally) { () throws(PresetError) in _ = try EQCurve.parse(text, path: path) }

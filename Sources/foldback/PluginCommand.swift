@@ -3,7 +3,7 @@
 import FoldbackLive
 import ArgumentParser
 import FoldbackLV2
-import FoldbackPresets
+import FoldbackGraph
 
 /// Shows everything a preset author needs about one LV2 plugin.
 struct PluginCommand: ParsableCommand {

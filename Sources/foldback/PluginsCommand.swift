@@ -3,7 +3,7 @@
 import FoldbackLive
 import ArgumentParser
 import FoldbackLV2
-import FoldbackPresets
+import FoldbackGraph
 
 /// Lists installed LV2 plugins: URI, name, class and audio ports.
 struct PluginsCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 // Formats LV2 plugins for a preset author: `foldback plugins`' list and `foldback plugin`'s description. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackLV2
+import FoldbackPresets
 import Foundation
 
 /// The text `foldback plugins` and `foldback plugin URI` print.
