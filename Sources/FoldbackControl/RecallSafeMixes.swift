@@ -38,6 +38,7 @@ public enum RecallSafeMixes {
                        let pan = target.engine.value(at: node.address) ?? ownPan {
                         carried.strips[stripIndex].sends[sendIndex].pan = pan
                     }
+                    if let width = live(ParameterTree.Path.send(strip, bus, ParameterTree.Key.width)) { carried.strips[stripIndex].sends[sendIndex].width = width }
                 }
             }
         }
