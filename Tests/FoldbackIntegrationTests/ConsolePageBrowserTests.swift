@@ -12,7 +12,7 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
     private static let frames = 9_600
 
     /// The level of the tone at `frequency` Hz on each recorded port, dBFS (amplitude by projection on sine and cosine).
-    private static func levels(_ rig: LiveControlRig, at frequency: Double) throws -> [Double] {
+    static func levels(_ rig: LiveControlRig, at frequency: Double) throws -> [Double] {
         let recording = try rig.client.record(frames: frames, settleFrames: 9_600, attempts: 5)
         return recording.channels.map { samples in
             var sine = 0.0, cosine = 0.0
@@ -25,7 +25,7 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         }
     }
 
-    private static func presetPath(_ name: String) -> String {
+    static func presetPath(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("presets").appendingPathComponent(name).path
     }
