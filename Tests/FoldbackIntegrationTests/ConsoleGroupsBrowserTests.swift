@@ -10,16 +10,8 @@ import XCTest
 /// singer's in-ear (its pre-fader send).
 final class ConsoleGroupsBrowserTests: JACKServerTestCase {
     func testTheDCAFaderMovesTheGuitarInFrontOfHouseAndNotInTheInEar() throws {
-        let tone = TestSignal.sine(frequency: 1_000, level: -30)
-        let (rig, port, tokens) = try LiveControlRig.web(
-            server: serverName, testCase: self, preset: ConsolePageBrowserTests.presetPath("monitor-console.toml"), signals: [tone, tone],
-            playInto: ["gtr_in_L", "gtr_in_R"], recordFrom: ["iem_vox_L", "foh_L"])
-        defer { rig.close() }
-        try rig.osc.send(OSCMessage("/foldback/strip/verb_ret/mute", [.float(1)]))   // no reverb return at the tone's frequency
-        try rig.waitForValue("/foldback/strip/verb_ret/mute", 1)
-        let browser = try WebDriverSession(width: 1_280, height: 800)
-        defer { browser.close() }
-        try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["engineer"]))")
+        let (rig, browser) = try ConsolePageBrowserTests.guitarOnTheConsole(server: serverName, testCase: self)
+        defer { browser.close(); rig.close() }
         let dcaFader = #"document.querySelector('#groups input[aria-label="dca/band/gain_db"]')"#
         try browser.wait(until: "return \(dcaFader) !== null && !document.body.classList.contains('offline')", "the DCA's fader in the groups row")
         XCTAssertEqual(try browser.run(#"return document.querySelector('#groups [data-dca="band"] .members[title]').textContent"#) as? String, "vox, gtr")
