@@ -49,4 +49,17 @@ final class ConsoleGroupsBrowserTests: JACKServerTestCase {
         try browser.wait(until: #"return document.querySelector('#groups button[data-path="mute_group/between_songs/mute"]').classList.contains('on')"#,
                          "the mute group's button lit")
     }
+
+    /// On a phone the engineer's page stacks the groups under the strips; the mute group's button works there too.
+    func testThePhonePageStacksTheGroups() throws {
+        let (rig, browser) = try ConsolePageBrowserTests.guitarOnTheConsole(server: serverName, testCase: self, size: (360, 740))
+        defer { browser.close(); rig.close() }
+        let button = #"document.querySelector('#groups button[data-path="mute_group/between_songs/mute"]')"#
+        try browser.wait(until: "return \(button) !== null && document.getElementById('console') === null && !document.body.classList.contains('offline')",
+                         "the stacked page's groups")
+        XCTAssertEqual(try browser.run(#"return document.querySelector('#groups [data-dca="band"] input[aria-label="dca/band/gain_db"]') !== null"#) as? Bool, true)
+        XCTAssertEqual(try browser.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool, true, "no sideways scrolling")
+        try browser.run("\(button).click()")
+        try rig.waitForValue("/foldback/mute_group/between_songs/mute", 1)
+    }
 }

@@ -26,8 +26,10 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
     }
 
     /// presets/monitor-console.toml with a −30 dBFS 1 kHz tone in both guitar inputs, the client recording
-    /// `iem_vox_L` and `foh_L`, the reverb return muted, and the engineer's page open at 1280 × 800.
-    static func guitarOnTheConsole(server: String, testCase: JACKServerTestCase) throws -> (rig: LiveControlRig, browser: WebDriverSession) {
+    /// `iem_vox_L` and `foh_L`, the reverb return muted, and the engineer's page open (at 1280 × 800 unless `size` says).
+    static func guitarOnTheConsole(
+        server: String, testCase: JACKServerTestCase, size: (width: Int, height: Int) = (1_280, 800)
+    ) throws -> (rig: LiveControlRig, browser: WebDriverSession) {
         let tone = TestSignal.sine(frequency: 1_000, level: -30)
         let (rig, port, tokens) = try LiveControlRig.web(
             server: server, testCase: testCase, preset: presetPath("monitor-console.toml"), signals: [tone, tone],
@@ -35,7 +37,7 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         do {
             try rig.osc.send(OSCMessage("/foldback/strip/verb_ret/mute", [.float(1)]))   // no reverb return at the tone's frequency
             try rig.waitForValue("/foldback/strip/verb_ret/mute", 1)
-            let browser = try WebDriverSession(width: 1_280, height: 800)
+            let browser = try WebDriverSession(width: size.width, height: size.height)
             do {
                 try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["engineer"]))")
             } catch {
