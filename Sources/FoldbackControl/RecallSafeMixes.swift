@@ -38,6 +38,11 @@ public enum RecallSafeMixes {
                        let pan = target.engine.value(at: node.address) ?? ownPan {
                         carried.strips[stripIndex].sends[sendIndex].pan = pan
                     }
+                    // A width is carried when it is not the default (so a carried send at 1 is written as before).
+                    if let width = live(ParameterTree.Path.send(strip, bus, ParameterTree.Key.width)),
+                       width != 1 || carried.strips[stripIndex].sends[sendIndex].width != nil {
+                        carried.strips[stripIndex].sends[sendIndex].width = width
+                    }
                 }
             }
         }

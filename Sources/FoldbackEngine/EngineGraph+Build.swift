@@ -8,7 +8,7 @@ extension EngineGraph {
         let busDescriptions = description.buses
         let unitTotal = (preparedStrips + preparedBuses).reduce(0) { $0 + $1.slots.count }
         let sendTotal = stripDescriptions.reduce(0) { $0 + $1.sends.count }
-        let tapTotal = sendTotal * 2
+        let tapTotal = sendTotal * SendTapLaw.maxRoutes
         let smoothingRamp = Int((LinearSmoother.defaultTime * sampleRate).rounded())
         let units = allocate(UnitSlot.self, count: unitTotal)
         var unitIndex = 0
@@ -50,10 +50,10 @@ extension EngineGraph {
                 (sends + sendIndex).initialize(to: SendRender(
                     bus: Int32(send.bus), isPreFader: send.isPreFader, level: level,
                     firstTap: Int32(tapIndex), tapCount: Int32(routes.count),
-                    pan: send.pan ?? strip.pan, hasOwnPan: send.pan != nil,
+                    pan: send.pan ?? strip.pan, hasOwnPan: send.pan != nil, width: send.width ?? 1,
                     delay: sendDelay(frames: routing.sendDelays[index][sendOffset], channels: busChannels)))
                 for (tap, route) in routes.enumerated() {
-                    let gain = SendTapLaw.gain(tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: send.pan ?? strip.pan)
+                    let gain = SendTapLaw.gain(tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: send.pan ?? strip.pan, width: send.width ?? 1)
                     (taps + tapIndex).initialize(to: SendTap(
                         sourceChannel: Int32(route.source), busChannel: Int32(route.bus),
                         coefficient: LinearSmoother(value: level * gain, rampFrames: smoothingRamp)))

@@ -77,10 +77,11 @@ extension EngineGraph {
             let owner = try strip(index)
             guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
             try checkGain("\(owner.name)/send/\(send)/gain_db")
-        case let .sendPan(index, send):
+        case let .sendPan(index, send), let .sendWidth(index, send):
             let owner = try strip(index)
             guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
-            if !(-1...1).contains(value) { throw .valueOutOfRange(parameter: "\(owner.name)/send/\(send)/pan", value: value, range: -1...1) }
+            let (key, range) = if case .sendPan = address { ("pan", Float(-1)...1) } else { ("width", SendTapLaw.widthRange) }
+            if !range.contains(value) { throw .valueOutOfRange(parameter: "\(owner.name)/send/\(send)/\(key)", value: value, range: range) }
         case let .dcaGain(index):
             guard description.dcas.indices.contains(index) else { throw .unknownParameter("\(address): no DCA #\(index)") }
             try checkGain("dca/\(description.dcas[index].name)/gain_db")

@@ -107,13 +107,16 @@ public struct SendDescription: Sendable {
     /// The send's own pan into a stereo bus, −1…+1 (constant-power for a mono strip, balance for a stereo
     /// one, pre- or post-fader alike), or nil to follow the strip's pan.
     public var pan: Float?
+    /// A stereo strip's width into a stereo bus, 0 (mono sum) … 1 (as is) … 2 (side doubled), or nil for 1.
+    public var width: Float?
 
     /// A send to bus number `bus`.
-    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil) {
+    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, width: Float? = nil) {
         self.bus = bus
         self.gainDB = gainDB
         self.isPreFader = isPreFader
         self.pan = pan
+        self.width = width
     }
 }
 

@@ -35,6 +35,8 @@ struct SendRender {
     /// The send's own pan, −1…+1, used when ``hasOwnPan`` (else the strip's pan is).
     var pan: Float = 0
     var hasOwnPan = false
+    /// The stereo width of a stereo strip's send into a stereo bus, 0 (mono sum) … 1 (as is) … 2 (see ``SendTapLaw``).
+    var width: Float = 1
     /// The delay aligning this send with the slowest path into its bus (per bus channel), or nil for none.
     var delay: UnsafeMutablePointer<LookaheadDelay>? = nil
 }

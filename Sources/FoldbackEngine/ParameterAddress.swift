@@ -21,6 +21,8 @@ public enum ParameterAddress: Sendable, Hashable {
     /// The pan of a strip's send number `send` into a stereo bus, −1…+1; once set, the send no longer follows
     /// the strip's pan.
     case sendPan(strip: Int, send: Int)
+    /// The stereo width of a stereo strip's send number `send` into a stereo bus, 0 (mono sum) … 1 (as is) … 2.
+    case sendWidth(strip: Int, send: Int)
     /// The gain of DCA `dca`, dB, added to each member's fader.
     case dcaGain(dca: Int)
     /// Whether DCA `dca` is muted (its members' faders closed), 0/1.
@@ -71,6 +73,7 @@ struct ParameterChange: BitwiseCopyable {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
         case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease, stripTrim, stripTrimCompensation, talkback
         case cueBus, cuePFL, cueAFL, cueGain, cueClear, sendPan, dcaGain, dcaMute, muteGroup
+        case sendWidth
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
@@ -106,6 +109,7 @@ extension ParameterAddress {
         case let .stripEnabled(strip): return message(.stripEnabled, strip)
         case let .sendGain(strip, send): return message(.sendGain, strip, send)
         case let .sendPan(strip, send): return message(.sendPan, strip, send)
+        case let .sendWidth(strip, send): return message(.sendWidth, strip, send)
         case let .dcaGain(dca): return message(.dcaGain, 0, dca)
         case let .dcaMute(dca): return message(.dcaMute, 0, dca)
         case let .muteGroup(group): return message(.muteGroup, 0, group)

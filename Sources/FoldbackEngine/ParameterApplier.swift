@@ -38,6 +38,10 @@ extension GraphRender {
             sends[Int(strips[strip].firstSend) + index].pan = change.value
             sends[Int(strips[strip].firstSend) + index].hasOwnPan = true
             retargetTaps(ofStrip: strip)
+        case .sendWidth:
+            guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
+            sends[Int(strips[strip].firstSend) + index].width = change.value
+            retargetTaps(ofStrip: strip)
         case .busGain:
             guard index < busCount else { return }
             buses[index].gainLinear = Decibels.linearGain(fromDecibels: change.value)
@@ -123,7 +127,7 @@ extension GraphRender {
         return 1
     }
 
-    /// Recomputes the coefficient targets of a strip's send taps from pan (the send's own, else the strip's) and send levels.
+    /// Recomputes the coefficient targets of a strip's send taps from pan (the send's own, else the strip's), width and send levels.
     mutating func retargetTaps(ofStrip strip: Int) {
         let stripChannels = Int(strips[strip].outputChannels)
         for sendOffset in 0..<Int(strips[strip].sendCount) {
@@ -131,7 +135,7 @@ extension GraphRender {
             let busChannels = Int(buses[Int(send.bus)].channels)
             for tap in 0..<Int(send.tapCount) {
                 let pan = send.hasOwnPan ? send.pan : strips[strip].pan
-                let gain = SendTapLaw.gain(tap: tap, stripChannels: stripChannels, busChannels: busChannels, pan: pan)
+                let gain = SendTapLaw.gain(tap: tap, stripChannels: stripChannels, busChannels: busChannels, pan: pan, width: send.width)
                 taps[Int(send.firstTap) + tap].coefficient.setTarget(send.level * gain)
             }
         }

@@ -9,6 +9,10 @@ extension ParameterTree {
             key: Key.gain, range: -Float.infinity...EngineGraph.maxGainDB, defaultValue: 0, summary: "Level in dB (−inf is silence).")
         /// A strip's pan, −1 (left) … +1 (right).
         public static let pan = ParameterDescriptor(key: Key.pan, range: -1...1, defaultValue: 0, summary: "Pan, −1 left to +1 right.")
+        /// A stereo send's width into a stereo bus: 0 mono sum, 1 as is, 2 side doubled (see ``SendTapLaw``).
+        public static let width = ParameterDescriptor(
+            key: Key.width, range: SendTapLaw.widthRange, defaultValue: 1, curve: .linear, isSmoothed: true,
+            summary: "Stereo width of the send: 0 mono sum, 1 as is, 2 wider.")
         /// A strip's or bus's mute (ramped).
         public static let mute = ParameterDescriptor(
             key: Key.mute, range: 0...1, defaultValue: 0, type: .toggle, isSmoothed: true, summary: "Mute (ramped).")

@@ -67,6 +67,7 @@ public struct ParameterTree: Sendable {
     public enum Key {
         public static let gain = "gain_db"
         public static let pan = "pan"
+        public static let width = "width"
         public static let mute = "mute"
         public static let solo = "solo"
         public static let enabled = "enabled"
@@ -85,7 +86,7 @@ public struct ParameterTree: Sendable {
     public enum Path {
         /// `strip/<strip>/<key>`.
         public static func strip(_ strip: String, _ key: String) -> String { "strip/\(strip)/\(key)" }
-        /// `strip/<strip>/send/<bus>/<key>` (`gain_db`; `pan` once sends pan).
+        /// `strip/<strip>/send/<bus>/<key>` (`gain_db`, `pan`, `width`).
         public static func send(_ strip: String, _ bus: String, _ key: String = Key.gain) -> String { "strip/\(strip)/send/\(bus)/\(key)" }
         /// `bus/<bus>/<key>`.
         public static func bus(_ bus: String, _ key: String) -> String { "bus/\(bus)/\(key)" }

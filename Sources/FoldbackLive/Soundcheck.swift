@@ -27,7 +27,8 @@ package struct Soundcheck: Sendable {
         guard let path = settings.soundcheckTake else { player = nil; return }
         do {
             player = try TakePlayer(
-                take: try SoundcheckTake(at: URL(fileURLWithPath: path)), strips: strips.map { ($0.name, $0.channels) })
+                take: try SoundcheckTake(at: URL(fileURLWithPath: path)), strips: strips.map { ($0.name, $0.channels) },
+                outputRate: Int(graph.sampleRate))
         } catch {
             inputRecorder?.close()
             throw .usage("--soundcheck \(path): \(error)")
@@ -38,9 +39,7 @@ package struct Soundcheck: Sendable {
     package func attach(to graph: EngineGraph) throws {
         try inputRecorder?.attach(to: graph)
         guard let player else { return }
-        guard Int(graph.sampleRate) == player.sampleRate else {
-            throw ShowError.usage("--soundcheck: the take was recorded at \(player.sampleRate) Hz, JACK runs at \(Int(graph.sampleRate)) Hz")
-        }
+        try player.setOutputRate(Int(graph.sampleRate))   // a take of another rate is resampled to JACK's
         try graph.attachTake(player.source)
     }
 

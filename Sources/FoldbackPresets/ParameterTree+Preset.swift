@@ -72,6 +72,9 @@ extension ParameterTree {
                 add(Path.send(name, send.busName), .sendGain(strip: index, send: sendIndex), Declared.gain, send.gainDB, musician: send.busName)
                 if preset.bus(named: send.busName)?.channels == 2 {
                     add(Path.send(name, send.busName, Key.pan), .sendPan(strip: index, send: sendIndex), Declared.pan, send.pan ?? strip.pan, musician: send.busName)
+                    if strip.channels == 2 {
+                        add(Path.send(name, send.busName, Key.width), .sendWidth(strip: index, send: sendIndex), Declared.width, send.width ?? 1, musician: send.busName)
+                    }
                 }
             }
             addUnits(strip.units, isBus: false, owner: index, name: name)

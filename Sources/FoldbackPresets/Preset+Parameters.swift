@@ -43,6 +43,8 @@ extension Preset {
             strips[strip].sends[send].gainDB = value
         case let .sendPan(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
             strips[strip].sends[send].pan = value
+        case let .sendWidth(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
+            strips[strip].sends[send].width = value
         case let .dcaGain(dca) where dcas.indices.contains(dca): dcas[dca].gainDB = value
         case let .dcaMute(dca) where dcas.indices.contains(dca): dcas[dca].isMuted = isOn
         case let .muteGroup(group) where muteGroups.indices.contains(group): muteGroups[group].isMuted = isOn

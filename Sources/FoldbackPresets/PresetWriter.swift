@@ -141,6 +141,7 @@ public enum PresetWriter {
             text.key(ParameterTree.Key.gain, send.gainDB)
             text.key("pre_fader", send.isPreFader)
             if let pan = send.pan { text.key(ParameterTree.Key.pan, pan) }
+            if let width = send.width { text.key(ParameterTree.Key.width, width) }
         }
     }
 

@@ -10,7 +10,7 @@ enum StripDecoder {
 
     static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db"]
     /// The keys a `[[strip.send]]` table accepts.
-    static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan]
+    static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan, ParameterTree.Key.width]
 
     /// The buses sends may name. `isComplete` is false when some bus name was invalid,
     /// so an unknown-bus error would only repeat that problem.
@@ -36,7 +36,7 @@ enum StripDecoder {
         let isEnabled = reader.bool("enabled", default: true)
         let connections = reader.connections(channels: channels, isChannelCountKnown: declaredChannels != nil, owner: owner)
         let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[strip.unit]]") ?? [], owner: owner, plugins: plugins)
-        let sends = decodeSends(reader.tables("send", label: "[[strip.send]]") ?? [], buses: buses, owner: owner)
+        let sends = decodeSends(reader.tables("send", label: "[[strip.send]]") ?? [], buses: buses, owner: owner, channels: channels)
         let source = FileSourceDecoder.decode(reader, hasConnections: reader.table["connect"] != nil)
         guard let name else { return nil }
         if channels == 1, source == nil, PortNaming.inputPortNames(strip: name, channels: 1) == [reservedMIDIPort] {
@@ -73,7 +73,7 @@ enum StripDecoder {
     }
 
     /// The strip's sends, each to a known bus and at most one per bus.
-    private static func decodeSends(_ readers: [TableReader], buses: BusNames, owner: String) -> [SendSpec] {
+    private static func decodeSends(_ readers: [TableReader], buses: BusNames, owner: String, channels: Int) -> [SendSpec] {
         var targets = NameRegistry(what: "send to bus")
         var sends: [SendSpec] = []
         for reader in readers {
@@ -82,6 +82,8 @@ enum StripDecoder {
             let gainDB = reader.number(ParameterTree.Key.gain, in: BusDecoder.levelRange, default: 0)
             let isPreFader = reader.bool("pre_fader", default: false)
             let pan = reader.table[ParameterTree.Key.pan] != nil ? reader.number(ParameterTree.Key.pan, in: -1...1, default: 0) : nil
+            let width = reader.table[ParameterTree.Key.width] != nil
+                ? reader.number(ParameterTree.Key.width, in: ParameterTree.EngineParameters.width.range, default: 1) : nil
             guard let busName else { continue }
             if buses.isComplete, !buses.names.contains(busName) {
                 let hint = Suggestion.hint(for: busName, in: buses.names, fallbackLabel: "the buses are")
@@ -91,9 +93,13 @@ enum StripDecoder {
             if pan != nil, buses.channels[busName] == 1 {
                 reader.log.warning("'pan' on a send into mono bus '\(busName)' has no effect", at: reader.keyLocation(ParameterTree.Key.pan))
             }
+            if width != nil, buses.channels[busName] == 1 || channels == 1 {
+                let reason = channels == 1 ? "from a mono strip" : "into mono bus '\(busName)'"
+                reader.log.warning("'width' on a send \(reason) has no effect", at: reader.keyLocation(ParameterTree.Key.width))
+            }
             let isNew = targets.register(busName, at: reader.valueLocation("bus"), context: " from \(owner)", log: reader.log)
             guard isNew else { continue }
-            sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, pan: pan, location: reader.location))
+            sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, pan: pan, width: width, location: reader.location))
         }
         return sends
     }

@@ -73,15 +73,18 @@ public struct SendSpec: Sendable {
     public var isPreFader: Bool
     /// The send's own pan into a stereo bus (`pan`, −1…+1), or nil to follow the strip's pan.
     public var pan: Float?
+    /// A stereo strip's width into a stereo bus (`width`, 0 mono sum … 1 as is … 2), or nil for 1.
+    public var width: Float?
     /// Where the send's `[[strip.send]]` table starts.
     public var location: SourceLocation
 
     /// Creates a send description.
-    public init(busName: String, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, location: SourceLocation) {
+    public init(busName: String, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, width: Float? = nil, location: SourceLocation) {
         self.busName = busName
         self.gainDB = gainDB
         self.isPreFader = isPreFader
         self.pan = pan
+        self.width = width
         self.location = location
     }
 }

@@ -13,9 +13,12 @@ public final class TakePlayer: @unchecked Sendable {
     public let strips: [(name: String, url: URL)]
     /// The source the graph reads (``EngineGraph/attachTake(_:)``).
     public let source: TakeSource
-    /// Frames in the take (the shortest file's) and its rate.
-    public let frameCount: Int
-    public let sampleRate: Int
+    /// Frames in the take (the shortest file's) and the rate they are counted and played at: the engine's
+    /// (a take recorded at another rate is resampled on the disk thread; see ``TakeReader``).
+    public var frameCount: Int { disk.withLock { $0.reader.frameCount } }
+    public var sampleRate: Int { disk.withLock { $0.reader.outputRate } }
+    /// The rate the take was recorded at.
+    public let takeSampleRate: Int
     /// Frames kept queued for the audio thread (about 340 ms at 48 kHz).
     public let queuedFrames = 16_384
     private let disk: Mutex<Disk>
@@ -23,23 +26,24 @@ public final class TakePlayer: @unchecked Sendable {
 
     /// Transport state, guarded by the lock.
     private struct Disk {
-        let readers: [AudioFileReader]
+        var reader: TakeReader
         var isPlaying: Bool
         /// Next file frame to queue; the loop region (nil: play to the end).
         var position = 0
         var loop: Range<Int>?
         /// Ring positions from which queued frames come from the file at `filePosition` (−1: silence).
         var marks: [(ring: Int, filePosition: Int)] = []
-        var block: [Float] = []
         var interleaved: [Float] = []
         var failed = false
     }
 
     /// Opens the files of `take` for the show's `strips` (names and channels, show order); strips not on the
-    /// take stay live. Plays from the top at once when `isPlaying`. Every file must have the same rate (the
-    /// engine's: see ``sampleRate``); the source takes chunks of up to `maxFrames`.
+    /// take stay live. Plays from the top at once when `isPlaying`. Every file must have the same rate; a take
+    /// recorded at another rate than `outputRate` (the engine's; nil: the take's) is resampled to it. The source
+    /// takes chunks of up to `maxFrames`.
     public init(
-        take: SoundcheckTake, strips: [(name: String, channels: Int)], maxFrames: Int = EngineGraph.maxFramesLimit, isPlaying: Bool = true
+        take: SoundcheckTake, strips: [(name: String, channels: Int)], outputRate: Int? = nil, maxFrames: Int = EngineGraph.maxFramesLimit,
+        isPlaying: Bool = true
     ) throws(AudioFileError) {
         var onTake: [(name: String, url: URL)] = []
         var readers: [AudioFileReader] = []
@@ -63,12 +67,12 @@ public final class TakePlayer: @unchecked Sendable {
         }
         guard let sampleRate, !readers.isEmpty else { throw .invalidArgument("the take \(take.stamp) has none of the show's strips") }
         self.strips = onTake
-        self.sampleRate = sampleRate
-        frameCount = readers.map(\.frameCount).min() ?? 0
+        takeSampleRate = sampleRate
+        let reader = try TakeReader(readers: readers, fileRate: sampleRate, outputRate: outputRate ?? sampleRate)
         source = TakeSource(
             strips: strips.map(\.name), channelOfStrip: channelOf, channels: channels, maxFrames: maxFrames,
-            sampleRate: Double(sampleRate), onTake: true)
-        disk = Mutex(Disk(readers: readers, isPlaying: isPlaying))
+            sampleRate: Double(reader.outputRate), onTake: true)
+        disk = Mutex(Disk(reader: reader, isPlaying: isPlaying))
         disk.withLock { refill(&$0) }
         let worker = PeriodicWorker(name: "fb-take", period: .milliseconds(5)) { [self] in disk.withLock { refill(&$0) } }   // holds self until close()
         self.worker = worker
@@ -87,30 +91,51 @@ public final class TakePlayer: @unchecked Sendable {
     public var loop: Range<Int>? { disk.withLock { $0.loop } }
 
     /// The take frame the audio thread plays now (nil while it plays silence).
-    public var position: Int? {
-        disk.withLock { disk in
-            let reading = source.ring.writePosition - source.ring.availableFrames
-            guard let mark = disk.marks.last(where: { $0.ring <= reading }), mark.filePosition >= 0 else { return nil }
-            let frame = mark.filePosition + reading - mark.ring
-            guard let loop = disk.loop, frame >= loop.upperBound else { return frame }
-            return loop.lowerBound + (frame - loop.lowerBound) % max(1, loop.count)
+    public var position: Int? { disk.withLock { playingFrame($0) } }
+
+    /// The take frame the audio thread plays now (nil while it plays silence).
+    private func playingFrame(_ disk: borrowing Disk) -> Int? {
+        let reading = source.ring.writePosition - source.ring.availableFrames
+        guard let mark = disk.marks.last(where: { $0.ring <= reading }), mark.filePosition >= 0 else { return nil }
+        let frame = mark.filePosition + reading - mark.ring
+        guard let loop = disk.loop, frame >= loop.upperBound else { return frame }
+        return loop.lowerBound + (frame - loop.lowerBound) % max(1, loop.count)
+    }
+
+    /// Plays the take at `rate` Hz (the engine's) from now on, resampled when it differs from the take's own
+    /// rate; the position and loop keep their time in the take.
+    public func setOutputRate(_ rate: Int) throws(AudioFileError) {
+        guard rate != sampleRate else { return }
+        var failure: AudioFileError?
+        transport { disk in
+            do throws(AudioFileError) {
+                let reader = try TakeReader(readers: disk.reader.readers, fileRate: takeSampleRate, outputRate: rate)
+                let factor = Double(rate) / Double(disk.reader.outputRate)
+                let scale = { (frame: Int) in Int((Double(frame) * factor).rounded()) }
+                disk.position = scale(playingFrame(disk) ?? disk.position)
+                disk.loop = disk.loop.map { scale($0.lowerBound)..<max(scale($0.lowerBound) + 1, scale($0.upperBound)) }
+                disk.reader = reader
+            } catch {
+                failure = error
+            }
         }
+        if let failure { throw failure }
     }
 
     /// Plays from the current position (the start after the end).
-    public func play() { transport { if $0.position >= self.frameCount { $0.position = $0.loop?.lowerBound ?? 0 }; $0.isPlaying = true } }
+    public func play() { transport { if $0.position >= $0.reader.frameCount { $0.position = $0.loop?.lowerBound ?? 0 }; $0.isPlaying = true } }
 
     /// Stops: the take's strips play silence until ``play()``.
     public func stop() { transport { $0.isPlaying = false } }
 
     /// Moves to take frame `frame` (clamped), playing or not as before.
-    public func locate(_ frame: Int) { transport { $0.position = min(max(0, frame), self.frameCount) } }
+    public func locate(_ frame: Int) { transport { $0.position = min(max(0, frame), $0.reader.frameCount) } }
 
     /// Loops `region` (clamped to the take; nil or empty: no loop), moving into it if outside.
     public func setLoop(_ region: Range<Int>?) {
         transport { disk in
-            guard let region, region.lowerBound < self.frameCount else { return disk.loop = nil }
-            let clamped = max(0, region.lowerBound)..<min(region.upperBound, self.frameCount)
+            guard let region, region.lowerBound < disk.reader.frameCount else { return disk.loop = nil }
+            let clamped = max(0, region.lowerBound)..<min(region.upperBound, disk.reader.frameCount)
             disk.loop = clamped.isEmpty ? nil : clamped
             if let loop = disk.loop, !loop.contains(disk.position) { disk.position = loop.lowerBound }
         }
@@ -134,7 +159,7 @@ public final class TakePlayer: @unchecked Sendable {
         while queued() < queuedFrames {
             let wanted = min(queuedFrames - queued(), ring.freeFrames, 4_096)
             if wanted == 0 { return }
-            let end = disk.loop?.upperBound ?? frameCount
+            let end = disk.loop?.upperBound ?? disk.reader.frameCount
             if disk.position >= end, let loop = disk.loop { disk.position = loop.lowerBound }
             let playing = disk.isPlaying && !disk.failed && disk.position < end
             let frames = playing ? min(wanted, end - disk.position) : wanted
@@ -146,27 +171,16 @@ public final class TakePlayer: @unchecked Sendable {
             if playing { read(&disk, frames: frames) }
             guard disk.interleaved.withUnsafeBufferPointer({ ring.fill(from: $0.baseAddress!, frames: frames) }) else { return }
             if playing { disk.position += frames }
-            if disk.position >= frameCount, disk.loop == nil { disk.isPlaying = false }
+            if disk.position >= disk.reader.frameCount, disk.loop == nil { disk.isPlaying = false }
         }
     }
 
-    /// Reads `frames` frames at `disk.position` from every file into `disk.interleaved` at its channels.
+    /// Reads `frames` frames at `disk.position` from the take into `disk.interleaved`.
     private func read(_ disk: inout Disk, frames: Int) {
-        let total = source.ring.channels
-        var first = 0
-        for reader in disk.readers {
-            let channels = reader.channelCount
-            disk.block = [Float](repeating: 0, count: frames * channels)
-            do throws(AudioFileError) {
-                try reader.seek(toFrame: disk.position)
-                _ = try disk.block.withUnsafeMutableBufferPointer { buffer throws(AudioFileError) in try reader.read(interleavedInto: buffer) }
-            } catch {
-                disk.failed = true
-            }
-            for frame in 0..<frames {
-                for channel in 0..<channels { disk.interleaved[frame * total + first + channel] = disk.block[frame * channels + channel] }
-            }
-            first += channels
+        do throws(AudioFileError) {
+            try disk.reader.read(at: disk.position, frames: frames, into: &disk.interleaved)
+        } catch {
+            disk.failed = true
         }
     }
 }

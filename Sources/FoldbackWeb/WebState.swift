@@ -115,6 +115,14 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var loop_s: [Double]?
     }
 
+    /// A DCA or mute group: `dca` or `mute_group`, its name and member strips. Its values are the tree's
+    /// (`dca/<name>/gain_db`, `dca/<name>/mute`, `mute_group/<name>/mute` in ``parameters``).
+    public struct Group: Encodable, Equatable, Sendable {
+        public var kind: String
+        public var name: String
+        public var strips: [String]
+    }
+
     public var type = "state"
     /// The preset's name (or its file).
     public var preset: String
@@ -128,6 +136,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public var parameters: [Parameter]
     /// The take playing, or nil (absent) without `--soundcheck`.
     public var soundcheck: Soundcheck?
+    /// The preset's DCAs, then its mute groups (the engineer's groups row).
+    public var groups: [Group] = []
 
     /// Gains below this are sent as this (JSON has no −∞), dB.
     public static let floorDB: Float = -144
@@ -188,7 +198,9 @@ public struct WebState: Encodable, Equatable, Sendable {
         }
         return WebState(
             preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses, parameters: parameters,
-            soundcheck: take)
+            soundcheck: take,
+            groups: preset.dcas.map { Group(kind: "dca", name: $0.name, strips: $0.strips) }
+                + preset.muteGroups.map { Group(kind: "mute_group", name: $0.name, strips: $0.strips) })
     }
 }
 

@@ -15,7 +15,7 @@ struct PresetMutator {
         "[preset]", "[[strip]]", "[[bus]]", "[[strip.unit]]", "[[strip.send]]", "[[bus.unit]]", "[[bus.unit.band]]", "[midi]", "[[midi.cc]]",
         "[web]", "[web.bus_tokens]", "engineer_token", "bus_tokens", "[[dca]]", "[[mute_group]]", "strips", "dca", "mute_group",
         "[curve]", "[[band]]", "[setlist]", "[[song]]", "[[strip.unit.band]]",
-        "name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "send", "bus", "pre_fader", "type",
+        "name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "send", "bus", "pre_fader", "width", "type",
         "id", "freq_hz", "q", "slope_db", "threshold_db", "ratio", "attack_ms", "release_ms", "decay_s", "uri",
         "controls", "source", "file", "loop", "curve", "limiter", "ceiling_db", "preset", "state", "inputs", "outputs",
         "\"eq\"", "\"compressor\"", "\"reverb\"", "\"gain\"", "\"lv2\"", "\"peak\"", "\"low_shelf\"", "\"high_pass\"",

@@ -116,11 +116,12 @@ enum RealtimeScenario {
         (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
     ] + graphicEQAndDelayChanges + engineerToolChanges + lv2Changes + feedbackParameterChanges + groupAndSendPanChanges
 
-    /// Send pans (a send with its own pan and one following the strip), DCA moves and mutes, a mute group.
+    /// Send pans (a send with its own pan and one following the strip), a stereo send's width, DCA moves and mutes, a mute group.
     private static let groupAndSendPanChanges: [(ParameterAddress, Float)] = [
         (.sendPan(strip: 0, send: 1), 0.7), (.sendPan(strip: 1, send: 1), -1), (.sendPan(strip: 4, send: 1), 0.3),
         (.dcaGain(dca: 0), -9), (.dcaGain(dca: 1), 4), (.dcaMute(dca: 1), 1), (.muteGroup(group: 0), 1),
         (.stripPan(strip: 1), -0.5), (.dcaMute(dca: 1), 0), (.muteGroup(group: 0), 0), (.dcaGain(dca: 0), 0),
+        (.sendWidth(strip: 0, send: 1), 0.3), (.sendPan(strip: 0, send: 1), -0.4), (.sendWidth(strip: 0, send: 1), 1.6),
     ]
 
     /// Trim moves (compensated and not), talkback presses and cue selections, switching and summing.

@@ -53,4 +53,14 @@ final class RecallSafeMixesTests: XCTestCase {
         let again = try PresetLoader.parse(PresetWriter.text(for: preset), path: "/tmp/again.toml")
         XCTAssertEqual(again.buses.map(\.isRecallSafe), [false, true])
     }
+
+    func testARecallSafeBusKeepsAStereoSendsWidthOnceMoved() throws {
+        let text = "[[bus]]\nname = \"iem\"\nrecall_safe = true\n[[strip]]\nname = \"keys\"\nchannels = 2\nsend = [{ bus = \"iem\" }]\n"
+        let target = try OfflineTarget(text: text)
+        let next = try PresetLoader.parse(text, path: "/tmp/next.toml")
+        XCTAssertNil(RecallSafeMixes.carry(into: next, from: target).strips[0].sends[0].width, "a width never moved stays unwritten")
+        let peer = try XCTUnwrap(OSCPeer(host: "127.0.0.1", port: 9))
+        XCTAssertEqual(ControlRouter(target: target).handle(OSCMessage("/foldback/strip/keys/send/iem/width", [.float(0.25)]), from: peer), [])
+        XCTAssertEqual(RecallSafeMixes.carry(into: next, from: target).strips[0].sends[0].width, 0.25, "the musician's width")
+    }
 }

@@ -12,7 +12,7 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
     private static let frames = 9_600
 
     /// The level of the tone at `frequency` Hz on each recorded port, dBFS (amplitude by projection on sine and cosine).
-    private static func levels(_ rig: LiveControlRig, at frequency: Double) throws -> [Double] {
+    static func levels(_ rig: LiveControlRig, at frequency: Double) throws -> [Double] {
         let recording = try rig.client.record(frames: frames, settleFrames: 9_600, attempts: 5)
         return recording.channels.map { samples in
             var sine = 0.0, cosine = 0.0
@@ -25,7 +25,33 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         }
     }
 
-    private static func presetPath(_ name: String) -> String {
+    /// presets/monitor-console.toml with a −30 dBFS 1 kHz tone in both guitar inputs, the client recording
+    /// `iem_vox_L` and `foh_L`, the reverb return muted, and the engineer's page open (at 1280 × 800 unless `size` says).
+    static func guitarOnTheConsole(
+        server: String, testCase: JACKServerTestCase, size: (width: Int, height: Int) = (1_280, 800)
+    ) throws -> (rig: LiveControlRig, browser: WebDriverSession) {
+        let tone = TestSignal.sine(frequency: 1_000, level: -30)
+        let (rig, port, tokens) = try LiveControlRig.web(
+            server: server, testCase: testCase, preset: presetPath("monitor-console.toml"), signals: [tone, tone],
+            playInto: ["gtr_in_L", "gtr_in_R"], recordFrom: ["iem_vox_L", "foh_L"])
+        do {
+            try rig.osc.send(OSCMessage("/foldback/strip/verb_ret/mute", [.float(1)]))   // no reverb return at the tone's frequency
+            try rig.waitForValue("/foldback/strip/verb_ret/mute", 1)
+            let browser = try WebDriverSession(width: size.width, height: size.height)
+            do {
+                try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["engineer"]))")
+            } catch {
+                browser.close()
+                throw error
+            }
+            return (rig, browser)
+        } catch {
+            rig.close()
+            throw error
+        }
+    }
+
+    static func presetPath(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("presets").appendingPathComponent(name).path
     }
@@ -33,16 +59,8 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
     /// presets/monitor-console.toml: the engineer selects the `iem_vox` mix and raises the `gtr` fader, now the guitar's
     /// send into iem_vox, by 6 dB: the guitar in iem_vox rises 6 dB ±0.1 while front of house stays; Undo puts it back.
     func testSendsOnFadersMoveTheGuitarInTheSingersMixOnly() throws {
-        let tone = TestSignal.sine(frequency: 1_000, level: -30)
-        let (rig, port, tokens) = try LiveControlRig.web(
-            server: serverName, testCase: self, preset: Self.presetPath("monitor-console.toml"), signals: [tone, tone],
-            playInto: ["gtr_in_L", "gtr_in_R"], recordFrom: ["iem_vox_L", "foh_L"])
-        defer { rig.close() }
-        try rig.osc.send(OSCMessage("/foldback/strip/verb_ret/mute", [.float(1)]))   // no reverb return at the tone's frequency
-        try rig.waitForValue("/foldback/strip/verb_ret/mute", 1)
-        let browser = try WebDriverSession(width: 1_280, height: 800)
-        defer { browser.close() }
-        try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["engineer"]))")
+        let (rig, browser) = try Self.guitarOnTheConsole(server: serverName, testCase: self)
+        defer { browser.close(); rig.close() }
         try browser.wait(until: "return document.getElementById('mix') !== null && !document.body.classList.contains('offline')", "the mix selector")
         let before = try Self.levels(rig, at: 1_000)
 

@@ -145,6 +145,7 @@
           ...(s.cue ? [toggle(`cue/strip/${strip.name}/pfl`, "PFL", strip.pfl, "cue"), toggle(`cue/strip/${strip.name}/afl`, "AFL", strip.afl, "cue")] : []),
           ...(strip.talkback !== null && strip.talkback !== undefined ? talkButtons(strip) : []))));
     }
+    if (window.foldbackGroups) view.append(...window.foldbackGroups.section(s, page, false));   // groups.js: DCAs, mute groups
     if (s.cue) {
       view.append(el("h2", {}, "Cue"), el("div", { class: "row" },
         el("div", { class: "line" }, el("span", { class: "name" }, "cue"), ...fader("cue/gain_db", s.cue.gain_db),

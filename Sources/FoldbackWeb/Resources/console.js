@@ -81,6 +81,7 @@ window.foldbackConsole = (() => {
     const mine = s.buses.find((b) => b.name === page.mix);
     if (mine) row.append(busColumn(s, mine, true));
     view.append(row);
+    if (window.foldbackGroups) view.append(...window.foldbackGroups.section(s, page, true));   // groups.js: DCAs, mute groups
     if (s.cue) {
       view.append(el("div", { class: "row line" }, el("span", { class: "name" }, "cue"), ...page.fader("cue/gain_db", s.cue.gain_db),
         el("button", { onclick: () => page.send({ command: "cue/clear" }) }, "clear")));
