@@ -37,11 +37,6 @@ public struct FileSourceState: Sendable, Equatable {
 }
 
 extension LiveControlTarget {
-    /// Targets without file players refuse.
-    public func setSourceParameter(strip: String, _ parameter: SourceParameter, to value: Float) throws(ControlError) {
-        throw .failed("no strip plays a file")
-    }
-
     /// Targets without file players have none.
     public func fileSources() -> [FileSourceState] { [] }
 }
