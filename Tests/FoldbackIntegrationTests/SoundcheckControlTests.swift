@@ -47,10 +47,10 @@ final class SoundcheckControlTests: JACKServerTestCase {
         XCTAssertEqual(try rig.request("/foldback/soundcheck/input/get"), OSCMessage("/foldback/soundcheck/input", [.float(1)]))
     }
 
-    /// A preset with strip `vox` and a folder holding a minute of silence recorded for vox: (preset path, take folder).
-    private static func silentTakeOfVox() throws -> (String, String) {
+    /// A preset with strip `vox` (and `extra` TOML) and a folder holding a minute of silence recorded for vox: (preset path, take folder).
+    static func silentTakeOfVox(extra: String = "") throws -> (String, String) {
         let folder = try LiveControlRig.temporaryFolder()
-        try LiveControlRig.writePreset(to: folder + "/show.toml", voxGainDB: 0)
+        try LiveControlRig.writePreset(to: folder + "/show.toml", voxGainDB: 0, extra: extra)
         let takes = URL(fileURLWithPath: folder).appendingPathComponent("take")
         try FileManager.default.createDirectory(at: takes, withIntermediateDirectories: true)
         let writer = try AudioFileWriter(
