@@ -9,21 +9,19 @@ extension LiveSession: HostParameterApplier {
     /// Sets a file source's tempo, semitones or cents (the others kept; heard within 100 ms), or moves a strip
     /// (or every strip on the take) between its ports and the take (20 ms crossfade).
     package func apply(_ parameter: HostParameter, value: Float) throws(EngineError) {
-        let name = parameter.strip.flatMap { engine.graph?.description.strips[safe: $0]?.name }
+        let name = try stripName(of: parameter)
         guard let (source, _) = SourceParameters.parameter(of: parameter) else {
+            let report: String?
             do {
-                guard try transport.soundcheck(.source(strip: name, onTake: value >= 0.5)) != nil else {
-                    throw EngineError.hostParameterRefused("no take plays: start foldback run with --soundcheck TAKE")
-                }
-            } catch let error as EngineError {
-                throw error
+                report = try transport.soundcheck(.source(strip: name, onTake: value >= 0.5))
             } catch {
-                throw .hostParameterRefused("\(error)")
+                throw .hostParameterRefused(error.description)
             }
+            if report == nil { throw .hostParameterRefused("no take plays: start foldback run with --soundcheck TAKE") }
             return
         }
-        guard let name, let stream = transport.fileSources?.players.first(where: { $0.strip == name })?.stream else {
-            throw .hostParameterRefused("strip '\(name ?? "?")' plays no file")
+        guard let stream = transport.fileSources?.players.first(where: { $0.strip == name })?.stream else {
+            throw .hostParameterRefused("strip '\(name ?? "")' plays no file")
         }
         var setting = stream.timePitch
         let clamped = Double(source.clamped(value))
@@ -35,15 +33,25 @@ extension LiveSession: HostParameterApplier {
         stream.setTimePitch(setting)
     }
 
-    /// The setting in force: the source's stretcher setting, whether the strip plays the take (all: every strip on it does).
+    /// The setting in force: the source's stretcher setting, whether the strip plays the take (all: every strip on it
+    /// does); nil without a take or a file, or for a strip the running graph does not have.
     package func value(of parameter: HostParameter) -> Float? {
-        let name = parameter.strip.flatMap { engine.graph?.description.strips[safe: $0]?.name }
+        let name: String?
+        do { name = try stripName(of: parameter) } catch { return nil }
         guard let (source, _) = SourceParameters.parameter(of: parameter) else {
-            guard let take = transport.soundcheckState else { return nil }
-            guard let name else { return !take.stripsOnTake.isEmpty && take.stripsPlayingTake.count == take.stripsOnTake.count ? 1 : 0 }
-            return take.stripsPlayingTake.contains(name) ? 1 : 0
+            guard let take = transport.takeSource else { return nil }
+            guard let name else { return take.channelOfStrip.keys.allSatisfy { take.isOnTake(strip: $0) } ? 1 : 0 }
+            return take.isOnTake(strip: name) ? 1 : 0
         }
         return fileSources().first { $0.strip == name }?.value(of: source)
+    }
+
+    /// The name of the strip `parameter` belongs to in the running graph; nil for all strips (``HostParameter/allInputs``).
+    private func stripName(of parameter: HostParameter) throws(EngineError) -> String? {
+        guard let index = parameter.strip else { return nil }
+        let strips = engine.graph?.description.strips ?? []
+        guard strips.indices.contains(index) else { throw .unknownParameter("\(parameter): no strip #\(index) in the running graph") }
+        return strips[index].name
     }
 
     /// Every file source's tempo, key and song position, in preset order.
@@ -55,9 +63,4 @@ extension LiveSession: HostParameterApplier {
                 position: stream.songPosition, duration: stream.duration)
         }
     }
-}
-
-extension Array {
-    /// The element at `index`, or nil when out of bounds.
-    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }
