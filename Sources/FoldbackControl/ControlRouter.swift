@@ -93,7 +93,7 @@ public final class ControlRouter: Sendable {
             let report = try target.setTransport(recorder: parts[0] == "record", on: parts[1] == "start")
             note("\(message.path): \(report)", from: surface)
             return [OSCMessage(Self.root + "/" + parts[0], [.string(report)])]
-        case "soundcheck":
+        case "soundcheck" where !Self.isParameter(parts):
             let report = try target.soundcheck(try SoundcheckCommand.parse(parts.dropFirst(), message))
             if parts.count > 1, parts[1] != "get" { note("\(message.path): \(report)", from: surface) }
             return [OSCMessage(Self.root + "/soundcheck", [.string(report)])]
@@ -122,8 +122,6 @@ public final class ControlRouter: Sendable {
                 note("\(message.path) refused: \(error)", from: surface)
                 throw error
             }
-        case "strip" where Self.isSourceAddress(parts):
-            return try sourceCommand(message, parts: parts)
         case "talkback":
             return try talkbackCommand(message, parts: parts)
         case "parameters":
@@ -133,7 +131,7 @@ public final class ControlRouter: Sendable {
         case "bus" where parts.count == 4 && parts[2] == "latency" && parts[3] == "get":
             try expect(message, "")
             return [try latencyReply(bus: String(parts[1]))]
-        case "strip", "bus", "dca", "mute_group":
+        case "strip", "bus", "dca", "mute_group", "soundcheck":
             let isQuery = parts.last == "get"
             if isQuery { parts.removeLast() }
             guard let graph = target.engine.graph else { throw .failed("no graph is running yet") }
@@ -149,6 +147,11 @@ public final class ControlRouter: Sendable {
         default:
             throw .unknownAddress("unknown address; see docs/osc.md for Foldback's address space")
         }
+    }
+
+    /// Whether `parts` address a sound-check parameter of the tree (`soundcheck/input[/get]`) rather than a command.
+    private static func isParameter(_ parts: [Substring]) -> Bool {
+        (2...3).contains(parts.count) && parts[1] == ParameterTree.Key.input && (parts.count == 2 || parts[2] == "get")
     }
 
     /// `/foldback/bus/<bus>/latency f added_ms f round_trip_ms i added_frames i round_trip_frames` (−1 while unknown).
@@ -176,6 +179,7 @@ public final class ControlRouter: Sendable {
             try target.engine.set(parameter.address, to: value)
         } catch {
             if case let .valueOutOfRange(_, _, range) = error { throw .outOfRange(parameter: parameter.name, value: value, range: range) }
+            if case let .hostParameterRefused(reason) = error { throw .failed("\(parameter.node.path): \(reason)") }
             throw .failed("\(parameter.name): \(error)")
         }
     }

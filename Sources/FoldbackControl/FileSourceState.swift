@@ -1,4 +1,4 @@
-// What surfaces see and set of a playing file source: tempo, key, song position; the live target's defaults for them. Non-realtime.
+// What surfaces see of a playing file source: tempo, key, song position (set through the tree's host-side nodes). Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackPresets
 
@@ -37,11 +37,6 @@ public struct FileSourceState: Sendable, Equatable {
 }
 
 extension LiveControlTarget {
-    /// Targets without file players refuse.
-    public func setSourceParameter(strip: String, _ parameter: SourceParameter, to value: Float) throws(ControlError) {
-        throw .failed("no strip plays a file")
-    }
-
     /// Targets without file players have none.
     public func fileSources() -> [FileSourceState] { [] }
 }

@@ -34,8 +34,6 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     func busLoudness() -> [BusLoudness]
     /// The engineer's spectrum analyser, or nil when this instance has none.
     var analyser: SpectrumMonitor? { get }
-    /// Sets a file source's tempo or key while it plays (see ``SourceParameters``; heard within 100 ms).
-    func setSourceParameter(strip: String, _ parameter: SourceParameter, to value: Float) throws(ControlError)
     /// Every file source's tempo, key and song position, in preset order.
     func fileSources() -> [FileSourceState]
 }

@@ -35,7 +35,8 @@ public struct ResolvedParameter: Sendable, Equatable {
 /// `strip/<name>/{trim_db,gain_db,pan,mute,solo,enabled,trim_compensation_db,talkback}`, `strip/<name>/send/<bus>/gain_db`,
 /// `strip/<name>/unit/<id>/<key>` (any key the unit declares, built-in or plugin alike, plus `bypass`),
 /// `bus/<name>/{gain_db,mute,limiter_ceiling_db,limiter_release_ms}` (`limiter/ceiling_db` is the older
-/// spelling, still accepted), `bus/<name>/unit/<id>/<key>`, `cue/…`.
+/// spelling, still accepted), `bus/<name>/unit/<id>/<key>`, `cue/…`; host-side nodes alike: `strip/<name>/source/<key>`
+/// (a file source's `tempo`, `pitch_semitones`, `cents`), `strip/<name>/input` and `soundcheck/input` (`live` 0, `take` 1).
 public enum ParameterPath {
     /// The tree of `preset` playing in `graph`, built once per graph.
     public static func tree(graph: EngineGraph, preset: Preset) -> ParameterTree {
@@ -68,6 +69,9 @@ public enum ParameterPath {
         }
         let rest = parts.dropFirst(2)
         switch (rest.first, rest.count) {
+        case (ParameterTree.Key.source, 2) where kind == "strip":
+            guard preset.strip(named: name)?.source != nil else { return "\(owner) plays no file (source = { file = … })" }
+            return "the source of \(owner) has no parameter '\(parts[3])'; it has: \(tree.paths(under: ParameterTree.Path.source(name, "")).joined(separator: ", "))"
         case ("unit", 3):
             guard units.contains(where: { $0.id == parts[3] }) else { return "\(owner) has no unit '\(parts[3])'; its units: \(units.map(\.id).joined(separator: ", "))" }
             let keys = tree.paths(under: "\(kind)/\(name)/unit/\(parts[3])/")

@@ -53,6 +53,8 @@ public final class Engine: @unchecked Sendable {
         /// Values set through ``Engine/set(_:to:)`` since `latest` was installed.
         var values: [ParameterAddress: Float] = [:]
         var changeCount = 0
+        /// Who applies host-side parameters (held weakly: the host owns the engine).
+        weak var hostApplier: (any HostParameterApplier)?
     }
 
     /// An engine with no graph: until one is installed, cycles output silence.
@@ -173,7 +175,9 @@ public final class Engine: @unchecked Sendable {
     }
 
     /// Queues a parameter change for the most recently installed graph; it is smoothed on the audio thread.
+    /// A host-side address (``ParameterAddress/host(_:)``) goes to the ``HostParameterApplier`` instead.
     public func set(_ address: ParameterAddress, to value: Float) throws(EngineError) {
+        if case let .host(parameter) = address { return try setHost(parameter, to: value) }
         try control.withLock { (control: inout ControlState) throws(EngineError) in
             guard let latest = control.latest else { throw .noGraph }
             let change = try latest.change(for: address, value: value)
@@ -195,9 +199,30 @@ public final class Engine: @unchecked Sendable {
 
     /// The value last set at `address` since the latest graph was installed, or nil if none was
     /// (the graph still has the value its description gave it). A compensated trim reads as the trim.
+    /// A host-side address reads the applier's value in force when it has one.
     public func value(at address: ParameterAddress) -> Float? {
         if case let .stripTrimCompensated(strip) = address { return value(at: .stripTrim(strip: strip)) }
+        if case let .host(parameter) = address, let live = control.withLock({ $0.hostApplier })?.value(of: parameter) { return live }
         return control.withLock { $0.values[address] }
+    }
+
+    /// Makes `applier` apply host-side parameters (a live show's file players and take); held weakly.
+    public func setHostApplier(_ applier: (any HostParameterApplier)?) {
+        control.withLock { $0.hostApplier = applier }
+    }
+
+    /// Hands a host-side change to the applier (outside the lock: it may take its own) and keeps it for ``changedValues``.
+    private func setHost(_ parameter: HostParameter, to value: Float) throws(EngineError) {
+        guard !value.isNaN else { throw .valueOutOfRange(parameter: "\(parameter)", value: value, range: 0...0) }
+        guard let applier = control.withLock({ $0.hostApplier }) else {
+            throw .hostParameterRefused(parameter.isInputSwitch
+                ? "no take plays: start foldback run with --soundcheck TAKE" : "file sources play in a running show (foldback run) only")
+        }
+        try applier.apply(parameter, value: value)
+        control.withLock {
+            $0.values[.host(parameter)] = value
+            $0.changeCount += 1
+        }
     }
 
     /// Every value set since the latest graph was installed, by address.

@@ -31,6 +31,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownTapPoint(String)
     /// A return strip feeds, directly or through other returns, the bus it returns: the names along the loop.
     case sendLoop([String])
+    /// A host-side parameter (``HostParameter``) its applier refused, and why.
+    case hostParameterRefused(String)
 
     public var description: String {
         switch self {
@@ -63,6 +65,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "there is no strip or bus named '\(name)'"
         case let .sendLoop(names):
             return "send loop: \(names.joined(separator: " → "))"
+        case let .hostParameterRefused(reason):
+            return reason
         }
     }
 }

@@ -126,6 +126,8 @@ extension EngineGraph {
             try checkGain("cue/gain_db")
         case .cueClear:
             try checkCue()
+        case .host:
+            throw .unknownParameter("\(address): applied by the host, not the engine's queue")
         case let .busLimiterCeiling(index), let .busLimiterRelease(index):
             let owner = try bus(index)
             guard owner.limiter != nil else { throw .unknownParameter("\(address): bus '\(owner.name)' has no limiter") }

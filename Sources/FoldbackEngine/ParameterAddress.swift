@@ -65,6 +65,8 @@ public enum ParameterAddress: Sendable, Hashable {
     case cueGain
     /// Takes everything out of the cue (any value).
     case cueClear
+    /// A host-side parameter: applied by the engine's ``HostParameterApplier``, never through the realtime queue.
+    case host(HostParameter)
 }
 
 /// A parameter change as it travels through the realtime ring: plain values only.
@@ -130,6 +132,7 @@ extension ParameterAddress {
         case let .cueAFL(strip): return message(.cueAFL, 0, strip)
         case .cueGain: return message(.cueGain, 0)
         case .cueClear: return message(.cueClear, 0)
+        case .host: return message(.stripGain, Int(Int32.max))   // never queued (Engine.set hands it to the host); no such strip: ignored
         }
     }
 }

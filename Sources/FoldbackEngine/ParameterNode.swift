@@ -24,6 +24,11 @@ public struct ParameterNode: Sendable, Hashable {
         self.musicianBus = musicianBus
     }
 
+    /// Whether the host applies it (a file source's tempo and key, a sound-check input switch) rather than the
+    /// engine's parameter queue; every surface reads and sets it alike.
+    public var isHostSide: Bool {
+        if case .host = address { true } else { false }
+    }
     /// The values it accepts.
     public var range: ClosedRange<Float> { descriptor.range }
     /// Whether it is a 0/1 switch (OSC sends and answers it as `i`).

@@ -80,6 +80,12 @@ public struct ParameterTree: Sendable {
         public static let pfl = "pfl"
         public static let afl = "afl"
         public static let clear = "clear"
+        /// A strip's input switch (`live` or `take`), and the sound check's all-strips one.
+        public static let input = "input"
+        /// A strip's file source: its parameters live under `strip/<name>/source/`.
+        public static let source = "source"
+        /// The sound check's own parameters (`soundcheck/input`).
+        public static let soundcheck = "soundcheck"
     }
 
     /// Builds paths: the one place their shape is spelled.
@@ -94,6 +100,10 @@ public struct ParameterTree: Sendable {
         public static func unit(ownerKind: String, _ owner: String, _ unit: String, _ key: String) -> String {
             "\(ownerKind)/\(owner)/unit/\(unit)/\(key)"
         }
+        /// `strip/<strip>/source/<key>` (`tempo`, `pitch_semitones`, `cents`): host-side, a file source's disk thread.
+        public static func source(_ strip: String, _ key: String) -> String { "strip/\(strip)/\(Key.source)/\(key)" }
+        /// `soundcheck/input`: every strip on the take at once.
+        public static var allInputs: String { "\(Key.soundcheck)/\(Key.input)" }
         /// `dca/<dca>/<key>` (`gain_db`, `mute`).
         public static func dca(_ dca: String, _ key: String) -> String { "dca/\(dca)/\(key)" }
         /// `mute_group/<group>/mute`.

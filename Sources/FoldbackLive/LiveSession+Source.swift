@@ -1,23 +1,57 @@
-// A live session's file sources as surfaces see them: tempo and key set while playing, the song position read. Non-realtime.
+// A live session as the engine's host-side applier: file sources' tempo and key on their disk threads, strips' live ↔ take switches. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackControl
-package import FoldbackPresets
+package import FoldbackEngine
+import FoldbackPresets
 import FoldbackRender
 
-extension LiveSession {
-    /// Sets strip `strip`'s source tempo, semitones or cents (the others kept); heard within 100 ms.
-    package func setSourceParameter(strip: String, _ parameter: SourceParameter, to value: Float) throws(ControlError) {
-        guard let players = transport.fileSources, let stream = players.players.first(where: { $0.strip == strip })?.stream else {
-            throw .failed("strip '\(strip)' plays no file")
+extension LiveSession: HostParameterApplier {
+    /// Sets a file source's tempo, semitones or cents (the others kept; heard within 100 ms), or moves a strip
+    /// (or every strip on the take) between its ports and the take (20 ms crossfade).
+    package func apply(_ parameter: HostParameter, value: Float) throws(EngineError) {
+        let name = try stripName(of: parameter)
+        guard let (source, _) = SourceParameters.parameter(of: parameter) else {
+            let report: String?
+            do {
+                report = try transport.soundcheck(.source(strip: name, onTake: value >= 0.5))
+            } catch {
+                throw .hostParameterRefused(error.description)
+            }
+            if report == nil { throw .hostParameterRefused("no take plays: start foldback run with --soundcheck TAKE") }
+            return
+        }
+        guard let stream = transport.fileSources?.players.first(where: { $0.strip == name })?.stream else {
+            throw .hostParameterRefused("strip '\(name ?? "")' plays no file")
         }
         var setting = stream.timePitch
-        let clamped = Double(parameter.clamped(value))
-        switch parameter.key {
+        let clamped = Double(source.clamped(value))
+        switch source.key {
         case SourceParameters.tempo.key: setting.tempo = clamped
         case SourceParameters.pitchSemitones.key: setting.semitones = clamped
         default: setting.cents = clamped
         }
         stream.setTimePitch(setting)
+    }
+
+    /// The setting in force: the source's stretcher setting, whether the strip plays the take (all: every strip on it
+    /// does); nil without a take or a file, or for a strip the running graph does not have.
+    package func value(of parameter: HostParameter) -> Float? {
+        let name: String?
+        do { name = try stripName(of: parameter) } catch { return nil }
+        guard let (source, _) = SourceParameters.parameter(of: parameter) else {
+            guard let take = transport.takeSource else { return nil }
+            guard let name else { return take.channelOfStrip.keys.allSatisfy { take.isOnTake(strip: $0) } ? 1 : 0 }
+            return take.isOnTake(strip: name) ? 1 : 0
+        }
+        return fileSources().first { $0.strip == name }?.value(of: source)
+    }
+
+    /// The name of the strip `parameter` belongs to in the running graph; nil for all strips (``HostParameter/allInputs``).
+    private func stripName(of parameter: HostParameter) throws(EngineError) -> String? {
+        guard let index = parameter.strip else { return nil }
+        let strips = engine.graph?.description.strips ?? []
+        guard strips.indices.contains(index) else { throw .unknownParameter("\(parameter): no strip #\(index) in the running graph") }
+        return strips[index].name
     }
 
     /// Every file source's tempo, key and song position, in preset order.

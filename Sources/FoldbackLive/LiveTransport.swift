@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 package import FoldbackControl
+package import FoldbackEngine
 
 /// What can be started and stopped while a session plays. Signals (on the main loop) and OSC (on its
 /// thread) both go through here, one request at a time.
@@ -15,6 +16,7 @@ package final class LiveTransport: @unchecked Sendable {
     private var sources: FilePlayers?
     private var soundcheckStatus: (@Sendable () -> SoundcheckStatus?)?
     private var soundcheck: (@Sendable (SoundcheckCommand) throws(ControlError) -> String)?
+    private var take: TakeSource?
 
     /// Installs the record tap's switch (`--record`).
     package func setRecorder(_ recorder: @escaping Switch) { lock.withLock { self.recorder = recorder } }
@@ -32,6 +34,12 @@ package final class LiveTransport: @unchecked Sendable {
     package func setSoundcheck(_ handler: @escaping @Sendable (SoundcheckCommand) throws(ControlError) -> String) {
         lock.withLock { soundcheck = handler }
     }
+
+    /// Installs the take's source, whose per-strip switches the parameter tree's input nodes read.
+    package func setTake(_ source: TakeSource) { lock.withLock { take = source } }
+
+    /// The take feeding the strips, or nil without `--soundcheck`.
+    package var takeSource: TakeSource? { lock.withLock { take } }
 
     /// Installs where the take's status is read.
     package func setSoundcheckStatus(_ read: @escaping @Sendable () -> SoundcheckStatus?) { lock.withLock { soundcheckStatus = read } }

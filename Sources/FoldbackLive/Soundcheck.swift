@@ -104,8 +104,9 @@ extension LiveSession {
                 if recorder.isRecording { Self.finishTake(recorder) } else { Self.startTake(recorder, sampleRate: Int(host.sampleRate)) }
             }
         }
-        guard soundcheck.player != nil else { return }
+        guard let player = soundcheck.player else { return }
         statusParts.append { soundcheck.status }
+        transport.setTake(player.source)
         transport.setSoundcheck { command throws(ControlError) in try soundcheck.run(command) }
         transport.setSoundcheckStatus { soundcheck.state }
     }

@@ -12,6 +12,8 @@ public import FoldbackEngine
 /// - `bus.<bus>.unit.<unit id>.<parameter key>` and `bus.<bus>.unit.<unit id>.bypass`
 /// - `dca.<dca>.gain_db` | `mute`, `mute_group.<group>.mute`
 /// - `cue.bus.<bus>`, `cue.strip.<strip>.pfl` | `afl`, `cue.clear`, `cue.gain_db` (with a `[cue]`)
+/// - `strip.<strip>.source.tempo` | `pitch_semitones` | `cents` (a strip playing a file), `strip.<strip>.input`
+///   and `soundcheck.input` (`live` below controller value 64, `take` from 64; refused while no take plays)
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
@@ -27,6 +29,10 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     case group(kind: String, name: String, key: String)
     /// The cue output: `path` is `bus.<bus>`, `strip.<strip>.pfl`, `strip.<strip>.afl`, `clear` or `gain_db`.
     case cue(path: String)
+    /// A file source's tempo or key (host-side: the source's disk thread applies it).
+    case source(strip: String, key: String)
+    /// The sound check's own parameters: `input` (every strip on the take at once).
+    case soundcheck(key: String)
 
     /// The key that bypasses a unit.
     public static let bypassKey = ParameterTree.Key.bypass
@@ -47,6 +53,8 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case ("bus", 5) where parts[2] == "unit": self = .busUnit(bus: parts[1], unit: parts[3], key: parts[4])
         case ("dca", 3), ("mute_group", 3): self = .group(kind: parts[0], name: parts[1], key: parts[2])
         case ("cue", 2...4): self = .cue(path: parts.dropFirst().joined(separator: "."))
+        case ("strip", 4) where parts[2] == ParameterTree.Key.source: self = .source(strip: parts[1], key: parts[3])
+        case (ParameterTree.Key.soundcheck, 2): self = .soundcheck(key: parts[1])
         default: return nil
         }
     }
@@ -61,6 +69,8 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case let .busUnit(bus, unit, key): return "bus.\(bus).unit.\(unit).\(key)"
         case let .group(kind, name, key): return "\(kind).\(name).\(key)"
         case let .cue(path): return "cue.\(path)"
+        case let .source(strip, key): return "strip.\(strip).source.\(key)"
+        case let .soundcheck(key): return "soundcheck.\(key)"
         }
     }
 
@@ -74,6 +84,8 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case let .busUnit(bus, unit, key): return ParameterTree.Path.unit(ownerKind: "bus", bus, unit, key)
         case let .group(kind, name, key): return "\(kind)/\(name)/\(key)"
         case let .cue(path): return "cue/" + path.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "/")
+        case let .source(strip, key): return ParameterTree.Path.source(strip, key)
+        case let .soundcheck(key): return "\(ParameterTree.Key.soundcheck)/\(key)"
         }
     }
 
@@ -120,6 +132,12 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
             let names = (kind == "dca" ? preset.dcas : preset.muteGroups).map(\.name)
             guard names.contains(name) else { return unknown(kind == "dca" ? "DCA" : "mute group", name, names) }
             return unknown("\(kind) key", String(describing: self), keys("\(kind)/\(name)/"))
+        case let .source(name, key):
+            guard let strip = preset.strip(named: name) else { return unknown("strip", name, preset.strips.map(\.name)) }
+            guard strip.source != nil else { return MIDITargetProblem(message: "target '\(self)': strip '\(name)' plays no file (source = { file = … })") }
+            return unknown("source key", key, keys(ParameterTree.Path.source(name, "")))
+        case let .soundcheck(key):
+            return unknown("sound-check key", key, keys("\(ParameterTree.Key.soundcheck)/"))
         case .cue:
             guard preset.cue != nil else { return MIDITargetProblem(message: "target '\(self)': the preset has no [cue]") }
             return MIDITargetProblem(message: "target '\(self)': a cue target is one of \(keys("cue/").map { "cue." + $0 }.joined(separator: ", "))")

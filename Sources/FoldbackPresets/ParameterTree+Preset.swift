@@ -78,6 +78,13 @@ extension ParameterTree {
                 }
             }
             addUnits(strip.units, isBus: false, owner: index, name: name)
+            // Host-side: the file source's disk thread, the sound-check take's switch (refused while no take plays).
+            for parameter in SourceParameters.all {
+                guard let source = strip.source else { break }
+                add(Path.source(name, parameter.key), .host(parameter.hostParameter(strip: index)), parameter.descriptor,
+                    SourceParameters.value(of: parameter, in: source))
+            }
+            if strip.hasInputPorts { add(Path.strip(name, Key.input), .host(.stripInput(strip: index)), HostParameter.input, 0) }
         }
         for (index, bus) in preset.buses.enumerated() {
             add(Path.bus(bus.name, Key.gain), .busGain(bus: index), Declared.gain, bus.gainDB, musician: bus.name)
@@ -104,6 +111,7 @@ extension ParameterTree {
                 add(Path.cueStrip(strip.name, Key.afl), .cueAFL(strip: index), Declared.cueSelection(Key.afl), 0)
             }
         }
+        if preset.strips.contains(where: \.hasInputPorts) { add(Path.allInputs, .host(.allInputs), HostParameter.input, 0) }
         self.init(nodes: nodes)
     }
 }

@@ -4,7 +4,8 @@ public import FoldbackEngine
 
 /// Lines describing a ``ParameterTree``, one per parameter, in show order.
 public enum ParameterTreeReport {
-    /// `Parameters (N) …` then `  strip/vox/gain_db   -inf … 24 dB   default -2   db   smoothed   engineer, musician of iem` lines.
+    /// `Parameters (N) …` then `  strip/vox/gain_db   -inf … 24 dB   default -2   db   smoothed   engineer, musician of iem` lines;
+    /// a host-side node (a file source's tempo and key, an input switch) says `host` where others say `smoothed`.
     public static func render(_ tree: ParameterTree) -> String {
         let rows = tree.nodes.map { node -> [String] in
             let descriptor = node.descriptor
@@ -20,10 +21,10 @@ public enum ParameterTreeReport {
             let value = descriptor.choices.first { $0.value == node.presetValue }?.name ?? NumberFormatting.plain(node.presetValue)
             let who = node.musicianBus.map { "engineer, musician of \($0)" } ?? "engineer"
             return [node.path, range, "default \(value)", descriptor.type.rawValue, descriptor.curve.rawValue,
-                    descriptor.isSmoothed ? "smoothed" : "stepped", who]
+                    node.isHostSide ? "host" : descriptor.isSmoothed ? "smoothed" : "stepped", who]
         }
         let widths = (0..<7).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        var text = "Parameters  (\(tree.nodes.count); OSC /foldback/<path>, MIDI target = the path with dots)\n"
+        var text = "Parameters  (\(tree.nodes.count); OSC /foldback/<path>, MIDI target = the path with dots; host: applied off the engine's queue)\n"
         for row in rows {
             let cells = row.enumerated().map { column, cell in
                 column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)

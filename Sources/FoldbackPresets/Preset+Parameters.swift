@@ -74,7 +74,20 @@ extension Preset {
             }
         case .talkback, .cueBus, .cuePFL, .cueAFL, .cueClear: break   // presses and cue selections are not part of the preset
         case .cueGain where cue != nil: cue?.gainDB = value
+        case let .host(host): return setHost(host, to: value)
         default: return false
+        }
+        return true
+    }
+
+    /// Writes a host-side value: a file source's tempo or key into its `source`; an input switch is live only.
+    private mutating func setHost(_ host: HostParameter, to value: Float) -> Bool {
+        guard let (parameter, strip) = SourceParameters.parameter(of: host) else { return true }
+        guard strips.indices.contains(strip), strips[strip].source != nil else { return false }
+        switch parameter.key {
+        case SourceParameters.tempo.key: strips[strip].source?.tempo = value
+        case SourceParameters.pitchSemitones.key: strips[strip].source?.pitchSemitones = value
+        default: strips[strip].source?.cents = value
         }
         return true
     }

@@ -75,13 +75,13 @@ public struct WebAccess: Sendable, Equatable {
     }
 
     /// Whether `role` may set the parameter at `components` (after `/foldback/`, the path `bus/iem/gain_db` split at its slashes) of
-    /// `tree`: the engineer anything under `strip/`, `bus/`, `cue/`, `talkback/`, `dca/` and `mute_group/` (the router refuses what is not
+    /// `tree`: the engineer anything under `strip/`, `bus/`, `cue/`, `talkback/`, `dca/`, `mute_group/` and `soundcheck/` (the router refuses what is not
     /// there); a musician only the nodes the tree gives their bus (``ParameterNode/musicianBus``: the sends into
     /// it, its level and mute).
     public static func mayChange(_ role: WebRole, _ components: [Substring], in tree: ParameterTree) -> Bool {
         switch role {
         case .engineer:
-            return ["strip", "bus", "cue", "talkback", "dca", "mute_group"].contains(components.first ?? "")
+            return ["strip", "bus", "cue", "talkback", "dca", "mute_group", "soundcheck"].contains(components.first ?? "")
         case let .musician(bus):
             return tree.node(at: components.joined(separator: "/"))?.musicianBus == bus
         }

@@ -82,8 +82,8 @@ struct WebPages: Sendable {
             }
             return data
         }
-        var script = Data()   // the console, the unit editors, the analyser panel and the groups ride with app.js
-        for name in ["app", "console", "editors", "analyser", "groups"] { script += try read(name, "js") + Data("\n".utf8) }
+        var script = Data()   // the console, the unit editors, the analyser, groups and playback panels ride with app.js
+        for name in ["app", "console", "editors", "analyser", "groups", "playback"] { script += try read(name, "js") + Data("\n".utf8) }
         return WebPages(
             indexTemplate: String(decoding: try read("index", "html"), as: UTF8.self),
             script: script,

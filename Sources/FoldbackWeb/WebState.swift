@@ -42,7 +42,8 @@ public struct WebState: Encodable, Equatable, Sendable {
         /// Whether the strip is in the cue before / after its fader.
         public var pfl: Bool
         public var afl: Bool
-        /// A file source's tempo, key and song position (nil for a strip without a `source`); read-only here.
+        /// A file source's tempo, key and song position (nil for a strip without a `source`); set through the tree's
+        /// `strip/<name>/source/<key>` nodes.
         public var source: Source?
     }
 

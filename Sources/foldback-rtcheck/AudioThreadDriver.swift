@@ -25,9 +25,12 @@ final class AudioThreadDriver: @unchecked Sendable {
     private(set) var outputWasFinite = true
 
     private let injectFault: Bool
+    /// Whether the disk-fed source holds the next cycle's frames: the thread waits for it (up to a second) between cycles.
+    private let isSourceReady: @Sendable () -> Bool
 
-    init(engine: Engine, cycles: Int, frames: Int, paceMicroseconds: Int, injectFault: Bool) {
+    init(engine: Engine, cycles: Int, frames: Int, paceMicroseconds: Int, injectFault: Bool, isSourceReady: @escaping @Sendable () -> Bool = { true }) {
         self.injectFault = injectFault
+        self.isSourceReady = isSourceReady
         self.engine = engine
         self.cycles = cycles
         self.frames = frames
@@ -80,6 +83,12 @@ final class AudioThreadDriver: @unchecked Sendable {
         for cycle in 0..<cycles {
             // Outside the realtime cycle, like the pace below: the wait a stand-in may make for its control loop.
             while cycle >= allowedCycles.load(ordering: .acquiring) { usleep(50) }
+            // And for the disk thread: a real server runs in real time, which a stretching disk thread keeps up with.
+            var waited = 0
+            while !isSourceReady(), waited < 20_000 {
+                usleep(50)
+                waited += 1
+            }
             if injectFault && cycle == cycles / 3 {
                 fb_realtime_cycle(Self.allocatingCycle, context, UInt32(frames))
             } else {

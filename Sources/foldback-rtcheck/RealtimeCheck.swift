@@ -14,7 +14,9 @@ struct RealtimeCheck: ParsableCommand {
         Runs the engine's cycle on a dedicated audio thread, through fb_realtime_cycle (the same entry the
         JACK callback uses), while a control thread changes every kind of parameter and swaps in new graphs
         (--swaps of them, each with a 50 ms equal-power crossfade, as preset switches do; every other one
-        continues the running graph's LV2 plugins, handing their instances over at the swap).
+        continues the running graph's LV2 plugins, handing their instances over at the swap), and a file source
+        stretched by Rubber Band on its disk thread plays into a strip with its tempo and key moving (the audio
+        thread, faster than real time, waits between cycles for the disk thread to have the next cycle's frames).
         With LD_PRELOAD=libFoldbackAllocCounter.so it counts mallocs and frees made on the audio path (must be 0).
         Built with -fsanitize=realtime (see `make rtsan`), RealtimeSanitizer aborts on any malloc, free, lock
         or blocking call inside the cycle.
@@ -54,8 +56,13 @@ struct RealtimeCheck: ParsableCommand {
         try streams.attach(to: first)
         let take = RealtimeTake()
         try take.attach(to: first)
+        let player = try RealtimeFilePlayer()
+        try player.attach(to: first)
         try engine.install(first, crossfade: .none)
-        let audio = AudioThreadDriver(engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault)
+        let stream = player.stream
+        let audio = AudioThreadDriver(
+            engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault,
+            isSourceReady: { [frames] in stream.bufferedFrames >= frames })
         counter?.resetCounts()
         // The audio thread stays at most this many cycles ahead of the control loop (a tap holds 512 cycles).
         let lead = 48
@@ -76,6 +83,7 @@ struct RealtimeCheck: ParsableCommand {
             engine.collectGarbage()
             streams.service(cyclesDone: done, cycles: cycles)
             take.service(cyclesDone: done, cycles: cycles)
+            player.service(cyclesDone: done)
             // The next swap once its time has come and the previous fade is over (one graph held).
             // Odd swaps continue the running graph's plugins (the instance changes hands at the swap).
             if swapped < swaps, done >= (swapped + 1) * cycles / (swaps + 1), engine.liveGraphCount == 1 {
@@ -83,6 +91,7 @@ struct RealtimeCheck: ParsableCommand {
                     maxFrames: maxFrames, busGainDB: swapped % 2 == 0 ? -6 : 0, continuing: swapped % 2 == 1 ? engine.runningGraph : nil)
                 try streams.attach(to: replacement)
                 try take.attach(to: replacement)
+                try player.attach(to: replacement)
                 try engine.install(replacement, crossfade: Crossfade(duration: 0.05, law: .equalPower))
                 continuedPlugins += replacement.continuedUnits.count
                 swapped += 1
@@ -107,10 +116,10 @@ struct RealtimeCheck: ParsableCommand {
         if engine.liveGraphCount != 1 { failures.append("graph swaps incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
-        failures += streams.failures + take.failures
+        failures += streams.failures + take.failures + player.failures
         let feedbackChanges = RealtimeScenario.feedbackChanges.load(ordering: .relaxed)
         if feedbackChanges == 0 { failures.append("the feedback units' analysis never moved a notch") }
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(take.summary), \(feedbackChanges) feedback notch changes"
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(player.summary), \(take.summary), \(feedbackChanges) feedback notch changes"
         if let team = engine.renderTeamStatistics {
             let workerItems = team.itemsByLane.dropFirst().reduce(0, +)
             summary += "; \(threads) render threads, workers ran \(workerItems) of \(team.itemsByLane.reduce(0, +)) work items, \(team.wakes) futex wakes in \(team.cycles) cycles"

@@ -4,9 +4,9 @@ import Foundation
 import FoldbackAnalysis
 import FoldbackEngine
 
-/// Two record taps (a stereo bus and a strip, post-fader) and a file source feeding a stereo strip:
-/// the audio thread writes and reads their rings; the control loop drains and refills them and
-/// stops and restarts the recording, so every tap and source path runs under the allocation count. Every
+/// Two record taps (a stereo bus and a strip, post-fader): the audio thread writes their rings; the control
+/// loop drains them and stops and restarts the recording, so every tap path runs under the allocation count
+/// (the file source, strip5, is ``RealtimeFilePlayer``'s stretched stream). Every
 /// bus also has a loudness analysis tap, drained by the loudness monitor's own worker thread, and the spectrum
 /// analyser's tap moves from bus `main` to strip `strip0` before and after its units, drained by `fb-analyser`.
 final class RealtimeStreams {
@@ -22,21 +22,18 @@ final class RealtimeStreams {
     let control = TapSwitch()
     let busTap = TapRing(channels: 2, frames: 1 << 16)
     let stripTap = TapRing(channels: 2, frames: 1 << 16)
-    let source = TapRing(channels: 2, frames: 1 << 14)
     private var drained = 0
     private var toggles = 0
-    private var phase = 0
     private let scratch = UnsafeMutablePointer<Float>.allocate(capacity: 2 * (1 << 16))
 
     init() { control.request(on: true) }
 
     deinit { scratch.deallocate() }
 
-    /// Attaches the taps (bus `main`, strip `strip0` after its mono → stereo reverb) and the source (strip `strip5`).
+    /// Attaches the taps (bus `main`, strip `strip0` after its mono → stereo reverb).
     func attach(to graph: EngineGraph) throws(EngineError) {
         try graph.attachTap(busTap, to: .bus("main"), control: control)
         try graph.attachTap(stripTap, to: .strip("strip0"), control: control)
-        try graph.attachSource(source, toStrip: "strip5")
         try loudness.attach(to: graph, buses: Self.loudnessBuses)
         analyser.attach(to: graph)
         if self.graph == nil {
@@ -46,7 +43,7 @@ final class RealtimeStreams {
         self.graph = graph
     }
 
-    /// Drains the taps, tops the source up with a sine, and toggles recording at a third and two thirds of the run.
+    /// Drains the taps and toggles recording at a third and two thirds of the run.
     func service(cyclesDone: Int, cycles: Int) {
         for ring in [busTap, stripTap] { drained += ring.drain(into: scratch, maxFrames: 1 << 16) }
         let want = cyclesDone < cycles / 3 || cyclesDone >= 2 * cycles / 3
@@ -54,13 +51,6 @@ final class RealtimeStreams {
             control.request(on: want)
             toggles += 1
         }
-        let frames = min(source.freeFrames, 1 << 14)
-        for frame in 0..<frames {
-            let sample = Float(sin(Double(phase + frame) * 0.05)) * 0.25
-            scratch[2 * frame] = sample
-            scratch[2 * frame + 1] = 0.5 * sample     // not anti-phase: strip5's feedback unit hears the mean
-        }
-        if frames > 0, source.fill(from: scratch, frames: frames) { phase += frames }
         let point = min(cyclesDone * Self.analyserPoints.count / max(cycles, 1), Self.analyserPoints.count - 1)
         if point != analyserPoint, let graph {   // each point in turn, a third of the run each
             try? analyser.select(Self.analyserPoints[point], in: graph)
@@ -73,13 +63,12 @@ final class RealtimeStreams {
         if drained == 0 { failures.append("the record taps delivered nothing") }
         if busTap.overrunCount + stripTap.overrunCount > 0 { failures.append("record taps overran") }
         if toggles < 2 { failures.append("the recording was not stopped and restarted") }
-        if phase == 0 { failures.append("the file source was never filled") }
         if !loudness.snapshot().contains(where: { $0.reading.momentaryLUFS.isFinite }) { failures.append("the loudness taps measured nothing") }
         if analyser.workerCPU.frames == 0 { failures.append("the analyser tap delivered no spectrum") }
         return failures
     }
 
     var summary: String {
-        "\(drained) tapped frames, \(phase) source frames (\(source.underrunCount) underruns), \(analyser.workerCPU.frames) analyser spectra"
+        "\(drained) tapped frames, \(analyser.workerCPU.frames) analyser spectra"
     }
 }

@@ -1,4 +1,4 @@
-// Under a session manager the whole show runs: the web page, OSC, SIGUSR1 takes, and a web move saved into the session's copy. Non-realtime.
+// Under a session manager the whole show runs: the web page, OSC, SIGUSR1 takes, and web, OSC and file-source tempo moves saved into the session's copy. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACK
@@ -19,7 +19,16 @@ final class NSMShowTests: JACKServerTestCase {
         let folder = try LiveControlRig.temporaryFolder()
         addTeardownBlock { try? FileManager.default.removeItem(atPath: folder) }
         let template = folder + "/template.toml", takes = folder + "/takes"
-        try LiveControlRig.writePreset(to: template, voxGainDB: 0)
+        let backing = try AudioFileWriter(url: URL(fileURLWithPath: folder + "/backing.wav"), sampleRate: 48_000, channelCount: 1)
+        try backing.write(planar: [[Float](repeating: 0.1, count: 4_800)])
+        try backing.finish()
+        try LiveControlRig.writePreset(to: template, voxGainDB: 0, extra: """
+            [[strip]]
+            name = "backing"
+            mute = true
+            source = { file = "\(folder)/backing.wav", loop = true, engine = "faster" }
+            send = [{ bus = "main" }]
+            """)
         let sessionPath = folder + "/session/Foldback.nSHOW"
         let clientID = "fbshow-\(getpid() % 10_000)"
         let nsm = try FakeSessionManager()
@@ -70,12 +79,16 @@ final class NSMShowTests: JACKServerTestCase {
         try osc.send(OSCMessage("/foldback/bus/main/gain_db", [.float(-3)]))
         XCTAssertEqual(try osc.request(OSCMessage("/foldback/bus/main/gain_db/get")) { $0.path == "/foldback/bus/main/gain_db" },
                        OSCMessage("/foldback/bus/main/gain_db", [.float(-3)]))
+        try osc.send(OSCMessage("/foldback/strip/backing/source/tempo", [.float(0.85)]))   // a host-side node: the file's disk thread
+        XCTAssertEqual(try osc.request(OSCMessage("/foldback/strip/backing/source/tempo/get")) { $0.path.hasSuffix("/source/tempo") },
+                       OSCMessage("/foldback/strip/backing/source/tempo", [.float(0.85)]))
         let saved = try nsm.request("/nsm/client/save")
         XCTAssertEqual(saved.path, "/reply", "\(saved)")
         _ = try nsm.expect("/nsm/client/is_clean")
         let written = try PresetLoader.load(path: sessionPath + ".toml")
         XCTAssertEqual(written.strips[0].gainDB, -6, accuracy: 1e-5, "the web move is in the saved copy")
         XCTAssertEqual(written.buses[0].gainDB, -3, accuracy: 1e-5, "and the OSC move")
+        XCTAssertEqual(written.strip(named: "backing")?.source?.tempo, 0.85, "and the file source's live tempo")
         XCTAssertEqual(written.strips[0].connections, [[probe.player.ports[0].name]], "and the connections made now")
 
         // SIGHUP reloads the session's copy (which --watch left alone after the save: the save is not an edit).

@@ -217,12 +217,13 @@ extension LiveControlRig {
         return try web(server: server, testCase: testCase, preset: preset, signals: signals, playInto: playInto, recordFrom: recordFrom)
     }
 
-    /// `foldback run PRESET --web-port 0`: the rig, its web port and the printed tokens by role (`engineer`, or the bus name).
+    /// `foldback run PRESET --web-port 0` (and `options`): the rig, its web port and the printed tokens by role (`engineer`, or the bus name).
     static func web(
-        server: String, testCase: XCTestCase, preset: String, signals: [TestSignal], playInto: [String], recordFrom: [String]
+        server: String, testCase: XCTestCase, preset: String, options: [String] = [], signals: [TestSignal] = [.noise(seed: 3, level: -20)],
+        playInto: [String] = ["vox_in"], recordFrom: [String] = ["main"]
     ) throws -> (LiveControlRig, UInt16, [String: String]) {
         let rig = try LiveControlRig(
-            server: server, arguments: [preset, "--web-port", "0"], testCase: testCase, signals: signals, playInto: playInto, recordFrom: recordFrom)
+            server: server, arguments: [preset, "--web-port", "0"] + options, testCase: testCase, signals: signals, playInto: playInto, recordFrom: recordFrom)
         var port: UInt16?
         var tokens: [String: String] = [:]
         for line in rig.run.standardError.split(separator: "\n") {

@@ -1,4 +1,4 @@
-// Issue 24's first test: every parameter of two shipped presets set through OSC, a MIDI map, the engineer's web socket and a save/reload, read back from the engine. Non-realtime.
+// Issue 24's first test: every parameter of two shipped presets (and a show's host-side ones) set through OSC, a MIDI map, the engineer's web socket and a save/reload, read back from the engine. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackEngine
@@ -7,16 +7,26 @@ import FoldbackPresets
 import FoldbackTestSupport
 @testable import FoldbackWeb
 import Foundation
+import Synchronization
 import XCTest
+
+/// Host-side settings as a live show keeps them (file sources' stretchers, the take's input switches), recorded.
+private final class RecordedHostSettings: HostParameterApplier, @unchecked Sendable {
+    private let values = Mutex<[HostParameter: Float]>([:])
+    func apply(_ parameter: HostParameter, value: Float) throws(EngineError) { values.withLock { $0[parameter] = value } }
+    func value(of parameter: HostParameter) -> Float? { values.withLock { $0[parameter] } }
+}
 
 /// A preset file playing on an offline engine (no JACK); saving writes it with every live value, as `preset/save` does.
 private final class PresetFileTarget: LiveControlTarget, @unchecked Sendable {
     let engine = Engine(configuration: EngineConfiguration(maxFrames: 256))
     let currentPreset: Preset
+    let host = RecordedHostSettings()
 
     init(path: String) throws {
         currentPreset = try PresetLoader.load(path: path)
         try engine.install(PresetGraphBuilder.graph(for: currentPreset, sampleRate: 48000, maxFrames: 256), crossfade: .none)
+        engine.setHostApplier(host)
     }
 
     func switchPreset(toPath path: String) throws(ControlError) -> String { throw .failed("no preset switches in this test") }
@@ -48,18 +58,50 @@ final class ParameterTreeSurfacesTests: XCTestCase {
         try walk("lv2-vocal.toml")
     }
 
+    /// Host-side nodes (a file source's tempo and key, the take's input switches) set like any other, and a
+    /// live tempo or key move saved into the source.
+    func testHostSideParametersSetAlikeOnEverySurface() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tree-host-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data().write(to: folder.appendingPathComponent("backing.wav"))   // the loader asks only that it exists (absolute: saved elsewhere)
+        let show = folder.appendingPathComponent("host.toml")
+        try """
+            [[bus]]
+            name = "main"
+            [[strip]]
+            name = "backing"
+            source = { file = "\(folder.path)/backing.wav", tempo = 0.9, pitch_semitones = -2 }
+            send = [{ bus = "main" }]
+            [[strip]]
+            name = "vox"
+            send = [{ bus = "main" }]
+            """.write(to: show, atomically: true, encoding: .utf8)
+        let tree = try XCTUnwrap(ControlRouter(target: try PresetFileTarget(path: show.path)).parameterTree)
+        XCTAssertEqual(tree.nodes.filter(\.isHostSide).map(\.path), [
+            "strip/backing/source/tempo", "strip/backing/source/pitch_semitones", "strip/backing/source/cents", "strip/vox/input", "soundcheck/input",
+        ])
+        XCTAssertEqual(tree.node(at: "strip/backing/source/tempo")?.presetValue, 0.9)
+        XCTAssertEqual(tree.node(at: "strip/vox/input")?.descriptor.choices.map(\.name), ["live", "take"])
+        try walk(path: show.path, minimumNodes: 10)
+    }
+
     /// The parameters each surface sets: every one but presses (`cue/clear`).
     private func settable(_ tree: ParameterTree) -> [ParameterNode] {
         tree.nodes.filter { $0.descriptor.type != .trigger }
     }
 
     private func walk(_ file: String) throws {
-        let path = Self.presets.appendingPathComponent(file).path
+        try walk(path: Self.presets.appendingPathComponent(file).path, minimumNodes: 20)
+    }
+
+    private func walk(path: String, minimumNodes: Int) throws {
+        let file = URL(fileURLWithPath: path).lastPathComponent
         let target = try PresetFileTarget(path: path)
         let router = ControlRouter(target: target)
         let tree = try XCTUnwrap(router.parameterTree)
         let nodes = settable(tree)
-        XCTAssertGreaterThan(nodes.count, 20, "\(file): a real show has many parameters")
+        XCTAssertGreaterThan(nodes.count, minimumNodes, "\(file): a real show has many parameters")
         XCTAssertTrue(nodes.allSatisfy { tree.node(for: $0.address)?.path == $0.path }, "one node per engine address")
         try throughOSC(nodes, router: router, target: target, round: 0)
         try throughMIDI(nodes, target: target, file: file)
@@ -216,6 +258,7 @@ final class ParameterTreeSurfacesTests: XCTestCase {
     private static func isKeptByPresets(_ node: ParameterNode) -> Bool {
         switch node.address {
         case .talkback, .cueBus, .cuePFL, .cueAFL, .cueClear, .stripTrimCompensation: return false
+        case let .host(parameter): return !parameter.isInputSwitch
         default: return true
         }
     }

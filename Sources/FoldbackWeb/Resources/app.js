@@ -112,6 +112,7 @@
           ["rec ●", "record/start"], ["rec ■", "record/stop"]].map(([label, command]) => el("button", { onclick: () => send({ command }) }, label)),
       el("span", { class: "small", id: "setlist" }, s.setlist || "")));
     if (narrow.matches) renderStacked(s); else window.foldbackConsole.render(s, page);   // console.js
+    if (window.foldbackPlayback) view.append(...window.foldbackPlayback.panel(s, page, sourceText));   // playback.js: tempo, key, live/take
     if (window.foldbackAnalyser) view.append(el("h2", {}, "Analyser"), window.foldbackAnalyser.panel(s, send));   // analyser.js
     if (links.length) {
       view.append(el("h2", {}, "Musicians' links"), el("div", { class: "links" }, ...links.map((link) => {
@@ -140,7 +141,6 @@
         ...strip.sends.map((send) => el("div", { class: "line" }, el("span", { class: "name small" }, "→ " + send.bus),
           ...fader(`strip/${strip.name}/send/${send.bus}/gain_db`, send.gain_db))),
         el("div", { class: "line" }, el("span", { class: "name small" }, "trim"), ...fader(`strip/${strip.name}/trim_db`, strip.trim_db, ...travel(`strip/${strip.name}/trim_db`))),
-        ...(strip.source ? [el("div", { class: "line small", id: `source/${strip.name}` }, sourceText(strip.source))] : []),
         el("div", { class: "tools" }, ...units,
           ...(s.cue ? [toggle(`cue/strip/${strip.name}/pfl`, "PFL", strip.pfl, "cue"), toggle(`cue/strip/${strip.name}/afl`, "AFL", strip.afl, "cue")] : []),
           ...(strip.talkback !== null && strip.talkback !== undefined ? talkButtons(strip) : []))));
@@ -154,7 +154,7 @@
     view.append(el("h2", {}, "Buses"), ...s.buses.map((b) => busRow(b, null, true)));
   }
 
-  // A file source's tempo, key and song position (read-only; set them over OSC: strip/<name>/source/<key>).
+  // A file source's tempo, key and song position (the line beside playback.js's tempo and key faders).
   function sourceText(src) {
     const time = (t) => `${Math.floor(t / 60)}:${String(Math.floor(t % 60)).padStart(2, "0")}`;
     const shift = src.pitch_semitones + src.cents / 100;
