@@ -76,6 +76,9 @@ final class WebHub: @unchecked Sendable {
     /// The live response of eq or geq unit `unit` (`strip/vox/unit/eq`) as JSON, or nil (``WebResponse``).
     func responseText(unit: String) -> String? { WebResponse.json(target, unit: unit) }
 
+    /// The live static curve of compressor unit `unit` as JSON, or nil (``WebCompressorCurve``).
+    func curveText(unit: String) -> String? { WebCompressorCurve.json(target, unit: unit) }
+
     func stop() { worker?.stop() }
 
     /// Pushes to every page; false when none is connected.
