@@ -92,7 +92,10 @@ final class WebHub: @unchecked Sendable {
             return last != state
         } || tickCount % Self.stateRefreshTicks == 0
         let (load, xruns) = status()
-        let meters = WebMeters(target.engine.meters(), load: load, xruns: xruns, loudness: target.busLoudness()).jsonText()
+        let snapshot = target.engine.meters()
+        var meterTick = WebMeters(snapshot, load: load, xruns: xruns, loudness: target.busLoudness())
+        if let graph = target.engine.graph { meterTick.outputs = WebUnitOutput.values(snapshot, graph: graph) }
+        let meters = meterTick.jsonText()
         let spectrum = current.contains { $0.1.wantsSpectrum } ? target.analyser?.latest : nil
         let spectrumText = spectrum.map { WebSpectrum($0.frame, target: target).jsonText() }
         for (id, page) in current {

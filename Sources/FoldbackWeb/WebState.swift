@@ -128,6 +128,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public var parameters: [Parameter]
     /// The take playing, or nil (absent) without `--soundcheck`.
     public var soundcheck: Soundcheck?
+    /// The units' read-only outputs (an LV2 plugin's control outputs), valued by the meter ticks' `outputs`.
+    public var outputs: [WebUnitOutput] = []
 
     /// Gains below this are sent as this (JSON has no −∞), dB.
     public static let floorDB: Float = -144
@@ -188,7 +190,7 @@ public struct WebState: Encodable, Equatable, Sendable {
         }
         return WebState(
             preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses, parameters: parameters,
-            soundcheck: take)
+            soundcheck: take, outputs: target.engine.graph.map(WebUnitOutput.all(in:)) ?? [])
     }
 }
 
@@ -212,6 +214,8 @@ public struct WebMeters: Encodable, Sendable {
     public var loudness: [String: [Float]]
     /// `[dose so far, projected to the show's end]` in percent per in-ear bus.
     public var dose: [String: [Float]]
+    /// The units' read-only outputs now, by the path the state's `outputs` describe them at.
+    public var outputs: [String: Float] = [:]
 
     /// The meters of `snapshot` with the host's `load` and `xruns`, and the buses' `loudness`.
     public init(_ snapshot: MeterSnapshot, load: Double, xruns: Int, loudness busLoudness: [BusLoudness] = []) {

@@ -68,13 +68,14 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         try rig.waitForValue("/foldback/strip/gtr/send/iem_vox/gain_db", -10)
 
         // Every unit opens an editor built from the tree; the special views where a unit has one.
-        for (unit, view) in [("strip/vox/unit/comp/", ".compcurve"), ("bus/wedge/unit/ring_out/", ".geq"), ("bus/wedge/unit/fbx/", "#notches"),
+        for (unit, view) in [("strip/vox/unit/comp/", ".compcurve[data-drawn='1']"), ("bus/wedge/unit/ring_out/", ".geq"), ("bus/wedge/unit/fbx/", "#notches"),
                              ("bus/verb/unit/plate/", "input[aria-label='bus/verb/unit/plate/decay_s']"), ("bus/foh/unit/tone/", "#eq-plane")] {
             try browser.run("document.querySelector('button[data-editor=\"\(unit)\"]').click()")
             try browser.wait(until: "const e = document.getElementById('editor'); return e !== null && e.dataset.prefix === '\(unit)' && e.querySelector(\"\(view)\") !== null",
                              "the editor of \(unit)")
         }
         XCTAssertEqual(try browser.run("return document.querySelectorAll('#editor circle.handle').length") as? Int, 2, "foh's tone eq: a handle per band")
+        XCTAssertEqual(try browser.run("return document.querySelectorAll(\"#editor select[aria-label$='_type']\").length") as? Int, 2, "and a type selector per band")
         try browser.run("document.querySelector('button[data-editor=\"bus/wedge/unit/ring_out/\"]').click()")
         XCTAssertEqual(try browser.run("return document.querySelectorAll('#editor .geq input[type=range]').length") as? Int, 31, "the geq's 31 faders")
     }

@@ -151,6 +151,8 @@ window.foldbackEditors = (() => {
     if (type === "eq" || type === "geq") body.append(eqView(type === "eq" ? nodes : []));
     if (type === "compressor") body.append(compressorView());
     if (type === "feedback") body.append(feedbackView());
+    const outputs = window.foldbackOutputs && window.foldbackOutputs.view(page, prefix);   // outputs.js: a plugin's meters
+    if (outputs) body.append(outputs);
     if (type === "geq") {
       const faders = nodes.filter((p) => /^g\d/.test(key(p)));
       body.append(el("div", { class: "geq" }, ...faders.map((p) => control(p, true))),
@@ -172,6 +174,7 @@ window.foldbackEditors = (() => {
     if (gr) gr.firstChild.style.width = Math.min(100, (m.gr[grKey] || 0) / 24 * 100) + "%";
     if (notchList) showNotches((m.notches || {})[grKey] || []);
     if (panel) for (const place of bandsPlaced) place();
+    if (panel && window.foldbackOutputs) window.foldbackOutputs.meters(m);
     refreshCurve();
   }
 
