@@ -204,7 +204,8 @@ public struct WebMeters: Encodable, Sendable {
     public var buses: [String: [Float]]
     /// Gain reduction in dB (≥ 0) per `strip/unit`.
     public var gr: [String: Float]
-    /// Each feedback unit's notches in place, `[[n, frequency Hz, depth dB], …]` per `strip/unit` (as ``gr``).
+    /// Each feedback unit's notches in place, `[[n, frequency Hz, depth dB, age s], …]` per `strip/unit` (as ``gr``;
+    /// the age in whole seconds since the notch was placed).
     public var notches: [String: [[Float]]]
     /// DSP load, percent.
     public var dsp: Float
@@ -236,7 +237,9 @@ public struct WebMeters: Encodable, Sendable {
         gr = reductions
         notches = Dictionary(snapshot.units.compactMap { unit in
             let placed = FeedbackNotchReport.notches(in: unit.readings).filter { $0.depth < 0 }
-            return placed.isEmpty ? nil : ("\(unit.strip)/\(unit.unit)", placed.map { [Float($0.slot), ($0.frequency * 10).rounded() / 10, ($0.depth * 10).rounded() / 10] })
+            return placed.isEmpty ? nil : ("\(unit.strip)/\(unit.unit)", placed.map {
+                [Float($0.slot), ($0.frequency * 10).rounded() / 10, ($0.depth * 10).rounded() / 10] + ($0.age.map { [$0.rounded(.down)] } ?? [])
+            })
         }) { first, _ in first }
         dsp = load.isFinite ? Float((load * 10).rounded() / 10) : 0
         self.xruns = xruns

@@ -130,14 +130,23 @@ window.foldbackEditors = (() => {
       el("button", { onclick: () => (notchList.placed || []).forEach(([n]) => page.send({ command: `${prefix}notch/${n}/clear` })) }, "clear all")), notchList);
   }
 
+  // The list is rebuilt when a notch comes, goes or deepens; ages (the 4th field, whole seconds) update in place.
   function showNotches(placed) {
-    const text = JSON.stringify(placed);
-    if (!notchList || text === notchList.shown) return;
-    notchList.shown = text; notchList.placed = placed;
-    notchList.replaceChildren(...(placed.length ? placed : []).map(([n, hz, depth]) => page.el("div", { class: "line" },
-      page.el("span", { class: "name small" }, `#${n}`), page.el("span", { class: "small" }, `${hz.toFixed(0)} Hz  ${depth.toFixed(1)} dB`),
-      page.el("button", { "data-notch": n, onclick: () => page.send({ command: `${prefix}notch/${n}/clear` }) }, "clear"))));
-    if (!placed.length) notchList.append(page.el("span", { class: "small" }, "no notch in place"));
+    const text = JSON.stringify(placed.map((n) => n.slice(0, 3)));
+    const age = (s) => s === undefined ? "" : s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor(s / 60) % 60} min`;
+    if (!notchList) return;
+    if (text !== notchList.shown) {
+      notchList.shown = text; notchList.placed = placed;
+      notchList.replaceChildren(...placed.map(([n, hz, depth]) => page.el("div", { class: "line" },
+        page.el("span", { class: "name small" }, `#${n}`), page.el("span", { class: "small" }, `${hz.toFixed(0)} Hz  ${depth.toFixed(1)} dB`),
+        page.el("span", { class: "small age", "data-age": n }, ""),
+        page.el("button", { "data-notch": n, onclick: () => page.send({ command: `${prefix}notch/${n}/clear` }) }, "clear"))));
+      if (!placed.length) notchList.append(page.el("span", { class: "small" }, "no notch in place"));
+    }
+    for (const [n, , , seconds] of placed) {
+      const cell = notchList.querySelector(`[data-age="${n}"]`);
+      if (cell) cell.textContent = age(seconds);
+    }
   }
 
   function open(helpers, unitPrefix, type, title) {
