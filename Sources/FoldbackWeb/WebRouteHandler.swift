@@ -90,7 +90,7 @@ struct WebPages: Sendable {
             return data
         }
         var script = Data()   // the console, the unit editors, their outputs and the analyser panel ride with app.js
-        for name in ["app", "console", "editors", "outputs", "analyser"] { script += try read(name, "js") + Data("\n".utf8) }
+        for name in ["app", "tree", "console", "editors", "outputs", "analyser"] { script += try read(name, "js") + Data("\n".utf8) }
         return WebPages(
             indexTemplate: String(decoding: try read("index", "html"), as: UTF8.self),
             script: script,
