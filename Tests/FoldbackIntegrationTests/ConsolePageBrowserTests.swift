@@ -1,4 +1,4 @@
-// The engineer's console in headless Chromium on a real `foldback run`: sends on faders, the eq and geq editors, measured by a JACK client. Non-realtime.
+// The engineer's console in headless Chromium on a real `foldback run`: sends on faders, the eq and geq editors, a plugin's output meters, measured by a JACK client. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACKTesting
@@ -150,5 +150,29 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
             XCTAssertEqual(try phone.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool, true, "the editor fits the phone")
             try phone.screenshot().write(to: URL(fileURLWithPath: shots + "/web-eq-phone.png"))
         }
+    }
+
+    /// x42 darc on the keys, a −20 dBFS 1 kHz tone into them: its editor shows the plugin's `Signal Level` output
+    /// as a meter, moving with the tone (a value well above the −80 dB floor it shows in silence).
+    func testAPluginsOutputsAreMetersInItsEditor() throws {
+        let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self, extraStrip: """
+            [[strip]]
+            name = "keys"
+            send = [{ bus = "iem" }]
+            unit = [{ type = "lv2", id = "darc", uri = "http://gareus.org/oss/lv2/darc#mono" }]
+            """, signals: [.sine(frequency: 1_000, level: -20), .sine(frequency: 1_000, level: -20)], playInto: ["vox_in", "keys_in"], recordFrom: ["iem"])
+        defer { rig.close() }
+        let browser = try WebDriverSession(width: 1_280, height: 800)
+        defer { browser.close() }
+        try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["engineer"]))")
+        let button = #"document.querySelector('#console button[data-editor="strip/keys/unit/darc/"]')"#
+        try browser.wait(until: "return \(button) !== null && !document.body.classList.contains('offline')", "the keys' plugin button")
+        try browser.run("\(button).click()")
+        let meter = #"document.querySelector('#unit-outputs [data-output="strip/keys/unit/darc/rms"]')"#
+        try browser.wait(until: "const m = \(meter); return m !== null && m.textContent.includes('Signal Level') && parseFloat(m.querySelector('.value').dataset.value) > -40",
+                         "the plugin's Signal Level meter following the tone")
+        let shown = try browser.run("return parseFloat(\(meter).querySelector('.value').dataset.value)") as? Double
+        print("darc Signal Level in the editor: \(shown ?? .nan) dB for a −20 dBFS tone")
+        XCTAssertEqual(shown ?? 0, -20, accuracy: 3, "about the tone's level")
     }
 }
