@@ -139,6 +139,13 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         try browser.run("window.foldbackPage.undo()")
         try rig.waitForValue("/foldback/bus/iem/unit/ring_out/g2k5", 0)
 
+        // The band's type from its list: a peak becomes a high shelf in the engine.
+        try browser.run("\(eqButton).click()")
+        let typeList = #"document.querySelector('#editor select[aria-label="strip/keys/unit/eq/band1_type"]')"#
+        try browser.wait(until: "return \(typeList) !== null", "the band's type list")
+        try browser.run("const s = \(typeList); s.value = [...s.options].find((o) => o.text === 'high_shelf').value; s.dispatchEvent(new Event('change'));")
+        try rig.waitForValue("/foldback/strip/keys/unit/eq/band1_type", 2)
+
         if let shots = ProcessInfo.processInfo.environment["FOLDBACK_SCREENSHOTS"] {
             let phone = try WebDriverSession(width: 360, height: 780)
             defer { phone.close() }
