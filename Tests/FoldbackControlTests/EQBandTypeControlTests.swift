@@ -69,6 +69,8 @@ final class EQBandTypeControlTests: XCTestCase {
             let measured = try measure(frequency: frequency, type: "high_shelf")
             let predicted = EQResponse.magnitudeDB(bands: [shelf], sampleRate: rate, frequency: frequency)
                 - EQResponse.magnitudeDB(bands: [bell], sampleRate: rate, frequency: frequency)
+            print("bell → high shelf at \(Int(frequency)) Hz: measured \(measured.after - measured.before) dB, predicted \(predicted) dB;"
+                  + " largest step at the switch \(measured.switchStep), steady \(measured.steadyStep)")
             XCTAssertEqual(measured.after - measured.before, predicted, accuracy: 0.2, "\(frequency) Hz")
             XCTAssertLessThanOrEqual(measured.switchStep, measured.steadyStep * 1.05, "\(frequency) Hz: the switch steps no more than the tone does")
             let reply = ControlRouter(target: measured.target).handle(OSCMessage("/foldback/strip/vox/unit/eq/band1_type/get"),
