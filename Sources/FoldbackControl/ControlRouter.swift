@@ -169,7 +169,8 @@ public final class ControlRouter: Sendable {
     private func set(_ parameter: ResolvedParameter, from message: OSCMessage) throws(ControlError) {
         var parameter = parameter
         if let trimmed = try Self.trimMove(parameter, message) { parameter = trimmed }
-        guard message.arguments.count == 1 || (parameter.isTrim && message.arguments.count == 2), let value = message.arguments[0].number else {
+        let choice = parameter.node.descriptor.choices.first { $0.name == message.arguments.first?.text }   // `s high_shelf` names a choice
+        guard message.arguments.count == 1 || (parameter.isTrim && message.arguments.count == 2), let value = message.arguments[0].number ?? choice?.value else {
             throw .malformed("\(parameter.name) takes one number (\(parameter.isSwitch ? "i 0 or 1" : "f")); got '\(message.typeTags)'")
         }
         guard parameter.node.accepts(value) else {

@@ -25,6 +25,35 @@ public enum EQBandType: String, Sendable, Hashable, CaseIterable {
     /// Unity gain at every frequency; the phase turns through 360° around the centre.
     case allPass = "all_pass"
 
+    /// The type whose ``choiceValue`` is `value` (rounded), nil for none. Realtime-safe: no array.
+    public init?(choiceValue value: Float) {
+        guard value.isFinite, value >= -0.5, value < 7.5 else { return nil }
+        switch Int(value.rounded()) {
+        case 0: self = .peak
+        case 1: self = .lowShelf
+        case 2: self = .highShelf
+        case 3: self = .highPass
+        case 4: self = .lowPass
+        case 5: self = .notch
+        case 6: self = .bandPass
+        default: self = .allPass
+        }
+    }
+
+    /// The number a band's `type` parameter takes for this type: its place in ``allCases``.
+    public var choiceValue: Float {
+        switch self {
+        case .peak: 0
+        case .lowShelf: 1
+        case .highShelf: 2
+        case .highPass: 3
+        case .lowPass: 4
+        case .notch: 5
+        case .bandPass: 6
+        case .allPass: 7
+        }
+    }
+
     /// Whether `gainDB` shapes the response (peaks and shelves); other types ignore it.
     public var usesGain: Bool { self == .peak || self == .lowShelf || self == .highShelf }
 

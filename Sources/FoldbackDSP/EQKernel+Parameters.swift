@@ -13,6 +13,7 @@ extension EQKernel {
     /// Band `index` as it is heading: the targets of its glide and its enable switch.
     public func band(_ index: Int) -> EQBand {
         var band = bands[index].currentBand
+        band.type = bands[index].headingType
         band.frequency = exp2(bands[index].target.x)
         band.gainDB = bands[index].target.y
         band.q = exp2(bands[index].target.z)
@@ -56,15 +57,46 @@ extension EQKernel {
         guard index >= 0 && index < bandCount && bands[index].isEnabled != isEnabled else { return }
         invalidatePlan()
         bands[index].isEnabled = isEnabled
-        let target: Double = isEnabled ? 1 : 0
+        startFade(index)
+    }
+
+    /// Changes band `index`'s shape to `type` without a click: the band fades out over the smoothing time,
+    /// takes the new type (sections redesigned, state cleared) and fades back in if enabled. A band that is
+    /// off switches at once. Unknown bands and the type it already has (or is heading to) are ignored.
+    public mutating func setType(_ type: EQBandType, band index: Int) {
+        guard index >= 0 && index < bandCount && bands[index].headingType != type else { return }
+        invalidatePlan()
+        if type == bands[index].type {   // back to the shape it still filters with: fade in again
+            bands[index].isTypePending = false
+            return startFade(index)
+        }
+        bands[index].pendingType = type
+        bands[index].isTypePending = true
+        if bands[index].mix == 0 { return switchType(index) }
+        startFade(index)
+    }
+
+    /// Band `index` (faded out) takes its waiting type and fades in when enabled.
+    func switchType(_ index: Int) {
+        bands[index].takePendingType()
+        bands[index].design(sampleRate: sampleRate)
+        bands[index].clearState()
+        bands[index].mix = 0
+        bands[index].fadeFrames = 0
+        if bands[index].fadeTarget > 0 { startFade(index) }
+    }
+
+    /// Starts band `index`'s crossfade from where it is to its ``EQBandRuntime/fadeTarget`` over the smoothing time.
+    private func startFade(_ index: Int) {
         bands[index].fadeFrames = fadeFrames
-        bands[index].fadeStep = (target - bands[index].mix) / Double(fadeFrames)
+        bands[index].fadeStep = (bands[index].fadeTarget - bands[index].mix) / Double(fadeFrames)
     }
 
     /// Clears every filter state and jumps every glide, crossfade and the output gain to its target.
     public mutating func reset() {
         invalidatePlan()
         for index in 0..<bandCount {
+            bands[index].takePendingType()
             bands[index].clearState()
             bands[index].current = bands[index].target
             bands[index].glideSteps = 0

@@ -170,6 +170,7 @@ public struct EQKernel: ~Copyable {
                 runGathered(gathered, count)
                 gathered = 0
                 Self.crossfade(&band.pointee, scratch, count)
+                if band.pointee.isTypePending && band.pointee.fadeFrames == 0 { switchType(index) }
                 continue
             }
             gather(index, at: &gathered)
@@ -187,7 +188,7 @@ public struct EQKernel: ~Copyable {
     /// A band fading in or out: output = input + mix · (filtered − input), mix ramping linearly per frame.
     @_noLocks
     static func crossfade(_ band: inout EQBandRuntime, _ buffer: UnsafeMutablePointer<SIMD2<Double>>, _ count: Int) {
-        let target: Double = band.isEnabled ? 1 : 0
+        let target = band.fadeTarget
         for frame in 0..<count {
             let dry = buffer[frame]
             var wet = tick(band.first, &band.state.0, &band.state.1, dry)
@@ -229,8 +230,11 @@ public struct EQKernel: ~Copyable {
 
 /// One band's live state: parameter glide, enable crossfade, coefficients and filter state.
 struct EQBandRuntime {
-    let type: EQBandType
-    let sectionCount: Int
+    /// The shape the band filters with now, and the one it takes once faded out (``EQKernel/setType(_:band:)``).
+    var type: EQBandType
+    var pendingType: EQBandType
+    var isTypePending = false
+    var sectionCount: Int
     let slopeDBPerOctave: Int
     /// (log₂ frequency in Hz, gain in dB, log₂ Q): where the band is, where it is going, and the step.
     var current: SIMD3<Double>
@@ -250,6 +254,7 @@ struct EQBandRuntime {
 
     init(_ band: EQBand, sampleRate: Double) {
         type = band.type
+        pendingType = band.type
         sectionCount = band.sectionCount
         slopeDBPerOctave = band.slopeDBPerOctave
         let maximum = EQBand.maximumFrequency(sampleRate: sampleRate)
@@ -277,4 +282,18 @@ struct EQBandRuntime {
     }
 
     mutating func clearState() { state = (.zero, .zero, .zero, .zero) }
+
+    /// The shape the band is heading to.
+    var headingType: EQBandType { isTypePending ? pendingType : type }
+
+    /// Where the crossfade heads: on when enabled and no type change waits for the band to fade out.
+    var fadeTarget: Double { isEnabled && !isTypePending ? 1 : 0 }
+
+    /// Takes the waiting type (the band is silent): its section count follows; the caller redesigns.
+    mutating func takePendingType() {
+        guard isTypePending else { return }
+        isTypePending = false
+        type = pendingType
+        sectionCount = EQBand(type: pendingType, frequency: 1000, slopeDBPerOctave: slopeDBPerOctave).sectionCount
+    }
 }

@@ -84,11 +84,17 @@ public protocol EngineUnit: AnyObject, Sendable {
     /// Values the unit publishes for meters and status (e.g. `gain_reduction_db`), read from any
     /// non-realtime thread; the audio thread publishes them through atomics in the unit's state.
     func meterReadings() -> [UnitMeterReading]
+    /// What ``meterReadings()`` publishes, one read-only descriptor per reading key with its range, unit and
+    /// name (a plugin's control outputs, as lilv reads them): pages draw them as meters. Empty: none described.
+    var meterDescriptors: [ParameterDescriptor] { get }
 }
 
 extension EngineUnit {
     /// Most units publish nothing.
     public func meterReadings() -> [UnitMeterReading] { [] }
+
+    /// Most units describe no meters.
+    public var meterDescriptors: [ParameterDescriptor] { [] }
 
     /// Built-in units start afresh in every graph.
     public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {

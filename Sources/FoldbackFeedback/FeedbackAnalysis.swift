@@ -3,8 +3,15 @@
 import FoldbackAnalysis
 public import FoldbackDSP
 import FoldbackEngine
+import Foundation
 import Logging
 import Synchronization
+
+/// When a notch was placed and last changed, in seconds of analysed input.
+struct NotchTimes: Sendable {
+    var placed: Double
+    var changed: Double
+}
 
 /// What the suppressor did, for the log, meters and OSC.
 public struct FeedbackEvent: Sendable, Hashable {
@@ -43,7 +50,7 @@ final class FeedbackAnalysis: @unchecked Sendable {
     private var silentFrames = 0
     private var silenceIsSettled = false
     private let label: String
-    private let published = Mutex<(notches: [NotchSetting], events: [FeedbackEvent])>(([], []))
+    private let published = Mutex(Published())
     private let clearRequests = Mutex<[Int]>([])
     /// Called on the analysis thread with each change (for OSC).
     let onEvent: (@Sendable (FeedbackEvent) -> Void)?
@@ -77,11 +84,30 @@ final class FeedbackAnalysis: @unchecked Sendable {
         history = Array(repeating: 0, count: 2 * size)
         staged = Array(repeating: 0, count: hop)
         let fixed = planner.activeNotches
-        published.withLock { $0.notches = fixed }
+        published.withLock { state in
+            state.notches = fixed
+            for notch in fixed { state.times[notch.slot] = NotchTimes(placed: 0, changed: 0) }
+        }
+    }
+
+    /// What the analysis hands other threads: the notches, their history, and its clock.
+    private struct Published {
+        var notches: [NotchSetting] = []
+        var events: [FeedbackEvent] = []
+        /// When each slot's notch was placed and last changed (deepened, widened), in seconds of analysed input.
+        var times: [Int: NotchTimes] = [:]
+        /// Seconds of input analysed by the last ``pump()``: the clock the times are on (real time while live).
+        var now = 0.0
     }
 
     /// The notches placed now.
     var notches: [NotchSetting] { published.withLock { $0.notches } }
+
+    /// Each placed notch's age (seconds since it was placed) and seconds since it last changed, by slot, on the
+    /// analysis's clock (seconds of input analysed: wall-clock time while live, render time offline).
+    var notchAges: [Int: (age: Double, sinceChange: Double)] {
+        published.withLock { state in state.times.mapValues { (state.now - $0.placed, state.now - $0.changed) } }
+    }
     /// Every change so far (the most recent 256).
     var events: [FeedbackEvent] { published.withLock { $0.events } }
 
@@ -100,6 +126,10 @@ final class FeedbackAnalysis: @unchecked Sendable {
     /// only for its layout, sends none).
     @discardableResult
     func pump() -> Bool {
+        defer {
+            let now = Double(framesAnalysed) / sampleRate
+            published.withLock { $0.now = now }
+        }
         planner.mode = mode
         planner.maxDepthDB = Double(min(live.load(1), -3))
         planner.holdSeconds = Double(max(live.load(2), 0))
@@ -167,11 +197,21 @@ final class FeedbackAnalysis: @unchecked Sendable {
         }
         let notches = planner.activeNotches
         published.withLock { state in
+            for change in changes { state.times[change.slot] = Self.times(of: change, at: time, before: state.notches, times: state.times[change.slot]) }
             state.notches = notches
             state.events.append(contentsOf: events)
             if state.events.count > 256 { state.events.removeFirst(state.events.count - 256) }
         }
         if let onEvent { events.forEach(onEvent) }
+    }
+
+    /// When `change`'s notch was placed and changed: a cut in a slot whose notch was at (about) the same frequency
+    /// keeps its placing time (deepened, widened, moved with its ring); any other cut is a new notch; a release has none.
+    private static func times(of change: NotchSetting, at time: Double, before: [NotchSetting], times: NotchTimes?) -> NotchTimes? {
+        guard change.depthDB < 0 else { return nil }
+        guard let times, let old = before.first(where: { $0.slot == change.slot && $0.depthDB < 0 }),
+              abs(log2(old.frequency / change.frequency)) < 1.0 / 6 else { return NotchTimes(placed: time, changed: time) }
+        return NotchTimes(placed: times.placed, changed: time)
     }
 
     private func log(_ event: FeedbackEvent) {

@@ -99,13 +99,23 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
         notches.filter { $0.depthDB < 0 }.map { EQBand(type: .peak, frequency: $0.frequency, gainDB: $0.depthDB, q: $0.q) }
     }
 
-    /// Active notches and each one's frequency and depth (`notch<n>_freq_hz`, `notch<n>_depth_db`).
+    /// Each placed notch's age and the time since it last changed (deepened, widened), by slot, in seconds of
+    /// analysed input (wall-clock time while live): recorded by the analysis when it places and changes notches.
+    public var notchAges: [Int: (age: Double, sinceChange: Double)] { core?.analysis.notchAges ?? [:] }
+
+    /// Active notches and each one's frequency, depth, age and time since it last changed (`notch<n>_freq_hz`,
+    /// `notch<n>_depth_db`, `notch<n>_age_s`, `notch<n>_changed_s`).
     public func meterReadings() -> [UnitMeterReading] {
         let active = notches.filter { $0.depthDB < 0 }
+        let ages = notchAges
         var readings = [UnitMeterReading(key: "notches_active", value: Float(active.count))]
         for notch in active {
-            readings.append(UnitMeterReading(key: "notch\(notch.slot + 1)_freq_hz", value: Float(notch.frequency)))
-            readings.append(UnitMeterReading(key: "notch\(notch.slot + 1)_depth_db", value: Float(notch.depthDB)))
+            let prefix = "notch\(notch.slot + 1)_"
+            readings.append(UnitMeterReading(key: prefix + "freq_hz", value: Float(notch.frequency)))
+            readings.append(UnitMeterReading(key: prefix + "depth_db", value: Float(notch.depthDB)))
+            guard let age = ages[notch.slot] else { continue }
+            readings.append(UnitMeterReading(key: prefix + "age_s", value: Float(age.age)))
+            readings.append(UnitMeterReading(key: prefix + "changed_s", value: Float(age.sinceChange)))
         }
         return readings
     }

@@ -181,6 +181,20 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         return readings
     }
 
+    /// The control outputs ``meterReadings()`` publishes, keyed as it keys them (`symbol_2` for a dual-mono
+    /// pair's right instance), with each port's range, unit and name from lilv.
+    public var meterDescriptors: [ParameterDescriptor] {
+        let ports = info.controlOutputs.filter { $0.index != info.latencyPortIndex }
+        return (0..<max(1, instances.count)).flatMap { offset in
+            ports.map { port in
+                let range = port.range ?? -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude
+                return ParameterDescriptor(
+                    key: offset == 0 ? port.symbol : "\(port.symbol)_\(offset + 1)", range: range, defaultValue: port.defaultValue ?? range.lowerBound,
+                    unit: port.unit ?? "", curve: .linear, isSmoothed: false, summary: offset == 0 ? port.name : "\(port.name) (right)")
+            }
+        }
+    }
+
     private func makeRender(
         maxFrames: Int, outputChannels: Int, sampleRate: Double, restartFlag: LV2RestartFlag
     ) -> UnsafeMutablePointer<LV2UnitRender> {

@@ -38,7 +38,8 @@ package final class MeterView: @unchecked Sendable {
         let header = "Foldback  \(preset.name ?? preset.path)" + (position.map { "  ·  \($0)" } ?? "")
         let status = String(format: "DSP %5.1f%%   xruns %d", session.host.cpuLoad, session.host.xrunCount)
         let latencies = session.preset.buses.compactMap { session.busLatency(named: $0.name) }
-        let lines = [header, status, Self.latencyLine(latencies), ""] + meterLines(session.engine.meters(), now: Date())
+        let labels = session.engine.graph.map { MeterLabels(tree: ParameterPath.tree(graph: $0, preset: preset), graph: $0) } ?? MeterLabels()
+        let lines = [header, status, Self.latencyLine(latencies), ""] + meterLines(session.engine.meters(), now: Date(), labels: labels)
             + Self.loudnessLines(session.loudness.snapshot())
             + [MeterViewKeys.cueLine(preset: preset, cue: CueSelection(session.engine)), Self.groupLine(preset: preset) { session.engine.value(at: $0) }].compactMap { $0 }
         if isTerminal {
@@ -102,22 +103,24 @@ package final class MeterView: @unchecked Sendable {
     }
 
     /// The bar lines of one snapshot: strips, buses, then gain reduction per compressor (compression, and
-    /// expansion where any, on rows of their own), each feedback unit's notches, plugin outputs.
-    package func meterLines(_ meters: MeterSnapshot, now: Date) -> [String] {
-        let reductions = DynamicsReadout.readouts(meters)
+    /// expansion where any, on rows of their own), each feedback unit's notches, plugin outputs; each row named
+    /// by `labels` (the tree's paths: `strip/vox`, `strip/vox/unit/comp`, a plugin output's port name).
+    package func meterLines(_ meters: MeterSnapshot, now: Date, labels: MeterLabels = MeterLabels()) -> [String] {
+        var reductions = DynamicsReadout.readouts(meters)
+        for index in reductions.indices { reductions[index].unit = labels.unit(reductions[index].unit) }
         var lines = meterLines(
-            strips: meters.strips.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
-            buses: meters.buses.map { Level(name: $0.name, peak: $0.reading.peak, rms: $0.reading.rms) },
+            strips: meters.strips.map { Level(name: labels.owner($0.name), peak: $0.reading.peak, rms: $0.reading.rms) },
+            buses: meters.buses.map { Level(name: labels.owner("bus/" + $0.name), peak: $0.reading.peak, rms: $0.reading.rms) },
             reductions: reductions, now: now)
         let feedback = FeedbackReadout.readouts(meters)
         if !feedback.isEmpty {
             lines.append("feedback notches")
-            lines += feedback.map { pad($0.unit, 24) + " " + $0.text }
+            lines += feedback.map { pad(labels.unit($0.unit), 24) + " " + $0.text }
         }
         let outputs = LiveStatus.unitOutputs(meters)
         if !outputs.isEmpty {
             lines.append("plugin outputs")
-            lines += outputs.map { pad("\($0.unit) \($0.key)", 24) + String(format: " %10.3f", $0.value) }
+            lines += outputs.map { pad(labels.output(unit: $0.unit, key: $0.key), 24) + String(format: " %10.3f", $0.value) }
         }
         return lines
     }

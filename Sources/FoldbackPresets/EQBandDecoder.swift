@@ -4,7 +4,7 @@ import FoldbackDSP
 import FoldbackEngine
 
 /// Reads a band table: each key's type and range, then the rules between keys (`q` or `bw_oct`, not both;
-/// `slope_db_oct` only on high/low-pass; `gain_db` only where it does something…).
+/// `slope_db_oct` only on high/low-pass; a warning for `gain_db` where it does nothing yet…).
 enum EQBandDecoder {
     /// The keys of a band table in a curve file.
     static let keys = ["type", "freq_hz", ParameterTree.Key.gain, "q", "bw_oct", "slope_db_oct", "slope", "enabled"]
@@ -39,9 +39,9 @@ enum EQBandDecoder {
         if let isEnabled { band.isEnabled = isEnabled }
 
         // Rules between keys, each reported at the key that breaks it.
-        if gain.isPresent && !type.usesGain {
-            reader.log.error("'gain_db' does nothing on a '\(type.rawValue)' band; only peak, low_shelf and high_shelf have a gain",
-                             at: reader.keyLocation(ParameterTree.Key.gain))
+        if gain.isPresent && !type.usesGain {   // kept: the band's type may change live (a saved switch writes it)
+            reader.log.warning("'gain_db' does nothing on a '\(type.rawValue)' band until its type changes to peak, low_shelf or high_shelf",
+                               at: reader.keyLocation(ParameterTree.Key.gain))
         }
         if table["slope_db_oct"] != nil && !type.hasSlope {
             reader.log.error("'slope_db_oct' is for high_pass and low_pass bands, not '\(type.rawValue)'", at: reader.keyLocation("slope_db_oct"))

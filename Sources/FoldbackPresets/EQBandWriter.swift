@@ -13,7 +13,7 @@ enum EQBandWriter {
             let band = spec.band
             text.key("type", string: band.type.rawValue)
             text.key("freq_hz", Float(band.frequency))
-            if band.type.usesGain { text.key(ParameterTree.Key.gain, Float(band.gainDB)) }
+            if band.type.usesGain || band.gainDB != 0 { text.key(ParameterTree.Key.gain, Float(band.gainDB)) }   // kept for a later type change
             if band.type.hasSlope { text.key("slope_db_oct", band.slopeDBPerOctave) }
             if band.sectionCount == 1, band.q != band.type.defaultQ { text.key("q", Float(band.q)) }   // the default reads back exactly
             if !band.isEnabled { text.key("enabled", false) }

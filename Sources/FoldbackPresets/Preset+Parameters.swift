@@ -1,5 +1,6 @@
 // Maps named targets to engine parameter addresses, and live parameter values back into the preset model. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackDSP
 public import FoldbackEngine
 
 extension MIDITarget {
@@ -104,8 +105,15 @@ extension Preset {
 
 extension UnitSpec {
     /// Writes an `eq` unit's band parameter (index `parameter` of ``EQUnit``'s: the output gain, then per band
-    /// frequency, gain, Q and on/off) into its bands; a curve band becomes an override. False for any other unit.
+    /// frequency, gain, Q and on/off, then the bands' types) into its bands; a curve band becomes an override.
+    /// False for any other unit.
     mutating func setBand(parameter: Int, to value: Float) -> Bool {
+        if type == "eq", let band = EQUnit.typeBand(parameter: parameter, bandCount: bands.count) {
+            guard let bandType = EQBandType(choiceValue: value) else { return false }
+            bands[band].band.type = bandType
+            if bands[band].origin == .curve { bands[band].origin = .overridden }
+            return true
+        }
         let band = (parameter - 1) / EQUnit.parametersPerBand, field = (parameter - 1) % EQUnit.parametersPerBand
         guard type == "eq", parameter >= 1, bands.indices.contains(band) else { return false }
         switch field {

@@ -13,6 +13,15 @@ enum WebResponse {
 
     /// The JSON text of unit `path`'s response now, or nil when `path` names no running eq or geq.
     static func json(_ target: any LiveControlTarget, unit path: String) -> String? {
+        guard let (unit, sampleRate) = liveUnit(target, path: path), let response = unit.equalizerResponse(sampleRate: sampleRate) else { return nil }
+        let frequencies = EQResponse.logSpacedFrequencies(from: 20, to: 20_000, count: pointCount)
+        let levels = EQResponse.magnitudeDB(bands: response.bands, sampleRate: sampleRate, frequencies: frequencies, outputGainDB: response.outputGainDB)
+        return Points(hz: frequencies.map { ($0 * 10).rounded() / 10 }, db: levels.map { $0.isFinite ? ($0 * 100).rounded() / 100 : -144 }).jsonText()
+    }
+
+    /// The running unit `path` (`strip/vox/unit/eq`, `bus/mon/unit/comp`) as the preset model holds it with
+    /// every live change written in, and the graph's sample rate; nil when `path` names no running unit.
+    static func liveUnit(_ target: any LiveControlTarget, path: String) -> (unit: UnitSpec, sampleRate: Double)? {
         let parts = path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard parts.count == 4, parts[2] == "unit", let graph = target.engine.graph else { return nil }
         let preset = target.currentPreset.applying(target.engine.changedValues, graph: graph).preset
@@ -21,10 +30,7 @@ enum WebResponse {
         case "bus": preset.buses.first { $0.name == parts[1] }?.units
         default: nil
         }
-        guard let response = units?.first(where: { $0.id == parts[3] })?.equalizerResponse(sampleRate: graph.sampleRate) else { return nil }
-        let frequencies = EQResponse.logSpacedFrequencies(from: 20, to: 20_000, count: pointCount)
-        let levels = EQResponse.magnitudeDB(bands: response.bands, sampleRate: graph.sampleRate, frequencies: frequencies, outputGainDB: response.outputGainDB)
-        return Points(hz: frequencies.map { ($0 * 10).rounded() / 10 }, db: levels.map { $0.isFinite ? ($0 * 100).rounded() / 100 : -144 }).jsonText()
+        return units?.first { $0.id == parts[3] }.map { ($0, graph.sampleRate) }
     }
 
     private struct Points: Encodable {

@@ -4,7 +4,7 @@ import FlyingFox
 import FoldbackControl
 import Foundation
 
-/// Answers `/`, `/app.js`, `/app.css`, `/qr.svg` and `/response` (engineer only) and `/ws`; anything else is 404 (after the token check).
+/// Answers `/`, `/app.js`, `/app.css`, `/qr.svg`, `/response` and `/curve` (engineer only) and `/ws`; anything else is 404 (after the token check).
 struct WebRouteHandler: HTTPHandler {
     let access: WebAccess
     let pages: WebPages
@@ -27,11 +27,9 @@ struct WebRouteHandler: HTTPHandler {
         case "/qr.svg":
             return qrCode(for: request, role: role)
         case "/response":
-            guard role == .engineer else { return Self.text(.forbidden, "only the engineer's page edits units\n") }
-            guard let unit = request.query.first(where: { $0.name == "unit" })?.value, let json = hub.responseText(unit: unit) else {
-                return Self.text(.notFound, "no such eq or geq unit\n")
-            }
-            return Self.file(Data(json.utf8), type: "application/json")
+            return unitJSON(request, role: role, missing: "no such eq or geq unit", hub.responseText(unit:))
+        case "/curve":
+            return unitJSON(request, role: role, missing: "no such compressor unit", hub.curveText(unit:))
         case "/ws":
             let links = role == .engineer ? access.busTokens.map { WebSocketSession.Link(bus: $0.bus, token: $0.token) } : []
             let session = WebSocketSession(role: role, hub: hub, control: control, links: links)
@@ -39,6 +37,15 @@ struct WebRouteHandler: HTTPHandler {
         default:
             return Self.text(.notFound, "no such page\n")
         }
+    }
+
+    /// `/response` or `/curve?unit=PATH`: `make`'s JSON of that unit (engineer only), 404 saying `missing` when it has none.
+    private func unitJSON(_ request: HTTPRequest, role: WebRole, missing: String, _ make: (String) -> String?) -> HTTPResponse {
+        guard role == .engineer else { return Self.text(.forbidden, "only the engineer's page edits units\n") }
+        guard let unit = request.query.first(where: { $0.name == "unit" })?.value, let json = make(unit) else {
+            return Self.text(.notFound, missing + "\n")
+        }
+        return Self.file(Data(json.utf8), type: "application/json")
     }
 
     /// `/qr.svg?bus=NAME`: the QR code of that bus's link, as reached at the request's `Host` (engineer only).
@@ -82,8 +89,8 @@ struct WebPages: Sendable {
             }
             return data
         }
-        var script = Data()   // the console, the unit editors, the analyser, groups and playback panels ride with app.js
-        for name in ["app", "console", "editors", "analyser", "groups", "playback"] { script += try read(name, "js") + Data("\n".utf8) }
+        var script = Data()   // the console, the unit editors, their outputs, the analyser, groups and playback panels ride with app.js
+        for name in ["app", "tree", "console", "editors", "outputs", "analyser", "groups", "playback"] { script += try read(name, "js") + Data("\n".utf8) }
         return WebPages(
             indexTemplate: String(decoding: try read("index", "html"), as: UTF8.self),
             script: script,

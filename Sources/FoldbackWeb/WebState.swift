@@ -139,6 +139,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public var soundcheck: Soundcheck?
     /// The preset's DCAs, then its mute groups (the engineer's groups row).
     public var groups: [Group] = []
+    /// The units' read-only outputs (an LV2 plugin's control outputs), valued by the meter ticks' `outputs`.
+    public var outputs: [WebUnitOutput] = []
 
     /// Gains below this are sent as this (JSON has no −∞), dB.
     public static let floorDB: Float = -144
@@ -201,7 +203,8 @@ public struct WebState: Encodable, Equatable, Sendable {
             preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses, parameters: parameters,
             soundcheck: take,
             groups: preset.dcas.map { Group(kind: "dca", name: $0.name, strips: $0.strips) }
-                + preset.muteGroups.map { Group(kind: "mute_group", name: $0.name, strips: $0.strips) })
+                + preset.muteGroups.map { Group(kind: "mute_group", name: $0.name, strips: $0.strips) },
+            outputs: target.engine.graph.map(WebUnitOutput.all(in:)) ?? [])
     }
 }
 
@@ -215,7 +218,8 @@ public struct WebMeters: Encodable, Sendable {
     public var buses: [String: [Float]]
     /// Gain reduction in dB (≥ 0) per `strip/unit`.
     public var gr: [String: Float]
-    /// Each feedback unit's notches in place, `[[n, frequency Hz, depth dB], …]` per `strip/unit` (as ``gr``).
+    /// Each feedback unit's notches in place, `[[n, frequency Hz, depth dB, age s], …]` per `strip/unit` (as ``gr``;
+    /// the age in whole seconds since the notch was placed).
     public var notches: [String: [[Float]]]
     /// DSP load, percent.
     public var dsp: Float
@@ -225,6 +229,8 @@ public struct WebMeters: Encodable, Sendable {
     public var loudness: [String: [Float]]
     /// `[dose so far, projected to the show's end]` in percent per in-ear bus.
     public var dose: [String: [Float]]
+    /// The units' read-only outputs now, by the path the state's `outputs` describe them at.
+    public var outputs: [String: Float] = [:]
 
     /// The meters of `snapshot` with the host's `load` and `xruns`, and the buses' `loudness`.
     public init(_ snapshot: MeterSnapshot, load: Double, xruns: Int, loudness busLoudness: [BusLoudness] = []) {
@@ -245,7 +251,9 @@ public struct WebMeters: Encodable, Sendable {
         gr = reductions
         notches = Dictionary(snapshot.units.compactMap { unit in
             let placed = FeedbackNotchReport.notches(in: unit.readings).filter { $0.depth < 0 }
-            return placed.isEmpty ? nil : ("\(unit.strip)/\(unit.unit)", placed.map { [Float($0.slot), ($0.frequency * 10).rounded() / 10, ($0.depth * 10).rounded() / 10] })
+            return placed.isEmpty ? nil : ("\(unit.strip)/\(unit.unit)", placed.map {
+                [Float($0.slot), ($0.frequency * 10).rounded() / 10, ($0.depth * 10).rounded() / 10] + ($0.age.map { [$0.rounded(.down)] } ?? [])
+            })
         }) { first, _ in first }
         dsp = load.isFinite ? Float((load * 10).rounded() / 10) : 0
         self.xruns = xruns

@@ -103,6 +103,7 @@ enum RealtimeScenario {
         (.unitParameter(strip: 0, unit: trim, parameter: 0), 6), (.unitParameter(strip: 1, unit: trim, parameter: 1), 0),
         (.unitParameter(strip: 0, unit: equalizer, parameter: 9), 3000), (.unitParameter(strip: 0, unit: equalizer, parameter: 10), -9),
         (.unitParameter(strip: 5, unit: equalizer, parameter: 0), 6), (.unitParameter(strip: 2, unit: compressor, parameter: 0), -40),
+        (.unitParameter(strip: 1, unit: equalizer, parameter: 4 * 10 + 3), 2), (.unitParameter(strip: 1, unit: equalizer, parameter: 4 * 10 + 1), 0),
         (.unitParameter(strip: 3, unit: compressor, parameter: 1), 10), (.unitParameter(strip: 0, unit: reverb, parameter: 0), 4),
         (.unitParameter(strip: 4, unit: reverb, parameter: 5), 0.8), (.unitBypass(strip: 5, unit: compressor), 1),
         (.unitBypass(strip: 0, unit: reverb), 1), (.stripEnabled(strip: 2), 0), (.busMute(bus: 2), 1),

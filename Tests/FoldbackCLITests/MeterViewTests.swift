@@ -187,4 +187,31 @@ final class MeterViewTests: XCTestCase {
         let live: [ParameterAddress: Float] = [.dcaMute(dca: 0): 1, .muteGroup(group: 0): 1]
         XCTAssertEqual(MeterView.groupLine(preset: preset) { live[$0] }, "groups  dca drums MUTED   mute_group band on")
     }
+
+    /// The view's rows are named by the running tree: strips, buses and units by their paths, a plugin's output by
+    /// its path and port name (x42 darc's `rms` is lilv's `Signal Level`).
+    func testRowsAreLabelledByTheParameterTree() throws {
+        let preset = try PresetLoader.parse("""
+            [[bus]]
+            name = "foh"
+              [[bus.unit]]
+              type = "compressor"
+              id = "bus_comp"
+            [[strip]]
+            name = "vox"
+            send = [{ bus = "foh" }]
+              [[strip.unit]]
+              type = "lv2"
+              id = "darc"
+              uri = "http://gareus.org/oss/lv2/darc#mono"
+            """, path: "/tmp/meter-labels.toml")
+        let loudness = BusLoudnessMonitor(showSeconds: 3600, runsWorker: false) { _ in }
+        let graph = try LiveSession.graph(for: preset, sampleRate: 48000, period: 256, loudness: loudness)
+        let labels = MeterLabels(tree: ParameterPath.tree(graph: graph, preset: preset), graph: graph)
+        let lines = MeterView(isTerminal: false).meterLines(graph.meters(), now: Date(), labels: labels)
+        for row in ["strip/vox ", "bus/foh ", "bus/foh/unit/bus_comp GR", "strip/vox/unit/darc/rms (Signal Level)"] {
+            XCTAssertTrue(lines.contains { $0.hasPrefix(row) }, "a row '\(row)' in \(lines)")
+        }
+        XCTAssertEqual(MeterLabels().unit("vox/comp"), "vox/comp", "without a tree a row keeps its meter name")
+    }
 }

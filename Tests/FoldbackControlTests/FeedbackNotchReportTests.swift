@@ -24,6 +24,23 @@ final class FeedbackNotchReportTests: XCTestCase {
         }
     }
 
+    /// A unit publishing ages (`notch<n>_age_s`) has each change carry the notch's age, to 0.1 s; an age going up
+    /// alone is no change; a release has none.
+    func testChangesCarryTheNotchesAge() {
+        func aged(_ depth: Float, age: Float) -> MeterSnapshot {
+            var snapshot = snapshot([(3, 2538, depth)])
+            snapshot.units[0].readings += [UnitMeterReading(key: "notch3_age_s", value: age), UnitMeterReading(key: "notch3_changed_s", value: 0)]
+            return snapshot
+        }
+        var report = FeedbackNotchReport()
+        XCTAssertEqual(texts(report.changes(in: aged(-9, age: 0))), ["/foldback/strip/vox/feedback 2538.0 -9.0 0.0"])
+        XCTAssertEqual(texts(report.changes(in: aged(-9, age: 4))), [], "older, not changed")
+        XCTAssertEqual(texts(report.changes(in: aged(-12, age: 12.34))), ["/foldback/strip/vox/feedback 2538.0 -12.0 12.3"])
+        XCTAssertEqual(texts(report.changes(in: snapshot([]))), ["/foldback/strip/vox/feedback 2538.0 0.0"])
+        XCTAssertEqual(FeedbackNotchReport.notches(in: aged(-9, age: 7).units[0].readings).first?.sinceChange, 0)
+        XCTAssertTrue(FeedbackNotchReport.isNotchKey("notch3_age_s") && FeedbackNotchReport.isNotchKey("notch16_changed_s"))
+    }
+
     func testEachChangeIsSentOnceAndAReleaseAsDepthZero() {
         var report = FeedbackNotchReport()
         XCTAssertEqual(texts(report.changes(in: snapshot([]))), [])

@@ -14,11 +14,11 @@ final class EQUnitTests: XCTestCase {
         }
     }
 
-    func testParametersAreGainThenFourPerBand() {
+    func testParametersAreGainThenFourPerBandThenTheTypes() {
         let bands = sixteenBands()
         let unit = EQUnit(bands: bands, gainDB: -2)
         XCTAssertEqual(unit.typeName, "eq")
-        XCTAssertEqual(unit.parameters.count, 1 + 4 * 16)
+        XCTAssertEqual(unit.parameters.count, 1 + 5 * 16)
         XCTAssertEqual(unit.parameters[0].key, "gain_db")
         XCTAssertEqual(unit.parameters[0].defaultValue, -2)
         for band in 1...16 {
@@ -26,7 +26,15 @@ final class EQUnitTests: XCTestCase {
             XCTAssertEqual(unit.parameters[first..<first + 4].map(\.key),
                            ["band\(band)_freq_hz", "band\(band)_gain_db", "band\(band)_q", "band\(band)_enabled"])
             XCTAssertEqual(Double(unit.parameters[first].defaultValue), bands[band - 1].frequency, accuracy: 1e-3)
+            let type = unit.parameters[4 * 16 + band]
+            XCTAssertEqual(type.key, "band\(band)_type")
+            XCTAssertEqual(EQUnit.typeBand(parameter: 4 * 16 + band, bandCount: 16), band - 1)
+            XCTAssertEqual(type.defaultValue, bands[band - 1].type.choiceValue)
+            XCTAssertEqual(type.choices.map(\.name), EQBandType.allCases.map(\.rawValue), "choice values are the allCases order")
+            XCTAssertEqual(type.choices.map(\.value), EQBandType.allCases.map(\.choiceValue))
         }
+        XCTAssertEqual(EQBandType.allCases.map { EQBandType(choiceValue: $0.choiceValue) }, EQBandType.allCases)
+        XCTAssertNil(EQBandType(choiceValue: 8))
     }
 
     func testSixteenBandsThroughTheEngineMatchTheAnalyticResponse() throws {

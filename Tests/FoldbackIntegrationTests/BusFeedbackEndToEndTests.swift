@@ -148,7 +148,7 @@ final class BusFeedbackEndToEndTests: JACKServerTestCase {
     private func fmt(_ value: Double) -> String { String(format: "%.1f", value) }
 }
 
-/// Collects `/foldback/bus/wedge/feedback f freq_hz f depth_db` reports (with their arrival time) on a thread of its own,
+/// Collects `/foldback/bus/wedge/feedback f freq_hz f depth_db [f age_s]` reports (with their arrival time) on a thread of its own,
 /// draining the meter messages around them.
 private final class FeedbackReports: @unchecked Sendable {
     struct Report { var time: ContinuousClock.Instant; var frequency: Float; var depth: Float }
@@ -159,8 +159,8 @@ private final class FeedbackReports: @unchecked Sendable {
     init(_ client: OSCClient) {
         Thread.detachNewThread { [self] in
             while !isStopping.load(ordering: .acquiring) {
-                guard let message = client.receive(timeout: 0.05), message.path == "/foldback/bus/wedge/feedback",
-                      case .float(let frequency) = message.arguments.first, case .float(let depth) = message.arguments.last else { continue }
+                guard let message = client.receive(timeout: 0.05), message.path == "/foldback/bus/wedge/feedback", message.arguments.count >= 2,
+                      case .float(let frequency) = message.arguments[0], case .float(let depth) = message.arguments[1] else { continue }
                 let report = Report(time: .now, frequency: frequency, depth: depth)
                 received.withLock { $0.append(report) }
             }

@@ -1,4 +1,4 @@
-// The engineer's console in headless Chromium on a real `foldback run`: sends on faders, the eq and geq editors, measured by a JACK client. Non-realtime.
+// The engineer's console in headless Chromium on a real `foldback run`: sends on faders, the eq and geq editors, a plugin's output meters, measured by a JACK client. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackJACKTesting
@@ -86,13 +86,14 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         try rig.waitForValue("/foldback/strip/gtr/send/iem_vox/gain_db", -10)
 
         // Every unit opens an editor built from the tree; the special views where a unit has one.
-        for (unit, view) in [("strip/vox/unit/comp/", ".compcurve"), ("bus/wedge/unit/ring_out/", ".geq"), ("bus/wedge/unit/fbx/", "#notches"),
+        for (unit, view) in [("strip/vox/unit/comp/", ".compcurve[data-drawn='1']"), ("bus/wedge/unit/ring_out/", ".geq"), ("bus/wedge/unit/fbx/", "#notches"),
                              ("bus/verb/unit/plate/", "input[aria-label='bus/verb/unit/plate/decay_s']"), ("bus/foh/unit/tone/", "#eq-plane")] {
             try browser.run("document.querySelector('button[data-editor=\"\(unit)\"]').click()")
             try browser.wait(until: "const e = document.getElementById('editor'); return e !== null && e.dataset.prefix === '\(unit)' && e.querySelector(\"\(view)\") !== null",
                              "the editor of \(unit)")
         }
         XCTAssertEqual(try browser.run("return document.querySelectorAll('#editor circle.handle').length") as? Int, 2, "foh's tone eq: a handle per band")
+        XCTAssertEqual(try browser.run("return document.querySelectorAll(\"#editor select[aria-label$='_type']\").length") as? Int, 2, "and a type selector per band")
         try browser.run("document.querySelector('button[data-editor=\"bus/wedge/unit/ring_out/\"]').click()")
         XCTAssertEqual(try browser.run("return document.querySelectorAll('#editor .geq input[type=range]').length") as? Int, 31, "the geq's 31 faders")
     }
@@ -156,6 +157,13 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         try browser.run("window.foldbackPage.undo()")
         try rig.waitForValue("/foldback/bus/iem/unit/ring_out/g2k5", 0)
 
+        // The band's type from its list: a peak becomes a high shelf in the engine.
+        try browser.run("\(eqButton).click()")
+        let typeList = #"document.querySelector('#editor select[aria-label="strip/keys/unit/eq/band1_type"]')"#
+        try browser.wait(until: "return \(typeList) !== null", "the band's type list")
+        try browser.run("const s = \(typeList); s.value = [...s.options].find((o) => o.text === 'high_shelf').value; s.dispatchEvent(new Event('change'));")
+        try rig.waitForValue("/foldback/strip/keys/unit/eq/band1_type", 2)
+
         if let shots = ProcessInfo.processInfo.environment["FOLDBACK_SCREENSHOTS"] {
             let phone = try WebDriverSession(width: 360, height: 780)
             defer { phone.close() }
@@ -167,5 +175,29 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
             XCTAssertEqual(try phone.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool, true, "the editor fits the phone")
             try phone.screenshot().write(to: URL(fileURLWithPath: shots + "/web-eq-phone.png"))
         }
+    }
+
+    /// x42 darc on the keys, a −20 dBFS 1 kHz tone into them: its editor shows the plugin's `Signal Level` output
+    /// as a meter, moving with the tone (a value well above the −80 dB floor it shows in silence).
+    func testAPluginsOutputsAreMetersInItsEditor() throws {
+        let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self, extraStrip: """
+            [[strip]]
+            name = "keys"
+            send = [{ bus = "iem" }]
+            unit = [{ type = "lv2", id = "darc", uri = "http://gareus.org/oss/lv2/darc#mono" }]
+            """, signals: [.sine(frequency: 1_000, level: -20), .sine(frequency: 1_000, level: -20)], playInto: ["vox_in", "keys_in"], recordFrom: ["iem"])
+        defer { rig.close() }
+        let browser = try WebDriverSession(width: 1_280, height: 800)
+        defer { browser.close() }
+        try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["engineer"]))")
+        let button = #"document.querySelector('#console button[data-editor="strip/keys/unit/darc/"]')"#
+        try browser.wait(until: "return \(button) !== null && !document.body.classList.contains('offline')", "the keys' plugin button")
+        try browser.run("\(button).click()")
+        let meter = #"document.querySelector('#unit-outputs [data-output="strip/keys/unit/darc/rms"]')"#
+        try browser.wait(until: "const m = \(meter); return m !== null && m.textContent.includes('Signal Level') && parseFloat(m.querySelector('.value').dataset.value) > -40",
+                         "the plugin's Signal Level meter following the tone")
+        let shown = try browser.run("return parseFloat(\(meter).querySelector('.value').dataset.value)") as? Double
+        print("darc Signal Level in the editor: \(shown ?? .nan) dB for a −20 dBFS tone")
+        XCTAssertEqual(shown ?? 0, -20, accuracy: 3, "about the tone's level")
     }
 }

@@ -92,13 +92,20 @@ final class EQPresetTests: XCTestCase {
              ["give one of 'q', 'bw_oct' or 'slope', not 'q' and 'bw_oct'"]),
             ("  type = \"high_pass\"\n  freq_hz = 80\n  slope_db_oct = 18\n", 11, 18, ["'slope_db_oct' must be 12 or 24, found 18"]),
             ("  type = \"high_pass\"\n  freq_hz = 80\n  slope_db_oct = 24\n  q = 1\n", 12, 3, ["'q' applies to 12 dB/oct filters"]),
-            ("  type = \"high_pass\"\n  freq_hz = 80\n  gain_db = 3\n", 11, 3, ["'gain_db' does nothing on a 'high_pass' band"]),
             ("  type = \"peak\"\n  freq_hz = 80\n  slope = 1\n", 11, 3, ["'slope' is for low_shelf and high_shelf bands"]),
             ("  type = \"notch\"\n", 8, 3, ["[[strip.unit.band]] is missing required key 'freq_hz'"]),
         ]
         for (lines, line, column, message) in cases {
             assertSingleError(eqPreset(band + lines), line: line, column: column, contains: message)
         }
+    }
+
+    func testAGainOnAPassBandIsKeptWithAWarning() throws {
+        let preset = try PresetLoader.parse(eqPreset("  [[strip.unit.band]]\n  type = \"high_pass\"\n  freq_hz = 80\n  gain_db = 3\n"), path: "test.toml")
+        XCTAssertEqual(preset.strips.first?.units.first?.bands.first?.band.gainDB, 3, "kept for a live change of type")
+        XCTAssertEqual(preset.warnings.count, 1)
+        XCTAssertTrue(preset.warnings.first?.description.contains("test.toml:11:3") ?? false, "\(preset.warnings)")
+        XCTAssertTrue(preset.warnings.first?.description.contains("'gain_db' does nothing on a 'high_pass' band") ?? false, "\(preset.warnings)")
     }
 
     func testCurveAndIndexErrorsAreLocated() {
@@ -139,7 +146,7 @@ final class EQPresetTests: XCTestCase {
                                             path: "test.toml")
         let unit = try UnitFactory.makeUnit(try XCTUnwrap(preset.strips.first?.units.first))
         XCTAssertEqual(unit.typeName, "eq")
-        XCTAssertEqual(unit.parameters.count, 1 + 4 * 3)
+        XCTAssertEqual(unit.parameters.count, 1 + 5 * 3)
         XCTAssertNoThrow(try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 256))
         XCTAssertThrowsError(try PresetGraphBuilder.graph(for: preset, sampleRate: 44100, maxFrames: 256)) { error in
             XCTAssertTrue("\(error)".contains("band 3 is at 23000 Hz, above 0.49 × the sample rate"), "\(error)")

@@ -167,9 +167,12 @@ final class ParameterTreeSurfacesTests: XCTestCase {
         try server.start()
         defer { server.stop() }
         let page = try WebSocketTestClient(port: server.port, token: access.engineerToken)
+        let tree = try page.expect("tree")
+        let carried = (tree["parameters"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
+        XCTAssertEqual(carried, router.parameterTree?.nodes.map(\.path), "the page is sent the tree")
         let state = try page.expect("state")
-        let carried = (state["parameters"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
-        XCTAssertEqual(carried, router.parameterTree?.nodes.map(\.path), "the state carries the tree")
+        XCTAssertEqual((state["values"] as? [Any])?.count, carried.count, "and the state a value per node")
+        XCTAssertEqual(state["tree"] as? Int, tree["version"] as? Int)
         for node in nodes {
             let value = Self.testValue(node, round: 2)
             page.send(#"{"path":"/foldback/\#(node.path)","value":\#(value)}"#)

@@ -105,6 +105,28 @@ final class WebServerTests: XCTestCase {
         XCTAssertLessThan(oscMove.duration(to: .now), .milliseconds(100))
     }
 
+    /// The tree reaches a page once (before its first state); a move then sends values only, the moved node's value
+    /// at its place in the tree, without the tree again.
+    func testTheTreeIsSentOnceAndStatesCarryValues() throws {
+        let page = try WebSocketTestClient(port: server.port, token: "engineer-0123456789")
+        let tree = try page.expect("tree")
+        let paths = try XCTUnwrap(tree["parameters"] as? [[String: Any]]).compactMap { $0["path"] as? String }
+        let index = try XCTUnwrap(paths.firstIndex(of: "strip/vox/unit/comp/threshold_db"))
+        let first = try page.expect("state")
+        XCTAssertEqual((first["parameters"] as? [Any])?.count, 0, "no nodes in a state")
+        XCTAssertEqual((first["values"] as? [Any])?.count, paths.count)
+        page.send(#"{"path":"/foldback/strip/vox/unit/comp/threshold_db","value":-31.5}"#)
+        var sawTree = false
+        let moved = page.next("state", timeout: 1.5) { state in
+            (state["values"] as? [NSNumber]).map { $0[index].doubleValue == -31.5 } ?? false
+        }
+        XCTAssertNotNil(moved, "the move arrives as a value at the node's index")
+        // Nothing in the next half second is a tree (the refresh comes every 10 s).
+        let until = Date().addingTimeInterval(0.5)
+        while Date() < until, let text = page.receive(timeout: 0.2) { if text.contains(#""type":"tree""#) { sawTree = true } }
+        XCTAssertFalse(sawTree, "the tree is not sent with every state")
+    }
+
     func testMetersArriveTwentyFiveTimesASecond() throws {
         let page = try WebSocketTestClient(port: server.port, token: "gtr-token-01234")
         _ = try page.expect("meters")

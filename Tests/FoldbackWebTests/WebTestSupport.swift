@@ -47,8 +47,8 @@ final class WebTestTarget: LiveControlTarget, @unchecked Sendable {
           bus = "iem_gtr"
         """
 
-    init() throws {
-        currentPreset = try PresetLoader.parse(Self.preset, path: "/tmp/web-test.toml")
+    init(text: String = WebTestTarget.preset) throws {
+        currentPreset = try PresetLoader.parse(text, path: "/tmp/web-test.toml")
         try engine.install(PresetGraphBuilder.graph(for: currentPreset, sampleRate: 48000, maxFrames: 64), crossfade: .none)
     }
 

@@ -8,13 +8,16 @@ public import FoldbackDSP
 /// - 0 `gain_db`: output gain, −24 … +24 dB.
 /// - for band *n* (1-based, in the order the bands were given), four parameters from index 4(*n* − 1) + 1:
 ///   `band<n>_freq_hz` (10 … 23520 Hz, clamped to 0.49 × the sample rate), `band<n>_gain_db` (±24 dB;
-///   peaks and shelves only), `band<n>_q` (0.1 … 50; ignored by 24 dB/octave filters) and
+///   peaks and shelves only, but always present since the type can change), `band<n>_q` (0.1 … 50; ignored by 24 dB/octave filters) and
 ///   `band<n>_enabled` (0 off, 1 on).
+///
+/// - after every band's four, one `band<n>_type` per band (index 4 × bands + *n*): the band's shape, a choice
+///   of ``EQBandType`` (`peak`, `low_shelf`, … as in presets, valued by ``EQBandType/choiceValue``).
 ///
 /// So band 1 is 1…4, band 2 is 5…8, band *n*'s frequency is 4*n* − 3. Frequency, gain and Q glide over
 /// ``LinearSmoother/defaultTime`` with the sections redesigned every ``EQKernel/chunkFrames`` frames;
-/// enabling or disabling a band crossfades over the same time. Band types and slopes are fixed when
-/// the unit is built.
+/// enabling or disabling a band crossfades over the same time, and a type change fades the band out,
+/// switches and fades it in (``EQKernel/setType(_:band:)``). Slopes are fixed when the unit is built.
 public final class EQUnit: EngineUnit, @unchecked Sendable {
     public let typeName = "eq"
     public let parameters: [ParameterDescriptor]
@@ -38,20 +41,33 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
         parameters = Self.parameters(bands: bands, gainDB: gainDB)
     }
 
-    /// The parameters of an EQ of `bands` with output gain `gainDB`: the gain, then each band's frequency, gain, Q and on/off.
+    /// The parameters of an EQ of `bands` with output gain `gainDB`: the gain, then each band's frequency, gain, Q and on/off,
+    /// then each band's type (appended, so the first indexes stay as they were before types were live).
     public static func parameters(bands: [EQBand], gainDB: Double) -> [ParameterDescriptor] {
         var descriptors = [ParameterDescriptor(key: "gain_db", range: -24...24, defaultValue: Float(gainDB), summary: "Output gain in dB.")]
         for (index, band) in bands.enumerated() {
             let prefix = "band\(index + 1)_"
             descriptors += [
                 ParameterDescriptor(key: prefix + "freq_hz", range: Self.floatRange(EQBand.frequencyRange), defaultValue: Float(band.frequency)),
-                ParameterDescriptor(key: prefix + "gain_db", range: Self.floatRange(EQBand.gainRange), defaultValue: Float(band.gainDB))
-                    .inert(!band.type.usesGain),
+                ParameterDescriptor(key: prefix + "gain_db", range: Self.floatRange(EQBand.gainRange), defaultValue: Float(band.gainDB),
+                                    summary: "Peaks and shelves only; kept for a change of the band's type."),
                 ParameterDescriptor(key: prefix + "q", range: Self.floatRange(EQBand.qRange), defaultValue: Float(band.q)),
                 .toggle(key: prefix + "enabled", defaultValue: band.isEnabled ? 1 : 0),
             ]
         }
+        let types = EQBandType.allCases.map { ParameterChoice(name: $0.rawValue, value: $0.choiceValue) }
+        for (index, band) in bands.enumerated() {
+            descriptors.append(ParameterDescriptor(
+                key: "band\(index + 1)_type", range: 0...Float(types.count - 1), defaultValue: band.type.choiceValue, choices: types,
+                isSmoothed: true, summary: "Band \(index + 1)'s shape; a change fades the band out and in again."))
+        }
         return descriptors
+    }
+
+    /// The band whose `type` parameter is at `index` in an EQ of `bandCount` bands, nil when `index` is another parameter.
+    public static func typeBand(parameter index: Int, bandCount: Int) -> Int? {
+        let band = index - 1 - parametersPerBand * bandCount
+        return band >= 0 && band < bandCount ? band : nil
     }
 
     private static func floatRange(_ range: ClosedRange<Double>) -> ClosedRange<Float> {
@@ -86,6 +102,10 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
             let unit = state.assumingMemoryBound(to: State.self)
             guard index > 0 else {
                 if index == 0 { unit.pointee.kernel.setOutputGain(decibels: Double(value)) }
+                return
+            }
+            if let band = typeBand(parameter: Int(index), bandCount: unit.pointee.kernel.bandCount) {
+                if let type = EQBandType(choiceValue: value) { unit.pointee.kernel.setType(type, band: band) }
                 return
             }
             let band = Int(index - 1) / parametersPerBand

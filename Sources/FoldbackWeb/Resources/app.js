@@ -254,7 +254,8 @@
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
       if (message.type === "hello") { role = message.role; bus = message.bus || null; links = message.links || []; layout = ""; document.title = `Foldback · ${bus || "engineer"}`; }
-      else if (message.type === "state") applyState(message);
+      else if (message.type === "tree") window.foldbackTree.take(message);   // tree.js: the tree once, then values
+      else if (message.type === "state") { if (window.foldbackTree.expand(message)) applyState(message); }
       else if (message.type === "meters") applyMeters(message);
       else if (message.type === "spectrum" && window.foldbackAnalyser) window.foldbackAnalyser.frame(message);
       else if (message.type === "error") console.warn("foldback refused:", message.reason);

@@ -106,16 +106,17 @@ window.foldbackEditors = (() => {
   }
   let bandsPlaced = [];
 
-  // The compressor's static curve (input → output level) from its threshold, ratio, knee and makeup, and its live gain reduction.
+  // The compressor's static curve (input → output level, from the engine's own gain computer: GET /curve, knee,
+  // expander and makeup included) and its live gain reduction.
   function compressorView() {
-    const v = (k, d) => (page.node(prefix + k) || { value: d }).value;
-    const t = v("threshold_db", -20), r = Math.max(1, v("ratio", 2)), k = v("knee_db", 0), m = v("makeup_db", 0);
-    const out = (i) => i - t < -k / 2 ? i : (i - t > k / 2 ? t + (i - t) / r : i + (1 / r - 1) * Math.pow(i - t + k / 2, 2) / (2 * k));
-    const S = 200, map = (d) => S - (d + 60) / 60 * S;
-    const plot = svg("svg", { viewBox: `0 0 ${S} ${S}`, class: "compcurve" });
+    const S = 200, LOW = -90, map = (d) => S - (Math.max(LOW, Math.min(12, d)) - LOW) / -LOW * S;
+    const plot = svg("svg", { viewBox: `0 0 ${S} ${S}`, class: "compcurve", id: "comp-curve" });
     plot.append(svg("line", { x1: 0, y1: S, x2: S, y2: 0, class: "grid" }));
-    const points = []; for (let i = -60; i <= 0; i += 1) points.push(`${(i + 60) / 60 * S},${map(out(i) + m)}`);
-    plot.append(svg("polyline", { points: points.join(" "), class: "curve" }));
+    curve = svg("polyline", { points: "", class: "curve" });
+    curve.endpoint = "curve";
+    curve.place = (points) => curve.setAttribute("points", points.in.map((i, n) => `${((i - LOW) / -LOW * S).toFixed(1)},${map(points.out[n]).toFixed(1)}`).join(" "));
+    drawn = "";
+    plot.append(curve);
     gr = page.el("div", { class: "grbar" }, page.el("div", { class: "fill" }));
     return page.el("div", { class: "compview" }, plot, page.el("div", { class: "small" }, "gain reduction"), gr);
   }
@@ -129,14 +130,23 @@ window.foldbackEditors = (() => {
       el("button", { onclick: () => (notchList.placed || []).forEach(([n]) => page.send({ command: `${prefix}notch/${n}/clear` })) }, "clear all")), notchList);
   }
 
+  // The list is rebuilt when a notch comes, goes or deepens; ages (the 4th field, whole seconds) update in place.
   function showNotches(placed) {
-    const text = JSON.stringify(placed);
-    if (!notchList || text === notchList.shown) return;
-    notchList.shown = text; notchList.placed = placed;
-    notchList.replaceChildren(...(placed.length ? placed : []).map(([n, hz, depth]) => page.el("div", { class: "line" },
-      page.el("span", { class: "name small" }, `#${n}`), page.el("span", { class: "small" }, `${hz.toFixed(0)} Hz  ${depth.toFixed(1)} dB`),
-      page.el("button", { "data-notch": n, onclick: () => page.send({ command: `${prefix}notch/${n}/clear` }) }, "clear"))));
-    if (!placed.length) notchList.append(page.el("span", { class: "small" }, "no notch in place"));
+    const text = JSON.stringify(placed.map((n) => n.slice(0, 3)));
+    const age = (s) => s === undefined ? "" : s < 60 ? `${s} s` : s < 3600 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor(s / 60) % 60} min`;
+    if (!notchList) return;
+    if (text !== notchList.shown) {
+      notchList.shown = text; notchList.placed = placed;
+      notchList.replaceChildren(...placed.map(([n, hz, depth]) => page.el("div", { class: "line" },
+        page.el("span", { class: "name small" }, `#${n}`), page.el("span", { class: "small" }, `${hz.toFixed(0)} Hz  ${depth.toFixed(1)} dB`),
+        page.el("span", { class: "small age", "data-age": n }, ""),
+        page.el("button", { "data-notch": n, onclick: () => page.send({ command: `${prefix}notch/${n}/clear` }) }, "clear"))));
+      if (!placed.length) notchList.append(page.el("span", { class: "small" }, "no notch in place"));
+    }
+    for (const [n, , , seconds] of placed) {
+      const cell = notchList.querySelector(`[data-age="${n}"]`);
+      if (cell) cell.textContent = age(seconds);
+    }
   }
 
   function open(helpers, unitPrefix, type, title) {
@@ -150,6 +160,8 @@ window.foldbackEditors = (() => {
     if (type === "eq" || type === "geq") body.append(eqView(type === "eq" ? nodes : []));
     if (type === "compressor") body.append(compressorView());
     if (type === "feedback") body.append(feedbackView());
+    const outputs = window.foldbackOutputs && window.foldbackOutputs.view(page, prefix);   // outputs.js: a plugin's meters
+    if (outputs) body.append(outputs);
     if (type === "geq") {
       const faders = nodes.filter((p) => /^g\d/.test(key(p)));
       body.append(el("div", { class: "geq" }, ...faders.map((p) => control(p, true))),
@@ -171,16 +183,17 @@ window.foldbackEditors = (() => {
     if (gr) gr.firstChild.style.width = Math.min(100, (m.gr[grKey] || 0) / 24 * 100) + "%";
     if (notchList) showNotches((m.notches || {})[grKey] || []);
     if (panel) for (const place of bandsPlaced) place();
+    if (panel && window.foldbackOutputs) window.foldbackOutputs.meters(m);
     refreshCurve();
   }
 
-  // Fetches the open eq's response when its values changed since the last drawing.
+  // Fetches the open eq's response (the compressor's curve) when its values changed since the last drawing.
   function refreshCurve() {
     if (!panel || !curve || fetching) return;
     const now = JSON.stringify(page.parameters(prefix).map((p) => p.value));
     if (now === drawn) return;
     fetching = true;
-    fetch(`response?token=${encodeURIComponent(token)}&unit=${encodeURIComponent(prefix.slice(0, -1))}`)
+    fetch(`${curve.endpoint || "response"}?token=${encodeURIComponent(token)}&unit=${encodeURIComponent(prefix.slice(0, -1))}`)
       .then((answer) => answer.ok ? answer.json() : null)
       .then((points) => { if (points && curve) { curve.place(points); drawn = now; curve.closest("svg").dataset.drawn = "1"; } })
       .catch(() => {}).finally(() => { fetching = false; });
