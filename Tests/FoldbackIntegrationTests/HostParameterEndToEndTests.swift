@@ -44,8 +44,8 @@ final class HostParameterEndToEndTests: JACKServerTestCase {
         try rig.waitForValue(source + "pitch_semitones", -12)
 
         let page = try WebSocketTestClient(port: port, path: "/ws?token=\(try XCTUnwrap(tokens["engineer"]))")
-        let state = try XCTUnwrap(page.next("state"))
-        let paths = (state["parameters"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
+        let tree = try XCTUnwrap(page.next("tree"))
+        let paths = (tree["parameters"] as? [[String: Any]])?.compactMap { $0["path"] as? String } ?? []
         XCTAssertTrue(paths.contains("strip/backing/source/cents"), "the page builds its controls from the tree: \(paths)")
         page.send(#"{"path":"/foldback/strip/backing/source/cents","value":25}"#)
         XCTAssertNotNil(page.next("ok"))

@@ -34,8 +34,8 @@ final class SoundcheckControlTests: JACKServerTestCase {
         defer { rig.close() }
         XCTAssertLessThan(abs(try rig.measuredGain()), 0.001, "vox plays the silent take, not its port")
         let page = try WebSocketTestClient(port: port, path: "/ws?token=\(try XCTUnwrap(tokens["engineer"]))")
-        let state = try XCTUnwrap(page.next("state"))
-        let inputs = (state["parameters"] as? [[String: Any]])?.compactMap { $0["path"] as? String }.filter { $0.hasSuffix("input") }
+        let tree = try XCTUnwrap(page.next("tree"))
+        let inputs = (tree["parameters"] as? [[String: Any]])?.compactMap { $0["path"] as? String }.filter { $0.hasSuffix("input") }
         XCTAssertEqual(inputs, ["strip/vox/input", "soundcheck/input"])
         page.send(#"{"path":"/foldback/strip/vox/input","value":0}"#)
         XCTAssertNotNil(page.next("ok"))
