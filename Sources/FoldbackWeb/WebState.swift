@@ -122,6 +122,18 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var kind: String
         public var name: String
         public var strips: [String]
+        /// The tree paths of the group's fader (a DCA's; nil for a mute group) and mute.
+        public var gain: String?
+        public var mute: String
+
+        static func dca(_ name: String, strips: [String]) -> Group {
+            Group(kind: "dca", name: name, strips: strips, gain: ParameterTree.Path.dca(name, ParameterTree.Key.gain),
+                  mute: ParameterTree.Path.dca(name, ParameterTree.Key.mute))
+        }
+
+        static func muteGroup(_ name: String, strips: [String]) -> Group {
+            Group(kind: "mute_group", name: name, strips: strips, gain: nil, mute: ParameterTree.Path.muteGroup(name))
+        }
     }
 
     public var type = "state"
@@ -202,8 +214,8 @@ public struct WebState: Encodable, Equatable, Sendable {
         return WebState(
             preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses, parameters: parameters,
             soundcheck: take,
-            groups: preset.dcas.map { Group(kind: "dca", name: $0.name, strips: $0.strips) }
-                + preset.muteGroups.map { Group(kind: "mute_group", name: $0.name, strips: $0.strips) },
+            groups: preset.dcas.map { Group.dca($0.name, strips: $0.strips) }
+                + preset.muteGroups.map { Group.muteGroup($0.name, strips: $0.strips) },
             outputs: target.engine.graph.map(WebUnitOutput.all(in:)) ?? [])
     }
 }

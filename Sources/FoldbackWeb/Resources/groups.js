@@ -3,7 +3,7 @@
 "use strict";
 window.foldbackGroups = (() => {
   // The "Groups" heading and row, or nothing without groups: columns beside each other on the console,
-  // stacked rows on a phone. Moves go out as any parameter's (dca/<name>/gain_db, dca/<name>/mute, mute_group/<name>/mute).
+  // stacked rows on a phone. Moves go out as any parameter's, at the paths the state gives each group.
   function section(s, page, asColumns) {
     const groups = s.groups || [];
     if (!groups.length) return [];
@@ -11,9 +11,8 @@ window.foldbackGroups = (() => {
     const live = (path) => { const p = page.node(path); return p ? p.value : 0; };
     const members = (g) => el("div", { class: "small members", title: g.strips.join(", ") }, g.strips.join(", "));
     const dcas = groups.filter((g) => g.kind === "dca").map((g) => {
-      const path = `dca/${g.name}/`;
-      const [input, out] = page.fader(path + "gain_db", live(path + "gain_db"));
-      const mute = page.toggle(path + "mute", "M", live(path + "mute") >= 0.5, "mute");
+      const [input, out] = page.fader(g.gain, live(g.gain));
+      const mute = page.toggle(g.mute, "M", live(g.mute) >= 0.5, "mute");
       if (!asColumns) {
         return el("div", { class: "row", "data-dca": g.name }, el("div", { class: "line" }, el("span", { class: "name" }, g.name), input, out, mute), members(g));
       }
@@ -22,8 +21,7 @@ window.foldbackGroups = (() => {
         el("div", { class: "faderbox" }, input), out, mute, members(g));
     });
     const mutes = groups.filter((g) => g.kind === "mute_group").map((g) => {
-      const path = `mute_group/${g.name}/mute`;
-      const button = page.toggle(path, g.name, live(path) >= 0.5, "mute");
+      const button = page.toggle(g.mute, g.name, live(g.mute) >= 0.5, "mute");
       return el("div", { class: asColumns ? "mutegroup" : "line", "data-mute-group": g.name }, button, members(g));
     });
     const muteBox = mutes.length ? [el("div", { class: asColumns ? "strip mutegroups" : "row" }, el("div", { class: "name" }, "mute groups"), ...mutes)] : [];
