@@ -56,6 +56,12 @@ public struct PluginDescription: Sendable, Hashable {
     public func preset(named name: String) -> PluginPreset? {
         presets.first { $0.uri == name } ?? presets.first { $0.label.lowercased() == name.lowercased() }
     }
+
+    /// The message for a preset name that plugin `uri` does not have, listing the `available` labels.
+    public static func unknownPresetMessage(uri: String, preset: String, available: [String]) -> String {
+        let list = available.isEmpty ? "it has no presets" : "its presets: " + available.joined(separator: ", ")
+        return "LV2 plugin \(uri) has no preset '\(preset)'; \(list)"
+    }
 }
 
 /// A preset a plugin ships (an LV2 `pset:Preset`).

@@ -1,6 +1,8 @@
 // Typed errors of the LV2 host: discovery, instantiation, state. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import FoldbackEngine
+
 /// What can go wrong finding, checking or instantiating an LV2 plugin.
 public enum LV2Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// No installed plugin has this URI; `closest` are the nearest installed URIs.
@@ -36,8 +38,7 @@ public enum LV2Error: Error, Sendable, Equatable, CustomStringConvertible {
         case let .ambiguousChannels(plugin, reason):
             return "LV2 plugin \(plugin): \(reason)"
         case let .unknownPreset(plugin, preset, available):
-            let list = available.isEmpty ? "it has no presets" : "its presets: " + available.joined(separator: ", ")
-            return "LV2 plugin \(plugin) has no preset '\(preset)'; \(list)"
+            return PluginDescription.unknownPresetMessage(uri: plugin, preset: preset, available: available)
         case let .unknownControl(plugin, symbol, available):
             return "LV2 plugin \(plugin) has no control input '\(symbol)'; its controls: " + available.joined(separator: ", ")
         case let .controlOutOfRange(plugin, symbol, value, range):

@@ -22,8 +22,8 @@ enum LV2UnitDecoder {
         if let reason = info.unsupportedReason { reader.log.error(reason, at: reader.valueLocation("uri")) }
         if let preset = reader.string("preset") {
             if info.preset(named: preset) == nil {
-                let list = info.presets.isEmpty ? "it has no presets" : "its presets: " + info.presets.map(\.label).joined(separator: ", ")
-                reader.log.error("LV2 plugin \(uri) has no preset '\(preset)'; \(list)", at: reader.valueLocation("preset"))
+                let message = PluginDescription.unknownPresetMessage(uri: uri, preset: preset, available: info.presets.map(\.label))
+                reader.log.error(message, at: reader.valueLocation("preset"))
             } else {
                 spec.preset = preset
             }
