@@ -60,9 +60,6 @@ public struct ParameterDescriptor: Sendable, Hashable {
     public var isSmoothed: Bool
     /// One line for documentation and reports.
     public var summary: String
-    /// Whether it does nothing in this unit's set-up (a high-pass band's gain): kept for the unit's parameter
-    /// indexes, left out of the ``ParameterTree``.
-    public var isInert = false
 
     /// A parameter with its key, range and default. The unit and curve follow the key's suffix unless
     /// given (`_db`: dB on the dB curve, `_hz`: Hz on the log curve, `_ms`/`_s`: time on the log curve).
@@ -80,13 +77,6 @@ public struct ParameterDescriptor: Sendable, Hashable {
         self.curve = curve ?? (type == .number ? suffix.curve : .linear)
         self.isSmoothed = isSmoothed ?? (self.type == .number)
         self.summary = summary
-    }
-
-    /// This parameter, marked ``isInert`` when `isInert`.
-    public func inert(_ isInert: Bool) -> ParameterDescriptor {
-        var descriptor = self
-        descriptor.isInert = isInert
-        return descriptor
     }
 
     /// An on/off parameter.

@@ -48,7 +48,7 @@ extension ParameterTree {
         func addUnits(_ units: [UnitSpec], isBus: Bool, owner: Int, name: String) {
             let kind = isBus ? "bus" : "strip"
             for (unitIndex, unit) in units.enumerated() {
-                for (parameter, descriptor) in unitParameters(isBus, owner, unitIndex, unit).enumerated() where !descriptor.isInert {
+                for (parameter, descriptor) in unitParameters(isBus, owner, unitIndex, unit).enumerated() {
                     let address: ParameterAddress = isBus
                         ? .busUnitParameter(bus: owner, unit: unitIndex, parameter: parameter)
                         : .unitParameter(strip: owner, unit: unitIndex, parameter: parameter)

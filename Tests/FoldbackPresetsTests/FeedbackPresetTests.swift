@@ -84,7 +84,7 @@ final class FeedbackPresetTests: XCTestCase {
         let engine = Engine(configuration: EngineConfiguration(maxFrames: 64))
         try engine.install(PresetGraphBuilder.graph(for: first, sampleRate: 48000, maxFrames: 64), crossfade: .none)
         engine.renderCycle(frames: 64)
-        weak var old = engine.runningGraph
+        weak let old = engine.runningGraph
         let oldUnit = try XCTUnwrap(old?.description.strips[0].units.first as? FeedbackUnit)
 
         let live = try PresetLoader.parse(presetText(unit: ringOut.replacingOccurrences(of: "mode = \"ringout\"", with: "mode = \"live\"")), path: "b.toml")
