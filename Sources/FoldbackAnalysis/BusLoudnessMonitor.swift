@@ -60,6 +60,9 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
     public static let interval = 0.05
     /// Seconds of zeros a bus feeds its meter before it skips them: the 3 s short-term window and a margin.
     public static let silenceSeconds = 3.5
+    /// Seconds of sound between two readings: 10 a second, EBU Tech 3341's rate for momentary and short-term
+    /// (the meter's 100 ms windows), and the span of each true-peak reading.
+    public static let readingSeconds = 0.1
 
     private final class Entry {
         let bus: LoudnessBus
@@ -70,6 +73,8 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
         var hasWarned = false
         /// Zero frames fed to the meter since its last sound (counted up to the skip threshold).
         var silentFrames = 0
+        /// Frames fed to the meter since its last reading.
+        var unreadFrames = 0
 
         init(bus: LoudnessBus, earSPLOffsetDB: Double) {
             self.bus = bus
@@ -190,7 +195,10 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
             entry.silentFrames = trailingZeros == drained ? entry.silentFrames + drained : trailingZeros
         }
         guard frames > 0, let meter = entry.meter else { return }
-        let reading = fed > 0 ? meter.read() : entry.reading
+        entry.unreadFrames += fed
+        let isDue = Double(entry.unreadFrames) >= Self.readingSeconds * Double(meter.sampleRate) - 0.5
+        let reading = isDue ? meter.read() : entry.reading
+        if isDue { entry.unreadFrames = 0 }
         var message: String?
         entries.withLock { _ in
             entry.reading = reading

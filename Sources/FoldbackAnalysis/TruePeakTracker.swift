@@ -21,7 +21,7 @@ import Foundation
 /// each call covers the same interpolation positions as libebur128 fed the whole call.
 final class TruePeakTracker {
     /// Frames per block the rule decides on.
-    static let blockFrames = 64
+    static let blockFrames = 32
     /// Most frames one call takes (callers split longer runs).
     static let maxFrames = 4_096
 
@@ -107,10 +107,21 @@ final class TruePeakTracker {
         }
     }
 
-    /// The largest |sample| of `count` floats.
+    /// The largest |sample| of `count` floats: an integer maximum of their bit patterns without the sign bit,
+    /// eight at a time (the order of non-negative floats; a NaN would read as the largest).
     static func peakMagnitude(_ samples: UnsafePointer<Float>, count: Int) -> Double {
-        var peak: Float = 0
-        for index in 0..<count { peak = max(peak, abs(samples[index])) }
+        let magnitude = SIMD8<UInt32>(repeating: 0x7FFF_FFFF)
+        var lanes = SIMD8<UInt32>(repeating: 0)
+        var index = 0
+        while index + 8 <= count {
+            lanes = pointwiseMax(lanes, UnsafeRawPointer(samples + index).loadUnaligned(as: SIMD8<UInt32>.self) & magnitude)
+            index += 8
+        }
+        var peak = Float(bitPattern: lanes.max())
+        while index < count {
+            peak = Swift.max(peak, abs(samples[index]))
+            index += 1
+        }
         return Double(peak)
     }
 }
