@@ -85,7 +85,8 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
 
     private let showSeconds: Double
     private let runsWorker: Bool
-    private let scratchCapacity = BusLoudnessMonitor.ringFrames * 8
+    /// Floats of the drain scratch: 8,192 frames of 8 channels (a ring with more waiting is drained in turns).
+    private let scratchCapacity = 8_192 * 8
     private let pollScratch: UnsafeMutablePointer<Float>
     private let earSPLOffsetDB: Double
     private let warn: @Sendable (String) -> Void
@@ -103,6 +104,9 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
         self.showSeconds = showSeconds
         self.runsWorker = runsWorker
         pollScratch = .allocate(capacity: scratchCapacity)
+        // Touched now: left to the drains, its pages became resident one late drain at a time (RSS steps of up
+        // to 1 MiB at random minutes of a soak, whenever the machine held the worker back for longer than before).
+        pollScratch.initialize(repeating: 0, count: scratchCapacity)
         self.earSPLOffsetDB = earSPLOffsetDB
         self.warn = warn
     }
