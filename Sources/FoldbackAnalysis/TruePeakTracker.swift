@@ -13,8 +13,11 @@ import Foundation
 /// (``overshootBound``: 1.8642, +5.41 dB, at 4×; 2.3068, +7.26 dB, at 2×) times the largest input magnitude it
 /// sees. A block of ``blockFrames`` whose sample peak over itself and the ``history`` frames before it, times that
 /// bound, does not exceed the true peak already found in the reading cannot raise it, and is skipped. That bound is
-/// reached (a sign pattern matching one phase's coefficients), so it is the smallest safe margin; real programme
-/// overshoots by under 3 dB, so blocks more than 5.4 dB under the reading's peak are where the time is saved.
+/// reached (a sign pattern matching one phase's coefficients), so it is the smallest margin that is safe for every
+/// signal: no assumption about programme material. The time saved is in blocks more than 5.4 dB under the
+/// reading's peak (the quieter parts of each waveform cycle, and of any envelope); a steady full-level tone saves
+/// least. Blocks are 32 frames: 16 measured no cheaper (more calls), 64 skipped less (64 stereo buses of a chord:
+/// 11.5, 11.9 and 13.0 % of a core).
 /// The loudest block of each call is measured first, so the reading has a peak to compare with. A measured block
 /// after a skipped one is preceded by its ``history`` frames, fed with its peak ignored, so libebur128's delay line
 /// holds what it would hold had it seen everything: the values it produces are the ones a full run produces, and
