@@ -13,7 +13,7 @@ public struct LoudnessBus: Sendable, Equatable {
     /// Whether it feeds in-ear monitors (mono is then heard by both ears, and its dose is tracked).
     public var isInEar: Bool
     /// Whether its peaks are true peaks (a bus someone hears: it has outputs or is in-ear); else sample peaks,
-    /// which cost a third less (an effect bus heard only through its return).
+    /// which cost nothing beyond the loudness (an effect bus heard only through its return).
     public var measuresTruePeak: Bool
 
     /// A bus to measure.
