@@ -13,7 +13,7 @@ public struct LoudnessBus: Sendable, Equatable {
     /// Whether it feeds in-ear monitors (mono is then heard by both ears, and its dose is tracked).
     public var isInEar: Bool
     /// Whether its peaks are true peaks (a bus someone hears: it has outputs or is in-ear); else sample peaks,
-    /// which cost a third less (an effect bus heard only through its return).
+    /// which cost nothing beyond the loudness (an effect bus heard only through its return).
     public var measuresTruePeak: Bool
 
     /// A bus to measure.
@@ -60,6 +60,9 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
     public static let interval = 0.05
     /// Seconds of zeros a bus feeds its meter before it skips them: the 3 s short-term window and a margin.
     public static let silenceSeconds = 3.5
+    /// Seconds of sound between two readings: 10 a second, EBU Tech 3341's rate for momentary and short-term
+    /// (the meter's 100 ms windows), and the span of each true-peak reading.
+    public static let readingSeconds = 0.1
 
     private final class Entry {
         let bus: LoudnessBus
@@ -70,6 +73,8 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
         var hasWarned = false
         /// Zero frames fed to the meter since its last sound (counted up to the skip threshold).
         var silentFrames = 0
+        /// Frames fed to the meter since its last reading.
+        var unreadFrames = 0
 
         init(bus: LoudnessBus, earSPLOffsetDB: Double) {
             self.bus = bus
@@ -80,7 +85,8 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
 
     private let showSeconds: Double
     private let runsWorker: Bool
-    private let scratchCapacity = BusLoudnessMonitor.ringFrames * 8
+    /// Floats of the drain scratch: 8,192 frames of 8 channels (a ring with more waiting is drained in turns).
+    private let scratchCapacity = 8_192 * 8
     private let pollScratch: UnsafeMutablePointer<Float>
     private let earSPLOffsetDB: Double
     private let warn: @Sendable (String) -> Void
@@ -98,6 +104,9 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
         self.showSeconds = showSeconds
         self.runsWorker = runsWorker
         pollScratch = .allocate(capacity: scratchCapacity)
+        // Touched now: left to the drains, its pages became resident one late drain at a time (RSS steps of up
+        // to 1 MiB at random minutes of a soak, whenever the machine held the worker back for longer than before).
+        pollScratch.initialize(repeating: 0, count: scratchCapacity)
         self.earSPLOffsetDB = earSPLOffsetDB
         self.warn = warn
     }
@@ -190,7 +199,10 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
             entry.silentFrames = trailingZeros == drained ? entry.silentFrames + drained : trailingZeros
         }
         guard frames > 0, let meter = entry.meter else { return }
-        let reading = fed > 0 ? meter.read() : entry.reading
+        entry.unreadFrames += fed
+        let isDue = Double(entry.unreadFrames) >= Self.readingSeconds * Double(meter.sampleRate) - 0.5
+        let reading = isDue ? meter.read() : entry.reading
+        if isDue { entry.unreadFrames = 0 }
         var message: String?
         entries.withLock { _ in
             entry.reading = reading

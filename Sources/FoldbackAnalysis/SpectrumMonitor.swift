@@ -39,7 +39,10 @@ public final class SpectrumMonitor: @unchecked Sendable {
     private let cpu = Mutex<(seconds: Double, frames: Int)>((0, 0))
 
     /// A monitor with nothing selected; its worker starts with the first selection.
-    public init() {}
+    public init() {
+        // Touched now, so a late drain's backlog does not raise the show's RSS in the middle of it.
+        scratch.initialize(repeating: 0, count: Self.ringFrames * 2)
+    }
 
     deinit {
         stop()

@@ -23,6 +23,10 @@ package final class LiveControl: @unchecked Sendable {
     private let keys: MeterViewKeys?
     private let isStopping = Atomic<Bool>(false)
     private var worker: PeriodicWorker?
+    /// Polls since the start (fb-control's thread only).
+    private var polls = 0
+    /// Polls between two malloc trims: 30 s at 20 Hz.
+    private static let trimPolls = 600
     /// SIGHUP arrivals, as the control thread last saw them.
     private var hangup: SignalCounter
     /// The current preset file's modification time, as last seen by `--watch` (or written by a session save).
@@ -97,8 +101,12 @@ package final class LiveControl: @unchecked Sendable {
         view?.finish()
     }
 
-    /// 20 Hz: SIGHUP and `--watch` reloads, the meter view.
+    /// 20 Hz: SIGHUP and `--watch` reloads, the meter view; every ``trimPolls`` polls, free heap pages go back
+    /// to the system (a show's workers allocate and free thousands of small blocks a second, and glibc keeps the
+    /// pages a burst leaves free, so RSS would creep up while the heap stays flat).
     private func poll() {
+        polls &+= 1
+        if polls % Self.trimPolls == 0 { _ = fb_malloc_trim() }
         if hangup.hasArrived() {
             reload(because: "SIGHUP")
         } else if watch, hasPresetFileChanged() {

@@ -112,6 +112,7 @@ public final class Recorder: @unchecked Sendable {
             let frames = 8192
             let widest = tracks.map(\.channels).max() ?? 1
             let scratch = UnsafeMutablePointer<Float>.allocate(capacity: frames * widest)
+            scratch.initialize(repeating: 0, count: frames * widest)   // touched now, not by a late drain mid-take
             current = Take(
                 writers: writers, offeredAtStart: tracks.map(\.ring.framesOffered), droppedAtStart: tracks.map(\.ring.framesDropped),
                 overrunsAtStart: tracks.map(\.ring.overrunCount), overrunsReported: tracks.map(\.ring.overrunCount),

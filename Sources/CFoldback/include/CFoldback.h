@@ -1,6 +1,6 @@
 // C shims Swift cannot express: variadic jack_client_open, FTZ/DAZ, the RealtimeSanitizer
 // SPDX-License-Identifier: GPL-3.0-or-later
-// nonblocking wrapper, async-signal-safe stop flags and disk space reservation. Realtime: fb_realtime_* run on the audio thread.
+// nonblocking wrapper, async-signal-safe stop flags, disk space reservation and malloc tuning. Realtime: fb_realtime_* run on the audio thread.
 #ifndef CFOLDBACK_H
 #define CFOLDBACK_H
 
@@ -73,6 +73,14 @@ void fb_count_signal(int signo);
 
 /// How many `signo` signals have arrived since ``fb_count_signal`` was called for it.
 int fb_signal_count(int signo);
+
+/// Caps glibc's malloc arenas at `count` (mallopt M_ARENA_MAX); call before the process starts threads, as glibc
+/// fixes the cap when a thread first needs an arena of its own. Returns 1 when set, 0 where unsupported.
+int fb_malloc_limit_arenas(int count);
+
+/// Gives free heap pages of every malloc arena back to the system (glibc malloc_trim(0)). Never on the audio
+/// thread: it locks each arena in turn. Returns 1 when memory was released.
+int fb_malloc_trim(void);
 
 #ifdef __cplusplus
 }
