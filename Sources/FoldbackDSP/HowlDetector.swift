@@ -49,6 +49,10 @@ public struct HowlCriteria: Sendable, Hashable {
     public var harmonicToleranceBins = 2.0
     /// A partner above the peak only counts when it is within this many dB of the peak.
     public var upperPartnerRangeDB = 30.0
+    /// And a partner counts only when it moved with the peak: over the track's frames its level changed within
+    /// this many dB of the peak's change (a note's harmonics swell and fade together; a loop's resonances at
+    /// near-integer ratios, every one a multiple of the comb spacing, grow each at its own rate).
+    public var comodulationDB = 3.0
 
     /// The defaults above.
     public init() {}
@@ -100,6 +104,12 @@ public struct HowlDetector: Sendable {
     private let highBin: Int
     private var tracks: [Track] = []
     private var bandPower = 0.0
+    /// The spectra (bins 0 … highBin + 2) of the latest ``HowlCriteria/persistenceFrames`` frames, a ring
+    /// (`historyNext` is the slot the next frame takes), for a partner's level when a track began.
+    private var history: [Float] = []
+    private var historyFrames = 0
+    private var historyCount = 0
+    private var historyNext = 0
     /// Mean power of the analysed band in the latest frame, dB.
     public var averageDB: Double { 10 * log10(max(bandPower / Double(highBin - lowBin + 1), 1e-30)) }
 
@@ -116,6 +126,7 @@ public struct HowlDetector: Sendable {
     public mutating func analyze(_ spectrumDB: UnsafeBufferPointer<Float>) -> [HowlRing] {
         bandPower = 0
         for bin in lowBin...highBin { bandPower += power(spectrumDB[bin]) }
+        remember(spectrumDB)
         let peaks = findPeaks(spectrumDB)
         for index in tracks.indices { tracks[index].missed += 1 }
         for peak in peaks where peak.passes {      // only peaks passing the ratio can make a ring: track those alone
@@ -139,7 +150,39 @@ public struct HowlDetector: Sendable {
     }
 
     /// Forgets every track (after a notch moved the spectrum, or on reset).
-    public mutating func reset() { tracks.removeAll() }
+    public mutating func reset() {
+        tracks.removeAll()
+        historyCount = 0
+    }
+
+    /// Keeps this frame's spectrum in the history ring (sized to the persistence, which a caller may change).
+    private mutating func remember(_ spectrum: UnsafeBufferPointer<Float>) {
+        let stride = highBin + 3
+        if historyFrames != criteria.persistenceFrames {
+            historyFrames = max(criteria.persistenceFrames, 1)
+            history = Array(repeating: 0, count: historyFrames * stride)
+            (historyCount, historyNext) = (0, 0)
+        }
+        history.withUnsafeMutableBufferPointer { ring in
+            for bin in 0..<stride { ring[historyNext * stride + bin] = spectrum[bin] }
+        }
+        historyNext = (historyNext + 1) % historyFrames
+        historyCount = min(historyCount + 1, historyFrames)
+    }
+
+    /// The level (dB, parabola through the top bin within ±1 of `bin` and its neighbours) `framesAgo` frames
+    /// ago (0: this frame), or nil when the history does not reach that far.
+    private func pastLevel(near bin: Double, framesAgo: Int) -> Double? {
+        guard framesAgo < historyCount else { return nil }
+        let stride = highBin + 3
+        let base = ((historyNext - 1 - framesAgo + 2 * historyFrames) % historyFrames) * stride
+        let centre = min(max(Int(bin.rounded()), lowBin), highBin)
+        let top = (centre - 1...centre + 1).max { history[base + $0] < history[base + $1] }!
+        let left = Double(history[base + top - 1]), middle = Double(history[base + top]), right = Double(history[base + top + 1])
+        let curvature = left - 2 * middle + right
+        let offset = curvature < 0 ? min(max(0.5 * (left - right) / curvature, -0.5), 0.5) : 0
+        return middle - 0.25 * (left - right) * offset
+    }
 
     /// How far the spectrum's top bin within `halfWidth` Hz of `frequency` (at least ±1 bin) stands above the
     /// band's mean power outside its hump in the frame last analysed (the ratio the criteria use), and its level, dB.
@@ -230,6 +273,12 @@ public struct HowlDetector: Sendable {
             guard (2...(isAbove ? 6 : 10)).contains(harmonic) else { continue }
             let tolerance = max(criteria.harmonicTolerance * harmonic, criteria.harmonicToleranceBins / min(peak.bin, frequency))
             guard abs(ratio - harmonic) <= tolerance else { continue }
+            // …and only one that swelled or faded with the track: a loop's other ring grows at its own rate.
+            let frames = track.levels.count - 1
+            if let then = pastLevel(near: peak.bin, framesAgo: frames) {
+                let partnerChange = peak.levelDB - then, trackChange = track.levels.last! - track.levels.first!
+                guard abs(partnerChange - trackChange) <= criteria.comodulationDB else { continue }
+            }
             // Above the peak only even harmonics count: a clipping amplifier adds odd ones to a howl.
             if !isAbove || (Int(harmonic) % 2 == 0 && level - peak.levelDB <= criteria.upperPartnerRangeDB) { return true }
         }
