@@ -49,10 +49,12 @@ public struct HowlCriteria: Sendable, Hashable {
     public var harmonicToleranceBins = 2.0
     /// A partner above the peak only counts when it is within this many dB of the peak.
     public var upperPartnerRangeDB = 30.0
-    /// And a partner counts only when it moved with the peak: over the track's frames its level changed within
-    /// this many dB of the peak's change (a note's harmonics swell and fade together; a loop's resonances at
-    /// near-integer ratios, every one a multiple of the comb spacing, grow each at its own rate).
+    /// But not a partner that grew this many dB less than a peak growing as a loop's ring (see ``ringGrowthDB``)
+    /// over the track's frames: a note's partials swell together; a loop's rings, every one near a multiple of its
+    /// comb spacing, each grow at their own rate.
     public var comodulationDB = 3.0
+    /// A peak grows as a loop's ring when over the track's frames it rose at least this much, steadily (dB).
+    public var ringGrowthDB = 10.0
 
     /// The defaults above.
     public init() {}
@@ -250,6 +252,19 @@ public struct HowlDetector: Sendable {
         return !hasHarmonicPartner(track, among: peaks)
     }
 
+    /// Whether the track grows as a loop's ring does: exponentially (a straight line in dB), by at least
+    /// ``HowlCriteria/ringGrowthDB`` over its frames, every frame at least as loud as the one before (within 0.2 dB) and
+    /// standing at least as far over the band (within 1 dB), its second half rising at least half as much as its first
+    /// (a note's onset, or the analysis window filling with it, rises fast and then levels off; a chord change lets one
+    /// partial fall before another rises; speech moves the rest of the band, so its peaks' ratios jump).
+    private func growsAsARing(_ track: Track) -> Bool {
+        let levels = track.levels
+        let middle = levels[levels.count / 2]
+        guard levels.last! - levels.first! >= criteria.ringGrowthDB, levels.last! - middle >= 0.5 * (middle - levels.first!) else { return false }
+        return zip(levels, levels.dropFirst()).allSatisfy { $1 >= $0 - 0.2 }
+            && zip(track.ratios, track.ratios.dropFirst()).allSatisfy { $1 >= $0 - 1 }
+    }
+
     /// How far the least-squares line through `bins` (one per frame) moves from the first frame to the last.
     private func drift(_ bins: [Double]) -> Double {
         let count = Double(bins.count)
@@ -273,11 +288,11 @@ public struct HowlDetector: Sendable {
             guard (2...(isAbove ? 6 : 10)).contains(harmonic) else { continue }
             let tolerance = max(criteria.harmonicTolerance * harmonic, criteria.harmonicToleranceBins / min(peak.bin, frequency))
             guard abs(ratio - harmonic) <= tolerance else { continue }
-            // …and only one that swelled or faded with the track: a loop's other ring grows at its own rate.
-            let frames = track.levels.count - 1
-            if let then = pastLevel(near: peak.bin, framesAgo: frames) {
-                let partnerChange = peak.levelDB - then, trackChange = track.levels.last! - track.levels.first!
-                guard abs(partnerChange - trackChange) <= criteria.comodulationDB else { continue }
+            // …unless the track grows as a loop's ring on its own and the partner did not grow with it (a loop's rings lie
+            // at multiples of its comb spacing, so a short loop's next ring is often near f/2 or 2f of the one that howls).
+            if growsAsARing(track), let then = pastLevel(near: peak.bin, framesAgo: track.levels.count - 1),
+               peak.levelDB - then < track.levels.last! - track.levels.first! - criteria.comodulationDB {
+                continue
             }
             // Above the peak only even harmonics count: a clipping amplifier adds odd ones to a howl.
             if !isAbove || (Int(harmonic) % 2 == 0 && level - peak.levelDB <= criteria.upperPartnerRangeDB) { return true }
