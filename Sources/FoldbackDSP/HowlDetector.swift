@@ -85,7 +85,8 @@ public struct HowlRing: Sendable, Hashable {
 /// around it). Peaks passing it are matched to the tracks of the frame before (within 1.5 bins). A track is
 /// reported once, as a ``HowlRing``, when over its last ``HowlCriteria/persistenceFrames`` frames it passed
 /// every time and its ratio did not fall, the ratio has grown since the track began, it held its frequency
-/// and it has no harmonic partner; a track is forgotten after two frames without its peak.
+/// and it has no harmonic partner (none that grew with it, when it grows as a loop's ring); a track is forgotten
+/// after two frames without its peak.
 public struct HowlDetector: Sendable {
     struct Track {
         var bin: Double
