@@ -49,6 +49,12 @@ public struct HowlCriteria: Sendable, Hashable {
     public var harmonicToleranceBins = 2.0
     /// A partner above the peak only counts when it is within this many dB of the peak.
     public var upperPartnerRangeDB = 30.0
+    /// But not a partner that grew this many dB less than a peak growing as a loop's ring (see ``ringGrowthDB``)
+    /// over the track's frames: a note's partials swell together; a loop's rings, every one near a multiple of its
+    /// comb spacing, each grow at their own rate.
+    public var comodulationDB = 3.0
+    /// A peak grows as a loop's ring when over the track's frames it rose at least this much, steadily (dB).
+    public var ringGrowthDB = 10.0
 
     /// The defaults above.
     public init() {}
@@ -79,7 +85,8 @@ public struct HowlRing: Sendable, Hashable {
 /// around it). Peaks passing it are matched to the tracks of the frame before (within 1.5 bins). A track is
 /// reported once, as a ``HowlRing``, when over its last ``HowlCriteria/persistenceFrames`` frames it passed
 /// every time and its ratio did not fall, the ratio has grown since the track began, it held its frequency
-/// and it has no harmonic partner; a track is forgotten after two frames without its peak.
+/// and it has no harmonic partner (none that grew with it, when it grows as a loop's ring); a track is forgotten
+/// after two frames without its peak.
 public struct HowlDetector: Sendable {
     struct Track {
         var bin: Double
@@ -100,6 +107,12 @@ public struct HowlDetector: Sendable {
     private let highBin: Int
     private var tracks: [Track] = []
     private var bandPower = 0.0
+    /// The spectra (bins 0 … highBin + 2) of the latest ``HowlCriteria/persistenceFrames`` frames, a ring
+    /// (`historyNext` is the slot the next frame takes), for a partner's level when a track began.
+    private var history: [Float] = []
+    private var historyFrames = 0
+    private var historyCount = 0
+    private var historyNext = 0
     /// Mean power of the analysed band in the latest frame, dB.
     public var averageDB: Double { 10 * log10(max(bandPower / Double(highBin - lowBin + 1), 1e-30)) }
 
@@ -116,6 +129,7 @@ public struct HowlDetector: Sendable {
     public mutating func analyze(_ spectrumDB: UnsafeBufferPointer<Float>) -> [HowlRing] {
         bandPower = 0
         for bin in lowBin...highBin { bandPower += power(spectrumDB[bin]) }
+        remember(spectrumDB)
         let peaks = findPeaks(spectrumDB)
         for index in tracks.indices { tracks[index].missed += 1 }
         for peak in peaks where peak.passes {      // only peaks passing the ratio can make a ring: track those alone
@@ -139,7 +153,39 @@ public struct HowlDetector: Sendable {
     }
 
     /// Forgets every track (after a notch moved the spectrum, or on reset).
-    public mutating func reset() { tracks.removeAll() }
+    public mutating func reset() {
+        tracks.removeAll()
+        historyCount = 0
+    }
+
+    /// Keeps this frame's spectrum in the history ring (sized to the persistence, which a caller may change).
+    private mutating func remember(_ spectrum: UnsafeBufferPointer<Float>) {
+        let stride = highBin + 3
+        if historyFrames != criteria.persistenceFrames {
+            historyFrames = max(criteria.persistenceFrames, 1)
+            history = Array(repeating: 0, count: historyFrames * stride)
+            (historyCount, historyNext) = (0, 0)
+        }
+        history.withUnsafeMutableBufferPointer { ring in
+            for bin in 0..<stride { ring[historyNext * stride + bin] = spectrum[bin] }
+        }
+        historyNext = (historyNext + 1) % historyFrames
+        historyCount = min(historyCount + 1, historyFrames)
+    }
+
+    /// The level (dB, parabola through the top bin within ±1 of `bin` and its neighbours) `framesAgo` frames
+    /// ago (0: this frame), or nil when the history does not reach that far.
+    private func pastLevel(near bin: Double, framesAgo: Int) -> Double? {
+        guard framesAgo < historyCount else { return nil }
+        let stride = highBin + 3
+        let base = ((historyNext - 1 - framesAgo + 2 * historyFrames) % historyFrames) * stride
+        let centre = min(max(Int(bin.rounded()), lowBin), highBin)
+        let top = (centre - 1...centre + 1).max { history[base + $0] < history[base + $1] }!
+        let left = Double(history[base + top - 1]), middle = Double(history[base + top]), right = Double(history[base + top + 1])
+        let curvature = left - 2 * middle + right
+        let offset = curvature < 0 ? min(max(0.5 * (left - right) / curvature, -0.5), 0.5) : 0
+        return middle - 0.25 * (left - right) * offset
+    }
 
     /// How far the spectrum's top bin within `halfWidth` Hz of `frequency` (at least ±1 bin) stands above the
     /// band's mean power outside its hump in the frame last analysed (the ratio the criteria use), and its level, dB.
@@ -207,6 +253,19 @@ public struct HowlDetector: Sendable {
         return !hasHarmonicPartner(track, among: peaks)
     }
 
+    /// Whether the track grows as a loop's ring does: exponentially (a straight line in dB), by at least
+    /// ``HowlCriteria/ringGrowthDB`` over its frames, every frame at least as loud as the one before (within 0.2 dB) and
+    /// standing at least as far over the band (within 1 dB), its second half rising at least half as much as its first
+    /// (a note's onset, or the analysis window filling with it, rises fast and then levels off; a chord change lets one
+    /// partial fall before another rises; speech moves the rest of the band, so its peaks' ratios jump).
+    private func growsAsARing(_ track: Track) -> Bool {
+        let levels = track.levels
+        let middle = levels[levels.count / 2]
+        guard levels.last! - levels.first! >= criteria.ringGrowthDB, levels.last! - middle >= 0.5 * (middle - levels.first!) else { return false }
+        return zip(levels, levels.dropFirst()).allSatisfy { $1 >= $0 - 0.2 }
+            && zip(track.ratios, track.ratios.dropFirst()).allSatisfy { $1 >= $0 - 1 }
+    }
+
     /// How far the least-squares line through `bins` (one per frame) moves from the first frame to the last.
     private func drift(_ bins: [Double]) -> Double {
         let count = Double(bins.count)
@@ -230,6 +289,12 @@ public struct HowlDetector: Sendable {
             guard (2...(isAbove ? 6 : 10)).contains(harmonic) else { continue }
             let tolerance = max(criteria.harmonicTolerance * harmonic, criteria.harmonicToleranceBins / min(peak.bin, frequency))
             guard abs(ratio - harmonic) <= tolerance else { continue }
+            // …unless the track grows as a loop's ring on its own and the partner did not grow with it (a loop's rings lie
+            // at multiples of its comb spacing, so a short loop's next ring is often near f/2 or 2f of the one that howls).
+            if growsAsARing(track), let then = pastLevel(near: peak.bin, framesAgo: track.levels.count - 1),
+               peak.levelDB - then < track.levels.last! - track.levels.first! - criteria.comodulationDB {
+                continue
+            }
             // Above the peak only even harmonics count: a clipping amplifier adds odd ones to a howl.
             if !isAbove || (Int(harmonic) % 2 == 0 && level - peak.levelDB <= criteria.upperPartnerRangeDB) { return true }
         }
