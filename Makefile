@@ -11,14 +11,15 @@ RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -p
 BOUNDED = timeout --kill-after=30
 RELEASE_BIN = .build/release
 DEBUG_BIN = .build/debug
-# The unit and integration tests build in debug (so @testable imports work and asserts stay on) but optimised, in a
+# The unit and integration tests build optimised, as release with -enable-testing (so @testable imports work), in a
 # folder of their own: unoptimised SIMD DSP runs far slower than realtime, so the live JACK tests (300 inputs on a
-# dummy server) would drop out. Package.swift cannot ask for -O itself (unsafe flags would make SwiftPM refuse the
-# package as a dependency). Its own folder keeps a developer's plain `swift build` in .build from rebuilding every
-# module each time the flags change. One test by hand: see DEVELOPERS.md, "Testing".
-UNIT_BUILD = --scratch-path .build-unit -Xswiftc -O
+# dummy server) would drop out, and whole-module release compiles take less CPU than a debug build at -O. Package.swift
+# cannot ask for any of this itself (unsafe flags would make SwiftPM refuse the package as a dependency). Its own folder
+# keeps .build (the release products the checks run) and a developer's plain `swift build` from rebuilding every module
+# when the flags change. One test by hand: see DEVELOPERS.md, "Testing".
+UNIT_BUILD = -c release -Xswiftc -enable-testing --scratch-path .build-unit
 
-.PHONY: all deps test-deps install-debs build test unit pipewire-tests rtcheck rtsan rtsan-live fuzz demo feedback-demo clean help
+.PHONY: all deps test-deps install-debs build test unit unit-build checks pipewire-tests rtcheck rtsan rtsan-build rtsan-live fuzz demo feedback-demo clean help
 
 all: build
 
@@ -26,7 +27,7 @@ help:
 	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav, then the monitor-console preset into demo-console.wav"
 	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it: an 11 ms loop into feedback-demo.wav, a 25 ms loop into feedback-demo-25ms.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration (on jackd, then a selection on PipeWire's JACK), allocation count, RealtimeSanitizer, preset fuzzing"
-	@echo "make build   release build of foldback, foldback-probe and foldback-rtcheck"
+	@echo "make build   release build of foldback, foldback-probe, foldback-rtcheck, foldback-fuzz and the allocation counter"
 	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit / pipewire-tests   the parts of make test (unit: the XCTest suites, optimised, in .build-unit, after scripts/check-imports.sh)"
 
 deps:
@@ -43,48 +44,73 @@ install-debs:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
 
+# Every product in one `swift build` (one plan, and llbuild compiles the executables side by side).
 build: deps
-	$(SWIFT) build -c release --product foldback
-	$(SWIFT) build -c release --product foldback-probe
-	$(SWIFT) build -c release --product foldback-rtcheck
-	$(SWIFT) build -c release --product FoldbackAllocCounter
+	$(SWIFT) build -c release
 
 # The audio path must make no allocation or free: counted by the preloaded counter on a release build.
 rtcheck: build
 	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(BOUNDED) 300 $(RELEASE_BIN)/foldback-rtcheck --cycles 20000 --threads 1
 	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(BOUNDED) 300 $(RELEASE_BIN)/foldback-rtcheck --cycles 20000 --threads 2
 
+# foldback-rtcheck and foldback with the audio path's C built under clang's RealtimeSanitizer, in .build-rtsan. Only
+# Foldback's own C carries the sanitizer's marks (fb_realtime_scope.h), so scripts/rtsan-link.py recompiles just that C
+# with -fsanitize=realtime and links both products from the release build's objects with the sanitizer's runtime,
+# instead of compiling every module again (`-Xcc` reaches swiftc too); when SwiftPM's build manifest is not what the
+# script expects (exit 3) the full build runs instead.
+rtsan-build: build test-deps
+	@RTSAN_RUNTIME=$(RTSAN_RUNTIME) python3 scripts/rtsan-link.py foldback-rtcheck foldback; status=$$?; \
+	if [ $$status -eq 3 ]; then \
+	  echo "rtsan: a full RealtimeSanitizer build in .build-rtsan instead"; rm -rf .build-rtsan; \
+	  for product in foldback-rtcheck foldback; do \
+	    $(SWIFT) build -c release --scratch-path .build-rtsan --product $$product -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME) || exit 1; \
+	  done; \
+	elif [ $$status -ne 0 ]; then exit $$status; fi
+
 # The same scenario with the cycle wrapper built under clang's RealtimeSanitizer (errors are fatal).
-rtsan: deps
-	$(SWIFT) build -c release --scratch-path .build-rtsan --product foldback-rtcheck \
-	  -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME)
+rtsan: rtsan-build
 	RTSAN_OPTIONS=halt_on_error=true $(BOUNDED) 300 .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000
 
 # The real foldback binary under RealtimeSanitizer, mixing live on a dummy JACK server with audio flowing.
-rtsan-live: build
-	$(SWIFT) build -c release --scratch-path .build-rtsan --product foldback \
-	  -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME)
+rtsan-live: rtsan-build
 	$(BOUNDED) 600 bash scripts/rtsan-live.sh
 
 # The preset, curve and setlist loaders against 20,000 mutated and the hand-made extreme inputs: no crash, no hang,
 # every refusal located. Longer: .build/release/foldback-fuzz --seconds 3600 --seed N (see its --help).
-fuzz: deps
-	$(SWIFT) build -c release --product foldback-fuzz
+fuzz: build
 	$(BOUNDED) 600 $(RELEASE_BIN)/foldback-fuzz --cases 20000
 
-unit: test-deps
-	bash scripts/check-imports.sh
+# The tests, their executables and the allocation counter, optimised (UNIT_BUILD).
+unit-build: test-deps
 	$(SWIFT) build --build-tests $(UNIT_BUILD)
 	$(SWIFT) build --product FoldbackAllocCounter $(UNIT_BUILD)
+
+unit: unit-build
+	bash scripts/check-imports.sh
 	SWIFT=$(SWIFT) UNIT_BUILD="$(UNIT_BUILD)" bash scripts/unit-tests.sh
 
 # The JACK integration tests PipeWire must pass (levels, threads, pretty names and latency, MIDI, stop signals with a
 # take, ten PipeWire restarts, first contact), on private headless pipewire daemons through PipeWire's libjack.
-pipewire-tests: test-deps
-	$(SWIFT) build --build-tests $(UNIT_BUILD)
+pipewire-tests: unit-build
 	SWIFT=$(SWIFT) UNIT_BUILD="$(UNIT_BUILD)" $(BOUNDED) 300 bash scripts/pipewire-tests.sh
 
-test: test-deps rtcheck rtsan rtsan-live fuzz unit pipewire-tests
+# The release-build checks, one after another.
+checks: rtcheck rtsan rtsan-live fuzz
+
+# Everything, on two tracks side by side: the unit build, the XCTest run and PipeWire's selection (make unit
+# pipewire-tests, the longer track: its tests mostly wait on JACK audio in real time), and the release build with its
+# checks (make checks), at nice $(CHECKS_NICE) so that on a shared machine the unit build, which the tests wait for,
+# goes first. The checks print as they run; the unit track's output (its log: .build/make-unit.log) when it ends.
+# Serially: make unit checks pipewire-tests.
+CHECKS_NICE ?= 5
+test: test-deps
+	@mkdir -p .build; \
+	$(MAKE) --no-print-directory unit pipewire-tests >.build/make-unit.log 2>&1 & unit=$$!; \
+	nice -n $(CHECKS_NICE) $(MAKE) --no-print-directory checks; checks=$$?; \
+	wait $$unit; unit_status=$$?; \
+	echo "=== make unit pipewire-tests (exit status $$unit_status; log in .build/make-unit.log):"; cat .build/make-unit.log; \
+	echo "make test: checks exit status $$checks, unit and pipewire-tests exit status $$unit_status"; \
+	[ $$checks -eq 0 ] && [ $$unit_status -eq 0 ]
 
 demo: build
 	bash scripts/demo.sh
