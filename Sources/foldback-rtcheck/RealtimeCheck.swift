@@ -69,6 +69,8 @@ struct RealtimeCheck: ParsableCommand {
         audio.allow(upTo: lead)
         audio.start()
 
+        /// The cycle at which swap `n` (1…swaps) is due: spread evenly over the run.
+        func swapCycle(_ n: Int) -> Int { n * cycles / (swaps + 1) }
         var applied = 0
         var swapped = 0
         var continuedPlugins = 0
@@ -86,7 +88,7 @@ struct RealtimeCheck: ParsableCommand {
             player.service(cyclesDone: done)
             // The next swap once its time has come and the previous fade is over (one graph held).
             // Odd swaps continue the running graph's plugins (the instance changes hands at the swap).
-            if swapped < swaps, done >= (swapped + 1) * cycles / (swaps + 1), engine.liveGraphCount == 1 {
+            if swapped < swaps, done >= swapCycle(swapped + 1), engine.liveGraphCount == 1 {
                 let replacement = try RealtimeScenario.graph(
                     maxFrames: maxFrames, busGainDB: swapped % 2 == 0 ? -6 : 0, continuing: swapped % 2 == 1 ? engine.runningGraph : nil)
                 try streams.attach(to: replacement)
@@ -96,7 +98,10 @@ struct RealtimeCheck: ParsableCommand {
                 continuedPlugins += replacement.continuedUnits.count
                 swapped += 1
             }
-            audio.allow(upTo: done + lead)
+            // Never far past a due swap: building its graph takes long enough for an unheld audio thread to run
+            // 40-odd cycles on, so the last swap's fade could still be running when the counted cycles end.
+            let nextSwap = swapped < swaps ? swapCycle(swapped + 1) : cycles
+            audio.allow(upTo: min(done + lead, max(nextSwap, done) + 4))
             usleep(200)
         }
         audio.join()
