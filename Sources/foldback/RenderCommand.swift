@@ -93,6 +93,7 @@ struct RenderCommand: ParsableCommand {
     }
 
     func run() throws {
+        fb_install_stop_signals()   // before any output's temporary file exists, so Ctrl-C always removes it
         let preset = try PresetLoading.load(self.preset)
         let renderers: [OfflineRenderer]
         do {
@@ -106,7 +107,6 @@ struct RenderCommand: ParsableCommand {
             StandardError.writeLine("foldback: render: \(error)")
             throw ExitCode(error.isBadInput ? 2 : 1)
         }
-        fb_install_stop_signals()
         let results = RenderJobs.run(renderers, threads: jobs)
         var failed = false
         for (renderer, result) in zip(renderers, results) {
