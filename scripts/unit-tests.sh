@@ -26,9 +26,10 @@ xctest="$bin/FoldbackPackageTests.xctest"
 classes=$("$xctest" --list-tests | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.*|\1|p' | sort -u)
 [ -n "$classes" ] || { echo "XCTest: $xctest lists no tests"; exit 1; }
 # Classes that judge how threads get the CPU (a render worker awake before a paced cycle is due, rtcheck's graphs
-# freed within its run, netjack2 audio back within 5 s of a master restart) run last, alone, in a shard of their
-# own: beside another shard they were seen to miss on this 2-core VM.
-alone='^(FoldbackEngineTests\.ParallelRenderTests|FoldbackRealtimeTests\..*|FoldbackIntegrationTests\.NetJACKTests)$'
+# freed within its run, netjack2 audio back within 5 s of a master restart, eight strips' raw inputs recorded
+# sample-exact in real time) run last, alone, in a shard of their own: beside another shard they were seen to miss
+# on this 2-core VM.
+alone='^(FoldbackEngineTests\.ParallelRenderTests|FoldbackRealtimeTests\..*|FoldbackIntegrationTests\.(NetJACKTests|SoundcheckJACKTests))$'
 if [ "$shards" -ge 2 ]; then
   patterns=('^FoldbackIntegrationTests\.' '!^FoldbackIntegrationTests\.' "$alone")
 else
