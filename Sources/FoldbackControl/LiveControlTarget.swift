@@ -63,6 +63,6 @@ extension LiveControlTarget {
 
     /// Targets without a take refuse.
     public func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String {
-        throw .failed("no take plays: start foldback run with --soundcheck TAKE")
+        throw .failed(HostParameter.noTakeMessage)
     }
 }

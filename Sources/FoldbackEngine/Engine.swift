@@ -216,7 +216,7 @@ public final class Engine: @unchecked Sendable {
         guard !value.isNaN else { throw .valueOutOfRange(parameter: "\(parameter)", value: value, range: 0...0) }
         guard let applier = control.withLock({ $0.hostApplier }) else {
             throw .hostParameterRefused(parameter.isInputSwitch
-                ? "no take plays: start foldback run with --soundcheck TAKE" : "file sources play in a running show (foldback run) only")
+                ? HostParameter.noTakeMessage : "file sources play in a running show (foldback run) only")
         }
         try applier.apply(parameter, value: value)
         control.withLock {

@@ -18,6 +18,9 @@ public enum HostParameter: Sendable, Hashable {
     /// Every strip on the sound-check take at once: 1 plays the take, 0 goes live (reads 1 while all play it).
     case allInputs
 
+    /// Why a sound-check switch is refused while the show plays no take (every surface says the same).
+    public static let noTakeMessage = "no take plays: start foldback run with --soundcheck TAKE"
+
     /// The strip it belongs to, nil for ``allInputs``.
     public var strip: Int? {
         switch self {

@@ -122,7 +122,7 @@ extension LiveSession {
 
     /// OSC's `/foldback/soundcheck/...`.
     package func soundcheck(_ command: SoundcheckCommand) throws(ControlError) -> String {
-        guard let report = try transport.soundcheck(command) else { throw .failed("no take plays: start foldback run with --soundcheck TAKE") }
+        guard let report = try transport.soundcheck(command) else { throw .failed(HostParameter.noTakeMessage) }
         return report
     }
 }

@@ -17,7 +17,7 @@ extension LiveSession: HostParameterApplier {
             } catch {
                 throw .hostParameterRefused(error.description)
             }
-            if report == nil { throw .hostParameterRefused("no take plays: start foldback run with --soundcheck TAKE") }
+            if report == nil { throw .hostParameterRefused(HostParameter.noTakeMessage) }
             return
         }
         guard let stream = transport.fileSources?.players.first(where: { $0.strip == name })?.stream else {

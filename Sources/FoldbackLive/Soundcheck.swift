@@ -65,7 +65,7 @@ package struct Soundcheck: Sendable {
 
     /// Carries out an OSC command on the take.
     package func run(_ command: SoundcheckCommand) throws(ControlError) -> String {
-        guard let player else { throw .failed("no take plays: start foldback run with --soundcheck TAKE") }
+        guard let player else { throw .failed(HostParameter.noTakeMessage) }
         let rate = Double(player.sampleRate)
         switch command {
         case .play: player.play()
