@@ -4,6 +4,7 @@ import FoldbackControl
 import FoldbackJACK
 import Foundation
 import XCTest
+import FoldbackTestSupport
 
 final class LatencyReportEndToEndTests: JACKServerTestCase {
     /// An in-ear bus (zero-latency limiter) fed by a strip with a 2 ms lookahead compressor, wired from
@@ -39,7 +40,12 @@ final class LatencyReportEndToEndTests: JACKServerTestCase {
         let roundTrip = capture + added + playback
         XCTAssertGreaterThan(Double(roundTrip) * 1000 / Double(Self.sampleRate), 5, "the dummy server's periods alone pass the budget")
 
-        let reply = try XCTUnwrap(try rig.request("/foldback/bus/main/latency/get"))
+        // JACK recomputes port latencies after the connections, asynchronously: wait until Foldback has heard it.
+        var reply = try XCTUnwrap(try rig.request("/foldback/bus/main/latency/get"))
+        try waitFor("JACK's new latencies reach foldback", timeout: 10) {
+            reply = try XCTUnwrap(try rig.request("/foldback/bus/main/latency/get"))
+            return reply.arguments.count == 4 && reply.arguments[3] == .int(Int32(roundTrip))
+        }
         XCTAssertEqual(reply.path, "/foldback/bus/main/latency")
         XCTAssertEqual(reply.arguments.count, 4)
         XCTAssertEqual(Double(reply.arguments[0].number ?? -1), Double(added) * 1000 / Double(Self.sampleRate), accuracy: 1e-3)
