@@ -54,11 +54,19 @@ static void *fb_watchdog(void *unused) {
     for (;;) {
         usleep(100000);
         if (!atomic_load(&fb_running)) continue;
-        double seconds = (double)(fb_now_ns() - atomic_load(&fb_started_ns)) / 1e9;
+        // Read which input and when it started before reading the clock: the main thread may begin the next
+        // input between the two reads, and a start later than "now" must not count as a hang (it once wrapped
+        // to 2^64 ns). The input must still be the same one, still running, after the reading.
+        uint64_t index = atomic_load(&fb_index);
+        uint64_t started = atomic_load(&fb_started_ns);
+        uint64_t now = fb_now_ns();
+        if (now <= started) continue;
+        double seconds = (double)(now - started) / 1e9;
         if (seconds < fb_hang_seconds) continue;
+        if (!atomic_load(&fb_running) || atomic_load(&fb_index) != index || atomic_load(&fb_started_ns) != started) continue;
         fb_save(fb_hang_path);
         fprintf(stderr, "foldback-fuzz: input %llu ran for %.1f s (a hang); saved to %s\n",
-                (unsigned long long)atomic_load(&fb_index), seconds, fb_hang_path);
+                (unsigned long long)index, seconds, fb_hang_path);
         _exit(3);
     }
     return NULL;
