@@ -94,7 +94,14 @@ public final class ControlRouter: Sendable {
             note("\(message.path): \(report)", from: surface)
             return [OSCMessage(Self.root + "/" + parts[0], [.string(report)])]
         case "soundcheck" where !Self.isParameter(parts):
-            let report = try target.soundcheck(try SoundcheckCommand.parse(parts.dropFirst(), message))
+            var command = try SoundcheckCommand.parse(parts.dropFirst(), message)
+            if case let .source(strip, onTake) = command {   // `all s` and `strip/<name> s` spell the tree's input switches
+                let node: [Substring] = strip.map { ["strip", Substring($0), Substring(ParameterTree.Key.input)] } ?? ["soundcheck", Substring(ParameterTree.Key.input)]
+                guard let graph = target.engine.graph else { throw .failed("no graph is running yet") }
+                try apply(try ParameterPath.resolve(node, graph: graph, preset: target.currentPreset), value: onTake ? 1 : 0)
+                command = .status
+            }
+            let report = try target.soundcheck(command)
             if parts.count > 1, parts[1] != "get" { note("\(message.path): \(report)", from: surface) }
             return [OSCMessage(Self.root + "/soundcheck", [.string(report)])]
         case "meters":
@@ -176,6 +183,11 @@ public final class ControlRouter: Sendable {
         guard parameter.node.accepts(value) else {
             throw .outOfRange(parameter: parameter.name, value: value, range: parameter.range)
         }
+        try apply(parameter, value: value)
+    }
+
+    /// Sets a resolved tree parameter in the running engine, its refusals worded for the surface.
+    private func apply(_ parameter: ResolvedParameter, value: Float) throws(ControlError) {
         do {
             try target.engine.set(parameter.address, to: value)
         } catch {

@@ -131,7 +131,7 @@ package final class LiveShow {
         return try outcome.get()
     }
 
-    /// Stops every surface, finishes the take, and leaves JACK.
+    /// Stops every surface, finishes the takes (while JACK still runs the show), and leaves JACK.
     package func close() {
         control.stop()
         midi?.stop()
@@ -139,6 +139,7 @@ package final class LiveShow {
             LiveSession.finishTake(recorder)
             recorder.close()
         }
+        soundcheck.finishInputTake()
         session.close()
         players.close()
         soundcheck.close()

@@ -82,7 +82,13 @@ package struct Soundcheck: Sendable {
         return status ?? ""
     }
 
-    /// Finishes the input take and ends the disk threads.
+    /// Finishes the input take while JACK still runs the show: a take stopped during the client's deactivation
+    /// could end on a cycle JACK had already begun to take apart (ports leaving the graph one by one).
+    package func finishInputTake() {
+        if let inputRecorder { LiveSession.finishTake(inputRecorder) }
+    }
+
+    /// Finishes the input take (if ``finishInputTake()`` has not) and ends the disk threads.
     package func close() {
         if let inputRecorder {
             LiveSession.finishTake(inputRecorder)
