@@ -50,10 +50,9 @@ final class WebHub: @unchecked Sendable {
     /// What the pages of one role are pushed this tick.
     private struct RolePush {
         var treeVersion: Int
-        var tree: String
-        var state: String
+        /// The role's tree, state and meter tick texts, and whether the state differs from the last one sent.
+        var tree, state, meters: String
         var stateChanged: Bool
-        var meters: String
     }
 
     init(target: any LiveControlTarget, setlist: SetlistController?, status: @escaping @Sendable () -> (load: Double, xruns: Int)) {
@@ -148,7 +147,7 @@ final class WebHub: @unchecked Sendable {
         let state = WebTree.valuesText(seen, version: tree.version)
         let changed = lastStates[role] != state || tickCount % Self.stateRefreshTicks == 0
         lastStates[role] = state
-        return RolePush(treeVersion: tree.version, tree: tree.text, state: state, stateChanged: changed,
-                        meters: meters.seen(by: role, state: seen).jsonText())
+        return RolePush(treeVersion: tree.version, tree: tree.text, state: state, meters: meters.seen(by: role, state: seen).jsonText(),
+                        stateChanged: changed)
     }
 }
