@@ -11,7 +11,8 @@ import Synchronization
 /// frames instead of growing memory. The parameter tree goes to a page once and again when it changes (a preset
 /// switch; ``WebTree``); the state then carries the values alone. State is compared as text, so any change (web,
 /// OSC, MIDI, a preset switch) reaches every page within one tick (40 ms); it is also pushed every 2 s regardless, the
-/// tree every 10 s.
+/// tree every 10 s. Each role gets its own part (``WebState/seen(by:)``: a musician their bus's nodes, strips and
+/// meters), each text built once a tick per role connected, not per page; a state's values index its role's tree.
 final class WebHub: @unchecked Sendable {
     /// Pushes per second (meters every tick, state when changed).
     static let rate = 25.0
@@ -23,6 +24,7 @@ final class WebHub: @unchecked Sendable {
     static let treeRefreshTicks = 250
 
     private struct Page {
+        var role: WebRole
         var send: @Sendable (String) -> Void
         var hasState: Bool
         /// The tree version the page was last sent.
@@ -36,11 +38,22 @@ final class WebHub: @unchecked Sendable {
     private let setlist: SetlistController?
     private let status: @Sendable () -> (load: Double, xruns: Int)
     private let pages = Mutex<[UUID: Page]>([:])
-    private let lastState = Mutex<String>("")
     private var worker: PeriodicWorker?
     private var tickCount = 0   // the push thread's own
-    /// The tree last sent (the push thread's own): its fingerprint, version and text.
-    private var tree = (fingerprint: 0, version: 0, text: "")
+    /// Each connected role's tree last sent (the push thread's own): its fingerprint, version and text. Versions
+    /// count every tree built, of any role, so a page holding another role's tree never takes it for its own.
+    private var trees: [WebRole: (fingerprint: Int, version: Int, text: String)] = [:]
+    private var treeCount = 0
+    /// Each connected role's state text last sent (the push thread's own).
+    private var lastStates: [WebRole: String] = [:]
+
+    /// What the pages of one role are pushed this tick.
+    private struct RolePush {
+        var treeVersion: Int
+        /// The role's tree, state and meter tick texts, and whether the state differs from the last one sent.
+        var tree, state, meters: String
+        var stateChanged: Bool
+    }
 
     init(target: any LiveControlTarget, setlist: SetlistController?, status: @escaping @Sendable () -> (load: Double, xruns: Int)) {
         self.target = target
@@ -52,10 +65,10 @@ final class WebHub: @unchecked Sendable {
         worker.start()
     }
 
-    /// Adds a page; `send` queues one text message to it. Returns its id for ``remove(_:)``.
-    func add(send: @escaping @Sendable (String) -> Void) -> UUID {
+    /// Adds a page of `role`; `send` queues one text message to it. Returns its id for ``remove(_:)``.
+    func add(role: WebRole, send: @escaping @Sendable (String) -> Void) -> UUID {
         let id = UUID()
-        pages.withLock { $0[id] = Page(send: send, hasState: false) }
+        pages.withLock { $0[id] = Page(role: role, send: send, hasState: false) }
         worker?.wake()
         return id
     }
@@ -91,40 +104,50 @@ final class WebHub: @unchecked Sendable {
         let current: [(UUID, Page)] = pages.withLock { Array($0) }
         guard !current.isEmpty else { return false }
         let full = WebState.read(target, setlist: setlist)
-        let fingerprint = WebTree.fingerprint(full)
-        if fingerprint != tree.fingerprint || tree.version == 0 {   // the tree is encoded only when it changed
-            let version = tree.version + 1
-            tree = (fingerprint, version, WebTree(full, version: version).jsonText())
-        }
-        let state = WebTree.valuesText(full, version: tree.version)
         tickCount += 1
-        let isRefresh = tickCount % Self.stateRefreshTicks == 0
-        let changed = lastState.withLock { last in
-            defer { last = state }
-            return last != state
-        } || isRefresh
         let (load, xruns) = status()
         let snapshot = target.engine.meters()
         var meterTick = WebMeters(snapshot, load: load, xruns: xruns, loudness: target.busLoudness())
         if let graph = target.engine.graph { meterTick.outputs = WebUnitOutput.values(snapshot, graph: graph) }
-        let meters = meterTick.jsonText()
+        var pushes: [WebRole: RolePush] = [:]
+        for role in Set(current.map(\.1.role)) { pushes[role] = push(full, meters: meterTick, to: role) }
+        trees = trees.filter { pushes[$0.key] != nil }   // a role no page holds any more is forgotten
+        lastStates = lastStates.filter { pushes[$0.key] != nil }
         let spectrum = current.contains { $0.1.wantsSpectrum } ? target.analyser?.latest : nil
         let spectrumText = spectrum.map { WebSpectrum($0.frame, target: target).jsonText() }
         for (id, page) in current {
-            if page.treeVersion != tree.version || tickCount % Self.treeRefreshTicks == 0 {   // again every 10 s, in case an outbox dropped it
-                page.send(tree.text)
-                pages.withLock { $0[id]?.treeVersion = tree.version }
+            guard let push = pushes[page.role] else { continue }
+            if page.treeVersion != push.treeVersion || tickCount % Self.treeRefreshTicks == 0 {   // again every 10 s, in case an outbox dropped it
+                page.send(push.tree)
+                pages.withLock { $0[id]?.treeVersion = push.treeVersion }
             }
-            if changed || !page.hasState {
-                page.send(state)
+            if push.stateChanged || !page.hasState {
+                page.send(push.state)
                 pages.withLock { $0[id]?.hasState = true }
             }
-            page.send(meters)
+            page.send(push.meters)
             if let spectrum, let spectrumText, page.wantsSpectrum, page.spectrumSequence != spectrum.sequence {
                 page.send(spectrumText)
                 pages.withLock { $0[id]?.spectrumSequence = spectrum.sequence }
             }
         }
         return true
+    }
+
+    /// The texts `role`'s pages get this tick, of the whole state `full` and meter tick `meters`.
+    private func push(_ full: WebState, meters: WebMeters, to role: WebRole) -> RolePush {
+        let seen = full.seen(by: role)
+        let fingerprint = WebTree.fingerprint(seen)
+        var tree = trees[role] ?? (fingerprint: 0, version: 0, text: "")
+        if fingerprint != tree.fingerprint || tree.version == 0 {   // the tree is encoded only when it changed
+            treeCount += 1
+            tree = (fingerprint, treeCount, WebTree(seen, version: treeCount).jsonText())
+            trees[role] = tree
+        }
+        let state = WebTree.valuesText(seen, version: tree.version)
+        let changed = lastStates[role] != state || tickCount % Self.stateRefreshTicks == 0
+        lastStates[role] = state
+        return RolePush(treeVersion: tree.version, tree: tree.text, state: state, meters: meters.seen(by: role, state: seen).jsonText(),
+                        stateChanged: changed)
     }
 }

@@ -28,7 +28,7 @@ struct WebSocketSession: WSMessageHandler {
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let (outbox, continuation) = AsyncStream.makeStream(of: WSMessage.self, bufferingPolicy: .bufferingNewest(WebHub.outboxLimit))
         continuation.yield(.text(Hello(role: role, links: links).jsonText()))
-        let id = hub.add { continuation.yield(.text($0)) }
+        let id = hub.add(role: role) { continuation.yield(.text($0)) }
         continuation.onTermination = { [hub] _ in hub.remove(id) }
         let role = role, control = control, hub = hub
         Task {

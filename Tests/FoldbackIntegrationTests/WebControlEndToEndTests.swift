@@ -159,6 +159,11 @@ final class WebPageBrowserTests: JACKServerTestCase {
         XCTAssertEqual(try browser.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool, true, "nothing wider than the phone")
         XCTAssertEqual(try browser.run("return [...document.querySelectorAll('.name')].map(e => e.textContent).join(',')") as? String,
                        "level,vox,keys", "the bus level, then a fader per strip sending to main, named as in the preset")
+        XCTAssertEqual(try browser.run("return window.foldbackPage.state.parameters.map(p => p.path).join(',')") as? String,
+                       "strip/vox/send/main/gain_db,strip/keys/send/main/gain_db,bus/main/gain_db,bus/main/mute",
+                       "the page was pushed the nodes of its bus alone, not vox's units or the iem bus")
+        XCTAssertEqual(try browser.run("const s = window.foldbackPage.state; return [s.strips.map(x => x.name + ':' + x.sends.map(y => y.bus)), s.buses.map(b => b.name)].join(';')") as? String,
+                       "vox:main,keys:main;main", "the strips feeding main with that send alone, and main")
         XCTAssertEqual(decibels(try rig.measuredGain()), 0, accuracy: 0.1)
 
         // A touch drag ends with an input and a change event; the page sends the fader's value.
@@ -173,6 +178,12 @@ final class WebPageBrowserTests: JACKServerTestCase {
 
         try browser.switchTo(engineerTab)
         try browser.wait(until: "return \(fader).value === '-6'", timeout: 2, "the musician's move on the engineer's page")
+        // The engineer moves the musician's send: the musician's page follows.
+        try browser.run("const f = \(fader); f.value = -4; f.dispatchEvent(new Event('input')); f.dispatchEvent(new Event('change'));")
+        try rig.waitForValue("/foldback/strip/vox/send/main/gain_db", -4)
+        try browser.switchTo(musicianTab)
+        try browser.wait(until: "return \(fader).value === '-4'", timeout: 2, "the engineer's move on the musician's page")
+        try browser.switchTo(engineerTab)
         XCTAssertEqual(try browser.run("return document.getElementById('stats').textContent.includes('xruns')") as? Bool, true)
         try browser.wait(until: "const q = [...document.querySelectorAll('.links img')]; return q.length === 2 && q.every(i => i.complete && i.naturalWidth > 0)",
                          "a loaded QR code per musician's link")
