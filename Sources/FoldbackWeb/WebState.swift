@@ -16,6 +16,8 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var gain_db: Float
         /// The send's pan into a stereo bus (its own, or the strip's it follows); nil (absent) into a mono bus.
         public var pan: Float? = nil
+        /// The send's stereo width (0 mono sum … 1 as is … 2 wider): a stereo strip into a stereo bus only; nil (absent) otherwise.
+        public var width: Float? = nil
     }
 
     /// One unit of a strip.
@@ -183,7 +185,9 @@ public struct WebState: Encodable, Equatable, Sendable {
                 name: name, gain_db: gain(value(Path.strip(name, Key.gain))), pan: value(Path.strip(name, Key.pan)) ?? 0,
                 mute: value(Path.strip(name, Key.mute)) == 1, solo: value(Path.strip(name, Key.solo)) == 1,
                 sends: strip.sends.map { send in
-                    Send(bus: send.busName, gain_db: gain(value(Path.send(name, send.busName))), pan: sendPan(strip: name, send: send))
+                    Send(
+                        bus: send.busName, gain_db: gain(value(Path.send(name, send.busName))), pan: sendPan(strip: name, send: send),
+                        width: value(Path.send(name, send.busName, Key.width)))
                 },
                 units: units("strip", name, strip.units), trim_db: value(Path.strip(name, Key.trim)) ?? 0,
                 talkback: strip.talkback == nil ? nil : value(Path.strip(name, Key.talkback)) == 1,

@@ -1,5 +1,6 @@
-// A musician moves a send's pan on their page in Chromium; a JACK client measures the stereo bus's new left/right balance. Non-realtime.
+// A musician moves a send's pan and a stereo source's width on their page in Chromium; a JACK client measures the stereo bus's new left/right balance. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackControl
 import FoldbackTestSupport
 import Foundation
 import XCTest
@@ -13,6 +14,12 @@ final class WebSendPanEndToEndTests: JACKServerTestCase {
               bus = "stage"
               pre_fader = true
               pan = 0.0
+            [[strip]]
+            name = "keys"
+            channels = 2
+              [[strip.send]]
+              bus = "stage"
+              width = 1.0
             [[bus]]
             name = "stage"
             channels = 2
@@ -31,5 +38,16 @@ final class WebSendPanEndToEndTests: JACKServerTestCase {
         // Constant power at −0.5: cos(π/8) left, sin(π/8) right.
         XCTAssertEqual(try rig.measuredGain(channel: 0), cos(Double.pi / 8), accuracy: 0.01, "left after the page's pan move")
         XCTAssertEqual(try rig.measuredGain(channel: 1), sin(Double.pi / 8), accuracy: 0.01, "right after the page's pan move")
+
+        // The stereo keys have a width beside their pan (the mono vox none); the page narrows them to 50 %.
+        let keysWidth = #"document.querySelector('input[aria-label="strip/keys/send/stage/width"]')"#
+        try browser.wait(until: "return \(keysWidth) !== null", "the musician's width control for the stereo keys")
+        XCTAssertEqual(try browser.run(#"return document.querySelector('input[aria-label="strip/vox/send/stage/width"]') === null"#) as? Bool, true,
+                       "no width for a mono source")
+        try browser.run("const f = \(keysWidth); f.value = 0.5; f.dispatchEvent(new Event('input')); f.dispatchEvent(new Event('change'));")
+        try rig.waitForValue("/foldback/strip/keys/send/stage/width", 0.5)
+        // And an engineer's OSC move shows on the musician's page.
+        try rig.osc.send(OSCMessage("/foldback/strip/keys/send/stage/width", [.float(1.5)]))
+        try browser.wait(until: "return \(keysWidth).value === '1.5'", timeout: 5, "the engineer's width move on the musician's page")
     }
 }

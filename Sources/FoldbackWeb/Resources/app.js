@@ -78,14 +78,17 @@
 
   const panText = (v) => v === 0 ? "C" : (v < 0 ? "L" : "R") + Math.round(Math.abs(v) * 100);
 
-  // A source in a musician's mix: its send level and, into a stereo bus, where it sits (the send's own pan).
+  // A source in a musician's mix: its send level and, into a stereo bus, where it sits (the send's own pan) and,
+  // for a stereo source, how wide (the send's width: 0 mono … 100 % as recorded … 200 %).
   function stripSend(strip, send) {
     const path = `strip/${strip.name}/send/${send.bus}/`;
-    const pan = send.pan === undefined || send.pan === null ? [] :
-      [el("div", { class: "line" }, el("span", { class: "name small" }, "pan"), ...fader(path + "pan", send.pan, -1, 1, 0.05, panText))];
+    const present = (v) => v !== undefined && v !== null;
+    const line = (name, ...control) => el("div", { class: "line" }, el("span", { class: "name small" }, name), ...control);
+    const pan = present(send.pan) ? [line("pan", ...fader(path + "pan", send.pan, -1, 1, 0.05, panText))] : [];
+    const width = present(send.width) ? [line("width", ...fader(path + "width", send.width, 0, 2, 0.05, (v) => Math.round(v * 100) + "%"))] : [];
     return el("div", { class: "row" },
       el("div", { class: "line" }, el("span", { class: "name" }, strip.name), ...fader(path + "gain_db", send.gain_db)),
-      ...pan, meter("strip/" + strip.name));
+      ...pan, ...width, meter("strip/" + strip.name));
   }
 
   function busRow(b, title, withUnits) {
@@ -191,7 +194,10 @@
     for (const strip of s.strips) {
       const p = `strip/${strip.name}/`;
       values.set(p + "gain_db", strip.gain_db).set(p + "pan", strip.pan).set(p + "mute", strip.mute).set(p + "solo", strip.solo);
-      for (const send of strip.sends) values.set(`${p}send/${send.bus}/gain_db`, send.gain_db).set(`${p}send/${send.bus}/pan`, send.pan);
+      for (const send of strip.sends) {
+        values.set(`${p}send/${send.bus}/gain_db`, send.gain_db).set(`${p}send/${send.bus}/pan`, send.pan);
+        if (send.width !== undefined && send.width !== null) values.set(`${p}send/${send.bus}/width`, send.width);
+      }
       for (const unit of strip.units) values.set(`${p}unit/${unit.id}/bypass`, unit.bypass);
       values.set(p + "trim_db", strip.trim_db).set(`cue/strip/${strip.name}/pfl`, strip.pfl).set(`cue/strip/${strip.name}/afl`, strip.afl);
       if (strip.talkback !== null && strip.talkback !== undefined) values.set(`talkback/${strip.name}`, strip.talkback);
