@@ -165,6 +165,8 @@ struct GraphRender {
     /// The sound-check take (nil = none) and each strip's first take channel (−1: live only): see `TakeSource.swift`.
     var take: UnsafeMutablePointer<TakeSourceState>? = nil
     var takeChannels: UnsafeMutablePointer<Int32>
+    /// The take share's change per frame of a live ↔ take crossfade at this graph's rate.
+    var takeFadeStep: Float = 0
     /// Units continued from the graph at `predecessor` (its render, nil for none), applied when this graph
     /// takes over: see `GraphHandover.swift`.
     var handovers: UnsafeMutablePointer<UnitHandover>

@@ -12,9 +12,8 @@ struct TakeSourceState {
     let maxFrames: Int
     /// Per strip request (any thread): 1 = play the take, 0 = live.
     let wantsTake: UnsafeMutablePointer<UnsafeAtomic<Int>>
-    /// Per strip take share now, 0…1 (audio thread only), and its change per frame.
+    /// Per strip take share now, 0…1 (audio thread only); each graph moves it by its own ``GraphRender/takeFadeStep``.
     let share: UnsafeMutablePointer<Float>
-    let step: Float
 }
 
 /// Feeds strips from a multichannel take (the virtual sound check): a disk thread fills ``ring`` with every
@@ -32,8 +31,8 @@ public final class TakeSource: @unchecked Sendable {
     let strips: [String]
 
     /// A source for `strips` (show order) of which `channelOfStrip` are on a take of `channels` channels,
-    /// for chunks of up to `maxFrames` at `sampleRate`; every strip starts on the take when `onTake`.
-    public init(strips: [String], channelOfStrip: [String: Int], channels: Int, maxFrames: Int, sampleRate: Double, onTake: Bool) {
+    /// for chunks of up to `maxFrames`; every strip starts on the take when `onTake`.
+    public init(strips: [String], channelOfStrip: [String: Int], channels: Int, maxFrames: Int, onTake: Bool) {
         self.strips = strips
         self.channelOfStrip = channelOfStrip
         ring = TapRing(channels: channels, frames: 131_072)
@@ -55,7 +54,7 @@ public final class TakeSource: @unchecked Sendable {
         state = .allocate(capacity: 1)
         state.initialize(to: TakeSourceState(
             ring: ring.state, landing: landing, mixed: mixed, channels: channels, maxFrames: maxFrames,
-            wantsTake: wants, share: share, step: Float(1 / max(1, Self.crossfadeSeconds * sampleRate))))
+            wantsTake: wants, share: share))
     }
 
     deinit {
@@ -105,6 +104,8 @@ extension EngineGraph {
             render.pointee.takeChannels[index] = Int32(channel)
         }
         render.pointee.take = source.state
+        // The crossfade lasts ``TakeSource/crossfadeSeconds`` at this graph's rate (a server restarted at another rate gets a new graph).
+        render.pointee.takeFadeStep = Float(1 / max(1, TakeSource.crossfadeSeconds * sampleRate))
         retainedTapObjects.append(source)
     }
 }
@@ -131,7 +132,7 @@ extension GraphRender {
             return
         }
         // A graph fading out holds the share where the incoming graph, which moves it, left it.
-        let step = isTapping ? (target > start ? take.pointee.step : -take.pointee.step) : 0
+        let step = isTapping ? (target > start ? takeFadeStep : -takeFadeStep) : 0
         var share = start
         for channel in 0..<channels {
             share = start

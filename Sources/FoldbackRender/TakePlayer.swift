@@ -70,8 +70,7 @@ public final class TakePlayer: @unchecked Sendable {
         takeSampleRate = sampleRate
         let reader = try TakeReader(readers: readers, fileRate: sampleRate, outputRate: outputRate ?? sampleRate)
         source = TakeSource(
-            strips: strips.map(\.name), channelOfStrip: channelOf, channels: channels, maxFrames: maxFrames,
-            sampleRate: Double(reader.outputRate), onTake: true)
+            strips: strips.map(\.name), channelOfStrip: channelOf, channels: channels, maxFrames: maxFrames, onTake: true)
         disk = Mutex(Disk(reader: reader, isPlaying: isPlaying))
         disk.withLock { refill(&$0) }
         let worker = PeriodicWorker(name: "fb-take", period: .milliseconds(5)) { [self] in disk.withLock { refill(&$0) } }   // holds self until close()

@@ -27,7 +27,7 @@ final class RealtimeTake {
         for (ring, strip) in zip(inputTaps, Self.tappedStrips) { try graph.attachInputTap(ring, toStrip: strip, control: control) }
         let source = self.source ?? TakeSource(
             strips: graph.description.strips.map(\.name), channelOfStrip: Self.takeStrips, channels: 3,
-            maxFrames: graph.maxFrames, sampleRate: graph.sampleRate, onTake: true)
+            maxFrames: graph.maxFrames, onTake: true)
         try graph.attachTake(source)
         self.source = source
     }
