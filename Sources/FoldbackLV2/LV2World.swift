@@ -84,10 +84,24 @@ public final class LV2World: @unchecked Sendable {
         return LV2Similarity.closest(to: uri, among: candidates.map { ($0.uri, $0.name) }, limit: limit)
     }
 
-    /// The lilv plugin with `uri`, if installed. Call under the world lock.
+    /// The lilv plugin with `uri`, if installed. Call under the world lock. A URI without a scheme (`*ttp://…`,
+    /// a typo or a fuzzed preset) is not installed; it is not handed to lilv, whose store would print an error for it.
     static func find(_ uri: String, in world: OpaquePointer) -> OpaquePointer? {
+        guard hasScheme(uri) else { return nil }
         let node = lilv_new_uri(world, uri)
         defer { lilv_node_free(node) }
         return lilv_plugins_get_by_uri(lilv_world_get_all_plugins(world), node)
+    }
+
+    /// Whether `uri` starts with a scheme (a letter, then letters, digits, `+`, `-` or `.`, then `:`), the test
+    /// lilv's store applies before it takes a URI.
+    static func hasScheme(_ uri: String) -> Bool {
+        guard let colon = uri.utf8.firstIndex(of: UInt8(ascii: ":")), colon != uri.utf8.startIndex else { return false }
+        let scheme = uri.utf8[..<colon]
+        let isLetter = { (byte: UInt8) in (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") }
+        guard let first = scheme.first, isLetter(first) else { return false }
+        return scheme.allSatisfy { byte in
+            isLetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
     }
 }

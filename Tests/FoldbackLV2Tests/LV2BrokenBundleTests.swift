@@ -1,7 +1,7 @@
 // Test-only broken LV2 bundles written to a temp dir (missing binary, bad Turtle, unknown required feature) give clean errors, never a crash. Non-realtime (test thread).
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
-import FoldbackLV2
+@testable import FoldbackLV2
 import Foundation
 import XCTest
 
@@ -65,5 +65,21 @@ final class LV2BrokenBundleTests: XCTestCase {
             guard case .unknownPlugin = error as? LV2Error else { return XCTFail("\(error)") }
         }
         XCTAssertEqual(Set(world.plugins().map(\.uri)), ["urn:foldback:test:missing-binary", "urn:foldback:test:needs-feature"])
+    }
+
+    /// A URI without a scheme (a typo, a fuzzed preset) is an unknown plugin, refused before lilv sees it (whose
+    /// store would print "attempt to map invalid URI" to the terminal); schemes with digits, `+`, `-` and `.` pass.
+    func testAURIWithoutASchemeIsUnknownWithoutReachingLilv() {
+        for uri in ["*ttp://gareus.org/oss/lv2/fil4#mono", ":x", "", "fil4#mono", "1urn:x", "ht tp://x"] {
+            XCTAssertThrowsError(try world.plugin(uri: uri), uri) { error in
+                guard case .unknownPlugin = error as? LV2Error else { return XCTFail("\(uri): \(error)") }
+            }
+        }
+        for uri in ["urn:foldback:test:needs-feature", "http://x", "svn+ssh://x", "a-b.c:y"] {
+            XCTAssertTrue(LV2World.hasScheme(uri), uri)
+        }
+        for uri in ["*ttp://x", ":x", "", "no-colon", "1urn:x", "ht tp://x"] {
+            XCTAssertFalse(LV2World.hasScheme(uri), uri)
+        }
     }
 }
