@@ -193,6 +193,16 @@ public final class JACKClient: @unchecked Sendable {
         }
     }
 
+    /// Marks the client closed without a call into libjack: for leaving after the server has shut down, when
+    /// `jack_client_close` can wait forever on a lock libjack's own threads held as the server went (jack2
+    /// issue 395), which would leave a program deaf to Ctrl-C. The process's exit frees what the client held.
+    public func abandon() {
+        lock.withLock {
+            closed = true
+            portsWithMetadata.removeAll()
+        }
+    }
+
     /// Connects two ports by full name. Already connected counts as success.
     /// - Returns: `nil` on success, or a warning naming the missing or refused end.
     public func connect(from source: String, to destination: String) -> JACKConnectionWarning? {

@@ -27,6 +27,8 @@ package final class JACKClientEvents: @unchecked Sendable {
         var xruns: UnsafeAtomic<Int>
         var shutdownStatus: UnsafeAtomic<UInt32>
         var isShutDown: UnsafeAtomic<Bool>
+        /// CLOCK_MONOTONIC nanoseconds of the first shutdown notice (0: none yet).
+        var shutdownAt: UnsafeAtomic<UInt64>
         var reason: UnsafeMutablePointer<CChar>
     }
 
@@ -38,13 +40,14 @@ package final class JACKClientEvents: @unchecked Sendable {
         reason.initialize(repeating: 0, count: Self.reasonCapacity)
         state = .allocate(capacity: 1)
         state.initialize(to: State(
-            xruns: .create(0), shutdownStatus: .create(0), isShutDown: .create(false), reason: reason))
+            xruns: .create(0), shutdownStatus: .create(0), isShutDown: .create(false), shutdownAt: .create(0), reason: reason))
     }
 
     deinit {
         state.pointee.xruns.destroy()
         state.pointee.shutdownStatus.destroy()
         state.pointee.isShutDown.destroy()
+        state.pointee.shutdownAt.destroy()
         state.pointee.reason.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
@@ -75,9 +78,18 @@ package final class JACKClientEvents: @unchecked Sendable {
             status: state.pointee.shutdownStatus.load(ordering: .relaxed))
     }
 
+    /// Seconds since the first shutdown notice; nil without one.
+    package var secondsSinceShutdown: Double? {
+        let at = state.pointee.shutdownAt.load(ordering: .acquiring)
+        guard at > 0 else { return nil }
+        let now = Self.monotonicNanoseconds()
+        return now > at ? Double(now - at) / 1e9 : 0
+    }
+
     /// Forgets a shutdown notice, before installing on a new client (the old one closed: no callback can run).
     func rearm() {
         state.pointee.isShutDown.store(false, ordering: .releasing)
+        state.pointee.shutdownAt.store(0, ordering: .relaxed)
         state.pointee.shutdownStatus.store(0, ordering: .relaxed)
         state.pointee.reason.pointee = 0
     }
@@ -95,6 +107,7 @@ package final class JACKClientEvents: @unchecked Sendable {
                 strncpy(state.pointee.reason, reason, JACKClientEvents.reasonCapacity - 1)
             }
             state.pointee.shutdownStatus.store(status.rawValue, ordering: .relaxed)
+            JACKClientEvents.markShutdownTime(state)
             state.pointee.isShutDown.store(true, ordering: .releasing)
         }
 
@@ -105,6 +118,18 @@ package final class JACKClientEvents: @unchecked Sendable {
         if !state.pointee.isShutDown.load(ordering: .relaxed) {
             state.pointee.shutdownStatus.store(0x20 /* JackServerError */, ordering: .relaxed)
         }
+        markShutdownTime(state)
         state.pointee.isShutDown.store(true, ordering: .releasing)
+    }
+
+    /// Records when the first shutdown notice came (libjack's thread that sent it is still unwinding then).
+    private static func markShutdownTime(_ state: UnsafeMutablePointer<State>) {
+        _ = state.pointee.shutdownAt.compareExchange(expected: 0, desired: monotonicNanoseconds(), ordering: .acquiringAndReleasing)
+    }
+
+    private static func monotonicNanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

@@ -4,6 +4,9 @@ import CJack
 import Foundation
 
 extension JACKHost {
+    /// How long after a shutdown notice the dead client is left alone before ``reopen()`` closes it.
+    static let shutdownSettleSeconds = 0.5
+
     /// Every connection this client's ports had at the last ``maintainConnections()`` (or still to be restored).
     public var trackedConnections: Set<JACKConnection> { connectionTracker.connections }
 
@@ -40,6 +43,13 @@ extension JACKHost {
     @discardableResult
     public func reopen() throws(JACKError) -> [JACKConnection] {
         let old = client
+        // libjack's thread that reported the shutdown must have finished with the dead client before it is
+        // closed: closing it at once could cancel that thread inside libjack and leave jack_client_close waiting
+        // forever on a lock it held (jack2 issue 395; seen here as a run deaf to Ctrl-C). The server needs longer
+        // than this to come back anyway.
+        if let age = events.secondsSinceShutdown, age < Self.shutdownSettleSeconds, !old.isClosed {
+            throw .serverNotRunning(serverName: old.serverName ?? "default")
+        }
         old.close(afterServerShutdown: true)
         notifications.clientClosed()
         let fresh = try JACKClient(name: old.actualName, serverName: old.serverName)

@@ -112,14 +112,16 @@ public final class JACKHost: @unchecked Sendable {
     /// Stops the process callback and the render workers; the server drops this client's connections.
     public func deactivate() {
         renderWorkers.stop(client: client.handle)
-        client.deactivate()
+        if shutdown == nil { client.deactivate() }   // a dead server's client is left alone: see close()
         lock.withLock { isActive = false }
     }
 
-    /// Deactivates, removes the ports' metadata and closes the client (after a server shutdown, only closes it). Safe to call twice.
+    /// Deactivates, removes the ports' metadata and closes the client. Safe to call twice. After a server
+    /// shutdown nothing of the dead client is touched (``JACKClient/abandon()``): the program is leaving, and
+    /// libjack's close of such a client can wait forever.
     public func close() {
         renderWorkers.stop(client: client.handle)
-        client.close(afterServerShutdown: shutdown != nil)
+        if shutdown != nil { client.abandon() } else { client.close() }
         notifications.clientClosed()
         lock.withLock { isActive = false }
     }
