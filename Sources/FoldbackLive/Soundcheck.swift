@@ -90,10 +90,8 @@ package struct Soundcheck: Sendable {
 
     /// Finishes the input take (if ``finishInputTake()`` has not) and ends the disk threads.
     package func close() {
-        if let inputRecorder {
-            LiveSession.finishTake(inputRecorder)
-            inputRecorder.close()
-        }
+        finishInputTake()
+        inputRecorder?.close()
         player?.close()
     }
 }
