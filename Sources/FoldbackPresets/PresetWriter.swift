@@ -58,6 +58,10 @@ public enum PresetWriter {
         }
         MIDIMapWriter.write(preset.midi, into: &text)
         preset.web.write(into: &text)
+        if let buses = preset.x32Buses {
+            text.table("[x32]")
+            text.raw("buses", "[" + buses.map(TOMLText.quoted).joined(separator: ", ") + "]")
+        }
         return text.output
     }
 
