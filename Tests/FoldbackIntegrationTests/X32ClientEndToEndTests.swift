@@ -37,15 +37,19 @@ final class X32ClientEndToEndTests: JACKServerTestCase {
     private struct Rig {
         let live: LiveControlRig
         let x32: UInt16, xair: UInt16
+        /// The web surface's port and the engineer's token.
+        let web: UInt16, engineer: String
     }
 
     private func rig() throws -> Rig {
         let path = try LiveControlRig.temporaryFolder() + "/x32.toml"
         try Self.preset.write(toFile: path, atomically: true, encoding: .utf8)
-        let live = try LiveControlRig(
-            server: serverName, arguments: [path, "--x32-port", "0", "--xair-port", "0"], testCase: self, recordFrom: ["main", "iem"])
+        let (live, web, tokens) = try LiveControlRig.web(
+            server: serverName, testCase: self, preset: path, options: ["--x32-port", "0", "--xair-port", "0"], recordFrom: ["main", "iem"])
         try live.waitForLog("X-Air protocol on")
-        return Rig(live: live, x32: try Self.port(live.run.standardError, "X32"), xair: try Self.port(live.run.standardError, "X-Air"))
+        return Rig(
+            live: live, x32: try Self.port(live.run.standardError, "X32"), xair: try Self.port(live.run.standardError, "X-Air"),
+            web: web, engineer: try XCTUnwrap(tokens["engineer"]))
     }
 
     private static func port(_ log: String, _ protocolName: String) throws -> UInt16 {
@@ -148,6 +152,32 @@ final class X32ClientEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(result["received"] as? Int, 20, "\(result)")
         XCTAssertLessThan(result["max_ms"] as? Double ?? .infinity, 100, "\(result)")
         print("X32 push latency over 20 moves: median \(result["median_ms"] ?? "-") ms, max \(result["max_ms"] ?? "-") ms")
+    }
+
+    /// A fader move on Foldback's web page (the engineer's WebSocket) reaches an /xremote X32 client within 100 ms, every time.
+    func testAWebMoveReachesASubscribedX32ClientWithin100ms() throws {
+        let rig = try rig()
+        defer { rig.live.close() }
+        let app = try OSCClient(serverPort: rig.x32)
+        try app.send(OSCMessage("/xremote"))
+        XCTAssertNotNil(try app.request(OSCMessage("/xinfo"), timeout: 5) { $0.path == "/xinfo" }, "subscribed (messages are handled in order)")
+        let page = try WebSocketTestClient(port: rig.web, path: "/ws?token=\(rig.engineer)")
+        XCTAssertNotNil(page.next("state"))
+        var delays: [Double] = []
+        for move in 0..<20 {
+            let decibels = move % 2 == 0 ? -12.0 : -3.0
+            let expected = OSCArgument.float(X32FaderLaw.position(decibels: Float(decibels)))
+            let sent = ContinuousClock.now
+            page.send(#"{"path":"/foldback/strip/vox/gain_db","value":\#(decibels)}"#)
+            var arrived: ContinuousClock.Instant?
+            while arrived == nil, let push = app.receive(timeout: 1) {
+                if push.path == "/ch/01/mix/fader", push.arguments == [expected] { arrived = .now }
+            }
+            let delay = try XCTUnwrap(arrived, "move \(move) pushed") - sent
+            delays.append(Double(delay.components.attoseconds) * 1e-15 + Double(delay.components.seconds) * 1e3)
+        }
+        print("X32 push of a web move over 20 moves: median \(delays.sorted()[10]) ms, max \(delays.max() ?? 0) ms")
+        XCTAssertLessThan(delays.max() ?? .infinity, 100, "\(delays)")
     }
 
     /// 10,000 malformed X32 messages (random bytes, bad and missing type tags, wrong types, out-of-range values, huge
