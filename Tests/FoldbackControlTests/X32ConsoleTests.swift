@@ -132,6 +132,20 @@ final class X32ConsoleTests: XCTestCase {
         XCTAssertEqual(x32.subscriptions.clientCount, 0)
     }
 
+    /// A preset switch (from any surface) remaps the console and pushes the new names and levels to /xremote clients.
+    func testAPresetSwitchPushesTheNewShow() throws {
+        let (x32, target) = try console()
+        _ = x32.receive(OSCMessage("/xremote"), from: app, now: 0)
+        let next = try ControlFixtures.write(Self.preset.replacingOccurrences(of: "\"vox\"", with: "\"lead\"")
+            .replacingOccurrences(of: "gain_db = -6.0", with: "gain_db = -10.0"), name: "next.toml")
+        _ = try target.switchPreset(toPath: next)
+        let pushes = x32.tick(now: 0.02).map(\.message)
+        XCTAssertTrue(pushes.contains(OSCMessage("/ch/01/config/name", [.string("lead")])), "\(pushes)")
+        XCTAssertTrue(pushes.contains(OSCMessage("/ch/01/mix/fader", [.float(X32FaderLaw.position(decibels: -10))])), "\(pushes)")
+        XCTAssertEqual(get(x32, "/ch/01/config/name"), .string("lead"))
+        XCTAssertTrue(x32.tick(now: 0.04).isEmpty, "pushed once")
+    }
+
     func testShadowStoresUnmappedAddressesWithoutTouchingTheEngine() throws {
         let (x32, target) = try console()
         let before = target.engine.parameterChangeCount
