@@ -25,9 +25,11 @@ enum PresetDecoder {
         requireOneOrMore("bus", plural: "buses", in: reader)
         var buses: [BusSpec] = []
         var busNames = NameRegistry(what: "bus name")
+        var mains = NameRegistry(what: "bus with"), x32Channels = NameRegistry(what: "x32_channel")
         for busReader in busReaders {
             guard let bus = BusDecoder.decode(busReader, plugins: plugins) else { continue }
             busNames.register(bus.name, at: busReader.valueLocation("name"), log: log)
+            if bus.isX32Main { mains.register("x32_main = true", at: busReader.valueLocation("x32_main"), log: log) }
             buses.append(bus)
         }
 
@@ -41,6 +43,7 @@ enum PresetDecoder {
         for stripReader in stripReaders {
             guard let strip = StripDecoder.decode(stripReader, buses: knownBuses, plugins: plugins) else { continue }
             stripNames.register(strip.name, at: stripReader.valueLocation("name"), log: log)
+            if let channel = strip.x32Channel { x32Channels.register(String(channel), at: stripReader.valueLocation("x32_channel"), log: log) }
             strips.append(strip)
         }
 

@@ -68,8 +68,8 @@ public struct X32Binding: Sendable {
 
 /// The X32 view of one running preset: channels, buses, main, DCAs and mute groups onto its parameter tree.
 ///
-/// Strips take `/ch/01…` in preset order (up to 32, or 16 on an X-Air); the front-of-house bus (the first with
-/// playback connections, else the first) is the main (`/main/st`, `/lr`); the other buses take `/bus/…` in order,
+/// Strips take `/ch/01…` in preset order (up to 32, or 16 on an X-Air), a strip's `x32_channel` first; the bus with
+/// `x32_main = true` (else the first with playback connections, else the first) is the main (`/main/st`, `/lr`); the other buses take `/bus/…` in order,
 /// and each strip's send to one of them `/ch/NN/mix/MM/…`. A channel's fader is its strip's level (the X32's
 /// post-fader sends follow it, as Foldback's do).
 public struct X32Mapping: Sendable {
@@ -81,8 +81,8 @@ public struct X32Mapping: Sendable {
     public private(set) var addresses: [String] = []
     /// Read-only values the preset gives (names, DCA and mute-group membership, send types).
     public private(set) var fixed: [String: OSCArgument] = [:]
-    /// The strips on `/ch/NN` (index NN − 1) and the buses on `/bus/NN`, by name.
-    public private(set) var channels: [String] = [], buses: [String] = []
+    /// The strip on each `/ch/NN` (index NN − 1; nil for a channel no strip takes), and the buses on `/bus/NN`, by name.
+    public private(set) var channels: [String?] = [], buses: [String] = []
     /// The bus on the main, if the preset has a bus.
     public private(set) var mainBus: String?
 
@@ -93,13 +93,14 @@ public struct X32Mapping: Sendable {
     /// nothing else of those buses' masters) take writes from X32 clients; the rest read only.
     public init(preset: Preset, tree: ParameterTree, dialect: X32Dialect, writableBuses: Set<String>? = nil) {
         self.dialect = dialect
-        let main = preset.buses.first { $0.connections.contains { !$0.isEmpty } } ?? preset.buses.first
+        let main = preset.buses.first(where: \.isX32Main) ?? preset.buses.first { $0.connections.contains { !$0.isEmpty } } ?? preset.buses.first
         mainBus = main?.name
         buses = Array(preset.buses.map(\.name).filter { $0 != main?.name }.prefix(dialect.busCount))
-        channels = Array(preset.strips.map(\.name).prefix(dialect.channelCount))
+        channels = Self.channels(preset.strips, count: dialect.channelCount)
         let isOpen: (String) -> Bool = { writableBuses?.contains($0) ?? true }
         let writableMasters = writableBuses == nil
-        for (index, strip) in preset.strips.prefix(dialect.channelCount).enumerated() {
+        for (index, name) in channels.enumerated() {
+            guard let strip = preset.strips.first(where: { $0.name == name }) else { continue }
             let ch = dialect.channel(index + 1)
             bind(ch + "/mix/fader", tree, ParameterTree.Path.strip(strip.name, ParameterTree.Key.gain), .fader, writableMasters)
             bind(ch + "/mix/on", tree, ParameterTree.Path.strip(strip.name, ParameterTree.Key.mute), .onInverted, writableMasters)
@@ -166,6 +167,25 @@ public struct X32Mapping: Sendable {
         guard let node = tree.node(at: path) else { return }
         bindings[address] = X32Binding(node: node, conversion: conversion, isWritable: isWritable)
         addresses.append(address)
+    }
+
+    /// The strip on each of `count` channels: those with an `x32_channel` on theirs, the others on the free ones in preset order.
+    static func channels(_ strips: [StripSpec], count: Int) -> [String?] {
+        var slots = [String?](repeating: nil, count: count)
+        var unplaced: [String] = []
+        for strip in strips {
+            if let channel = strip.x32Channel, channel <= count, slots[channel - 1] == nil {
+                slots[channel - 1] = strip.name
+            } else {
+                unplaced.append(strip.name)
+            }
+        }
+        var free = slots.indices.filter { slots[$0] == nil }.makeIterator()
+        for name in unplaced {
+            guard let index = free.next() else { break }
+            slots[index] = name
+        }
+        return slots
     }
 
     /// A console name: at most 12 characters.

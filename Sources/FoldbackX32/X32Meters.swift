@@ -18,7 +18,7 @@ public enum X32Meters {
         var values = [Float](repeating: 0, count: count)
         let strips = Dictionary(snapshot.strips.map { ($0.name, $0.reading.peak) }, uniquingKeysWith: { first, _ in first })
         let buses = Dictionary(snapshot.buses.map { ($0.name, $0.reading.peak) }, uniquingKeysWith: { first, _ in first })
-        for (index, name) in mapping.channels.enumerated() where index < 32 { values[index] = strips[name] ?? 0 }
+        for (index, name) in mapping.channels.enumerated() where index < 32 { values[index] = name.flatMap { strips[$0] } ?? 0 }
         if address == "/meters/0" {
             for (index, name) in mapping.buses.enumerated() where index < 16 { values[48 + index] = buses[name] ?? 0 }
         } else {

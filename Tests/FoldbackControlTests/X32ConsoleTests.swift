@@ -248,6 +248,25 @@ final class X32ConsoleTests: XCTestCase {
         XCTAssertEqual(try live("strip/vox/unit/comp/bypass"), 1)
     }
 
+    /// `x32_channel` places a strip on its channel (the others fill the free ones in order); `x32_main` picks the main.
+    func testPresetChoosesChannelsAndTheMain() throws {
+        let text = Self.preset.replacingOccurrences(of: "name = \"acoustic_guitar\"", with: "name = \"acoustic_guitar\"\nx32_channel = 1")
+            .replacingOccurrences(of: "name = \"wedge\"", with: "name = \"wedge\"\nx32_main = true")
+        let target = try OfflineTarget(text: text)
+        let x32 = X32Console(dialect: .x32, target: target, router: ControlRouter(target: target), address: "127.0.0.1")
+        XCTAssertEqual(get(x32, "/ch/01/config/name"), .string("acoustic_gui"))
+        XCTAssertEqual(get(x32, "/ch/02/config/name"), .string("vox"))
+        XCTAssertEqual(get(x32, "/main/st/config/name"), .string("wedge"))
+        XCTAssertEqual(get(x32, "/bus/02/config/name"), .string("foh"))
+        let saved = try PresetLoader.parse(PresetWriter.text(for: target.currentPreset), path: "/tmp/x32-saved.toml")
+        XCTAssertEqual(saved.strips.map(\.x32Channel), [nil, 1])
+        XCTAssertEqual(saved.buses.map(\.isX32Main), [false, false, true])
+        let twice = text.replacingOccurrences(of: "name = \"vox\"", with: "name = \"vox\"\nx32_channel = 1")
+        XCTAssertThrowsError(try PresetLoader.parse(twice, path: "/tmp/x32-twice.toml")) { error in
+            XCTAssertTrue("\(error)".contains("duplicate x32_channel '1'"), "\(error)")
+        }
+    }
+
     func testNodeTextAndMeterFrames() throws {
         let (x32, _) = try console()
         XCTAssertEqual(x32.receive(OSCMessage("/node", [.string("ch/01/mix")]), from: app, now: 0).first?.message.arguments,
