@@ -180,6 +180,30 @@ final class X32ClientEndToEndTests: JACKServerTestCase {
         XCTAssertLessThan(delays.max() ?? .infinity, 100, "\(delays)")
     }
 
+    /// `/meters/0` frames carry the playing strip's peak on channel 1 and the in-ear bus's on bus 1, silence elsewhere.
+    func testMeterFramesCarryTheStripAndBusLevels() throws {
+        let rig = try rig()
+        defer { rig.live.close() }
+        let app = try OSCClient(serverPort: rig.x32)
+        try app.send(OSCMessage("/meters", [.string("/meters/0"), .int(1)]))
+        var frames: [[Float]] = []
+        while frames.count < 10, let message = app.receive(timeout: 2) {
+            guard message.path == "/meters/0", case let .blob(bytes)? = message.arguments.first, bytes.count >= 4 else { continue }
+            let values = stride(from: 0, to: bytes.count, by: 4).map { offset in
+                bytes[offset..<offset + 4].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }   // little-endian
+            }
+            XCTAssertEqual(values.first, 70, "the count")
+            frames.append(values.dropFirst().map { Float(bitPattern: $0) })
+        }
+        XCTAssertEqual(frames.count, 10, "frames every 50 ms")
+        let last = try XCTUnwrap(frames.last)
+        XCTAssertEqual(last.count, 70)
+        // The test client plays noise peaking at −20 dBFS (0.1), vox at 0 dB; the in-ear send is −6 dB.
+        XCTAssertEqual(last[0], 0.1, accuracy: 0.01, "channel 1 (vox): its peak, linear")
+        XCTAssertEqual(last[48], 0.05, accuracy: 0.005, "bus 1 (iem) at −6 dB from vox")
+        XCTAssertEqual(last[1], 0, "channel 2: no strip")
+    }
+
     /// 10,000 malformed X32 messages (random bytes, bad and missing type tags, wrong types, out-of-range values, huge
     /// indexes, truncated packets, bundles) leave Foldback answering and its audio unchanged.
     func testTenThousandMalformedMessagesChangeNothing() throws {
