@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev librubberband-dev liblo-dev libebur128-dev libfftw3-dev libqrencode-dev pkg-config
 # Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
-TEST_DEBS := rubberband-cli lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 chromium chromium-driver pipewire pipewire-bin pipewire-jack iproute2
+TEST_DEBS := rubberband-cli lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 python3-venv chromium chromium-driver pipewire pipewire-bin pipewire-jack iproute2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -print-resource-dir)/lib/linux/libclang_rt.rtsan-x86_64.a
 # Every test step has a deadline, so a hang fails the run with the hanging test named (output is line-buffered) instead of stalling CI.
@@ -35,6 +35,16 @@ deps:
 
 test-deps:
 	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEBS) $(TEST_DEBS)"
+	@$(MAKE) --no-print-directory $(X32_VENV)/.installed
+
+# The X32 / X-Air client libraries the X32 surface's tests drive, at the versions pinned in their requirements file,
+# in a virtual environment of Debian's python3 (FoldbackIntegrationTests' X32ClientEndToEndTests find it there).
+X32_VENV = .build/x32-venv
+X32_REQUIREMENTS = Tests/FoldbackIntegrationTests/Fixtures/x32/requirements.txt
+$(X32_VENV)/.installed: $(X32_REQUIREMENTS)
+	rm -rf $(X32_VENV) && mkdir -p .build && /usr/bin/python3 -m venv $(X32_VENV)
+	$(X32_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(X32_REQUIREMENTS)
+	touch $@
 
 install-debs:
 	@missing=$$(for p in $(PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; done); \

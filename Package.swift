@@ -117,11 +117,17 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: strictSwift
         ),
+        // The X32 / X-Air surface: those consoles' OSC protocol mapped onto the parameter tree, driving the same router.
+        .target(
+            name: "FoldbackX32",
+            dependencies: ["FoldbackControl", "FoldbackEngine", "FoldbackPresets"],
+            swiftSettings: strictSwift
+        ),
         // MARK: The live session (what `foldback run` runs), driven by the CLI, OSC, MIDI and the web surface
         .target(
             name: "FoldbackLive",
             dependencies: [
-                "FoldbackControl", "FoldbackWeb", "FoldbackPresets", "FoldbackGraph", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP",
+                "FoldbackControl", "FoldbackWeb", "FoldbackX32", "FoldbackPresets", "FoldbackGraph", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP",
                 "FoldbackRender", "FoldbackAnalysis", "CFoldback",
             ],
             swiftSettings: strictSwift
@@ -191,7 +197,7 @@ let package = Package(
         .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine", "FoldbackDSP", "CEBUR128"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
-        .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP"]),
+        .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackX32", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackPresets", "FoldbackBench", "FoldbackRender", "FoldbackEngine", "FoldbackDSP", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
@@ -200,6 +206,7 @@ let package = Package(
             dependencies: [
                 "FoldbackJACK", "FoldbackJACKTesting", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets",
                 "FoldbackGraph", "FoldbackWeb", "FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackLive", "FoldbackTestSupport", "foldback",
+                "FoldbackX32", "FoldbackDSP",
             ],
             exclude: ["Fixtures"]
         ),

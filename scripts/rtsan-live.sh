@@ -26,7 +26,7 @@ live() {
   shift 4
   local server="foldback-rtsan-$$-$RANDOM" log="${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log"
   local osc_port=$((20000 + ($$ + RANDOM) % 20000))
-  .build-rtsan/release/foldback run "$preset" --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" --web-port 0 \
+  .build-rtsan/release/foldback run "$preset" --server "$server" --start-server dummy --no-connect --quiet --osc-port "$osc_port" --web-port 0 --x32-port 0 --xair-port 0 \
     --threads "$(( $(nproc) >= 2 ? 2 : 1 ))" $run_args >"$log" 2>&1 &
   local pid=$!
   trap "kill -INT $pid 2>/dev/null || true" EXIT

@@ -12,6 +12,8 @@ public enum ControlSurface: String, Sendable, CaseIterable, CustomStringConverti
     case midi
     /// The meter view's keys (`--meters`).
     case keys
+    /// An X32 or X-Air client (`--x32-port`, `--xair-port`).
+    case x32
 
     /// The name log lines start with: `OSC`, `web`, `MIDI`, `keys`.
     public var description: String {
@@ -20,6 +22,7 @@ public enum ControlSurface: String, Sendable, CaseIterable, CustomStringConverti
         case .web: return "web"
         case .midi: return "MIDI"
         case .keys: return "keys"
+        case .x32: return "X32"
         }
     }
 }

@@ -15,6 +15,12 @@ public enum OSCCodec {
             case let .int(value): lo_message_add_int32(handle, value)
             case let .float(value): lo_message_add_float(handle, value)
             case let .string(value): lo_message_add_string(handle, value)
+            case let .blob(bytes):
+                guard let blob = bytes.withUnsafeBytes({ lo_blob_new(Int32(bytes.count), $0.baseAddress) }) else {
+                    throw .malformed("cannot allocate an OSC blob")
+                }
+                defer { lo_blob_free(blob) }
+                lo_message_add_blob(handle, blob)   // liblo copies the blob's bytes into the message
             }
         }
         var size = 0
@@ -28,7 +34,7 @@ public enum OSCCodec {
 
     /// The message in `packet`.
     /// - Throws: ``ControlError/malformed(_:)`` for a packet that is not one OSC message (bundles included)
-    ///   or that carries an argument type other than `i`, `f`, `s` (`d` and `h` are narrowed to `f` and `i`).
+    ///   or that carries an argument type other than `i`, `f`, `s`, `b` (`d` and `h` are narrowed to `f` and `i`).
     public static func decode(_ packet: [UInt8]) throws(ControlError) -> OSCMessage {
         guard let first = packet.first, first == UInt8(ascii: "/") else {
             throw .malformed(packet.starts(with: Array("#bundle".utf8)) ? "OSC bundles are not supported; send single messages" : "not an OSC message")
@@ -58,10 +64,15 @@ public enum OSCCodec {
             case UInt8(ascii: "d"): arguments.append(.float(Float(value.pointee.d)))
             case UInt8(ascii: "s"), UInt8(ascii: "S"):
                 arguments.append(.string(String(cString: UnsafeRawPointer(value).assumingMemoryBound(to: CChar.self))))
+            case UInt8(ascii: "b"):
+                let blob = UnsafeMutableRawPointer(value)
+                let size = Int(lo_blob_datasize(blob))
+                let bytes = lo_blob_dataptr(blob).map { Array(UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+                arguments.append(.blob(bytes))
             case UInt8(ascii: "T"): arguments.append(.int(1))
             case UInt8(ascii: "F"): arguments.append(.int(0))
             default:
-                throw .malformed("\(path): argument \(index + 1) has OSC type '\(Character(Unicode.Scalar(tag)))'; Foldback reads i, f and s")
+                throw .malformed("\(path): argument \(index + 1) has OSC type '\(Character(Unicode.Scalar(tag)))'; Foldback reads i, f, s and b")
             }
         }
         return OSCMessage(path, arguments)

@@ -9,22 +9,25 @@ public enum OSCArgument: Sendable, Hashable, CustomStringConvertible {
     case float(Float)
     /// `s`: a string.
     case string(String)
+    /// `b`: a blob of bytes (the X32 surface's meter frames).
+    case blob([UInt8])
 
-    /// The OSC type tag (`i`, `f` or `s`).
+    /// The OSC type tag (`i`, `f`, `s` or `b`).
     public var typeTag: Character {
         switch self {
         case .int: return "i"
         case .float: return "f"
         case .string: return "s"
+        case .blob: return "b"
         }
     }
 
-    /// The value as a number (`i` or `f`), or nil for a string.
+    /// The value as a number (`i` or `f`), or nil for a string or blob.
     public var number: Float? {
         switch self {
         case let .int(value): return Float(value)
         case let .float(value): return value
-        case .string: return nil
+        case .string, .blob: return nil
         }
     }
 
@@ -39,6 +42,7 @@ public enum OSCArgument: Sendable, Hashable, CustomStringConvertible {
         case let .int(value): return "\(value)"
         case let .float(value): return "\(value)"
         case let .string(value): return "\"\(value)\""
+        case let .blob(bytes): return "<\(bytes.count) bytes>"
         }
     }
 }

@@ -5,6 +5,7 @@ import FoldbackEngine
 package import FoldbackControl
 package import FoldbackPresets
 import FoldbackWeb
+import FoldbackX32
 import Foundation
 import Synchronization
 
@@ -17,6 +18,8 @@ package final class LiveControl: @unchecked Sendable {
     private let osc: OSCServer?
     private let feed: MeterFeed?
     private let web: WebServer?
+    /// The X32 and X-Air ports (`--x32-port`, `--xair-port`).
+    private let consoles: [X32Server]
     private let watch: Bool
     private let view: MeterView?
     /// The meter view's keys (cue selection), while it shows on a terminal.
@@ -65,13 +68,17 @@ package final class LiveControl: @unchecked Sendable {
             osc.start()
             StandardError.writeLine("foldback: OSC on \(osc.local) (see docs/osc.md)")
         }
+        var consoles: [X32Server] = []
         do {
+            consoles = try Self.startConsoles(session: session, router: router, options: options)
             web = try Self.startWeb(session: session, router: router, options: options, setlist: setlistController)
         } catch {
             osc?.stop()   // nothing keeps listening for a show that does not start
             feed?.stop()
+            consoles.forEach { $0.stop() }
             throw error
         }
+        self.consoles = consoles
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
         keys = options.meters ? MeterViewKeys(session: session, router: router) : nil
         hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
@@ -97,6 +104,7 @@ package final class LiveControl: @unchecked Sendable {
         osc?.stop()
         feed?.stop()
         web?.stop()
+        consoles.forEach { $0.stop() }
         keys?.stop()
         view?.finish()
     }
@@ -139,6 +147,27 @@ package final class LiveControl: @unchecked Sendable {
             }
         }
         return server
+    }
+
+    /// The X32 and X-Air ports asked for, started, each announced with the protocol's lack of authentication.
+    private static func startConsoles(session: LiveSession, router: ControlRouter, options: LiveControlSettings) throws -> [X32Server] {
+        var servers: [X32Server] = []
+        for (dialect, port) in [(X32Dialect.x32, options.x32Port), (.xair, options.xairPort)] {
+            guard let port else { continue }
+            do {
+                let server = try X32Server(
+                    dialect: dialect, host: options.x32Bind, port: port, target: session, router: router,
+                    log: { StandardError.writeLine("foldback: \(dialect.protocolName) \($0)") })
+                server.start()
+                servers.append(server)
+                StandardError.writeLine(
+                    "foldback: \(dialect.protocolName) protocol on \(server.local) (no authentication: anyone who reaches this port can mix; see docs/x32.md)")
+            } catch {
+                servers.forEach { $0.stop() }
+                throw error
+            }
+        }
+        return servers
     }
 
     /// Every bus a musician may need a link for: the running preset's, then those only later setlist songs

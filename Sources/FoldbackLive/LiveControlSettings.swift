@@ -12,6 +12,12 @@ package struct LiveControlSettings: Sendable {
     package var webPort: UInt16?
     /// The address the web surface listens on.
     package var webBind = "127.0.0.1"
+    /// The X32 protocol's UDP port (`--x32-port`; conventionally 10023), or nil for none.
+    package var x32Port: UInt16?
+    /// The X-Air protocol's UDP port (`--xair-port`; conventionally 10024), or nil for none.
+    package var xairPort: UInt16?
+    /// The address the X32 and X-Air ports listen on (the protocol has no authentication).
+    package var x32Bind = "127.0.0.1"
     /// More folders whose `.toml` files control requests may read and write.
     package var allowDir: [String] = []
     /// Reload the preset when its file changes.
@@ -33,7 +39,9 @@ package struct LiveControlSettings: Sendable {
     package var problem: String? {
         if oscPort == nil && oscBind != "127.0.0.1" { return "--osc-bind needs --osc-port" }
         if webPort == nil && webBind != "127.0.0.1" { return "--web-bind needs --web-port" }
-        for (option, address) in [("--web-bind", webBind), ("--osc-bind", oscBind)] where OSCPeer(host: address, port: 0) == nil {
+        if x32Port == nil && xairPort == nil && x32Bind != "127.0.0.1" { return "--x32-bind needs --x32-port or --xair-port" }
+        if let x32Port, x32Port == xairPort, x32Port != 0 { return "--x32-port and --xair-port must differ (both are \(x32Port))" }
+        for (option, address) in [("--web-bind", webBind), ("--osc-bind", oscBind), ("--x32-bind", x32Bind)] where OSCPeer(host: address, port: 0) == nil {
             return "\(option) '\(address)' is not an IPv4 address (127.0.0.1 for this machine, 0.0.0.0 for every interface)"
         }
         do {

@@ -7,7 +7,7 @@ enum BusDecoder {
     /// The keys a `[[bus]]` table accepts.
     static let keys = [
         "name", "channels", ParameterTree.Key.gain, ParameterTree.Key.mute, "connect", "in_ear", "limiter", "limiter_mode", ParameterTree.Key.limiterCeiling, ParameterTree.Key.limiterRelease,
-        "unit", "output", "compensate", "recall_safe",
+        "unit", "output", "compensate", "recall_safe", "x32_main",
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -51,6 +51,7 @@ enum BusDecoder {
         )
         (bus.units, bus.hasOutput, bus.isCompensated) = (units, hasOutput, isCompensated)
         bus.isRecallSafe = isRecallSafe
+        bus.isX32Main = reader.bool("x32_main", default: false)
         return bus
     }
 }

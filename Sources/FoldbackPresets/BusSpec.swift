@@ -24,6 +24,8 @@ public struct BusSpec: Sendable {
     /// A musician's own mix (`recall_safe = true`): a preset or setlist switch keeps its running send levels,
     /// level and mute instead of taking the new preset's (FoldbackControl's `RecallSafeMixes`).
     public var isRecallSafe = false
+    /// `x32_main`: X32 clients see this bus as the main (`/main/st`, `/lr`) instead of the first with playback connections.
+    public var isX32Main = false
     /// Where the bus's `[[bus]]` table starts.
     public var location: SourceLocation
     /// Units processed in order on the summed bus (`[[bus.unit]]`), before the gain and the limiter.

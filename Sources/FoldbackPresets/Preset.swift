@@ -26,6 +26,8 @@ public struct Preset: Sendable {
     public var dcas: [StripGroupSpec] = []
     /// Mute groups (`[[mute_group]]`), in file order.
     public var muteGroups: [StripGroupSpec] = []
+    /// `[x32] buses`: the only buses whose sends X32 / X-Air clients may change (nil: every bus and master).
+    public var x32Buses: [String]?
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 

@@ -6,7 +6,7 @@ import TOMLKit
 /// Turns a parsed preset document into the model, or into the list of everything wrong with it.
 enum PresetDecoder {
     /// The keys allowed at the top level.
-    static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group"]
+    static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group", "x32"]
     /// The keys of the `[preset]` table.
     static let infoKeys = ["name", "description"]
 
@@ -25,9 +25,11 @@ enum PresetDecoder {
         requireOneOrMore("bus", plural: "buses", in: reader)
         var buses: [BusSpec] = []
         var busNames = NameRegistry(what: "bus name")
+        var mains = NameRegistry(what: "bus with"), x32Channels = NameRegistry(what: "x32_channel")
         for busReader in busReaders {
             guard let bus = BusDecoder.decode(busReader, plugins: plugins) else { continue }
             busNames.register(bus.name, at: busReader.valueLocation("name"), log: log)
+            if bus.isX32Main { mains.register("x32_main = true", at: busReader.valueLocation("x32_main"), log: log) }
             buses.append(bus)
         }
 
@@ -41,6 +43,7 @@ enum PresetDecoder {
         for stripReader in stripReaders {
             guard let strip = StripDecoder.decode(stripReader, buses: knownBuses, plugins: plugins) else { continue }
             stripNames.register(strip.name, at: stripReader.valueLocation("name"), log: log)
+            if let channel = strip.x32Channel { x32Channels.register(String(channel), at: stripReader.valueLocation("x32_channel"), log: log) }
             strips.append(strip)
         }
 
@@ -51,6 +54,12 @@ enum PresetDecoder {
         routing.muteGroups = StripGroupDecoder.decode(reader.tables("mute_group", label: "[[mute_group]]") ?? [], isDCA: false, strips: strips.map(\.name))
         let midi = MIDIMapDecoder.decode(reader.subtable("midi", label: "[midi]"), preset: routing)
         let web = WebDecoder.decode(reader.subtable("web", label: "[web]"), buses: buses)
+        let x32Buses = reader.subtable("x32", label: "[x32]").flatMap { section in
+            section.checkKeys(allowed: ["buses"])
+            return section.nameList(
+                "buses", what: "bus", known: buses.map(\.name), expected: "an array of bus names", allowsEmpty: true,
+                unknownLabel: "no bus named", knownLabel: "buses")
+        }
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
         // Only a valid preset is checked for odd routing: after an error (a send to a misspelt
         // bus, say) these warnings would only echo it.
@@ -60,6 +69,7 @@ enum PresetDecoder {
             path: locator.file, warnings: log.sortedWarnings(), midi: midi, web: web
         )
         preset.cue = routing.cue
+        preset.x32Buses = x32Buses
         preset.dcas = routing.dcas
         preset.muteGroups = routing.muteGroups
         return preset

@@ -58,6 +58,10 @@ public enum PresetWriter {
         }
         MIDIMapWriter.write(preset.midi, into: &text)
         preset.web.write(into: &text)
+        if let buses = preset.x32Buses {
+            text.table("[x32]")
+            text.raw("buses", "[" + buses.map(TOMLText.quoted).joined(separator: ", ") + "]")
+        }
         return text.output
     }
 
@@ -104,6 +108,7 @@ public enum PresetWriter {
         text.key("connect", connections: bus.connections)
         text.key("in_ear", bus.isInEar)
         if bus.isRecallSafe { text.key("recall_safe", true) }
+        if bus.isX32Main { text.key("x32_main", true) }
         if let limiter = bus.limiter {
             text.key("limiter", true)
             writeLimiterSettings(limiter, into: &text)
@@ -129,6 +134,7 @@ public enum PresetWriter {
         if let source = strip.source { text.raw("source", FileSourceSpec.inlineTable(source)) }
         if strip.trimDB != 0 { text.key(ParameterTree.Key.trim, strip.trimDB) }
         if strip.trimCompensates { text.key("trim_compensate", true) }
+        if let channel = strip.x32Channel { text.key("x32_channel", channel) }
         if let talkback = strip.talkback {
             text.key("talkback", true)
             text.raw("talk_to", "[" + talkback.busNames.map(TOMLText.quoted).joined(separator: ", ") + "]")

@@ -8,7 +8,7 @@ enum StripDecoder {
     /// The JACK MIDI input `foldback run` registers; no strip's input port may take its name.
     static let reservedMIDIPort = "midi_in"
 
-    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db"]
+    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db", "x32_channel"]
     /// The keys a `[[strip.send]]` table accepts.
     static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan, ParameterTree.Key.width]
 
@@ -55,6 +55,14 @@ enum StripDecoder {
         strip.trimDB = reader.number(ParameterTree.Key.trim, in: EngineGraph.trimRange, default: 0)
         strip.trimCompensates = reader.bool("trim_compensate", default: false)
         strip.talkback = TalkbackDecoder.decode(reader, buses: buses)
+        if reader.table["x32_channel"] != nil {
+            let channel = reader.number("x32_channel", in: 1...32, default: 0)
+            if channel != channel.rounded() {
+                reader.log.error("'x32_channel' is a whole channel number, 1 to 32", at: reader.valueLocation("x32_channel"))
+            } else if channel >= 1 {
+                strip.x32Channel = Int(channel)
+            }
+        }
         return strip
     }
 

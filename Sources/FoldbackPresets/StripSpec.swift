@@ -37,6 +37,8 @@ public struct StripSpec: Sendable {
     public var trimDB: Float = 0
     /// Whether live trim moves that do not say otherwise are gain-compensated (`trim_compensate`).
     public var trimCompensates = false
+    /// `x32_channel`: the X32 channel (1…32) X32 clients see this strip on; nil takes the next free one in preset order.
+    public var x32Channel: Int?
     /// The talkback settings (`talkback = true`), or nil for an ordinary strip.
     public var talkback: TalkbackSpec?
 

@@ -17,6 +17,15 @@ struct ControlOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The address the web surface listens on (0.0.0.0 for every interface, e.g. a stage Wi-Fi).", valueName: "address"))
     var webBind = "127.0.0.1"
 
+    @Option(name: .customLong("x32-port"), help: ArgumentHelp("Answer Behringer X32 OSC apps (Mixing Station, X32-Mix…) on this UDP port (usually 10023; 0 picks one). Off by default; no authentication; see docs/x32.md.", valueName: "port"))
+    var x32Port: UInt16?
+
+    @Option(name: .customLong("xair-port"), help: ArgumentHelp("Answer X-Air (XR18) OSC apps on this UDP port (usually 10024; 0 picks one). Off by default; see docs/x32.md.", valueName: "port"))
+    var xairPort: UInt16?
+
+    @Option(name: .customLong("x32-bind"), help: ArgumentHelp("The address the X32 and X-Air ports listen on (0.0.0.0 for every interface: anyone on that network can then mix).", valueName: "address"))
+    var x32Bind = "127.0.0.1"
+
     @Option(name: .long, help: ArgumentHelp("Let OSC preset loads and saves use .toml files in this folder too (repeatable; the preset's and the setlist's folders are always allowed).", valueName: "dir"))
     var allowDir: [String] = []
 
@@ -38,6 +47,7 @@ struct ControlOptions: ParsableArguments {
         var settings = LiveControlSettings()
         (settings.oscPort, settings.oscBind, settings.webPort, settings.webBind) = (oscPort, oscBind, webPort, webBind)
         (settings.allowDir, settings.watch, settings.meters) = (allowDir, watch, meters)
+        (settings.x32Port, settings.xairPort, settings.x32Bind) = (x32Port, xairPort, x32Bind)
         return settings
     }
 }

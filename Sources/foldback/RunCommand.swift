@@ -42,6 +42,10 @@ struct RunCommand: ParsableCommand {
             '--web-bind ADDR' says otherwise. Foldback prints a link with a fresh token for each at start; \
             a request without a valid token changes nothing (docs/web.md).
 
+            X32 apps: '--x32-port 10023' answers Behringer X32 remotes (Mixing Station, X32-Mix) and \
+            '--xair-port 10024' X-Air ones, on 127.0.0.1 unless '--x32-bind ADDR'. The protocol has no \
+            authentication: whoever reaches the port can mix; '[x32] buses' limits them (docs/x32.md).
+
             A JACK MIDI input port, midi_in, takes a controller: the preset's [midi] section maps its \
             controllers to faders, sends, unit parameters, mutes and bypasses (see docs/presets.md).
 
@@ -102,6 +106,7 @@ struct RunCommand: ParsableCommand {
               foldback run show.toml --osc-port 9000 --osc-bind 0.0.0.0 --allow-dir ~/saves
               oscsend localhost 9000 /foldback/preset/save s ~/saves/soundcheck.toml
               oscsend localhost 9000 /foldback/strip/vox/gain_db f -3.5
+              foldback run show.toml --x32-port 10023 --x32-bind 0.0.0.0   (Mixing Station: console X32)
               NSM_URL=osc.udp://localhost:12345/ foldback run show.toml   (as a session manager starts it)
               foldback run show.toml --web-port 9100 --osc-port 9000 --record takes   (as a session's command line)
             """

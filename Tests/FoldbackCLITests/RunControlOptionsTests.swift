@@ -9,6 +9,7 @@ final class RunControlOptionsTests: XCTestCase {
         for expected in [
             "--osc-port", "--osc-bind", "--allow-dir", "--setlist", "--watch", "--meters", "SIGHUP", "oscsend localhost 9000", "docs/osc.md",
             "--allow-dir ~/saves", "/foldback/preset/save s ~/saves/soundcheck.toml", "--web-port", "--web-bind", "docs/web.md",
+            "--x32-port", "--xair-port", "--x32-bind", "no authentication", "docs/x32.md",
         ] {
             XCTAssertTrue(run.standardOutput.contains(expected), "help mentions \(expected)")
         }
@@ -45,6 +46,19 @@ final class RunControlOptionsTests: XCTestCase {
         let portless = try FoldbackProcess.run(["run", "presets/passthrough.toml", "--web-bind", "0.0.0.0"])
         XCTAssertNotEqual(portless.status, 0)
         XCTAssertTrue(portless.standardError.contains("--web-bind needs --web-port"), portless.standardError)
+    }
+
+    func testX32OptionsAreCheckedBeforeAnythingStarts() throws {
+        for (arguments, expected) in [
+            (["--x32-bind", "0.0.0.0"], "--x32-bind needs --x32-port or --xair-port"),
+            (["--x32-port", "10023", "--x32-bind", "stage.local"], "--x32-bind 'stage.local' is not an IPv4 address"),
+            (["--x32-port", "10023", "--xair-port", "10023"], "--x32-port and --xair-port must differ"),
+            (["--x32-port", "70000"], "70000"),
+        ] {
+            let run = try FoldbackProcess.run(["run", "presets/passthrough.toml"] + arguments)
+            XCTAssertNotEqual(run.status, 0, "\(arguments)")
+            XCTAssertTrue(run.standardError.contains(expected), "\(arguments): \(run.standardError)")
+        }
     }
 
     func testAnAllowDirThatIsNotAFolderIsRefused() throws {

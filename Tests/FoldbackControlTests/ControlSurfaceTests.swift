@@ -16,7 +16,7 @@ final class ControlSurfaceTests: XCTestCase {
         }
         XCTAssertEqual(router.handle(request, from: peer).first?.path, OSCServer.errorPath, "OSC without a surface named")
         let prefixes = log.withLock { $0 }.map { $0.prefix { $0 != " " } }
-        XCTAssertEqual(prefixes, ["OSC", "web", "MIDI", "keys", "OSC"], "\(log.withLock { $0 })")
+        XCTAssertEqual(prefixes, ["OSC", "web", "MIDI", "keys", "X32", "OSC"], "\(log.withLock { $0 })")
         XCTAssertTrue(log.withLock { $0 }.allSatisfy { $0.contains(" /foldback/preset/load refused: ") }, "\(log.withLock { $0 })")
     }
 

@@ -88,12 +88,14 @@ final class NSMSessionTests: JACKServerTestCase {
         XCTAssertTrue(run.process.isRunning, "a refused open leaves foldback waiting for another")
     }
 
-    func testASecondOpenSwitchesToTheNewSessionAndClientNameKeepingItsOSCAndWebPorts() throws {
+    func testASecondOpenSwitchesToTheNewSessionAndClientNameKeepingItsOSCWebAndX32Ports() throws {
         let server = try serverName
         let (folder, templatePath) = try sessionFolder()
         let nsm = try FakeSessionManager()
         let oscPort = try UDPSocket(host: "127.0.0.1", port: 0).local.port   // free now; closed again at once
-        let run = try startFoldback(templatePath, nsm, options: ["--osc-port", "\(oscPort)", "--web-port", "\(oscPort)"])   // TCP: another port space
+        let x32Port = try UDPSocket(host: "127.0.0.1", port: 0).local.port
+        let run = try startFoldback(
+            templatePath, nsm, options: ["--osc-port", "\(oscPort)", "--web-port", "\(oscPort)", "--x32-port", "\(x32Port)"])   // TCP: another port space
         defer { run.stop() }
         _ = try nsm.acceptAnnounce()
         let first = "fbnsm-a\(getpid() % 1_000)", second = "fbnsm-b\(getpid() % 1_000)"
@@ -107,6 +109,9 @@ final class NSMSessionTests: JACKServerTestCase {
         let osc = try OSCClient(serverPort: oscPort)
         XCTAssertEqual(try osc.request(OSCMessage("/foldback/ping")), OSCMessage("/foldback/pong"), "the second session listens on the same OSC port")
         XCTAssertEqual(run.standardError.components(separatedBy: "web on 127.0.0.1:\(oscPort) ").count - 1, 2, "and serves the web surface on its port again")
+        let x32 = try OSCClient(serverPort: x32Port)
+        XCTAssertEqual(try x32.request(OSCMessage("/ch/01/config/name"))?.arguments, [.string("vox")], "and answers X32 clients on its port again")
+        XCTAssertEqual(run.standardError.components(separatedBy: "X32 protocol on 127.0.0.1:\(x32Port) ").count - 1, 2)
     }
 
     /// A fresh folder (removed after the test) holding the template preset; returns it and the template's path.

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+# Drives Foldback's X32 / X-Air ports with two independent client libraries (behringer-mixer, xair-api); prints one JSON line.
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Usage:
+  x32_clients.py behringer-sync KIND PORT            full state load, then names and faders
+  x32_clients.py behringer-set KIND PORT KEY VALUE    set a state key (e.g. /ch/01/mix_fader_db -10) and read it back
+  x32_clients.py xairapi-get PORT                     channel 1's name, fader, mute, send 1 and DCA 1 (kind X32)
+  x32_clients.py xairapi-set PORT WHAT VALUE          WHAT: fader, send, mute, dca_on
+  x32_clients.py push-latency KIND PORT OSC_PORT N    subscribe, move vox over Foldback's own OSC N times, time each push
+KIND is X32 or XR18."""
+import asyncio
+import json
+import sys
+import time
+
+from behringer_mixer import mixer_api
+from pythonosc.udp_client import SimpleUDPClient
+import xair_api
+
+
+def out(result):
+    print(json.dumps(result), flush=True)
+
+
+async def behringer(kind, port):
+    mixer = mixer_api.create(kind, ip="127.0.0.1", port=int(port), delay=0.002)
+    if not await mixer.start():
+        raise SystemExit("behringer-mixer could not connect")
+    return mixer
+
+
+async def behringer_sync(kind, port):
+    mixer = await behringer(kind, port)
+    await mixer.reload()
+    await asyncio.sleep(0.5)   # the last answers
+    state = mixer.state()
+    main = "/main/st"
+    out({
+        "mappings": len(mixer._mappings), "loaded": len(state),
+        "missing": sorted(address for address, row in mixer._mappings.items() if row["output"] not in state)[:20],
+        "name": mixer.name(), "type": mixer._mixer_status.get("type"), "firmware": mixer.firmware(),
+        "ch1_name": state.get("/ch/1/config_name"), "ch1_fader_db": state.get("/ch/1/mix_fader_db"),
+        "ch1_on": state.get("/ch/1/mix_on"), "main_name": state.get(main + "/config_name"),
+        "bus1_name": state.get("/bus/1/config_name"), "send_1_1_db": state.get("/chsend/1/1/mix_fader_db"),
+        "dca1_name": state.get("/dca/1/config_name"),
+    })
+    await mixer.stop()
+
+
+async def behringer_set(kind, port, key, value):
+    mixer = await behringer(kind, port)
+    parsed = {"true": True, "false": False}.get(value.lower(), None)
+    await mixer.set_value(key, parsed if parsed is not None else float(value))
+    await asyncio.sleep(0.1)
+    out({"key": key, "state": mixer.state(key.removesuffix("_db"))})
+    await mixer.stop()
+
+
+def xairapi_get(port):
+    with xair_api.connect("X32", ip="127.0.0.1", port=int(port)) as mixer:
+        strip = mixer.strip[0]
+        out({"name": strip.config.name, "fader_db": strip.mix.fader, "mute": strip.mute,
+             "send1_db": strip.send[0].level, "dca1_on": mixer.dca[0].on, "info": list(mixer.info_response)})
+
+
+def xairapi_set(port, what, value):
+    with xair_api.connect("X32", ip="127.0.0.1", port=int(port)) as mixer:
+        strip = mixer.strip[0]
+        if what == "fader":
+            strip.mix.fader = float(value)
+        elif what == "send":
+            strip.send[0].level = float(value)
+        elif what == "mute":
+            strip.mute = value == "true"
+        elif what == "dca_on":
+            mixer.dca[0].on = value == "true"
+        time.sleep(0.05)
+        out({"fader_db": strip.mix.fader, "send1_db": strip.send[0].level, "mute": strip.mute, "dca1_on": mixer.dca[0].on})
+
+
+async def push_latency(kind, port, osc_port, count):
+    mixer = await behringer(kind, port)
+    arrivals = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def changed(row):
+        if row["property"] == "/ch/1/mix_fader":
+            loop.call_soon(arrivals.put_nowait, (time.monotonic(), row["value"]))
+
+    task = asyncio.create_task(mixer.subscribe(changed))
+    await asyncio.sleep(0.3)
+    foldback = SimpleUDPClient("127.0.0.1", int(osc_port))
+    delays = []
+    for index in range(int(count)):
+        decibels = -20.0 if index % 2 == 0 else -5.0
+        sent = time.monotonic()
+        foldback.send_message("/foldback/strip/vox/gain_db", decibels)
+        try:
+            arrived, value = await asyncio.wait_for(arrivals.get(), 2.0)
+            delays.append((arrived - sent) * 1000)
+        except asyncio.TimeoutError:
+            delays.append(None)
+        await asyncio.sleep(0.05)
+    await mixer.unsubscribe()
+    task.cancel()
+    received = [d for d in delays if d is not None]
+    out({"sent": len(delays), "received": len(received), "max_ms": max(received) if received else None,
+         "median_ms": sorted(received)[len(received) // 2] if received else None})
+    await mixer.stop()
+
+
+def main(argv):
+    command, rest = argv[1], argv[2:]
+    if command == "behringer-sync":
+        asyncio.run(behringer_sync(*rest))
+    elif command == "behringer-set":
+        asyncio.run(behringer_set(*rest))
+    elif command == "xairapi-get":
+        xairapi_get(*rest)
+    elif command == "xairapi-set":
+        xairapi_set(*rest)
+    elif command == "push-latency":
+        asyncio.run(push_latency(*rest))
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
