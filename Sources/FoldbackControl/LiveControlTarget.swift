@@ -36,6 +36,8 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     var analyser: SpectrumMonitor? { get }
     /// Every file source's tempo, key and song position, in preset order.
     func fileSources() -> [FileSourceState]
+    /// What the last song change recalled and which live moves it kept (nil before one, or when not tracked).
+    var lastRecall: RecallReport? { get }
 }
 
 extension LiveControlTarget {
@@ -57,6 +59,9 @@ extension LiveControlTarget {
     public func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {
         throw .failed(recorder ? "not recording: start foldback run with --record DIR" : "no strip plays a file")
     }
+
+    /// Targets that keep no recall scope have no report.
+    public var lastRecall: RecallReport? { nil }
 
     /// Targets without a take have no status.
     public var soundcheckStatus: SoundcheckStatus? { nil }

@@ -26,6 +26,8 @@ public struct Preset: Sendable {
     public var dcas: [StripGroupSpec] = []
     /// Mute groups (`[[mute_group]]`), in file order.
     public var muteGroups: [StripGroupSpec] = []
+    /// Parameters a song change never recalls (`[preset] recall_safe`); see also ``isRecallSafe(_:)``.
+    public var recallSafe = RecallSafes()
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 
