@@ -15,6 +15,8 @@ package final class LivePresetState: Sendable {
 
     /// What song changes recall and keep (its last loaded preset is the file's, before carried values).
     package let recall: RecallScope
+    /// The song files switches have read (each read once until it changes).
+    package let files = PresetFileCache()
 
     package init(_ preset: Preset) {
         current = Mutex(preset)

@@ -31,7 +31,7 @@ extension LiveSession: LiveControlTarget {
         defer { state.switching.unlock() }
         let loaded: Preset
         do {
-            loaded = try PresetLoader.load(path: path)
+            loaded = try state.files.load(path: path)
         } catch {
             throw Self.rejection(error, path: path)
         }
