@@ -131,6 +131,8 @@ public final class ControlRouter: Sendable {
                 note("\(message.path) refused: \(error)", from: surface)
                 throw error
             }
+        case "strip" where Self.isSourceTransport(parts):
+            return try sourceTransport(message, parts: parts, surface: surface)
         case "talkback":
             return try talkbackCommand(message, parts: parts)
         case "parameters":

@@ -36,6 +36,9 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     var analyser: SpectrumMonitor? { get }
     /// Every file source's tempo, key and song position, in preset order.
     func fileSources() -> [FileSourceState]
+    /// Plays, stops, locates or cues the file source of strip `strip`. - Returns: its state after the command.
+    /// - Throws: ``ControlError/failed(_:)`` when the strip plays no file.
+    func sourceTransport(_ command: SourceTransportCommand, strip: String) throws(ControlError) -> FileSourceState
     /// What the last song change recalled and which live moves it kept (nil before one, or when not tracked).
     var lastRecall: RecallReport? { get }
 }

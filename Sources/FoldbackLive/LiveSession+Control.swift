@@ -46,6 +46,7 @@ extension LiveSession: LiveControlTarget {
         if let failure { throw .presetRejected("\(path): \(failure); the current preset keeps playing") }
         state.preset = preset
         state.recall.commit(loaded: loaded, report: recall)
+        startSongSources(of: preset)
         state.period = host.bufferSize
         for observer in onPresetSwitched { observer(preset) }
         do {

@@ -101,3 +101,17 @@ final class RelativeMoveTests: XCTestCase {
         }
     }
 }
+
+extension RelativeMoveTests {
+    func testSourceTransportCommandsAreCheckedAndRefusedWithoutAFile() throws {
+        let router = ControlRouter(target: try OfflineTarget())
+        let peer = OSCPeer(host: "127.0.0.1", port: 9)!
+        func reply(_ path: String, _ arguments: [OSCArgument] = []) -> String {
+            router.handle(OSCMessage("/foldback/strip/vox/source/" + path, arguments), from: peer).first?.arguments.compactMap(\.text).joined() ?? ""
+        }
+        XCTAssertTrue(reply("play").contains("strip 'vox' plays no file"), reply("play"))
+        XCTAssertTrue(reply("locate", [.float(-1)]).contains("takes one number, the position in seconds"))
+        XCTAssertTrue(reply("locate").contains("takes one number"))
+        XCTAssertTrue(reply("cue", [.int(1)]).contains("takes no arguments"))
+    }
+}
