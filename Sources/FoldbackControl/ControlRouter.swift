@@ -73,6 +73,8 @@ public final class ControlRouter: Sendable {
         var parts = message.path.dropFirst(Self.root.count + 1).split(separator: "/", omittingEmptySubsequences: false)
         guard !parts.contains(where: \.isEmpty) else { throw .malformed("empty part in the address") }
         switch parts.first {
+        case .some where Self.isIncrement(parts):
+            return try increment(message, parts: Array(parts.dropLast()))
         case "ping":
             try expect(message, "")
             return [OSCMessage(Self.root + "/pong")]
@@ -129,6 +131,8 @@ public final class ControlRouter: Sendable {
                 note("\(message.path) refused: \(error)", from: surface)
                 throw error
             }
+        case "strip" where Self.isSourceTransport(parts):
+            return try sourceTransport(message, parts: parts, surface: surface)
         case "talkback":
             return try talkbackCommand(message, parts: parts)
         case "parameters":
@@ -187,7 +191,7 @@ public final class ControlRouter: Sendable {
     }
 
     /// Sets a resolved tree parameter in the running engine, its refusals worded for the surface.
-    private func apply(_ parameter: ResolvedParameter, value: Float) throws(ControlError) {
+    func apply(_ parameter: ResolvedParameter, value: Float) throws(ControlError) {
         do {
             try target.engine.set(parameter.address, to: value)
         } catch {
@@ -222,8 +226,11 @@ public final class ControlRouter: Sendable {
             try expect(message, "")
             let preset = target.currentPreset
             return [OSCMessage(Self.root + "/preset", [.string(preset.name ?? ""), .string(preset.path)])]
+        case "recall/get":
+            try expect(message, "")
+            return [recallReply()]
         default:
-            throw .unknownAddress("preset commands: load s, reload, save [s], get")
+            throw .unknownAddress("preset commands: load s, reload, save [s], get, recall/get")
         }
     }
 

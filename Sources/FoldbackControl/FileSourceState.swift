@@ -15,9 +15,12 @@ public struct FileSourceState: Sendable, Equatable {
     public var position: Double
     /// The file's length, seconds.
     public var duration: Double
+    /// Whether it is playing (false when stopped, or played to its end without a loop).
+    public var isPlaying = true
 
     /// A state.
-    public init(strip: String, tempo: Float, pitchSemitones: Float, cents: Float, position: Double, duration: Double) {
+    public init(strip: String, tempo: Float, pitchSemitones: Float, cents: Float, position: Double, duration: Double, isPlaying: Bool = true) {
+        self.isPlaying = isPlaying
         self.strip = strip
         self.tempo = tempo
         self.pitchSemitones = pitchSemitones
@@ -39,4 +42,9 @@ public struct FileSourceState: Sendable, Equatable {
 extension LiveControlTarget {
     /// Targets without file players have none.
     public func fileSources() -> [FileSourceState] { [] }
+
+    /// Targets without file players refuse.
+    public func sourceTransport(_ command: SourceTransportCommand, strip: String) throws(ControlError) -> FileSourceState {
+        throw .failed("strip '\(strip)' plays no file")
+    }
 }

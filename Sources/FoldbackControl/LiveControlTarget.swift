@@ -36,6 +36,11 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     var analyser: SpectrumMonitor? { get }
     /// Every file source's tempo, key and song position, in preset order.
     func fileSources() -> [FileSourceState]
+    /// Plays, stops, locates or cues the file source of strip `strip`. - Returns: its state after the command.
+    /// - Throws: ``ControlError/failed(_:)`` when the strip plays no file.
+    func sourceTransport(_ command: SourceTransportCommand, strip: String) throws(ControlError) -> FileSourceState
+    /// What the last song change recalled and which live moves it kept (nil before one, or when not tracked).
+    var lastRecall: RecallReport? { get }
 }
 
 extension LiveControlTarget {
@@ -57,6 +62,9 @@ extension LiveControlTarget {
     public func setTransport(recorder: Bool, on: Bool) throws(ControlError) -> String {
         throw .failed(recorder ? "not recording: start foldback run with --record DIR" : "no strip plays a file")
     }
+
+    /// Targets that keep no recall scope have no report.
+    public var lastRecall: RecallReport? { nil }
 
     /// Targets without a take have no status.
     public var soundcheckStatus: SoundcheckStatus? { nil }

@@ -13,10 +13,11 @@ public final class SetlistController: @unchecked Sendable {
     private let target: any LiveControlTarget
     private let position = Mutex<Int>(0)
 
-    /// A controller standing at entry 0 of `setlist` (the caller loads that entry's preset first).
+    /// A controller standing at the first entry of `setlist` not skipped (the caller loads that entry's preset first).
     public init(setlist: Setlist, target: any LiveControlTarget) {
         self.setlist = setlist
         self.target = target
+        position.withLock { $0 = setlist.firstPlayable ?? 0 }
     }
 
     /// The current entry's index (0-based).
@@ -37,25 +38,38 @@ public final class SetlistController: @unchecked Sendable {
             guard setlist.entries.indices.contains(index) else {
                 throw .setlist("the setlist has songs 1 to \(setlist.entries.count); there is no song \(index + 1)")
             }
+            guard !setlist.entries[index].isSkipped else {
+                throw .setlist("song \(index + 1) '\(setlist.entries[index].name)' is skipped: its preset had errors at start (see the log)")
+            }
             let report = try target.switchPreset(toPath: setlist.entries[index].presetPath)
             position = index
             return report
         }
     }
 
-    /// Switches to the next entry (stays at the last one with an error).
+    /// Switches to the next entry not skipped (stays at the last one with an error).
     @discardableResult
     public func next() throws(ControlError) -> String {
         let now = index
-        guard now + 1 < setlist.entries.count else { throw .setlist("already at the last song (\(setlist.entries.count))") }
-        return try select(index: now + 1)
+        guard let next = setlist.entries.indices.first(where: { $0 > now && !setlist.entries[$0].isSkipped }) else {
+            throw .setlist("already at the last song (\(setlist.entries.count))")
+        }
+        return skipNote(from: now, to: next) + (try select(index: next))
     }
 
-    /// Switches to the previous entry (stays at the first one with an error).
+    /// Switches to the previous entry not skipped (stays at the first one with an error).
     @discardableResult
     public func previous() throws(ControlError) -> String {
         let now = index
-        guard now > 0 else { throw .setlist("already at the first song") }
-        return try select(index: now - 1)
+        guard let previous = setlist.entries.indices.last(where: { $0 < now && !setlist.entries[$0].isSkipped }) else {
+            throw .setlist("already at the first song")
+        }
+        return skipNote(from: now, to: previous) + (try select(index: previous))
+    }
+
+    /// `skipped song 3 'Ballad' (broken); ` for each skipped song between `from` and `to`.
+    private func skipNote(from: Int, to: Int) -> String {
+        let passed = (min(from, to) + 1)..<max(from, to)
+        return passed.map { "skipped song \($0 + 1) '\(setlist.entries[$0].name)' (its preset has errors); " }.joined()
     }
 }

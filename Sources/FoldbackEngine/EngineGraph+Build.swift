@@ -50,13 +50,13 @@ extension EngineGraph {
                 (sends + sendIndex).initialize(to: SendRender(
                     bus: Int32(send.bus), isPreFader: send.isPreFader, level: level,
                     firstTap: Int32(tapIndex), tapCount: Int32(routes.count),
-                    pan: send.pan ?? strip.pan, hasOwnPan: send.pan != nil, width: send.width ?? 1,
+                    pan: send.pan ?? strip.pan, hasOwnPan: send.pan != nil, width: send.width ?? 1, isMuted: send.isMuted,
                     delay: sendDelay(frames: routing.sendDelays[index][sendOffset], channels: busChannels)))
                 for (tap, route) in routes.enumerated() {
                     let gain = SendTapLaw.gain(tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: send.pan ?? strip.pan, width: send.width ?? 1)
                     (taps + tapIndex).initialize(to: SendTap(
                         sourceChannel: Int32(route.source), busChannel: Int32(route.bus),
-                        coefficient: LinearSmoother(value: level * gain, rampFrames: smoothingRamp)))
+                        coefficient: LinearSmoother(value: send.isMuted ? 0 : level * gain, rampFrames: smoothingRamp)))
                     tapIndex += 1
                 }
                 sendIndex += 1

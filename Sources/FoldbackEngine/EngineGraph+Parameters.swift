@@ -77,6 +77,9 @@ extension EngineGraph {
             let owner = try strip(index)
             guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
             try checkGain("\(owner.name)/send/\(send)/gain_db")
+        case let .sendMute(index, send):
+            let owner = try strip(index)
+            guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
         case let .sendPan(index, send), let .sendWidth(index, send):
             let owner = try strip(index)
             guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }

@@ -109,14 +109,17 @@ public struct SendDescription: Sendable {
     public var pan: Float?
     /// A stereo strip's width into a stereo bus, 0 (mono sum) … 1 (as is) … 2 (side doubled), or nil for 1.
     public var width: Float?
+    /// Whether the send starts switched off (its level kept for when it is switched on).
+    public var isMuted: Bool
 
     /// A send to bus number `bus`.
-    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, width: Float? = nil) {
+    public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, width: Float? = nil, isMuted: Bool = false) {
         self.bus = bus
         self.gainDB = gainDB
         self.isPreFader = isPreFader
         self.pan = pan
         self.width = width
+        self.isMuted = isMuted
     }
 }
 

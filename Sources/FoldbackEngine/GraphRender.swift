@@ -37,6 +37,8 @@ struct SendRender {
     var hasOwnPan = false
     /// The stereo width of a stereo strip's send into a stereo bus, 0 (mono sum) … 1 (as is) … 2 (see ``SendTapLaw``).
     var width: Float = 1
+    /// Whether the send is switched off (its taps ramp to 0; ``level`` is kept for when it comes back).
+    var isMuted = false
     /// The delay aligning this send with the slowest path into its bus (per bus channel), or nil for none.
     var delay: UnsafeMutablePointer<LookaheadDelay>? = nil
 }

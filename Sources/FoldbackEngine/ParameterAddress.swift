@@ -23,6 +23,8 @@ public enum ParameterAddress: Sendable, Hashable {
     case sendPan(strip: Int, send: Int)
     /// The stereo width of a stereo strip's send number `send` into a stereo bus, 0 (mono sum) … 1 (as is) … 2.
     case sendWidth(strip: Int, send: Int)
+    /// Whether a strip's send number `send` is muted (switched off), 0/1; its level is kept and the taps ramp.
+    case sendMute(strip: Int, send: Int)
     /// The gain of DCA `dca`, dB, added to each member's fader.
     case dcaGain(dca: Int)
     /// Whether DCA `dca` is muted (its members' faders closed), 0/1.
@@ -75,7 +77,7 @@ struct ParameterChange: BitwiseCopyable {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
         case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease, stripTrim, stripTrimCompensation, talkback
         case cueBus, cuePFL, cueAFL, cueGain, cueClear, sendPan, dcaGain, dcaMute, muteGroup
-        case sendWidth
+        case sendWidth, sendMute
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
@@ -112,6 +114,7 @@ extension ParameterAddress {
         case let .sendGain(strip, send): return message(.sendGain, strip, send)
         case let .sendPan(strip, send): return message(.sendPan, strip, send)
         case let .sendWidth(strip, send): return message(.sendWidth, strip, send)
+        case let .sendMute(strip, send): return message(.sendMute, strip, send)
         case let .dcaGain(dca): return message(.dcaGain, 0, dca)
         case let .dcaMute(dca): return message(.dcaMute, 0, dca)
         case let .muteGroup(group): return message(.muteGroup, 0, group)

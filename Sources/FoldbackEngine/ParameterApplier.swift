@@ -42,6 +42,10 @@ extension GraphRender {
             guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
             sends[Int(strips[strip].firstSend) + index].width = change.value
             retargetTaps(ofStrip: strip)
+        case .sendMute:
+            guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
+            sends[Int(strips[strip].firstSend) + index].isMuted = isOn
+            retargetTaps(ofStrip: strip)
         case .busGain:
             guard index < busCount else { return }
             buses[index].gainLinear = Decibels.linearGain(fromDecibels: change.value)
@@ -127,7 +131,7 @@ extension GraphRender {
         return 1
     }
 
-    /// Recomputes the coefficient targets of a strip's send taps from pan (the send's own, else the strip's), width and send levels.
+    /// Recomputes the coefficient targets of a strip's send taps from pan (the send's own, else the strip's), width, send levels and mutes.
     mutating func retargetTaps(ofStrip strip: Int) {
         let stripChannels = Int(strips[strip].outputChannels)
         for sendOffset in 0..<Int(strips[strip].sendCount) {
@@ -136,7 +140,7 @@ extension GraphRender {
             for tap in 0..<Int(send.tapCount) {
                 let pan = send.hasOwnPan ? send.pan : strips[strip].pan
                 let gain = SendTapLaw.gain(tap: tap, stripChannels: stripChannels, busChannels: busChannels, pan: pan, width: send.width)
-                taps[Int(send.firstTap) + tap].coefficient.setTarget(send.level * gain)
+                taps[Int(send.firstTap) + tap].coefficient.setTarget(send.isMuted ? 0 : send.level * gain)
             }
         }
     }

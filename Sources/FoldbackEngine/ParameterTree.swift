@@ -92,7 +92,7 @@ public struct ParameterTree: Sendable {
     public enum Path {
         /// `strip/<strip>/<key>`.
         public static func strip(_ strip: String, _ key: String) -> String { "strip/\(strip)/\(key)" }
-        /// `strip/<strip>/send/<bus>/<key>` (`gain_db`, `pan`, `width`).
+        /// `strip/<strip>/send/<bus>/<key>` (`gain_db`, `pan`, `width`, `mute`).
         public static func send(_ strip: String, _ bus: String, _ key: String = Key.gain) -> String { "strip/\(strip)/send/\(bus)/\(key)" }
         /// `bus/<bus>/<key>`.
         public static func bus(_ bus: String, _ key: String) -> String { "bus/\(bus)/\(key)" }

@@ -18,7 +18,7 @@ public enum PresetGraphBuilder {
                 guard let bus = busIndex[send.busName] else {
                     throw PresetError(diagnostics: [PresetDiagnostic(location: send.location, message: "send to unknown bus '\(send.busName)'")])
                 }
-                sends.append(SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader, pan: send.pan, width: send.width))
+                sends.append(SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader, pan: send.pan, width: send.width, isMuted: send.isMuted))
             }
             var description = StripDescription(
                 name: strip.name, channels: strip.channels, units: units,

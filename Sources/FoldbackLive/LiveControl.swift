@@ -41,6 +41,10 @@ package final class LiveControl: @unchecked Sendable {
     package init(session: LiveSession, options: LiveControlSettings, setlist: Setlist?, midi: MIDIController? = nil) throws {
         self.session = session
         let setlistController = setlist.map { SetlistController(setlist: $0, target: session) }
+        if let setlist {   // the setlist's recall scope and safes hold for every song change of the show
+            session.state.recall.mode = setlist.recall
+            session.state.recall.safes = setlist.recallSafe
+        }
         self.setlist = setlistController
         watch = options.watch
         watchedStamp = Mutex((session.preset.path, Self.modificationTime(session.preset.path)))

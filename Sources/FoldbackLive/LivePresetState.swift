@@ -1,5 +1,6 @@
 // The preset a live session plays now, shared by preset switching and format-change rebuilds. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+package import FoldbackControl
 package import FoldbackPresets
 package import Foundation
 import Synchronization
@@ -12,8 +13,14 @@ package final class LivePresetState: Sendable {
     private let connects = Mutex(true)
     private let builtPeriod = Mutex(0)
 
+    /// What song changes recall and keep (its last loaded preset is the file's, before carried values).
+    package let recall: RecallScope
+    /// The song files switches have read (each read once until it changes).
+    package let files = PresetFileCache()
+
     package init(_ preset: Preset) {
         current = Mutex(preset)
+        recall = RecallScope(loaded: preset)
     }
 
     /// Whether switches connect new ports as their preset lists (false with `--no-connect`).

@@ -17,22 +17,25 @@ extension LiveSession: LiveControlTarget {
 
     package var currentPreset: Preset { state.preset }
 
+    package var lastRecall: RecallReport? { state.recall.lastReport }
+
     /// Loads `path`, builds its graph at the server's format, crossfades to it and makes the JACK ports
     /// match: ports whose names persist keep their connections, new ones are registered (and connected
     /// as the preset lists, unless `--no-connect`), vanished ones removed. LV2 plugins the new preset has
     /// in the same place with the same setup keep running (tails and state carry on; see
     /// ``PresetGraphBuilder/graph(for:sampleRate:maxFrames:hosting:continuing:)``); `recall_safe` buses keep
-    /// their running sends, level and mute (``RecallSafeMixes``). Returns what changed.
+    /// their running sends, level and mute; every live move the new file does not change survives (``RecallScope``).
+    /// Returns what changed, and what was recalled and kept.
     package func switchPreset(toPath path: String) throws(ControlError) -> String {
         state.switching.lock()
         defer { state.switching.unlock() }
-        var preset: Preset
+        let loaded: Preset
         do {
-            preset = try PresetLoader.load(path: path)
+            loaded = try state.files.load(path: path)
         } catch {
             throw Self.rejection(error, path: path)
         }
-        preset = RecallSafeMixes.carry(into: preset, from: self)   // musicians' own mixes survive the switch
+        let (preset, recall) = state.recall.carry(into: loaded, from: self)   // live moves and musicians' own mixes survive the switch
         var graph = try build(preset, path: path, continuing: engine.runningGraph)
         let before = host.layout
         var failure = install(graph)
@@ -42,6 +45,8 @@ extension LiveSession: LiveControlTarget {
         }
         if let failure { throw .presetRejected("\(path): \(failure); the current preset keeps playing") }
         state.preset = preset
+        state.recall.commit(loaded: loaded, report: recall)
+        startSongSources(of: preset)
         state.period = host.bufferSize
         for observer in onPresetSwitched { observer(preset) }
         do {
@@ -58,7 +63,7 @@ extension LiveSession: LiveControlTarget {
         waitForFadeToFinish()
         let title = preset.name.map { "'\($0)'" } ?? path
         let kept = graph.continuedUnits.isEmpty ? [] : ["kept running: " + graph.continuedUnits.map { "\($0.strip)/\($0.unit)" }.joined(separator: ", ")]
-        return (["switched to \(title)"] + kept + change.descriptions + warnings.map { "warning: \($0)" }).joined(separator: "; ")
+        return (["switched to \(title)", recall.summary] + kept + change.descriptions + warnings.map { "warning: \($0)" }).joined(separator: "; ")
     }
 
     /// `preset`'s graph at the server's format, continuing `predecessor`'s plugins where it can, with the

@@ -18,6 +18,7 @@ package struct FilePlayers: Sendable {
             do {
                 let stream = try FilePlayerStream(
                     url: URL(fileURLWithPath: source.path), channels: strip.channels, loops: source.loops, gainDB: source.gainDB,
+                    isPlaying: source.autostart != .off,
                     timePitch: TimePitch(
                         tempo: Double(source.tempo), semitones: Double(source.pitchSemitones), cents: Double(source.cents),
                         preservesFormant: source.preservesFormant),

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackControl
 package import FoldbackEngine
-import FoldbackPresets
+package import FoldbackPresets
 import FoldbackRender
 
 extension LiveSession: HostParameterApplier {
@@ -60,7 +60,34 @@ extension LiveSession: HostParameterApplier {
             let setting = stream.timePitch
             return FileSourceState(
                 strip: strip, tempo: Float(setting.tempo), pitchSemitones: Float(setting.semitones), cents: Float(setting.cents),
-                position: stream.songPosition, duration: stream.duration)
+                position: stream.songPosition, duration: stream.duration, isPlaying: stream.isPlaying)
+        }
+    }
+}
+
+extension LiveSession {
+    /// Plays, stops, locates or cues strip `strip`'s file player (OSC `…/source/play` and the like).
+    package func sourceTransport(_ command: SourceTransportCommand, strip: String) throws(ControlError) -> FileSourceState {
+        guard let stream = transport.fileSources?.players.first(where: { $0.strip == strip })?.stream else {
+            let playing = (transport.fileSources?.players ?? []).map(\.strip)
+            throw .failed("strip '\(strip)' plays no file" + (playing.isEmpty ? "" : "; strips playing files: " + playing.joined(separator: ", ")))
+        }
+        switch command {
+        case .play: stream.resume()
+        case .stop: stream.pause()
+        case .cue: stream.stop()
+        case let .locate(seconds): stream.locate(seconds: seconds)
+        }
+        return fileSources().first { $0.strip == strip }
+            ?? FileSourceState(strip: strip, tempo: 1, pitchSemitones: 0, cents: 0, position: 0, duration: stream.duration)
+    }
+
+    /// Starts from the top every file player whose strip has `autostart = "song"` in `preset` (the song just selected).
+    package func startSongSources(of preset: Preset) {
+        for strip in preset.strips where strip.source?.autostart == .withSong {
+            guard let stream = transport.fileSources?.players.first(where: { $0.strip == strip.name })?.stream else { continue }
+            stream.start()
+            StandardError.writeLine("foldback: \(strip.name): file player started with the song")
         }
     }
 }

@@ -12,6 +12,8 @@ package struct ShowOptions: Sendable {
     package var presetPath: String?
     /// The setlist file (nil for one preset); the show starts at its first song.
     package var setlistPath: String?
+    /// With a setlist: start even if some songs' presets have errors, skipping those songs (`--allow-broken-songs`).
+    package var allowsBrokenSongs = false
     /// The JACK client name asked for (nil: ``defaultClientName``; under NSM the session's client id).
     package var clientName: String?
     /// The JACK server (nil: `$JACK_DEFAULT_SERVER`, else the default server).

@@ -28,8 +28,8 @@ package struct ShowRunner {
         // workers then keep each arena's free pages (RSS steps of about 0.5 MiB in a soak, with a flat heap).
         _ = fb_malloc_limit_arenas(Self.mallocArenas)
         if let problem = options.problem() { throw problem }
-        let setlist = try options.setlistPath.map { path throws(ShowError) in try Self.load(setlist: path) }
-        guard let presetPath = options.presetPath ?? setlist?.entries.first?.presetPath else {
+        let setlist = try options.setlistPath.map { path throws(ShowError) in try checked(try Self.load(setlist: path)) }
+        guard let presetPath = options.presetPath ?? setlist.flatMap({ list in list.firstPlayable.map { list.entries[$0].presetPath } }) else {
             throw .usage("give a preset file, or --setlist FILE")
         }
         let client = try options.sessionManagerURL.map { url throws(ShowError) in try NSMClient(managerURL: url) }
@@ -105,6 +105,26 @@ package struct ShowRunner {
         } catch {
             throw .preset(error, path: path)
         }
+    }
+
+    /// `setlist` with every song checked: any error refuses the show (exit 2) unless `--allow-broken-songs`, which
+    /// marks the broken songs skipped, each with a log line.
+    private func checked(_ setlist: Setlist) throws(ShowError) -> Setlist {
+        let check = SetlistCheck(setlist, isThorough: false)
+        guard check.hasErrors else { return setlist }
+        for line in check.lines where line.contains(": error: ") { StandardError.writeLine(line) }
+        let broken = check.brokenSongs
+        guard options.allowsBrokenSongs, check.setlistErrors.isEmpty, broken.count < setlist.entries.count else {
+            for song in broken { StandardError.writeLine("foldback: \(check.summary(song))") }
+            let hint = check.setlistErrors.isEmpty && broken.count < setlist.entries.count ? "; fix them, or start with --allow-broken-songs to skip them" : ""
+            throw .usage("not starting: \(setlist.path) has songs or settings with errors\(hint)")
+        }
+        var playable = setlist
+        for song in broken {
+            playable.entries[song.index].isSkipped = true
+            StandardError.writeLine("foldback: warning: \(check.summary(song)); it will be skipped")
+        }
+        return playable
     }
 
     private static func load(setlist path: String) throws(ShowError) -> Setlist {

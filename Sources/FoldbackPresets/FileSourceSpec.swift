@@ -21,6 +21,9 @@ public struct FileSourceSpec: Sendable {
     public var preservesFormant = false
     /// Rubber Band's engine: `finer` (R3) or `faster` (R2).
     public var engine = "finer"
+    /// When the file starts playing (`autostart`): at start (`true`, the default), only when asked (`false`), or
+    /// from the top each time a song whose preset has it is selected (`"song"`).
+    public var autostart = FileSourceAutostart.atStart
     /// Where the `file` value is written, for errors about the file itself.
     public var location: SourceLocation
 
@@ -55,6 +58,21 @@ extension FileSourceSpec {
         }
         if source.preservesFormant { parts.append("formant = true") }
         if source.engine != "finer" { parts.append("engine = " + TOMLText.quoted(source.engine)) }
+        switch source.autostart {
+        case .atStart: break
+        case .off: parts.append("autostart = false")
+        case .withSong: parts.append("autostart = \"song\"")
+        }
         return "{ " + parts.joined(separator: ", ") + " }"
     }
+}
+
+/// When a file source starts playing.
+public enum FileSourceAutostart: Sendable, Hashable {
+    /// As soon as Foldback starts (`autostart = true`, the default).
+    case atStart
+    /// Only when asked (OSC `…/source/play`, SIGUSR2, `/foldback/player/start`): `autostart = false`.
+    case off
+    /// From the top each time a song whose preset gives it `autostart = "song"` is selected.
+    case withSong
 }

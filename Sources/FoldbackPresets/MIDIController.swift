@@ -107,7 +107,8 @@ public final class MIDIController: Sendable {
                 value = current >= 0.5 ? 0 : 1
             }
         case .success(let info):
-            value = info.stepped(control.parameterValue(forControllerValue: Int(message.data2)))
+            let current = control.relative == nil ? 0 : engine.value(at: address) ?? preset.value(at: address, graph: graph) ?? 0
+            value = info.stepped(control.parameterValue(forControllerValue: Int(message.data2), current: current))
         case .failure(let problem):
             notes?("MIDI channel \(message.channel) CC \(message.data1): \(problem)")
             return

@@ -57,11 +57,16 @@ public struct MIDIControlSpec: Sendable, Hashable {
     public var curve: MIDICurve
     /// How a switch target (mute, solo, bypass, on/off parameters) follows the controller.
     public var mode: MIDISwitchMode
+    /// For an endless encoder on a continuous target: how it spells its turns (nil: the controller's value
+    /// is a position between ``minimum`` and ``maximum``).
+    public var relative: MIDIRelativeEncoding?
+    /// What one detent of a relative encoder moves the parameter by, in its unit.
+    public var step: Float
 
     /// Creates a mapping.
     public init(
         channel: Int, controller: Int, target: MIDITarget, minimum: Float = 0, maximum: Float = 1,
-        curve: MIDICurve = .linear, mode: MIDISwitchMode = .level
+        curve: MIDICurve = .linear, mode: MIDISwitchMode = .level, relative: MIDIRelativeEncoding? = nil, step: Float = 1
     ) {
         self.channel = channel
         self.controller = controller
@@ -70,6 +75,8 @@ public struct MIDIControlSpec: Sendable, Hashable {
         self.maximum = maximum
         self.curve = curve
         self.mode = mode
+        self.relative = relative
+        self.step = step
     }
 
     /// The mapping a controller gets by default for `target` (MIDI learn): the target's usual range and curve.
@@ -79,9 +86,13 @@ public struct MIDIControlSpec: Sendable, Hashable {
             maximum: info.defaultRange.upperBound, curve: info.defaultCurve)
     }
 
-    /// The parameter value for controller value `value` (0…127) on a continuous target.
-    public func parameterValue(forControllerValue value: Int) -> Float {
-        curve.value(at: Float(min(max(value, 0), 127)) / 127, from: minimum, to: maximum)
+    /// The parameter value for controller value `value` (0…127) on a continuous target; a relative encoder's
+    /// moves `current` by its detents × ``step``, kept within ``minimum``…``maximum`` (a level at −∞ starts from the bottom).
+    public func parameterValue(forControllerValue value: Int, current: Float = 0) -> Float {
+        guard let relative else { return curve.value(at: Float(min(max(value, 0), 127)) / 127, from: minimum, to: maximum) }
+        let low = min(minimum, maximum), high = max(minimum, maximum)
+        let start = current.isFinite ? current : low
+        return min(max(start + Float(relative.detents(forControllerValue: value)) * step, low), high)
     }
 }
 

@@ -6,7 +6,7 @@ enum MIDIMapDecoder {
     /// The keys of `[midi]`.
     static let keys = ["channel", "program_change", "program_channel", "cc"]
     /// The keys of a `[[midi.cc]]` table.
-    static let controlKeys = ["channel", "cc", "target", "min", "max", "curve", "mode"]
+    static let controlKeys = ["channel", "cc", "target", "min", "max", "curve", "mode", "relative", "step"]
 
     /// The map (defaults when `reader` is nil); problems go to the reader's log. `preset` holds the
     /// strips and buses decoded so far, which targets must name.
@@ -51,6 +51,7 @@ enum MIDIMapDecoder {
         if reader.table["cc"] == nil { reader.log.error("[[midi.cc]] is missing required key 'cc'", at: reader.location) }
         let curve = reader.string("curve").flatMap { enumValue(MIDICurve.self, $0, key: "curve", in: reader) }
         let mode = reader.string("mode").flatMap { enumValue(MIDISwitchMode.self, $0, key: "mode", in: reader) } ?? .level
+        let relative = reader.string("relative").flatMap { enumValue(MIDIRelativeEncoding.self, $0, key: "relative", in: reader) }
         guard let targetText = reader.requiredString("target") else { return nil }
         guard let target = MIDITarget(parsing: targetText) else {
             reader.log.error("target \"\(targetText)\" is not a parameter path; write strip.<name>.gain_db or any path "
@@ -76,10 +77,17 @@ enum MIDIMapDecoder {
             reader.log.error("curve \"log\" needs 'min' and 'max' above 0, found \(NumberFormatting.plain(minimum)) "
                              + "and \(NumberFormatting.plain(maximum))", at: reader.valueLocation(reader.table["curve"] == nil ? "target" : "curve"))
         }
+        if relative != nil, info.isSwitch {
+            reader.log.error("'relative' is for a continuous target; \(target) is a switch (use 'mode')", at: reader.valueLocation("relative"))
+        }
+        let span = abs(maximum - minimum)
+        let defaultStep = MIDIRelativeEncoding.defaultStep(
+            minimum: minimum, maximum: maximum, isDecibels: resolvedCurve == .db, isWholeNumber: info.steps != nil)
+        let step = relative == nil ? 1 : reader.table["step"] == nil ? defaultStep : reader.number("step", in: 0...max(span, Float.leastNonzeroMagnitude), default: defaultStep)
         guard let channel, let controller else { return nil }
         return MIDIControlSpec(
             channel: channel, controller: controller, target: target, minimum: minimum, maximum: maximum,
-            curve: resolvedCurve, mode: mode)
+            curve: resolvedCurve, mode: mode, relative: relative, step: step)
     }
 
     /// A case of a string enum named by `text`, or nil after reporting the valid spellings.

@@ -17,6 +17,10 @@ enum MIDIMapWriter {
             text.key("max", control.maximum)
             text.key("curve", string: control.curve.rawValue)
             text.key("mode", string: control.mode.rawValue)
+            if let relative = control.relative {
+                text.key("relative", string: relative.rawValue)
+                text.key("step", control.step)
+            }
         }
     }
 }

@@ -70,6 +70,7 @@ extension ParameterTree {
             if strip.talkback != nil { add(Path.strip(name, Key.talkback), .talkback(strip: index), Declared.talkback, 0) }
             for (sendIndex, send) in strip.sends.enumerated() {
                 add(Path.send(name, send.busName), .sendGain(strip: index, send: sendIndex), Declared.gain, send.gainDB, musician: send.busName)
+                add(Path.send(name, send.busName, Key.mute), .sendMute(strip: index, send: sendIndex), Declared.mute, flag(send.isMuted), musician: send.busName)
                 if preset.bus(named: send.busName)?.channels == 2 {
                     add(Path.send(name, send.busName, Key.pan), .sendPan(strip: index, send: sendIndex), Declared.pan, send.pan ?? strip.pan, musician: send.busName)
                     if strip.channels == 2 {

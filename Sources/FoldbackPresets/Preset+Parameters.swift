@@ -21,18 +21,34 @@ extension Preset {
     /// what was changed live (a plugin control the preset did not name is added to its `controls`). Addresses the
     /// model cannot hold are returned as skipped.
     public func applying(_ values: [ParameterAddress: Float], graph: EngineGraph) -> (preset: Preset, skipped: [ParameterAddress]) {
+        applying(values) { address in
+            switch address {
+            case let .unitParameter(strip, unit, parameter): graph.description.strips[safe: strip]?.units[safe: unit]?.parameters[safe: parameter]?.key
+            case let .busUnitParameter(bus, unit, parameter): graph.description.buses[safe: bus]?.units[safe: unit]?.parameters[safe: parameter]?.key
+            default: nil
+            }
+        }
+    }
+
+    /// This preset with `values` written in, their addresses those of `tree` (this preset's tree, before a graph
+    /// runs it): what a song change carries into the next preset.
+    public func applying(_ values: [ParameterAddress: Float], tree: ParameterTree) -> (preset: Preset, skipped: [ParameterAddress]) {
+        applying(values) { tree.node(for: $0)?.descriptor.key }
+    }
+
+    private func applying(_ values: [ParameterAddress: Float], unitKey: (ParameterAddress) -> String?) -> (preset: Preset, skipped: [ParameterAddress]) {
         var result = self
         var skipped: [ParameterAddress] = []
         // A trim's compensation folds into the strip's send levels, so it goes in after them.
         let ordered = values.sorted { !Self.isCompensation($0.key) && Self.isCompensation($1.key) }
-        for (address, value) in ordered where !result.set(address, to: value, graph: graph) {
+        for (address, value) in ordered where !result.set(address, to: value, unitKey: unitKey) {
             skipped.append(address)
         }
         return (result, skipped)
     }
 
     /// Writes one value into the model; false if the model has no place for it.
-    private mutating func set(_ address: ParameterAddress, to value: Float, graph: EngineGraph) -> Bool {
+    private mutating func set(_ address: ParameterAddress, to value: Float, unitKey: (ParameterAddress) -> String?) -> Bool {
         let isOn = value >= 0.5
         switch address {
         case let .stripGain(strip) where strips.indices.contains(strip): strips[strip].gainDB = value
@@ -46,6 +62,8 @@ extension Preset {
             strips[strip].sends[send].pan = value
         case let .sendWidth(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
             strips[strip].sends[send].width = value
+        case let .sendMute(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
+            strips[strip].sends[send].isMuted = isOn
         case let .dcaGain(dca) where dcas.indices.contains(dca): dcas[dca].gainDB = value
         case let .dcaMute(dca) where dcas.indices.contains(dca): dcas[dca].isMuted = isOn
         case let .muteGroup(group) where muteGroups.indices.contains(group): muteGroups[group].isMuted = isOn
@@ -54,14 +72,14 @@ extension Preset {
         case let .unitBypass(strip, unit) where strips.indices.contains(strip) && strips[strip].units.indices.contains(unit):
             strips[strip].units[unit].isBypassed = isOn
         case let .unitParameter(strip, unit, parameter):
-            guard let key = Self.parameterKey(strip: strip, unit: unit, parameter: parameter, graph: graph),
+            guard let key = unitKey(address),
                   strips.indices.contains(strip), strips[strip].units.indices.contains(unit) else { return false }
             guard strips[strip].units[unit].parameters[key] != nil || strips[strip].units[unit].lv2 != nil else { return strips[strip].units[unit].setBand(parameter: parameter, to: value) }
             strips[strip].units[unit].parameters[key] = value
         case let .busUnitBypass(bus, unit) where buses.indices.contains(bus) && buses[bus].units.indices.contains(unit):
             buses[bus].units[unit].isBypassed = isOn
         case let .busUnitParameter(bus, unit, parameter):
-            guard let key = graph.description.buses[safe: bus]?.units[safe: unit]?.parameters[safe: parameter]?.key,
+            guard let key = unitKey(address),
                   buses.indices.contains(bus), buses[bus].units.indices.contains(unit) else { return false }
             guard buses[bus].units[unit].parameters[key] != nil || buses[bus].units[unit].lv2 != nil else { return buses[bus].units[unit].setBand(parameter: parameter, to: value) }
             buses[bus].units[unit].parameters[key] = value
@@ -95,11 +113,6 @@ extension Preset {
 
     private static func isCompensation(_ address: ParameterAddress) -> Bool {
         if case .stripTrimCompensation = address { true } else { false }
-    }
-
-    /// The key of parameter `parameter` of unit `unit` in strip `strip` of `graph`.
-    private static func parameterKey(strip: Int, unit: Int, parameter: Int, graph: EngineGraph) -> String? {
-        graph.description.strips[safe: strip]?.units[safe: unit]?.parameters[safe: parameter]?.key
     }
 }
 

@@ -28,6 +28,8 @@ public struct Preset: Sendable {
     public var muteGroups: [StripGroupSpec] = []
     /// `[x32] buses`: the only buses whose sends X32 / X-Air clients may change (nil: every bus and master).
     public var x32Buses: [String]?
+    /// Parameters a song change never recalls (`[preset] recall_safe`); see also ``isRecallSafe(_:)``.
+    public var recallSafe = RecallSafes()
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 

@@ -8,7 +8,7 @@ enum PresetDecoder {
     /// The keys allowed at the top level.
     static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group", "x32"]
     /// The keys of the `[preset]` table.
-    static let infoKeys = ["name", "description"]
+    static let infoKeys = ["name", "description", "recall_safe"]
 
     /// The validated preset, its `lv2` units checked against `plugins`; throws every error found (and any warnings) otherwise.
     static func decode(
@@ -20,6 +20,7 @@ enum PresetDecoder {
         info?.checkKeys(allowed: infoKeys)
         let name = info?.string("name")
         let description = info?.string("description")
+        let recallSafe = info.map { RecallSafes.decodePaths($0) } ?? []
 
         let busReaders = reader.tables("bus", label: "[[bus]]") ?? []
         requireOneOrMore("bus", plural: "buses", in: reader)
@@ -72,6 +73,9 @@ enum PresetDecoder {
         preset.x32Buses = x32Buses
         preset.dcas = routing.dcas
         preset.muteGroups = routing.muteGroups
+        preset.recallSafe = RecallSafes(paths: recallSafe.map(\.path))
+        RecallSafes.check(recallSafe, in: preset, log: log)
+        guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
         return preset
     }
 

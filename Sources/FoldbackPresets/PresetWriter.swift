@@ -34,10 +34,11 @@ public enum PresetWriter {
     /// The preset as TOML text.
     public static func text(for preset: Preset) -> String {
         var text = TOMLText()
-        if preset.name != nil || preset.description != nil {
+        if preset.name != nil || preset.description != nil || !preset.recallSafe.paths.isEmpty {
             text.table("[preset]")
             text.key("name", string: preset.name)
             text.key("description", string: preset.description)
+            if !preset.recallSafe.paths.isEmpty { text.raw("recall_safe", "[" + preset.recallSafe.paths.map(TOMLText.quoted).joined(separator: ", ") + "]") }
         }
         if let cue = preset.cue {
             text.table("[cue]")
@@ -135,6 +136,7 @@ public enum PresetWriter {
         if strip.trimDB != 0 { text.key(ParameterTree.Key.trim, strip.trimDB) }
         if strip.trimCompensates { text.key("trim_compensate", true) }
         if let channel = strip.x32Channel { text.key("x32_channel", channel) }
+        if strip.isRecallSafe { text.key("recall_safe", true) }
         if let talkback = strip.talkback {
             text.key("talkback", true)
             text.raw("talk_to", "[" + talkback.busNames.map(TOMLText.quoted).joined(separator: ", ") + "]")
@@ -148,6 +150,7 @@ public enum PresetWriter {
             text.key("pre_fader", send.isPreFader)
             if let pan = send.pan { text.key(ParameterTree.Key.pan, pan) }
             if let width = send.width { text.key(ParameterTree.Key.width, width) }
+            if send.isMuted { text.key(ParameterTree.Key.mute, true) }
         }
     }
 
@@ -165,6 +168,7 @@ public enum PresetWriter {
             text.key("type", string: unit.type)
             text.key("id", string: unit.id)
             text.key("bypass", unit.isBypassed)
+            if unit.isRecallSafe { text.key("recall_safe", true) }
             if let writer = unitWriters[unit.type] {
                 writer(unit, &text)
             } else {

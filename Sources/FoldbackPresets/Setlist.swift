@@ -11,6 +11,8 @@ public struct Setlist: Sendable, Equatable {
         public var presetPath: String
         /// Where the entry is written in the setlist.
         public var location: SourceLocation
+        /// Whether moves pass over this song (its preset had errors when the show started with `--allow-broken-songs`).
+        public var isSkipped = false
 
         /// An entry.
         public init(name: String, presetPath: String, location: SourceLocation) {
@@ -24,8 +26,17 @@ public struct Setlist: Sendable, Equatable {
     public var name: String?
     /// The songs, in running order (at least one).
     public var entries: [Entry]
+
+    /// The first song that is not skipped, or nil when every one is.
+    public var firstPlayable: Int? { entries.firstIndex { !$0.isSkipped } }
     /// The setlist file.
     public var path: String
+    /// How much of each song's preset a song change recalls (`[setlist] recall`, `changes` by default).
+    public var recall: RecallMode = .changes
+    /// Parameters no song change recalls, whatever the songs' presets say (`[setlist] recall_safe`).
+    public var recallSafe = RecallSafes()
+    /// Where each of ``recallSafe``'s paths is written (`foldback check` reports one no song has there).
+    public var recallSafeLocations: [SourceLocation] = []
 
     /// A setlist.
     public init(name: String? = nil, entries: [Entry], path: String) {

@@ -1,5 +1,6 @@
 // Reads setlist files (TOML): `[setlist]` and `[[song]]` tables, every problem at file:line:column. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import TOMLKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +19,7 @@ import Darwin
 /// ```
 public enum SetlistLoader {
     static let rootKeys = ["setlist", "song"]
-    static let infoKeys = ["name"]
+    static let infoKeys = ["name", "recall", "recall_safe"]
     static let songKeys = ["name", "preset"]
 
     /// Reads and validates the setlist at `path`; preset paths are resolved against its folder and must exist.
@@ -36,6 +37,14 @@ public enum SetlistLoader {
         let info = reader.subtable("setlist", label: "[setlist]")
         info?.checkKeys(allowed: infoKeys)
         let name = info?.string("name")
+        let recall = info?.string("recall").flatMap { text -> RecallMode? in
+            if let mode = RecallMode(rawValue: text) { return mode }
+            let names = RecallMode.allCases.map(\.rawValue)
+            log.error("'recall' = \"\(text)\" is not one of \(names.map { "\"\($0)\"" }.joined(separator: " or "))"
+                      + (Suggestion.closest(to: text, in: names).map { "; did you mean \"\($0)\"?" } ?? ""), at: info?.valueLocation("recall") ?? reader.location)
+            return nil
+        }
+        let safes = info.map { RecallSafes.decodePaths($0) } ?? []
         let songs = reader.tables("song", label: "[[song]]") ?? []
         if songs.isEmpty {
             log.error("the setlist has no songs; add a [[song]] table with a preset for each", at: reader.keyLocation("song"))
@@ -54,7 +63,18 @@ public enum SetlistLoader {
             entries.append(Setlist.Entry(name: song.string("name") ?? fileName, presetPath: resolved, location: song.location))
         }
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
-        return Setlist(name: name, entries: entries, path: path)
+        var setlist = Setlist(name: name, entries: entries, path: path)
+        setlist.recall = recall ?? .changes
+        setlist.recallSafe = RecallSafes(paths: safes.map(\.path))
+        setlist.recallSafeLocations = safes.map(\.location)
+        return setlist
+    }
+
+    /// Whether the file at `path` reads as a setlist (`[setlist]` or `[[song]]` tables, no buses or strips), so
+    /// `foldback check` can take either kind of file.
+    public static func isSetlist(path: String) -> Bool {
+        guard let text = try? PresetLoader.readFile(path), let root = try? TOMLDocument.parse(text, path: path) else { return false }
+        return (root["song"] != nil || root["setlist"] != nil) && root["bus"] == nil && root["strip"] == nil
     }
 
     private static func directory(of path: String) -> String {

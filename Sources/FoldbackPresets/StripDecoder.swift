@@ -8,9 +8,9 @@ enum StripDecoder {
     /// The JACK MIDI input `foldback run` registers; no strip's input port may take its name.
     static let reservedMIDIPort = "midi_in"
 
-    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db", "x32_channel"]
+    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db", "x32_channel", "recall_safe"]
     /// The keys a `[[strip.send]]` table accepts.
-    static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan, ParameterTree.Key.width]
+    static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan, ParameterTree.Key.width, ParameterTree.Key.mute]
 
     /// The buses sends may name. `isComplete` is false when some bus name was invalid,
     /// so an unknown-bus error would only repeat that problem.
@@ -54,6 +54,7 @@ enum StripDecoder {
         strip.returnLocation = returnBus == nil ? nil : reader.valueLocation("return")
         strip.trimDB = reader.number(ParameterTree.Key.trim, in: EngineGraph.trimRange, default: 0)
         strip.trimCompensates = reader.bool("trim_compensate", default: false)
+        strip.isRecallSafe = reader.bool("recall_safe", default: false)
         strip.talkback = TalkbackDecoder.decode(reader, buses: buses)
         if reader.table["x32_channel"] != nil {
             let channel = reader.number("x32_channel", in: 1...32, default: 0)
@@ -89,6 +90,7 @@ enum StripDecoder {
             let busName = reader.requiredString("bus")
             let gainDB = reader.number(ParameterTree.Key.gain, in: BusDecoder.levelRange, default: 0)
             let isPreFader = reader.bool("pre_fader", default: false)
+            let isMuted = reader.bool(ParameterTree.Key.mute, default: false)
             let pan = reader.table[ParameterTree.Key.pan] != nil ? reader.number(ParameterTree.Key.pan, in: -1...1, default: 0) : nil
             let width = reader.table[ParameterTree.Key.width] != nil
                 ? reader.number(ParameterTree.Key.width, in: ParameterTree.EngineParameters.width.range, default: 1) : nil
@@ -107,7 +109,7 @@ enum StripDecoder {
             }
             let isNew = targets.register(busName, at: reader.valueLocation("bus"), context: " from \(owner)", log: reader.log)
             guard isNew else { continue }
-            sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, pan: pan, width: width, location: reader.location))
+            sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, pan: pan, width: width, isMuted: isMuted, location: reader.location))
         }
         return sends
     }

@@ -17,6 +17,8 @@ public struct StripSpec: Sendable {
     public var isSoloed: Bool
     /// Whether the strip processes audio at all.
     public var isEnabled: Bool
+    /// Whether a song change keeps everything of this strip as set live (`recall_safe = true`).
+    public var isRecallSafe = false
     /// For each input port, in channel order, the JACK ports to connect to it.
     /// Always has `channels` elements; an empty element leaves that port unconnected.
     public var connections: [[String]]
@@ -77,16 +79,22 @@ public struct SendSpec: Sendable {
     public var pan: Float?
     /// A stereo strip's width into a stereo bus (`width`, 0 mono sum … 1 as is … 2), or nil for 1.
     public var width: Float?
+    /// Whether the send is switched off (`mute = true`); its level is kept for when it is switched on.
+    public var isMuted: Bool
     /// Where the send's `[[strip.send]]` table starts.
     public var location: SourceLocation
 
     /// Creates a send description.
-    public init(busName: String, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, width: Float? = nil, location: SourceLocation) {
+    public init(
+        busName: String, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, width: Float? = nil, isMuted: Bool = false,
+        location: SourceLocation
+    ) {
         self.busName = busName
         self.gainDB = gainDB
         self.isPreFader = isPreFader
         self.pan = pan
         self.width = width
+        self.isMuted = isMuted
         self.location = location
     }
 }

@@ -5,7 +5,7 @@ import FoldbackEngine
 /// Reads and checks a strip's unit chain.
 enum UnitDecoder {
     /// The keys every unit accepts, whatever its type.
-    static let commonKeys = ["type", "id", "bypass"]
+    static let commonKeys = ["type", "id", "bypass", "recall_safe"]
 
     /// The units in order; those with a missing or unknown type are reported and left out.
     static func decodeChain(_ readers: [TableReader], owner: String, plugins: any PluginCatalog) -> [UnitSpec] {
@@ -66,6 +66,7 @@ enum UnitDecoder {
             parameters[parameter.key] = typed.parameter(parameter)
         }
         var unit = UnitSpec(type: type, id: id ?? type, isBypassed: isBypassed, parameters: parameters, location: reader.location)
+        unit.isRecallSafe = typed.bool("recall_safe", default: false)
         if isEQ || isFeedback { (unit.curve, unit.bands) = EQDecoder.decode(typed) }
         if isDelay { DelayDecoder.decode(typed, parameters: &unit.parameters) }
         if isLV2 {

@@ -9,6 +9,8 @@ public struct UnitSpec: Sendable {
     public var id: String
     /// Whether the unit passes audio through untouched.
     public var isBypassed: Bool
+    /// Whether a song change keeps this unit's parameters as set live (`recall_safe = true`).
+    public var isRecallSafe = false
     /// Every parameter of the type's schema, keyed by preset key (`gain_db`), defaults included.
     /// Choices are stored as their numeric value (polarity: normal = 0, inverted = 1); booleans as 0 or 1.
     public var parameters: [String: Float]

@@ -120,14 +120,8 @@ public final class FilePlayerStream: @unchecked Sendable {
 
     /// Where the song is, seconds into the file, as heard now (what the ring and the stretcher hold subtracted).
     public var songPosition: Double {
-        stream.withLock { stream in
-            guard stream.outputRate > 0 else { return 0 }
-            let held = Double(ring.availableFrames + (stream.pending.count - stream.pendingStart) / channels + (stream.stretcher?.latencyFrames ?? 0))
-            let fileRate = Double(self.fileRate)
-            let position = Double(stream.fileFrame) - held * fileRate / stream.outputRate * stream.setting.tempo
-            let length = Double(stream.reader.frameCount)
-            guard loops, length > 0 else { return max(position, 0) / fileRate }
-            return (position.truncatingRemainder(dividingBy: length) + length).truncatingRemainder(dividingBy: length) / fileRate
+        stream.withLock { stream in   // stopped (or ended), the reader waits where the sound stopped
+            stream.outputRate > 0 && stream.isPlaying && !stream.isAtEnd ? Double(heardFrame(stream)) / Double(fileRate) : Double(stream.fileFrame) / Double(fileRate)
         }
     }
 
@@ -157,6 +151,38 @@ public final class FilePlayerStream: @unchecked Sendable {
     /// Stops (silence); takes effect at the next audio cycle.
     public func stop() { restart(playing: false) }
 
+    /// Plays on from where it stands (from the top once played to its end); takes effect at the next audio cycle.
+    public func resume() {
+        let frame = stream.withLock { $0.isAtEnd ? 0 : $0.isPlaying ? heardFrame($0) : $0.fileFrame }   // stopped, the reader waits where it stopped
+        restart(playing: true, atFrame: frame)
+    }
+
+    /// Stops where it is heard now, so ``resume()`` carries on from there.
+    public func pause() {
+        let frame = stream.withLock { $0.isPlaying && !$0.isAtEnd ? heardFrame($0) : $0.isAtEnd ? 0 : $0.fileFrame }
+        restart(playing: false, atFrame: frame)
+    }
+
+    /// Moves to `seconds` into the file (kept within it), playing or stopped as it was.
+    public func locate(seconds: Double) {
+        let playing = isPlaying
+        let frame = Int((max(seconds, 0) * Double(fileRate)).rounded())
+        restart(playing: playing, atFrame: min(frame, max(0, durationFrames - 1)))
+    }
+
+    /// The file's length, frames.
+    private var durationFrames: Int { Int((duration * Double(fileRate)).rounded()) }
+
+    /// The file frame heard now (``songPosition`` in frames).
+    private func heardFrame(_ stream: Stream) -> Int {
+        guard stream.outputRate > 0 else { return stream.fileFrame }
+        let held = Double(ring.availableFrames + (stream.pending.count - stream.pendingStart) / channels + (stream.stretcher?.latencyFrames ?? 0))
+        let frame = Int((Double(stream.fileFrame) - held * Double(fileRate) / stream.outputRate * stream.setting.tempo).rounded())
+        let length = stream.reader.frameCount
+        guard loops, length > 0 else { return max(frame, 0) }
+        return (frame % length + length) % length
+    }
+
     /// Frames queued for the audio thread.
     public var bufferedFrames: Int { ring.availableFrames }
 
@@ -166,7 +192,7 @@ public final class FilePlayerStream: @unchecked Sendable {
     /// Ends the disk thread and waits for it; the thread holds the stream until then: call it when done.
     public func close() { worker?.stop() }
 
-    private func restart(playing: Bool) {
+    private func restart(playing: Bool, atFrame frame: Int = 0) {
         stream.withLock { stream in
             let mark = ring.writePosition
             stream.isPlaying = playing
@@ -175,8 +201,8 @@ public final class FilePlayerStream: @unchecked Sendable {
             stream.pendingStart = 0
             stream.converter?.reset()
             stream.stretcher?.reset()
-            stream.fileFrame = 0
-            do throws(AudioFileError) { try stream.reader.seek(toFrame: 0) } catch { report(error, &stream) }
+            stream.fileFrame = frame
+            do throws(AudioFileError) { try stream.reader.seek(toFrame: frame) } catch { report(error, &stream) }
             refill(&stream, after: mark)
             ring.discard(before: mark)
         }

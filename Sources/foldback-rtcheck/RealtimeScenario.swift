@@ -123,6 +123,7 @@ enum RealtimeScenario {
         (.dcaGain(dca: 0), -9), (.dcaGain(dca: 1), 4), (.dcaMute(dca: 1), 1), (.muteGroup(group: 0), 1),
         (.stripPan(strip: 1), -0.5), (.dcaMute(dca: 1), 0), (.muteGroup(group: 0), 0), (.dcaGain(dca: 0), 0),
         (.sendWidth(strip: 0, send: 1), 0.3), (.sendPan(strip: 0, send: 1), -0.4), (.sendWidth(strip: 0, send: 1), 1.6),
+        (.sendMute(strip: 0, send: 1), 1), (.sendMute(strip: 2, send: 0), 1), (.sendMute(strip: 0, send: 1), 0), (.sendMute(strip: 2, send: 0), 0),
     ]
 
     /// Trim moves (compensated and not), talkback presses and cue selections, switching and summing.

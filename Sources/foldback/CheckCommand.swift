@@ -11,7 +11,7 @@ import FoldbackGraph
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate a preset and print the chain it describes.",
+        abstract: "Validate a preset (or every song of a setlist) and print the chain it describes.",
         discussion: """
             Reads the preset, checks every key, and prints what 'foldback run' would build: for each \
             strip its JACK input ports (or the effect bus it returns) and connections, its units in order \
@@ -30,6 +30,10 @@ struct CheckCommand: ParsableCommand {
             (all its bands, from the digital filters at 48 kHz) as an SVG picture. Put it after \
             the preset.
 
+            Given a setlist, it checks every song's preset (its sources, plugins and curves) the same way and \
+            prints each problem at file:line:column with the song it belongs to, then one line per song; the \
+            exit status is 2 if any song has an error.
+
             --parameters prints the parameter tree instead of the chain: every parameter a running show \
             has (strips, sends, buses, every unit's and plugin's parameters, cue, talkback), one a line: its \
             path (the OSC address after /foldback/; with dots, the MIDI target), range and unit, the \
@@ -41,10 +45,11 @@ struct CheckCommand: ParsableCommand {
               foldback check show.toml && foldback run show.toml
               foldback check show.toml --eq-svg vox vox-eq.svg
               foldback check show.toml --parameters
+              foldback check tonight.toml          (a setlist: every song)
             """
     )
 
-    @Argument(help: "The preset file (TOML) to validate.")
+    @Argument(help: "The preset file (TOML) to validate, or a setlist (every song's preset is checked).")
     var preset: String
 
     @Option(help: "The JACK client name used to spell full port names in the report.")
@@ -67,6 +72,7 @@ struct CheckCommand: ParsableCommand {
     }
 
     func run() throws {
+        if SetlistLoader.isSetlist(path: preset) { return try checkSetlist() }
         let loaded = try PresetLoading.load(preset)
         for warning in loaded.warnings { StandardError.writeLine(warning.description) }
         if eqSVG.count == 2 { try plotEQ(of: eqSVG[0], in: loaded, to: eqSVG[1]) }
@@ -93,6 +99,23 @@ struct CheckCommand: ParsableCommand {
             PresetProblems.report(error, path: preset.path)
             throw ExitCode(2)
         }
+    }
+
+    /// Checks every song of the setlist at ``preset``: each problem at file:line:column naming its song, a line per
+    /// song, exit status 2 when any song (or the setlist) has an error.
+    private func checkSetlist() throws {
+        let setlist: Setlist
+        do {
+            setlist = try SetlistLoader.load(path: preset)
+        } catch {
+            PresetProblems.report(error, path: preset)
+            throw ExitCode(2)
+        }
+        let check = SetlistCheck(setlist, isThorough: true)
+        for line in check.lines where !quiet || line.contains(": error: ") {
+            if line.contains(": error: ") || line.contains(": warning: ") { StandardError.writeLine(line) } else { print(line) }
+        }
+        if check.hasErrors { throw ExitCode(2) }
     }
 
     /// Writes the response of the strip's first eq or geq unit; an unknown strip or a strip without one exits 2.

@@ -32,6 +32,9 @@ struct ControlOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Run a setlist (TOML, one preset per song; see docs/setlists.md) instead of one preset; starts at its first song.", valueName: "file"))
     var setlist: String?
 
+    @Flag(name: .customLong("allow-broken-songs"), help: "With --setlist: start even if some songs' presets have errors; those songs are skipped, each with a log line.")
+    var allowBrokenSongs = false
+
     @Flag(name: .long, help: "Reload the current preset whenever its file changes (SIGHUP always reloads it).")
     var watch = false
 

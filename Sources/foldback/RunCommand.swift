@@ -183,7 +183,7 @@ struct RunCommand: ParsableCommand {
         options.serverDriver = startServer ?? .dummy
         (options.net.masterAddress, options.net.port, options.net.latencyCycles, options.net.name) = (master, netPort, netLatency, netName)
         (options.threads, options.showMinutes, options.quiet, options.makesConnections) = (threads, showMinutes, quiet, !noConnect)
-        (options.recording, options.control) = (recording.settings, control.settings)
+        (options.recording, options.control, options.allowsBrokenSongs) = (recording.settings, control.settings, control.allowBrokenSongs)
         return options
     }
 

@@ -13,25 +13,32 @@ final class OfflineTarget: LiveControlTarget, @unchecked Sendable {
     private let preset: Mutex<Preset>
     /// Paths switched to, in order.
     let switches = Mutex<[String]>([])
+    /// What switches recall and keep, as the live session's.
+    let recall: RecallScope
 
     init(text: String = ControlFixtures.preset, path: String = "/tmp/control-test.toml") throws {
         let loaded = try PresetLoader.parse(text, path: path)
         preset = Mutex(loaded)
+        recall = RecallScope(loaded: loaded)
         try engine.install(PresetGraphBuilder.graph(for: loaded, sampleRate: 48000, maxFrames: 256), crossfade: .none)
     }
 
     var currentPreset: Preset { preset.withLock { $0 } }
 
+    var lastRecall: RecallReport? { recall.lastReport }
+
     func switchPreset(toPath path: String) throws(ControlError) -> String {
         do {
             let loaded = try PresetLoader.load(path: path)
-            let graph = try PresetGraphBuilder.graph(for: loaded, sampleRate: 48000, maxFrames: 256)
+            let (carried, report) = recall.carry(into: loaded, from: self)
+            let graph = try PresetGraphBuilder.graph(for: carried, sampleRate: 48000, maxFrames: 256)
             engine.renderCycle(frames: 16)   // lets the previous swap be taken
             engine.collectGarbage()
             try engine.install(graph, crossfade: .none)
-            preset.withLock { $0 = loaded }
+            preset.withLock { $0 = carried }
+            recall.commit(loaded: loaded, report: report)
             switches.withLock { $0.append(path) }
-            return "switched to \(path)"
+            return "switched to \(path); \(report.summary)"
         } catch let error as PresetError {
             throw .presetRejected(error.description)
         } catch {

@@ -53,7 +53,7 @@ final class WebControlEndToEndTests: JACKServerTestCase {
         }
         try song("one", recallSafe: true, voxSendDB: 0)
         try song("two", recallSafe: true, voxSendDB: -12)
-        try song("three", recallSafe: false, voxSendDB: -12)
+        try song("three", recallSafe: false, voxSendDB: -18)
         let rig = try LiveControlRig(server: serverName, arguments: ["\(folder)/one.toml", "--web-port", "0"], testCase: self)
         defer { rig.close() }
         let port = try XCTUnwrap(rig.run.standardError.range(of: #"web on 127\.0\.0\.1:\d+"#, options: .regularExpression)
@@ -66,7 +66,7 @@ final class WebControlEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(decibels(try rig.measuredGain()), -6, accuracy: 0.1, "song two's −12 dB does not replace the recall-safe bus's mix")
         XCTAssertNotNil(main.next("state") { WebSocketTestClient.sendLevel(in: $0, strip: "vox", bus: "main") == -6 }, "the page shows the kept level")
         XCTAssertEqual(try rig.request("/foldback/preset/load", [.string("three.toml")])?.path, "/foldback/preset/loaded")
-        XCTAssertEqual(decibels(try rig.measuredGain()), -12, accuracy: 0.1, "song three's bus is not recall-safe: its own level")
+        XCTAssertEqual(decibels(try rig.measuredGain()), -18, accuracy: 0.1, "song three's bus is not recall-safe and its file changes the send: its own level")
     }
 }
 
@@ -160,7 +160,7 @@ final class WebPageBrowserTests: JACKServerTestCase {
         XCTAssertEqual(try browser.run("return [...document.querySelectorAll('.name')].map(e => e.textContent).join(',')") as? String,
                        "level,vox,keys", "the bus level, then a fader per strip sending to main, named as in the preset")
         XCTAssertEqual(try browser.run("return window.foldbackPage.state.parameters.map(p => p.path).join(',')") as? String,
-                       "strip/vox/send/main/gain_db,strip/keys/send/main/gain_db,bus/main/gain_db,bus/main/mute",
+                       "strip/vox/send/main/gain_db,strip/vox/send/main/mute,strip/keys/send/main/gain_db,strip/keys/send/main/mute,bus/main/gain_db,bus/main/mute",
                        "the page was pushed the nodes of its bus alone, not vox's units or the iem bus")
         XCTAssertEqual(try browser.run("const s = window.foldbackPage.state; return [s.strips.map(x => x.name + ':' + x.sends.map(y => y.bus)), s.buses.map(b => b.name)].join(';')") as? String,
                        "vox:main,keys:main;main", "the strips feeding main with that send alone, and main")

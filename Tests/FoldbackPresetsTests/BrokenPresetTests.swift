@@ -43,8 +43,8 @@ final class BrokenPresetTests: XCTestCase {
 
     func testKeyInTheWrongTableAndBooleanAsString() {
         assertSingleError(
-            minimalBusAndStrip + "\n  mute = \"yes\"\n",  // lands in the send table
-            line: 8, column: 3, contains: ["unknown key 'mute'", "[[strip.send]]"]
+            minimalBusAndStrip + "\n  solo = \"yes\"\n",  // lands in the send table (where `mute` is a key of its own)
+            line: 8, column: 3, contains: ["unknown key 'solo'", "[[strip.send]]"]
         )
         assertSingleError(
             presetText(busLines: "mute = \"yes\"\n"),

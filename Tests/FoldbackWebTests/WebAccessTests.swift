@@ -44,13 +44,14 @@ final class WebAccessTests: XCTestCase {
         let vox = WebRole.musician(bus: "iem_vox")
         let tree = ParameterTree(preset: try PresetLoader.parse(WebTestTarget.preset, path: "/tmp/web-test.toml"))
         func may(_ role: WebRole, _ path: String) -> Bool { WebAccess.mayChange(role, path.split(separator: "/", omittingEmptySubsequences: false), in: tree) }
-        for path in ["strip/vox/send/iem_vox/gain_db", "strip/gtr/send/iem_vox/gain_db", "bus/iem_vox/gain_db", "bus/iem_vox/mute"] {
+        for path in ["strip/vox/send/iem_vox/gain_db", "strip/gtr/send/iem_vox/gain_db", "bus/iem_vox/gain_db", "bus/iem_vox/mute",
+                     "strip/vox/send/iem_vox/mute", "strip/vox/send/iem_vox/gain_db/inc"] {
             XCTAssertTrue(may(vox, path), path)
             XCTAssertTrue(may(.engineer, path), path)
         }
         for path in ["strip/vox/send/iem_gtr/gain_db", "strip/vox/send/main/gain_db", "bus/iem_gtr/gain_db", "bus/main/mute",
                      "strip/vox/gain_db", "strip/vox/mute", "strip/vox/unit/comp/bypass", "bus/iem_vox/latency", "bus/iem_vox",
-                     "strip/vox/send/iem_vox", "strip/vox/send/iem_vox/gain_db/x", "preset/reload", "setlist/next", ""] {
+                     "strip/vox/send/iem_vox", "strip/vox/send/iem_vox/gain_db/x", "strip/vox/gain_db/inc", "strip/vox/send/iem_gtr/gain_db/inc", "preset/reload", "setlist/next", ""] {
             XCTAssertFalse(may(vox, path), path)
         }
         XCTAssertTrue(may(.engineer, "strip/vox/unit/comp/bypass"))

@@ -59,17 +59,19 @@ final class WebRoleTrafficTests: XCTestCase {
         let gtr = try WebSocketTestClient(port: server.port, token: "gtr-token-01234")
 
         XCTAssertEqual(treePaths(try gtr.expect("tree")), [
-            "strip/vox/send/iem_gtr/gain_db", "strip/vox/send/iem_gtr/pan", "strip/gtr/send/iem_gtr/gain_db", "strip/gtr/send/iem_gtr/pan",
+            "strip/vox/send/iem_gtr/gain_db", "strip/vox/send/iem_gtr/mute", "strip/vox/send/iem_gtr/pan",
+            "strip/gtr/send/iem_gtr/gain_db", "strip/gtr/send/iem_gtr/mute", "strip/gtr/send/iem_gtr/pan",
             "bus/iem_gtr/gain_db", "bus/iem_gtr/mute",
         ], "another musician's tree holds their own bus's nodes")
         let voxTree = try vox.expect("tree")
         XCTAssertEqual(treePaths(voxTree), [
-            "strip/vox/send/iem_vox/gain_db", "strip/vox/send/iem_vox/pan", "strip/gtr/send/iem_vox/gain_db", "strip/gtr/send/iem_vox/pan",
+            "strip/vox/send/iem_vox/gain_db", "strip/vox/send/iem_vox/mute", "strip/vox/send/iem_vox/pan",
+            "strip/gtr/send/iem_vox/gain_db", "strip/gtr/send/iem_vox/mute", "strip/gtr/send/iem_vox/pan",
             "bus/iem_vox/gain_db", "bus/iem_vox/mute",
         ], "the nodes the musician of iem_vox may set, in show order, and nothing else")
         XCTAssertEqual((voxTree["outputs"] as? [Any])?.count, 0)
         let voxState = try vox.expect("state")
-        XCTAssertEqual((voxState["values"] as? [NSNumber])?.map(\.doubleValue), [-3, 0, -12, 0, -6, 0], "a value per node of its own tree")
+        XCTAssertEqual((voxState["values"] as? [NSNumber])?.map(\.doubleValue), [-3, 0, 0, -12, 0, 0, -6, 0], "a value per node of its own tree")
         XCTAssertEqual(voxState["tree"] as? Int, voxTree["version"] as? Int)
         XCTAssertEqual(names(voxState["strips"]), ["vox", "gtr"], "the strips sending into iem_vox")
         let voxSends = (voxState["strips"] as? [[String: Any]] ?? []).map { ($0["sends"] as? [[String: Any]] ?? []).compactMap { $0["bus"] as? String } }
@@ -96,12 +98,12 @@ final class WebRoleTrafficTests: XCTestCase {
         _ = try gtr.expect("state")
         engineer.send(#"{"path":"/foldback/strip/gtr/send/iem_vox/gain_db","value":-4.5}"#)
         _ = try engineer.expect("ok")
-        _ = try vox.expect("state") { ($0["values"] as? [NSNumber])?[2].doubleValue == -4.5 && sendLevel($0, strip: "gtr", bus: "iem_vox") == -4.5 }
+        _ = try vox.expect("state") { ($0["values"] as? [NSNumber])?[3].doubleValue == -4.5 && sendLevel($0, strip: "gtr", bus: "iem_vox") == -4.5 }
         // The musician moves it back: the engineer sees it at the node's index in the whole tree.
         let index = try XCTUnwrap(all.firstIndex(of: "strip/gtr/send/iem_vox/gain_db"))
         vox.send(#"{"path":"/foldback/strip/gtr/send/iem_vox/gain_db","value":-8}"#)
         _ = try vox.expect("ok")
-        _ = try vox.expect("state") { ($0["values"] as? [NSNumber])?[2].doubleValue == -8 }
+        _ = try vox.expect("state") { ($0["values"] as? [NSNumber])?[3].doubleValue == -8 }
         _ = try engineer.expect("state") { ($0["values"] as? [NSNumber])?[index].doubleValue == -8 }
     }
 }
