@@ -106,6 +106,13 @@ public final class JACKHost: @unchecked Sendable {
         try renderWorkers.start(client: client.handle)
     }
 
+    /// The SCHED_FIFO priority of this client's process thread when the server runs realtime, else nil (what a plugin
+    /// sandbox's audio thread takes: it gets no priority inheritance from the thread waiting for it).
+    public var realtimePriority: Int32? {
+        let priority = jack_client_real_time_priority(client.handle)
+        return jack_is_realtime(client.handle) != 0 && priority >= 0 ? priority : nil
+    }
+
     /// Whether the engine's render workers run with realtime scheduling (false without workers).
     public var renderWorkersAreRealtime: Bool { renderWorkers.isRealtime }
 

@@ -8,7 +8,7 @@ enum PresetDecoder {
     /// The keys allowed at the top level.
     static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group"]
     /// The keys of the `[preset]` table.
-    static let infoKeys = ["name", "description"]
+    static let infoKeys = ["name", "description", "isolation", "on_fault"]
 
     /// The validated preset, its `lv2` units checked against `plugins`; throws every error found (and any warnings) otherwise.
     static func decode(
@@ -20,6 +20,8 @@ enum PresetDecoder {
         info?.checkKeys(allowed: infoKeys)
         let name = info?.string("name")
         let description = info?.string("description")
+        let isolation = info?.keyword("isolation", as: PluginIsolation.self) ?? .none
+        let onFault = info?.keyword("on_fault", as: PluginFaultAction.self) ?? .bypass
 
         let busReaders = reader.tables("bus", label: "[[bus]]") ?? []
         requireOneOrMore("bus", plural: "buses", in: reader)
@@ -44,6 +46,7 @@ enum PresetDecoder {
             strips.append(strip)
         }
 
+        PluginIsolation.fillDefaults(isolation, onFault: onFault, strips: &strips, buses: &buses)
         SendLoopCheck.report(strips: strips, log: log)
         var routing = Preset(buses: buses, strips: strips, path: locator.file)
         routing.cue = CueDecoder.decode(reader.subtable("cue", label: "[cue]"), buses: buses)
