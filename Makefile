@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev librubberband-dev liblo-dev libebur128-dev libfftw3-dev libqrencode-dev pkg-config
 # Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
-TEST_DEBS := rubberband-cli lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 chromium chromium-driver pipewire pipewire-bin pipewire-jack iproute2
+TEST_DEBS := gcc rubberband-cli lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 chromium chromium-driver pipewire pipewire-bin pipewire-jack iproute2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -print-resource-dir)/lib/linux/libclang_rt.rtsan-x86_64.a
 # Every test step has a deadline, so a hang fails the run with the hanging test named (output is line-buffered) instead of stalling CI.

@@ -44,6 +44,8 @@ public final class JACKHost: @unchecked Sendable {
     let connectionTracker = JACKConnectionTracker()
     /// The engine's render workers (none with one render thread); they outlive a ``reopen()``.
     private lazy var renderWorkers = JACKRenderWorkers(engine: engine)
+    /// The stuck-cycle watchdog, once ``startWatchdog(onStuck:)`` ran (guarded by `lock`).
+    var watchdog: JACKProcessWatchdog?
 
     /// Opens the client and registers the layout's ports; call ``activate()`` to start processing.
     /// - Parameters:
@@ -68,7 +70,7 @@ public final class JACKHost: @unchecked Sendable {
         process.initialize(to: JACKHostProcess(
             inputs: PortSlotTable(count: capacity.inputCapacity), outputs: PortSlotTable(count: capacity.outputCapacity),
             io: engine.io, cycleContext: engine.cycleContext, cycleFunction: Engine.cycleFunction, cycles: .create(0),
-            midi: JACKMIDICapture()))
+            started: .create(0), frames: .create(0), midi: JACKMIDICapture()))
         try installCallbacks()
         try updatePorts(for: layout)
     }
@@ -78,6 +80,8 @@ public final class JACKHost: @unchecked Sendable {
         process.pointee.inputs.deallocate()
         process.pointee.outputs.deallocate()
         process.pointee.cycles.destroy()
+        process.pointee.started.destroy()
+        process.pointee.frames.destroy()
         process.pointee.midi.deallocate()
         process.deinitialize(count: 1).deallocate()
     }
@@ -127,6 +131,7 @@ public final class JACKHost: @unchecked Sendable {
     /// shutdown nothing of the dead client is touched (``JACKClient/abandon()``): the program is leaving, and
     /// libjack's close of such a client can wait forever.
     public func close() {
+        stopWatchdog()
         renderWorkers.stop(client: client.handle)
         if shutdown != nil { client.abandon() } else { client.close() }
         notifications.clientClosed()

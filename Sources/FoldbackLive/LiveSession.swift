@@ -100,6 +100,7 @@ package final class LiveSession: @unchecked Sendable {
         try engine.install(graph, crossfade: .none)
         try host.updatePorts(for: graph.layout)
         try host.activate()
+        host.startWatchdog(onStuck: StuckCycleExit.handler(engine: engine))
         engine.setHostApplier(self)   // file sources' tempo and key, the take's input switches (LiveSession+Source.swift)
     }
 
