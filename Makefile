@@ -27,7 +27,7 @@ help:
 	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav, then the monitor-console preset into demo-console.wav"
 	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it: an 11 ms loop into feedback-demo.wav, a 25 ms loop into feedback-demo-25ms.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration (on jackd, then a selection on PipeWire's JACK), allocation count, RealtimeSanitizer, preset fuzzing"
-	@echo "make build   release build of foldback, foldback-probe, foldback-rtcheck, foldback-fuzz and the allocation counter"
+	@echo "make build   release build of foldback, foldback-sandbox, foldback-probe, foldback-rtcheck, foldback-fuzz and the allocation counter"
 	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit / pipewire-tests   the parts of make test (unit: the XCTest suites, optimised, in .build-unit, after scripts/check-imports.sh)"
 
 deps:
