@@ -4,7 +4,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev librubberband-dev liblo-dev libebur128-dev libfftw3-dev libqrencode-dev pkg-config
 # Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
-TEST_DEBS := rubberband-cli lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 python3-venv chromium chromium-driver pipewire pipewire-bin pipewire-jack iproute2
+TEST_DEBS := gcc rubberband-cli lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 python3-venv chromium chromium-driver pipewire pipewire-bin pipewire-jack iproute2
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -print-resource-dir)/lib/linux/libclang_rt.rtsan-x86_64.a
 # Every test step has a deadline, so a hang fails the run with the hanging test named (output is line-buffered) instead of stalling CI.
@@ -27,7 +27,7 @@ help:
 	@echo "make demo    install, build, and play a monitor mix on a private dummy JACK server into demo-out.wav, then the monitor-console preset into demo-console.wav"
 	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it: an 11 ms loop into feedback-demo.wav, a 25 ms loop into feedback-demo-25ms.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration (on jackd, then a selection on PipeWire's JACK), allocation count, RealtimeSanitizer, preset fuzzing"
-	@echo "make build   release build of foldback, foldback-probe, foldback-rtcheck, foldback-fuzz and the allocation counter"
+	@echo "make build   release build of foldback, foldback-sandbox, foldback-probe, foldback-rtcheck, foldback-fuzz and the allocation counter"
 	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit / pipewire-tests   the parts of make test (unit: the XCTest suites, optimised, in .build-unit, after scripts/check-imports.sh)"
 
 deps:

@@ -19,6 +19,8 @@ let package = Package(
         .executable(name: "foldback-probe", targets: ["foldback-probe"]),
         .executable(name: "foldback-rtcheck", targets: ["foldback-rtcheck"]),
         .executable(name: "foldback-fuzz", targets: ["foldback-fuzz"]),
+        // The plugin sandbox Foldback starts for LV2 units with `isolation = "strip" | "unit"` (never started by hand).
+        .executable(name: "foldback-sandbox", targets: ["foldback-sandbox"]),
         // LD_PRELOAD hook that counts malloc/free calls made on the audio thread.
         .library(name: "FoldbackAllocCounter", type: .dynamic, targets: ["CFoldbackAllocCounter"]),
     ],
@@ -45,6 +47,8 @@ let package = Package(
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
         .target(name: "CFoldbackLV2"),
         .target(name: "CFoldbackFuzz"),
+        // The plugin sandbox's shared-memory channel (memfd, futex with a deadline; includes CFoldbackTeam's realtime marks).
+        .target(name: "CFoldbackSandbox", dependencies: ["CFoldbackTeam"]),
 
         // MARK: Realtime core
         .target(name: "FoldbackDSP", swiftSettings: strictSwift),
@@ -74,6 +78,15 @@ let package = Package(
             ],
             swiftSettings: strictSwift
         ),
+        // LV2 plugins in sandbox processes: the unit Foldback's graph holds, the supervisor, and the sandbox's own side.
+        .target(
+            name: "FoldbackSandbox",
+            dependencies: [
+                "CFoldbackSandbox", "CFoldbackTeam", "FoldbackEngine", "FoldbackLV2", .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift
+        ),
+        .executableTarget(name: "foldback-sandbox", dependencies: ["FoldbackSandbox"], swiftSettings: strictSwift),
         .target(
             name: "FoldbackFeedback",
             dependencies: [
@@ -100,7 +113,7 @@ let package = Package(
         // graph's plugin states and ring-out notches back into a preset.
         .target(
             name: "FoldbackGraph",
-            dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "FoldbackRender", "FoldbackPlot"],
+            dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackSandbox", "FoldbackFeedback", "FoldbackRender", "FoldbackPlot"],
             swiftSettings: strictSwift
         ),
         .target(
@@ -177,7 +190,8 @@ let package = Package(
 
         // MARK: Test support: the tests use it; of the products only foldback-probe and FoldbackBench link any of it, never `foldback run`
         // Helpers the tests share: bounded process waits, a pseudo-terminal, a WebSocket client.
-        .target(name: "FoldbackTestSupport", dependencies: ["FoldbackEngine"], swiftSettings: strictSwift),
+        // With the faulty LV2 test plugins (FaultyPlugins/: C and Turtle the tests compile at run time, not SwiftPM).
+        .target(name: "FoldbackTestSupport", dependencies: ["FoldbackEngine"], exclude: ["FaultyPlugins"], swiftSettings: strictSwift),
         // JACK clients that play deterministic signals into a system under test, record it, send it MIDI, or close a
         // feedback loop through a room model.
         .target(
@@ -196,10 +210,16 @@ let package = Package(
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine", "FoldbackDSP", "CEBUR128"]),
-        .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2"]),
+        .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackX32", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackPresets", "FoldbackBench", "FoldbackRender", "FoldbackEngine", "FoldbackDSP", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport"]),
+        .testTarget(
+            name: "FoldbackSandboxTests",
+            dependencies: [
+                "FoldbackSandbox", "CFoldbackSandbox", "FoldbackLV2", "FoldbackEngine", "FoldbackPresets", "FoldbackGraph", "foldback-sandbox",
+            ]
+        ),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),
         .testTarget(
             name: "FoldbackIntegrationTests",

@@ -29,7 +29,7 @@ classes=$("$xctest" --list-tests | sed -n 's|^\([A-Za-z0-9_]*\.[A-Za-z0-9_]*\)/.
 # freed within its run, netjack2 audio back within 5 s of a master restart, eight strips' raw inputs recorded
 # sample-exact in real time) run last, alone, in a shard of their own: beside another shard they were seen to miss
 # on this 2-core VM.
-alone='^(FoldbackEngineTests\.ParallelRenderTests|FoldbackRealtimeTests\..*|FoldbackIntegrationTests\.(NetJACKTests|SoundcheckJACKTests))$'
+alone='^(FoldbackEngineTests\.ParallelRenderTests|FoldbackRealtimeTests\..*|FoldbackSandboxTests\.(SandboxChannelTests|SandboxedUnitTests)|FoldbackIntegrationTests\.(NetJACKTests|SoundcheckJACKTests))$'
 if [ "$shards" -ge 2 ]; then
   patterns=('^FoldbackIntegrationTests\.' '!^FoldbackIntegrationTests\.' "$alone")
 else

@@ -45,6 +45,8 @@ public final class Engine: @unchecked Sendable {
     private let control = Mutex(ControlState())
     /// One context per worker lane for ``workerEntry`` (see `RenderWorkers.swift`).
     let workerSlots: UnsafeMutablePointer<RenderWorkers.Slot>?
+    /// Which unit each render lane runs now (a watchdog's view of a cycle that does not end).
+    public let unitActivity: UnitActivity
 
     private struct ControlState {
         /// Graphs the audio thread may still touch, by their realtime pointer.
@@ -60,6 +62,7 @@ public final class Engine: @unchecked Sendable {
     /// An engine with no graph: until one is installed, cycles output silence.
     public init(configuration: EngineConfiguration) {
         self.configuration = configuration
+        unitActivity = UnitActivity(lanes: configuration.renderThreads)
         let inputs = UnsafeMutablePointer<UnsafePointer<Float>?>.allocate(capacity: configuration.inputCapacity)
         inputs.initialize(repeating: nil, count: configuration.inputCapacity)
         let outputs = UnsafeMutablePointer<UnsafeMutablePointer<Float>?>.allocate(capacity: configuration.outputCapacity)
@@ -143,6 +146,7 @@ public final class Engine: @unchecked Sendable {
         let outputs = graph.render.pointee.outputChannelCount
         guard outputs <= configuration.outputCapacity else { throw .tooManyChannels(needed: outputs, capacity: configuration.outputCapacity) }
         graph.prepareLanes(configuration.renderThreads - 1)
+        graph.render.pointee.activeUnit = unitActivity.slots   // lane 0; published by the swap ring
         let seconds = crossfade.duration.isFinite ? min(max(crossfade.duration, 0), Crossfade.maxDuration) : 0
         let fadeFrames = Int32(clamping: Int((seconds * graph.sampleRate).rounded()))
         let swap = GraphSwap(graph: graph.render, fadeFrames: max(0, fadeFrames), law: crossfade.law)

@@ -1,5 +1,6 @@
 // The realtime data of a built graph: plain structs in memory preallocated off-thread. Realtime (read and written by the audio thread).
 // SPDX-License-Identifier: GPL-3.0-or-later
+import Atomics
 import FoldbackDSP
 
 /// A unit as the audio thread sees it.
@@ -203,6 +204,8 @@ struct GraphRender {
     var lanes: UnsafeMutablePointer<RenderScratch>? = nil
     var laneCount = 0
     var stripGainFrames: UnsafeMutablePointer<Float>? = nil
+    /// This lane's slot of the engine's ``UnitActivity`` (lane 0's in the graph itself; set when the engine takes the graph).
+    var activeUnit: UnsafeMutablePointer<UnsafeAtomic<Int>.Storage>? = nil
 
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8

@@ -82,6 +82,7 @@ extension GraphRender {
             view.sendScratch = scratch.sendScratch
             view.trimFrames = scratch.trimFrames
             view.compensationFrames = scratch.compensationFrames
+            view.activeUnit = activeUnit.map { $0 + lane }
         }
         if let strip, let gains = stripGainFrames {
             let base = gains + strip * 4 * maxFrames

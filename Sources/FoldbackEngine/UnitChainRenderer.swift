@@ -25,6 +25,7 @@ extension GraphRender {
             for channel in 0..<outputChannels {
                 unitOutputs[channel] = work[pair + channel]
             }
+            noteActiveUnit(first + offset)
             slot.pointee.functions.process(slot.pointee.state, UnsafePointer(unitInputs), UnsafePointer(unitOutputs), Int32(frames))
             mirrorOutput(of: slot, frames: frames)
             if !(slot.pointee.bypass.isSettled && slot.pointee.bypass.value == 0) {
@@ -34,6 +35,7 @@ extension GraphRender {
             currentCount = outputChannels
             useFirstPair.toggle()
         }
+        noteActiveUnit(-1)
         return currentCount
     }
 

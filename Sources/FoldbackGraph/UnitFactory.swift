@@ -40,7 +40,7 @@ public enum UnitFactory {
             settings.fixedNotches = spec.bands.map(\.band)
             return FeedbackUnit(settings: settings, label: "feedback unit '\(spec.id)'" + (owner.map { " on \($0)" } ?? ""))
         case "lv2" where spec.lv2 != nil:
-            return try makePlugin(spec, hosting: hosting)
+            return try makePlugin(spec, hosting: hosting, owner: owner)
         // One case per built-in type, each returning its unit from `spec`.
         default:
             throw PresetError(diagnostics: [PresetDiagnostic(

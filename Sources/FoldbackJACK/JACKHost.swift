@@ -44,6 +44,8 @@ public final class JACKHost: @unchecked Sendable {
     let connectionTracker = JACKConnectionTracker()
     /// The engine's render workers (none with one render thread); they outlive a ``reopen()``.
     private lazy var renderWorkers = JACKRenderWorkers(engine: engine)
+    /// The stuck-cycle watchdog, once ``startWatchdog(onStuck:)`` ran (guarded by `lock`).
+    var watchdog: JACKProcessWatchdog?
 
     /// Opens the client and registers the layout's ports; call ``activate()`` to start processing.
     /// - Parameters:
@@ -68,7 +70,7 @@ public final class JACKHost: @unchecked Sendable {
         process.initialize(to: JACKHostProcess(
             inputs: PortSlotTable(count: capacity.inputCapacity), outputs: PortSlotTable(count: capacity.outputCapacity),
             io: engine.io, cycleContext: engine.cycleContext, cycleFunction: Engine.cycleFunction, cycles: .create(0),
-            midi: JACKMIDICapture()))
+            started: .create(0), frames: .create(0), midi: JACKMIDICapture()))
         try installCallbacks()
         try updatePorts(for: layout)
     }
@@ -78,6 +80,8 @@ public final class JACKHost: @unchecked Sendable {
         process.pointee.inputs.deallocate()
         process.pointee.outputs.deallocate()
         process.pointee.cycles.destroy()
+        process.pointee.started.destroy()
+        process.pointee.frames.destroy()
         process.pointee.midi.deallocate()
         process.deinitialize(count: 1).deallocate()
     }
@@ -106,6 +110,13 @@ public final class JACKHost: @unchecked Sendable {
         try renderWorkers.start(client: client.handle)
     }
 
+    /// The SCHED_FIFO priority of this client's process thread when the server runs realtime, else nil (what a plugin
+    /// sandbox's audio thread takes: it gets no priority inheritance from the thread waiting for it).
+    public var realtimePriority: Int32? {
+        let priority = jack_client_real_time_priority(client.handle)
+        return jack_is_realtime(client.handle) != 0 && priority >= 0 ? priority : nil
+    }
+
     /// Whether the engine's render workers run with realtime scheduling (false without workers).
     public var renderWorkersAreRealtime: Bool { renderWorkers.isRealtime }
 
@@ -120,6 +131,7 @@ public final class JACKHost: @unchecked Sendable {
     /// shutdown nothing of the dead client is touched (``JACKClient/abandon()``): the program is leaving, and
     /// libjack's close of such a client can wait forever.
     public func close() {
+        stopWatchdog()
         renderWorkers.stop(client: client.handle)
         if shutdown != nil { client.abandon() } else { client.close() }
         notifications.clientClosed()

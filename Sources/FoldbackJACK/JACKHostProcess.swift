@@ -15,6 +15,10 @@ struct JACKHostProcess {
     var cycleFunction: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void
     /// Completed cycles; the owner waits for it to advance before unregistering a port.
     var cycles: UnsafeAtomic<Int>
+    /// The number of the cycle under way (``cycles`` + 1 from its start), and its length in frames: with
+    /// ``cycles``, how the process watchdog tells a cycle that does not end (`JACKProcessWatchdog.swift`).
+    var started: UnsafeAtomic<Int>
+    var frames: UnsafeAtomic<Int>
     /// The MIDI input port and the ring its messages go to.
     var midi: JACKMIDICapture
 
@@ -31,6 +35,8 @@ struct JACKHostProcess {
     /// Points the engine's IO tables at this cycle's port buffers, runs the engine, counts the cycle.
     static let cycle: @convention(c) (UnsafeMutableRawPointer?, UInt32) -> Void = { arg, frames in
         guard let state = arg?.assumingMemoryBound(to: JACKHostProcess.self) else { return }
+        state.pointee.started.store(state.pointee.cycles.load(ordering: .relaxed) &+ 1, ordering: .relaxed)
+        state.pointee.frames.store(Int(frames), ordering: .relaxed)
         let io = state.pointee.io
         var used = 0
         for channel in 0..<state.pointee.inputs.count {

@@ -176,14 +176,8 @@ public final class JACKTestRecorder: @unchecked Sendable {
         context.pointee.nextFrameTime = start &+ frames
         let offset = context.pointee.written
         let count = min(Int(frames), context.pointee.target - offset)
-        for channel in 0..<context.pointee.count {
-            let destination = context.pointee.buffers[channel] + offset
-            if let raw = jack_port_get_buffer(context.pointee.ports[channel], frames) {
-                destination.update(from: raw.assumingMemoryBound(to: Float.self), count: count)
-            } else {
-                destination.update(repeating: 0, count: count)
-            }
-        }
+        JACKPortMonitor.copy(ports: context.pointee.ports, channels: context.pointee.count, frames: frames,
+                             into: context.pointee.buffers, at: offset, count: count)
         context.pointee.written = offset + count
         if context.pointee.written == context.pointee.target {
             _ = context.pointee.phase.compareExchange(

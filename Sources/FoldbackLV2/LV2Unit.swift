@@ -19,13 +19,13 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     public let info: LV2PluginInfo
     public let parameters: [ParameterDescriptor]
     private let world: LV2World
-    private let hosting: PluginHosting
-    private let controls: [String: Float]
-    private let presetURI: String?
-    private let stateFile: String?
-    private let rightStateFile: String?
-    private let inputSymbols: [String]?
-    private let outputSymbols: [String]?
+    let hosting: PluginHosting
+    let controls: [String: Float]
+    let presetURI: String?
+    let stateFile: String?
+    let rightStateFile: String?
+    let inputSymbols: [String]?
+    let outputSymbols: [String]?
     /// One instance, or two (left, right) for a dual-mono pair.
     private(set) var instances: [LV2Instance] = []
     private var render: UnsafeMutablePointer<LV2UnitRender>?

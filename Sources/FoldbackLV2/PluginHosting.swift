@@ -8,6 +8,15 @@ public struct PluginHosting: Sendable, Equatable {
     /// The block length plugins are told to expect most of the time (`bufsz:nominalBlockLength`: the JACK
     /// period live, the render block offline); nil means the graph's largest block.
     public var nominalBlockLength: Int?
+    /// The SCHED_FIFO priority of Foldback's audio thread (the JACK client's), which a plugin sandbox's thread takes; nil: none.
+    public var realtimePriority: Int32?
+
+    /// A hosting mode (see the properties).
+    public init(isSynchronous: Bool, nominalBlockLength: Int?, realtimePriority: Int32? = nil) {
+        self.isSynchronous = isSynchronous
+        self.nominalBlockLength = nominalBlockLength
+        self.realtimePriority = realtimePriority
+    }
 
     /// Live on JACK: plugin background work (`worker:schedule`) runs on a worker thread, fed through
     /// lock-free rings, and its responses reach the plugin on a later cycle.
@@ -16,9 +25,9 @@ public struct PluginHosting: Sendable, Equatable {
     /// renders are deterministic and never wait for a thread.
     public static let offline = PluginHosting(isSynchronous: true, nominalBlockLength: nil)
 
-    /// Live hosting for a JACK period of `frames`.
-    public static func live(period frames: Int) -> PluginHosting {
-        PluginHosting(isSynchronous: false, nominalBlockLength: frames)
+    /// Live hosting for a JACK period of `frames`, the audio thread at SCHED_FIFO `priority` (if any).
+    public static func live(period frames: Int, priority: Int32? = nil) -> PluginHosting {
+        PluginHosting(isSynchronous: false, nominalBlockLength: frames, realtimePriority: priority)
     }
 
     /// Offline hosting for render blocks of `frames`.

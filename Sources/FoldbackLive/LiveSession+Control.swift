@@ -71,7 +71,9 @@ extension LiveSession: LiveControlTarget {
     private func build(_ preset: Preset, path: String, continuing predecessor: EngineGraph?) throws(ControlError) -> EngineGraph {
         let graph: EngineGraph
         do {
-            graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize, continuing: predecessor, loudness: loudness)
+            graph = try Self.graph(
+                for: preset, sampleRate: host.sampleRate, period: host.bufferSize, priority: host.realtimePriority, continuing: predecessor,
+                loudness: loudness)
         } catch {
             throw Self.rejection(error, path: path)
         }

@@ -93,12 +93,14 @@ package final class LiveSession: @unchecked Sendable {
                     FileHandle.standardError.write(Data("foldback: could not re-prepare for \(sampleRate) Hz / \(bufferSize) frames: \(error)\n".utf8))
                 }
             })
-        let graph = try Self.graph(for: preset, sampleRate: host.sampleRate, period: host.bufferSize, loudness: loudness)
+        let graph = try Self.graph(
+            for: preset, sampleRate: host.sampleRate, period: host.bufferSize, priority: host.realtimePriority, loudness: loudness)
         state.period = host.bufferSize
         try prepareWithTap(graph)
         try engine.install(graph, crossfade: .none)
         try host.updatePorts(for: graph.layout)
         try host.activate()
+        host.startWatchdog(onStuck: StuckCycleExit.handler(engine: engine))
         engine.setHostApplier(self)   // file sources' tempo and key, the take's input switches (LiveSession+Source.swift)
     }
 
@@ -106,12 +108,14 @@ package final class LiveSession: @unchecked Sendable {
     /// (32 to 4096 and beyond: longer periods are split) runs it; LV2 plugins are told `period` as
     /// their nominal block length. Plugins of `predecessor` (the running graph) continue where they can;
     /// a new rate or period never continues them (they re-instantiate). Every bus gets its analysis tap
-    /// from `loudness`.
+    /// from `loudness`. Sandboxed plugins' threads run at SCHED_FIFO `priority` (the JACK client's), if given.
     package static func graph(
-        for preset: Preset, sampleRate: Double, period: Int, continuing predecessor: EngineGraph? = nil, loudness: BusLoudnessMonitor
+        for preset: Preset, sampleRate: Double, period: Int, priority: Int32? = nil, continuing predecessor: EngineGraph? = nil,
+        loudness: BusLoudnessMonitor
     ) throws(PresetError) -> EngineGraph {
         let graph = try PresetGraphBuilder.graph(
-            for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames, hosting: .live(period: period), continuing: predecessor)
+            for: preset, sampleRate: sampleRate, maxFrames: engineChunkFrames, hosting: .live(period: period, priority: priority),
+            continuing: predecessor)
         do {
             try loudness.attach(to: graph, buses: preset.buses.map {
                 LoudnessBus(name: $0.name, channels: $0.channels, isInEar: $0.isInEar, measuresTruePeak: $0.hasOutput || $0.isInEar)

@@ -6,7 +6,7 @@ import Glibc
 /// Checks an `[[strip.unit]]` table of type `lv2` against the plugin the catalogue has for its URI.
 enum LV2UnitDecoder {
     /// The keys an `lv2` unit takes besides the common ones.
-    static let unitKeys = ["uri", "controls", "preset", "state", "state_right", "inputs", "outputs"]
+    static let unitKeys = ["uri", "controls", "preset", "state", "state_right", "inputs", "outputs", "isolation", "on_fault"]
 
     /// The plugin's part of the spec and its control values by symbol; nil when the URI is missing or unknown (reported).
     static func decode(_ reader: TableReader, plugins: any PluginCatalog) -> (LV2UnitSpec, [String: Float])? {
@@ -32,6 +32,8 @@ enum LV2UnitDecoder {
         spec.rightStateFile = stateFile(reader, "state_right")
         spec.inputs = symbols(reader, "inputs", among: info.audioInputs)
         spec.outputs = symbols(reader, "outputs", among: info.audioOutputs)
+        spec.isolation = reader.keyword("isolation", as: PluginIsolation.self)
+        spec.onFault = reader.keyword("on_fault", as: PluginFaultAction.self)
         return (spec, controls(reader, info: info))
     }
 
@@ -87,6 +89,9 @@ enum LV2UnitDecoder {
         if let state = plugin.rightStateFile { fields.append("state_right=\"\(state)\"") }
         if let inputs = plugin.inputs { fields.append("inputs=\(inputs.joined(separator: ","))") }
         if let outputs = plugin.outputs { fields.append("outputs=\(outputs.joined(separator: ","))") }
+        if let isolation = plugin.isolation, isolation.isSandboxed {
+            fields.append("isolation=\(isolation.rawValue) on_fault=\((plugin.onFault ?? .bypass).rawValue)")
+        }
         return fields
     }
 

@@ -19,6 +19,10 @@ public struct LV2UnitSpec: Sendable, Equatable {
     /// The plugin's control inputs as the catalogue declared them when the preset was read (the unit's parameters
     /// before a graph runs it).
     public var declaredParameters: [ParameterDescriptor]
+    /// Where the plugin runs (`isolation`; the `[preset]` default when the unit sets none, filled in when the preset is read).
+    public var isolation: PluginIsolation?
+    /// What the unit plays when its sandbox misses a cycle (`on_fault`).
+    public var onFault: PluginFaultAction?
 
     /// An `lv2` unit description.
     public init(

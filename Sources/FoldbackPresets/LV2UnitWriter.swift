@@ -1,7 +1,7 @@
 // Writes an `lv2` unit's plugin, preset, state file, port mapping and control values for PresetWriter. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-/// An `lv2` unit's keys: `uri`, then `preset`, `state`, `state_right`, `inputs`/`outputs` when set, then every control
+/// An `lv2` unit's keys: `uri`, then `preset`, `state`, `state_right`, `inputs`/`outputs`, `isolation`, `on_fault` when set, then every control
 /// value the preset holds as `controls = { symbol = value, … }` (symbols in order, so output is stable).
 enum LV2UnitWriter {
     static func write(_ unit: UnitSpec, into text: inout TOMLText) {
@@ -12,6 +12,9 @@ enum LV2UnitWriter {
         text.key("state_right", string: plugin.rightStateFile)
         if let inputs = plugin.inputs { text.raw("inputs", list(inputs)) }
         if let outputs = plugin.outputs { text.raw("outputs", list(outputs)) }
+        // Each unit's resolved isolation, so a saved preset runs its plugins where they ran (the [preset] default is not kept).
+        if let isolation = plugin.isolation, isolation != .none { text.key("isolation", string: isolation.rawValue) }
+        if plugin.onFault == .mute { text.key("on_fault", string: PluginFaultAction.mute.rawValue) }
         guard !unit.parameters.isEmpty else { return }
         let entries = unit.parameters.keys.sorted().map { symbol in
             "\(TOMLPath.isBare(symbol) ? symbol : TOMLText.quoted(symbol)) = \(NumberFormatting.plain(unit.parameters[symbol] ?? 0))"

@@ -8,7 +8,7 @@ enum PresetDecoder {
     /// The keys allowed at the top level.
     static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group", "x32"]
     /// The keys of the `[preset]` table.
-    static let infoKeys = ["name", "description", "recall_safe"]
+    static let infoKeys = ["name", "description", "recall_safe", "isolation", "on_fault"]
 
     /// The validated preset, its `lv2` units checked against `plugins`; throws every error found (and any warnings) otherwise.
     static func decode(
@@ -21,6 +21,8 @@ enum PresetDecoder {
         let name = info?.string("name")
         let description = info?.string("description")
         let recallSafe = info.map { RecallSafes.decodePaths($0) } ?? []
+        let isolation = info?.keyword("isolation", as: PluginIsolation.self) ?? .none
+        let onFault = info?.keyword("on_fault", as: PluginFaultAction.self) ?? .bypass
 
         let busReaders = reader.tables("bus", label: "[[bus]]") ?? []
         requireOneOrMore("bus", plural: "buses", in: reader)
@@ -48,6 +50,7 @@ enum PresetDecoder {
             strips.append(strip)
         }
 
+        PluginIsolation.fillDefaults(isolation, onFault: onFault, strips: &strips, buses: &buses)
         SendLoopCheck.report(strips: strips, log: log)
         var routing = Preset(buses: buses, strips: strips, path: locator.file)
         routing.cue = CueDecoder.decode(reader.subtable("cue", label: "[cue]"), buses: buses)

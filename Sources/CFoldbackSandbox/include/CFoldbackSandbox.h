@@ -1,0 +1,100 @@
+// The plugin sandbox's shared-memory channel: one cycle's audio, controls and hand-over words between Foldback and a sandbox process.
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Realtime: fb_sandbox_process (Foldback's audio thread) and fb_sandbox_serve_wait / fb_sandbox_serve_done (the sandbox's
+// audio thread). Creating, opening, mapping and the supervisor's calls are non-realtime.
+#ifndef CFOLDBACK_SANDBOX_H
+#define CFOLDBACK_SANDBOX_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The shared region: a header of atomics, the controls, then the audio (inputs, then outputs, `maxFrames` floats each).
+typedef struct fb_sandbox_shared fb_sandbox_shared;
+
+/// What the sandbox reports in `state`.
+enum { FB_SANDBOX_STARTING = 0, FB_SANDBOX_READY = 1, FB_SANDBOX_FAILED = 2 };
+/// What a late or faulty cycle's output is (a unit's `on_fault`).
+enum { FB_SANDBOX_BYPASS = 0, FB_SANDBOX_MUTE = 1 };
+
+/// A new channel in a memfd: mapped shared, pre-faulted and (when the memory-lock limit allows) locked. Returns the
+/// mapping, its file descriptor in `fd` (kept open: the sandbox opens /proc/<pid>/fd/<fd>), and in `locked` whether
+/// mlock succeeded. NULL on failure (errno set). Non-realtime.
+fb_sandbox_shared *fb_sandbox_create(uint32_t inputChannels, uint32_t outputChannels, uint32_t maxFrames,
+                                     uint32_t parameterCount, int *fd, int *locked);
+/// Maps an existing channel from `path` (the sandbox's side); NULL on failure or a region of another layout.
+fb_sandbox_shared *fb_sandbox_open(const char *path, int *locked);
+/// Unmaps a channel (either side); closes nothing.
+void fb_sandbox_unmap(fb_sandbox_shared *shared);
+
+uint32_t fb_sandbox_input_channels(const fb_sandbox_shared *shared);
+uint32_t fb_sandbox_output_channels(const fb_sandbox_shared *shared);
+uint32_t fb_sandbox_max_frames(const fb_sandbox_shared *shared);
+uint32_t fb_sandbox_parameter_count(const fb_sandbox_shared *shared);
+/// Channel `channel`'s input or output buffer (`maxFrames` floats).
+float *fb_sandbox_input(fb_sandbox_shared *shared, uint32_t channel);
+float *fb_sandbox_output(fb_sandbox_shared *shared, uint32_t channel);
+/// Control `index`'s value as Foldback last set it; NaN when never set since the channel was made.
+float fb_sandbox_parameter(const fb_sandbox_shared *shared, uint32_t index);
+/// Sets control `index` (Foldback's side; realtime: one relaxed atomic store).
+void fb_sandbox_set_parameter(fb_sandbox_shared *shared, uint32_t index, float value);
+
+/// The sandbox's state word (FB_SANDBOX_…) and latency in frames.
+uint32_t fb_sandbox_state(const fb_sandbox_shared *shared);
+void fb_sandbox_set_ready(fb_sandbox_shared *shared, uint32_t latency);
+void fb_sandbox_set_failed(fb_sandbox_shared *shared);
+uint32_t fb_sandbox_latency(const fb_sandbox_shared *shared);
+
+/// Supervisor (non-realtime), after the sandbox process is gone: marks the channel STARTING and idle, so the
+/// audio thread falls back until a new sandbox reports ready. Counters stay; `lateInARow` and `garbage` restart at 0.
+void fb_sandbox_rearm(fb_sandbox_shared *shared);
+/// Counters the supervisor and tests read: cycles that missed their deadline in a row and in all, cycles the
+/// sandbox delivered, cycles whose output was non-finite or above +24 dBFS, and the last round trip (ns).
+uint32_t fb_sandbox_late_in_a_row(const fb_sandbox_shared *shared);
+uint64_t fb_sandbox_late_total(const fb_sandbox_shared *shared);
+uint64_t fb_sandbox_delivered(const fb_sandbox_shared *shared);
+uint32_t fb_sandbox_garbage(const fb_sandbox_shared *shared);
+uint64_t fb_sandbox_last_round_trip_ns(const fb_sandbox_shared *shared);
+
+/// Foldback's audio thread (a unit's reset, the NaN guard's): asks the sandbox to clear its plugins' state.
+void fb_sandbox_request_reset(fb_sandbox_shared *shared);
+/// The sandbox's side: the reset requests made so far (it resets its plugins when this moves).
+uint32_t fb_sandbox_resets(const fb_sandbox_shared *shared);
+
+/// The sandbox's side, its audio thread: waits (futex, at most `timeoutNs`) for a request newer than `*seen`; returns
+/// 1 with `*seen` and `*frames` updated, or 0 on timeout (so the sandbox can notice it should stop).
+int fb_sandbox_serve_wait(fb_sandbox_shared *shared, uint32_t *seen, uint32_t *frames, int64_t timeoutNs);
+/// The sandbox's side: the outputs for request `seq` are written; publishes them and wakes Foldback.
+void fb_sandbox_serve_done(fb_sandbox_shared *shared, uint32_t seq);
+
+/// The calling process's soft RLIMIT_MEMLOCK (bytes) and RLIMIT_RTTIME (µs); UINT64_MAX for unlimited. Non-realtime.
+void fb_sandbox_limits(uint64_t *memlock, uint64_t *rttime);
+
+/// Foldback's realtime record of one sandboxed unit (allocated by the unit, read by the audio thread).
+typedef struct {
+    fb_sandbox_shared *shared;
+    uint32_t inputChannels;
+    uint32_t outputChannels;
+    /// FB_SANDBOX_BYPASS or FB_SANDBOX_MUTE.
+    uint32_t onFault;
+    /// The wait for the sandbox ends this fraction of the cycle's period after it starts (live)…
+    double deadlineFraction;
+    double sampleRate;
+    /// …or, when > 0, after this many nanoseconds (offline rendering, where no period exists).
+    int64_t fixedTimeoutNs;
+    /// The fade from the fallback back to the sandbox's output: its length and the frames of it played.
+    uint32_t fadeFrames;
+    uint32_t fadePosition;
+} fb_sandbox_unit;
+
+/// One cycle of a sandboxed unit (Foldback's audio thread): when the sandbox is ready and idle, copies the inputs in,
+/// wakes it (FUTEX_WAKE) and waits for its outputs until the deadline (FUTEX_WAIT with a timeout); a late, absent or
+/// garbage-producing sandbox gives the fallback (`onFault`) for this cycle. Returns 1 when the sandbox's output was used.
+int fb_sandbox_process(fb_sandbox_unit *unit, const float *const *inputs, float *const *outputs, uint32_t frames);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,344 @@
+// The plugin sandbox's shared-memory channel: layout, mapping, and the two sides of one cycle's hand-over.
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Realtime: fb_sandbox_process on Foldback's audio thread, fb_sandbox_serve_wait/done on the sandbox's. The rest is setup.
+//
+// Hand-over: two 32-bit words. Foldback writes the inputs, then `request` = seq (release) and one FUTEX_WAKE; the sandbox
+// runs its plugins, writes the outputs, then `response` = seq (release) and one FUTEX_WAKE. Foldback waits on `response`
+// with FUTEX_WAIT and a timeout that ends at the deadline inside the period (never longer), so a crashed or hung sandbox
+// costs its own unit that cycle and nothing else. A sandbox still busy with a late request (response != request) is not
+// given a new one: its unit falls back until it catches up or the supervisor restarts it. The futex words live in a
+// MAP_SHARED memfd, so both sides use the shared (not _PRIVATE) futex operations.
+//
+// The two futex syscalls are the only syscalls on Foldback's audio path here: FUTEX_WAKE never blocks, FUTEX_WAIT is
+// bounded by its timeout (the deadline), on locked, pre-faulted memory. RealtimeSanitizer reports every syscall(2), so
+// both run inside __rtsan_disable/__rtsan_enable: a wait with a deadline inside the period is the design, not a bug.
+#define _GNU_SOURCE
+#include "CFoldbackSandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fb_realtime_scope.h"
+
+enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 1, FB_SANDBOX_MAX_CHANNELS = 64 };
+/// +24 dBFS: a sample beyond this is garbage, as a NaN is.
+static const float FB_SANDBOX_ABSURD = 15.848932f;
+/// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: most round trips end within it.
+static const int64_t FB_SANDBOX_SPIN_NS = 30 * 1000;
+
+struct fb_sandbox_shared {
+    uint32_t magic;
+    uint32_t version;
+    uint32_t inputChannels;
+    uint32_t outputChannels;
+    uint32_t maxFrames;
+    uint32_t parameterCount;
+    uint64_t size;
+    _Alignas(64) _Atomic uint32_t request;
+    _Atomic uint32_t frames;
+    _Alignas(64) _Atomic uint32_t response;
+    _Alignas(64) _Atomic uint32_t state;
+    _Atomic uint32_t latency;
+    _Atomic uint32_t lateInARow;
+    _Atomic uint32_t garbage;
+    _Atomic uint32_t resets;
+    _Atomic uint64_t lateTotal;
+    _Atomic uint64_t delivered;
+    _Atomic uint64_t roundTripNs;
+    /// Controls (float bits), then the audio, each 64-byte aligned.
+    _Alignas(64) _Atomic uint32_t parameters[];
+};
+
+static size_t fb_align64(size_t value) { return (value + 63) / 64 * 64; }
+
+static size_t fb_parameters_bytes(uint32_t count) { return fb_align64((size_t)count * sizeof(uint32_t)); }
+
+static size_t fb_sandbox_size(uint32_t in, uint32_t out, uint32_t maxFrames, uint32_t parameterCount) {
+    return sizeof(fb_sandbox_shared) + fb_parameters_bytes(parameterCount) + (size_t)(in + out) * maxFrames * sizeof(float);
+}
+
+static float *fb_audio(fb_sandbox_shared *shared) {
+    return (float *)((char *)shared->parameters + fb_parameters_bytes(shared->parameterCount));
+}
+
+/// Touches every page (MAP_POPULATE already did; this also covers a kernel that ignored it) and locks the region.
+static int fb_prefault_and_lock(void *region, size_t size) {
+    long page = sysconf(_SC_PAGESIZE);
+    for (size_t offset = 0; offset < size; offset += (size_t)page) ((volatile char *)region)[offset] = ((volatile char *)region)[offset];
+    return mlock(region, size) == 0;
+}
+
+fb_sandbox_shared *fb_sandbox_create(uint32_t in, uint32_t out, uint32_t maxFrames, uint32_t parameterCount, int *fd, int *locked) {
+    if (in < 1 || out < 1 || in > FB_SANDBOX_MAX_CHANNELS || out > FB_SANDBOX_MAX_CHANNELS || maxFrames < 1 || maxFrames > 65536) {
+        errno = EINVAL;
+        return NULL;
+    }
+    size_t size = fb_sandbox_size(in, out, maxFrames, parameterCount);
+    int handle = memfd_create("foldback-sandbox", MFD_CLOEXEC);
+    if (handle < 0) return NULL;
+    if (ftruncate(handle, (off_t)size) != 0) {
+        close(handle);
+        return NULL;
+    }
+    fb_sandbox_shared *shared = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, handle, 0);
+    if (shared == MAP_FAILED) {
+        close(handle);
+        return NULL;
+    }
+    memset(shared, 0, size);
+    shared->inputChannels = in;
+    shared->outputChannels = out;
+    shared->maxFrames = maxFrames;
+    shared->parameterCount = parameterCount;
+    shared->size = size;
+    uint32_t unset;
+    float nan = NAN;
+    memcpy(&unset, &nan, sizeof unset);
+    for (uint32_t index = 0; index < parameterCount; index++) atomic_init(&shared->parameters[index], unset);
+    shared->version = FB_SANDBOX_VERSION;
+    atomic_thread_fence(memory_order_release);
+    shared->magic = FB_SANDBOX_MAGIC;
+    *locked = fb_prefault_and_lock(shared, size);
+    *fd = handle;
+    return shared;
+}
+
+fb_sandbox_shared *fb_sandbox_open(const char *path, int *locked) {
+    int handle = open(path, O_RDWR | O_CLOEXEC);
+    if (handle < 0) return NULL;
+    struct stat info;
+    if (fstat(handle, &info) != 0 || (size_t)info.st_size < sizeof(fb_sandbox_shared)) {
+        close(handle);
+        errno = EINVAL;
+        return NULL;
+    }
+    fb_sandbox_shared *shared = mmap(NULL, (size_t)info.st_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, handle, 0);
+    close(handle);
+    if (shared == MAP_FAILED) return NULL;
+    if (shared->magic != FB_SANDBOX_MAGIC || shared->version != FB_SANDBOX_VERSION || shared->size != (uint64_t)info.st_size
+        || shared->size != fb_sandbox_size(shared->inputChannels, shared->outputChannels, shared->maxFrames, shared->parameterCount)) {
+        munmap(shared, (size_t)info.st_size);
+        errno = EINVAL;
+        return NULL;
+    }
+    *locked = fb_prefault_and_lock(shared, (size_t)shared->size);
+    return shared;
+}
+
+void fb_sandbox_unmap(fb_sandbox_shared *shared) { munmap(shared, (size_t)shared->size); }
+
+uint32_t fb_sandbox_input_channels(const fb_sandbox_shared *shared) { return shared->inputChannels; }
+uint32_t fb_sandbox_output_channels(const fb_sandbox_shared *shared) { return shared->outputChannels; }
+uint32_t fb_sandbox_max_frames(const fb_sandbox_shared *shared) { return shared->maxFrames; }
+uint32_t fb_sandbox_parameter_count(const fb_sandbox_shared *shared) { return shared->parameterCount; }
+
+float *fb_sandbox_input(fb_sandbox_shared *shared, uint32_t channel) { return fb_audio(shared) + (size_t)channel * shared->maxFrames; }
+
+float *fb_sandbox_output(fb_sandbox_shared *shared, uint32_t channel) {
+    return fb_audio(shared) + (size_t)(shared->inputChannels + channel) * shared->maxFrames;
+}
+
+float fb_sandbox_parameter(const fb_sandbox_shared *shared, uint32_t index) {
+    if (index >= shared->parameterCount) return NAN;
+    uint32_t bits = atomic_load_explicit(&((fb_sandbox_shared *)shared)->parameters[index], memory_order_relaxed);
+    float value;
+    memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+void fb_sandbox_set_parameter(fb_sandbox_shared *shared, uint32_t index, float value) {
+    if (index >= shared->parameterCount) return;
+    uint32_t bits;
+    memcpy(&bits, &value, sizeof bits);
+    atomic_store_explicit(&shared->parameters[index], bits, memory_order_relaxed);
+}
+
+uint32_t fb_sandbox_state(const fb_sandbox_shared *shared) {
+    return atomic_load_explicit(&((fb_sandbox_shared *)shared)->state, memory_order_acquire);
+}
+
+void fb_sandbox_set_ready(fb_sandbox_shared *shared, uint32_t latency) {
+    atomic_store_explicit(&shared->latency, latency, memory_order_relaxed);
+    atomic_store_explicit(&shared->state, FB_SANDBOX_READY, memory_order_release);
+}
+
+void fb_sandbox_set_failed(fb_sandbox_shared *shared) { atomic_store_explicit(&shared->state, FB_SANDBOX_FAILED, memory_order_release); }
+
+uint32_t fb_sandbox_latency(const fb_sandbox_shared *shared) {
+    return atomic_load_explicit(&((fb_sandbox_shared *)shared)->latency, memory_order_relaxed);
+}
+
+void fb_sandbox_rearm(fb_sandbox_shared *shared) {
+    atomic_store_explicit(&shared->state, FB_SANDBOX_STARTING, memory_order_release);
+    uint32_t request = atomic_load_explicit(&shared->request, memory_order_acquire);
+    atomic_store_explicit(&shared->response, request, memory_order_release);
+    atomic_store_explicit(&shared->lateInARow, 0, memory_order_relaxed);
+    atomic_store_explicit(&shared->garbage, 0, memory_order_relaxed);
+}
+
+void fb_sandbox_request_reset(fb_sandbox_shared *shared) { atomic_fetch_add_explicit(&shared->resets, 1, memory_order_relaxed); }
+
+#define FB_COUNTER(name, type, field) \
+    type name(const fb_sandbox_shared *shared) { return atomic_load_explicit(&((fb_sandbox_shared *)shared)->field, memory_order_relaxed); }
+FB_COUNTER(fb_sandbox_late_in_a_row, uint32_t, lateInARow)
+FB_COUNTER(fb_sandbox_late_total, uint64_t, lateTotal)
+FB_COUNTER(fb_sandbox_delivered, uint64_t, delivered)
+FB_COUNTER(fb_sandbox_garbage, uint32_t, garbage)
+FB_COUNTER(fb_sandbox_last_round_trip_ns, uint64_t, roundTripNs)
+FB_COUNTER(fb_sandbox_resets, uint32_t, resets)
+
+void fb_sandbox_limits(uint64_t *memlock, uint64_t *rttime) {
+    struct rlimit limit;
+    *memlock = getrlimit(RLIMIT_MEMLOCK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (uint64_t)limit.rlim_cur : UINT64_MAX;
+    *rttime = getrlimit(RLIMIT_RTTIME, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (uint64_t)limit.rlim_cur : UINT64_MAX;
+}
+
+static int64_t fb_now_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+/// FUTEX_WAKE on a shared word (never blocks).
+static void fb_futex_wake(_Atomic uint32_t *word) {
+#ifdef FB_RTSAN
+    __rtsan_disable();
+#endif
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+#ifdef FB_RTSAN
+    __rtsan_enable();
+#endif
+}
+
+/// FUTEX_WAIT while `*word == value`, for at most `timeoutNs` (relative): the bounded wait the file comment explains.
+static void fb_futex_wait_for(_Atomic uint32_t *word, uint32_t value, int64_t timeoutNs) {
+    struct timespec timeout = {.tv_sec = timeoutNs / 1000000000, .tv_nsec = timeoutNs % 1000000000};
+#ifdef FB_RTSAN
+    __rtsan_disable();
+#endif
+    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, value, &timeout, NULL, 0);
+#ifdef FB_RTSAN
+    __rtsan_enable();
+#endif
+}
+
+int fb_sandbox_serve_wait(fb_sandbox_shared *shared, uint32_t *seen, uint32_t *frames, int64_t timeoutNs) {
+    int64_t deadline = fb_now_ns() + timeoutNs;
+    for (;;) {
+        uint32_t request = atomic_load_explicit(&shared->request, memory_order_acquire);
+        if (request != *seen) {
+            *seen = request;
+            *frames = atomic_load_explicit(&shared->frames, memory_order_relaxed);
+            return 1;
+        }
+        int64_t left = deadline - fb_now_ns();
+        if (left <= 0) return 0;
+        fb_futex_wait_for(&shared->request, request, left);
+    }
+}
+
+void fb_sandbox_serve_done(fb_sandbox_shared *shared, uint32_t seq) {
+    atomic_store_explicit(&shared->response, seq, memory_order_release);
+    fb_futex_wake(&shared->response);
+}
+
+/// The fallback for a cycle without the sandbox's output: the inputs passed through (channel by channel, the last
+/// input repeated for extra outputs) or silence.
+static void fb_fallback(const fb_sandbox_unit *unit, const float *const *inputs, float *const *outputs, uint32_t frames) {
+    for (uint32_t channel = 0; channel < unit->outputChannels; channel++) {
+        if (unit->onFault == FB_SANDBOX_MUTE) {
+            memset(outputs[channel], 0, frames * sizeof(float));
+        } else {
+            uint32_t source = channel < unit->inputChannels ? channel : unit->inputChannels - 1;
+            memcpy(outputs[channel], inputs[source], frames * sizeof(float));
+        }
+    }
+}
+
+/// Whether any output sample is NaN, infinite or above +24 dBFS.
+static int fb_is_garbage(fb_sandbox_shared *shared, uint32_t channels, uint32_t frames) {
+    int bad = 0;
+    for (uint32_t channel = 0; channel < channels; channel++) {
+        const float *samples = fb_sandbox_output(shared, channel);
+        // A NaN fails every comparison, so `!(|x| <= limit)` catches it with the absurd and infinite values.
+        for (uint32_t frame = 0; frame < frames; frame++) bad |= !(fabsf(samples[frame]) <= FB_SANDBOX_ABSURD);
+    }
+    return bad;
+}
+
+static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs, uint32_t frames) FB_NONBLOCKING {
+    fb_sandbox_shared *shared = unit->shared;
+    if (atomic_load_explicit(&shared->state, memory_order_acquire) != FB_SANDBOX_READY) return 0;
+    uint32_t request = atomic_load_explicit(&shared->request, memory_order_relaxed);
+    if (atomic_load_explicit(&shared->response, memory_order_acquire) != request) return 0;   // still busy with a late cycle
+    int64_t start = fb_now_ns();
+    int64_t timeout = unit->fixedTimeoutNs > 0 ? unit->fixedTimeoutNs
+                                               : (int64_t)((double)frames / unit->sampleRate * unit->deadlineFraction * 1e9);
+    int64_t deadline = start + timeout;
+    for (uint32_t channel = 0; channel < unit->inputChannels; channel++)
+        memcpy(fb_sandbox_input(shared, channel), inputs[channel], frames * sizeof(float));
+    uint32_t seq = request + 1;
+    atomic_store_explicit(&shared->frames, frames, memory_order_relaxed);
+    atomic_store_explicit(&shared->request, seq, memory_order_release);
+    fb_futex_wake(&shared->request);
+    for (;;) {
+        uint32_t response = atomic_load_explicit(&shared->response, memory_order_acquire);
+        if (response == seq) break;
+        int64_t now = fb_now_ns();
+        if (now >= deadline) return 0;
+        if (now - start >= FB_SANDBOX_SPIN_NS) fb_futex_wait_for(&shared->response, response, deadline - now);
+    }
+    atomic_store_explicit(&shared->roundTripNs, (uint64_t)(fb_now_ns() - start), memory_order_relaxed);
+    if (fb_is_garbage(shared, unit->outputChannels, frames)) {
+        atomic_fetch_add_explicit(&shared->garbage, 1, memory_order_relaxed);
+        return -1;
+    }
+    return 1;
+}
+
+int fb_sandbox_process(fb_sandbox_unit *unit, const float *const *inputs, float *const *outputs, uint32_t frames) {
+    fb_sandbox_shared *shared = unit->shared;
+    int result = fb_sandbox_exchange(unit, inputs, frames);
+    if (result <= 0) {
+        if (result == 0 && atomic_load_explicit(&shared->state, memory_order_relaxed) == FB_SANDBOX_READY) {
+            atomic_fetch_add_explicit(&shared->lateInARow, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&shared->lateTotal, 1, memory_order_relaxed);
+        }
+        fb_fallback(unit, inputs, outputs, frames);
+        unit->fadePosition = 0;
+        return 0;
+    }
+    atomic_store_explicit(&shared->lateInARow, 0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&shared->delivered, 1, memory_order_relaxed);
+    if (unit->fadePosition >= unit->fadeFrames) {
+        for (uint32_t channel = 0; channel < unit->outputChannels; channel++)
+            memcpy(outputs[channel], fb_sandbox_output(shared, channel), frames * sizeof(float));
+        return 1;
+    }
+    // Back after a fallback: a linear crossfade from the fallback to the sandbox's output over `fadeFrames`.
+    fb_fallback(unit, inputs, outputs, frames);
+    uint32_t position = unit->fadePosition;
+    for (uint32_t channel = 0; channel < unit->outputChannels; channel++) {
+        const float *wet = fb_sandbox_output(shared, channel);
+        float *out = outputs[channel];
+        for (uint32_t frame = 0; frame < frames; frame++) {
+            uint32_t at = position + frame;
+            float gain = at >= unit->fadeFrames ? 1.0f : (float)at / (float)unit->fadeFrames;
+            out[frame] += gain * (wet[frame] - out[frame]);
+        }
+    }
+    unit->fadePosition = position + frames > unit->fadeFrames ? unit->fadeFrames : position + frames;
+    return 1;
+}

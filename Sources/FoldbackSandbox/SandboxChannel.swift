@@ -1,0 +1,88 @@
+// One sandbox's shared-memory channel as Swift sees it: made by Foldback, opened by the sandbox, its counters. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
+public import CFoldbackSandbox
+import Glibc
+
+/// The locked, pre-faulted shared memory one sandbox and Foldback's audio thread exchange a cycle through
+/// (CFoldbackSandbox). Foldback makes it (a memfd) and the sandbox maps it by the path ``path``.
+public final class SandboxChannel: @unchecked Sendable {
+    /// The mapping (both sides).
+    public let shared: OpaquePointer
+    /// Foldback's memfd, or -1 on the sandbox's side.
+    private let descriptor: Int32
+    /// Whether mlock succeeded (false: the memory-lock limit, RLIMIT_MEMLOCK, is too low).
+    public let isLocked: Bool
+
+    /// A new channel for `inputs` and `outputs` channels of up to `maxFrames` frames and `parameters` controls.
+    public init(inputs: Int, outputs: Int, maxFrames: Int, parameters: Int) throws(SandboxError) {
+        var fd: Int32 = -1
+        var locked: Int32 = 0
+        guard let shared = fb_sandbox_create(UInt32(inputs), UInt32(outputs), UInt32(maxFrames), UInt32(parameters), &fd, &locked) else {
+            throw .channel(reason: String(cString: strerror(errno)))
+        }
+        self.shared = shared
+        descriptor = fd
+        isLocked = locked != 0
+    }
+
+    /// The channel Foldback made, opened from `path` (the sandbox's side).
+    public init(opening path: String) throws(SandboxError) {
+        var locked: Int32 = 0
+        guard let shared = fb_sandbox_open(path, &locked) else {
+            throw .channel(reason: "cannot map \(path): \(String(cString: strerror(errno)))")
+        }
+        self.shared = shared
+        descriptor = -1
+        isLocked = locked != 0
+    }
+
+    deinit {
+        fb_sandbox_unmap(shared)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Where a process of the same user maps this channel from.
+    public var path: String { "/proc/\(getpid())/fd/\(descriptor)" }
+
+    /// The sandbox's state word (FB_SANDBOX_STARTING, _READY, _FAILED).
+    public var state: UInt32 { fb_sandbox_state(shared) }
+    /// Whether the sandbox reported it is ready.
+    public var isReady: Bool { state == UInt32(FB_SANDBOX_READY) }
+    /// The latency the sandbox's plugins report, in frames.
+    public var latency: Int { Int(fb_sandbox_latency(shared)) }
+    /// Cycles that missed their deadline in a row, and in all.
+    public var lateInARow: Int { Int(fb_sandbox_late_in_a_row(shared)) }
+    public var lateTotal: Int { Int(fb_sandbox_late_total(shared)) }
+    /// Cycles whose output the sandbox delivered in time.
+    public var delivered: Int { Int(fb_sandbox_delivered(shared)) }
+    /// Cycles whose output was NaN, infinite or above +24 dBFS since the last rearm.
+    public var garbage: Int { Int(fb_sandbox_garbage(shared)) }
+    /// The last delivered cycle's round trip, in nanoseconds.
+    public var lastRoundTripNanoseconds: Int { Int(fb_sandbox_last_round_trip_ns(shared)) }
+    /// Channel counts and sizes as the region declares them.
+    public var inputChannels: Int { Int(fb_sandbox_input_channels(shared)) }
+    public var outputChannels: Int { Int(fb_sandbox_output_channels(shared)) }
+    public var maxFrames: Int { Int(fb_sandbox_max_frames(shared)) }
+    public var parameterCount: Int { Int(fb_sandbox_parameter_count(shared)) }
+
+    /// Foldback's supervisor, once the old sandbox is gone: falls back until a new one reports ready.
+    public func rearm() { fb_sandbox_rearm(shared) }
+}
+
+/// What can go wrong setting a sandbox up.
+public enum SandboxError: Error, CustomStringConvertible, Equatable {
+    /// The shared memory could not be made or mapped.
+    case channel(reason: String)
+    /// The `foldback-sandbox` executable was not found.
+    case executableMissing(path: String)
+    /// The sandbox process could not be started.
+    case launch(reason: String)
+
+    public var description: String {
+        switch self {
+        case .channel(let reason): "plugin sandbox: shared memory: \(reason)"
+        case .executableMissing(let path): "plugin sandbox: \(path) is missing (build the foldback-sandbox product, or set FOLDBACK_SANDBOX)"
+        case .launch(let reason): "plugin sandbox: cannot start: \(reason)"
+        }
+    }
+}

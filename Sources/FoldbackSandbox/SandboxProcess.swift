@@ -1,0 +1,210 @@
+// One sandbox process as Foldback supervises it: start, fault detection (crash, hang, garbage), restart, give up. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Foundation
+import Glibc
+import Logging
+import Synchronization
+
+/// A `foldback-sandbox` process hosting one plugin, watched by ``SandboxSupervisor``: a sandbox that crashed, missed
+/// ``hangCycles`` deadlines in a row or produced garbage is killed and started again with the plugin's last control
+/// values (the audio thread meanwhile bypasses or mutes the unit, then fades it back in); three faults within a minute
+/// leave it bypassed until ``reenable()``.
+public final class SandboxProcess: @unchecked Sendable {
+    /// Deadlines missed in a row that count as a hang.
+    public static let hangCycles = 8
+    /// Faults within ``faultWindow`` that leave the plugin bypassed.
+    public static let faultLimit = 3
+    public static let faultWindow: Duration = .seconds(60)
+    /// How long a starting sandbox may take to report ready.
+    public static let startTimeout: Duration = .seconds(10)
+
+    /// What the supervisor and the status line see.
+    public enum Phase: Sendable, Equatable {
+        /// Starting for the first time, or again after a fault.
+        case starting
+        /// Serving its plugin.
+        case running
+        /// Faulted too often: bypassed until re-enabled.
+        case faulted
+        /// Stopped with its unit.
+        case stopped
+    }
+
+    /// The plugin and where it sits, for log lines.
+    public let label: String
+    public let channel: SandboxChannel
+    private let configuration: SandboxConfiguration
+    private let executable: String
+    private let state = Mutex(State())
+    private static let logger = Logger(label: "foldback.sandbox")
+
+    private struct State {
+        var process: Process?
+        var phase: Phase = .starting
+        var startedAt = ContinuousClock.now
+        var faults: [ContinuousClock.Instant] = []
+        var lastFault: String?
+        var restarts = 0
+    }
+
+    init(configuration: SandboxConfiguration, channel: SandboxChannel, executable: String) {
+        self.configuration = configuration
+        self.channel = channel
+        self.executable = executable
+        label = configuration.label
+    }
+
+    /// The `foldback-sandbox` executable: `FOLDBACK_SANDBOX`, else beside this process's executable.
+    public static func locateExecutable() throws(SandboxError) -> String {
+        let path: String
+        if let override = ProcessInfo.processInfo.environment["FOLDBACK_SANDBOX"] {
+            path = override
+        } else {
+            let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            path = (me as NSString).deletingLastPathComponent + "/foldback-sandbox"
+        }
+        guard access(path, X_OK) == 0 else { throw .executableMissing(path: path) }
+        return path
+    }
+
+    /// The current phase.
+    public var phase: Phase { state.withLock { $0.phase } }
+    /// How the last fault looked (`crashed: signal 11 (SIGSEGV)`, `hang: …`, `garbage: …`), if any.
+    public var lastFault: String? { state.withLock { $0.lastFault } }
+    /// Restarts after faults so far.
+    public var restarts: Int { state.withLock { $0.restarts } }
+    /// The sandbox's process id, while one runs.
+    public var processIdentifier: Int32? { state.withLock { $0.process.map(\.processIdentifier) } }
+
+    /// Starts the process (the first time, or again after a fault).
+    func launch() throws(SandboxError) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        let json = (try? JSONEncoder().encode(configuration)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        process.arguments = ["--configuration", json]
+        // A crashing plugin must end the sandbox at once: Swift's backtracer would keep it alive for seconds.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        do {
+            try process.run()
+        } catch {
+            throw .launch(reason: "\(executable): \(error.localizedDescription)")
+        }
+        state.withLock {
+            $0.process = process
+            $0.startedAt = .now
+        }
+    }
+
+    /// Waits (off the audio thread) until the sandbox is ready, failed or gone, at most ``startTimeout``; true when ready.
+    func waitUntilStarted() -> Bool {
+        let deadline = ContinuousClock.now + Self.startTimeout
+        while ContinuousClock.now < deadline {
+            if channel.isReady { return true }
+            if channel.state == 2 || !(state.withLock { $0.process?.isRunning ?? false }) { return false }
+            usleep(1000)
+        }
+        return channel.isReady
+    }
+
+    /// One supervision step (the supervisor's thread): notices a fault and restarts, or notices the sandbox came back.
+    func check() {
+        let (phase, process, startedAt) = state.withLock { ($0.phase, $0.process, $0.startedAt) }
+        guard phase == .starting || phase == .running, let process else { return }
+        if !process.isRunning {
+            let how = process.terminationReason == .uncaughtSignal
+                ? "crashed: signal \(process.terminationStatus) (\(Self.signalName(process.terminationStatus)))"
+                : channel.state == 2 ? "failed to start: exit status \(process.terminationStatus)"
+                : "exited: status \(process.terminationStatus)"
+            fault(how)
+        } else if channel.garbage > 0 {
+            fault("garbage: NaN, infinite or above +24 dBFS output")
+        } else if channel.lateInARow >= Self.hangCycles {
+            fault("hang: missed \(channel.lateInARow) deadlines in a row")
+        } else if phase == .starting, channel.isReady {
+            let took = ContinuousClock.now - startedAt
+            state.withLock { $0.phase = .running }
+            if restarts > 0 { Self.logger.notice("\(label) came back \(Self.milliseconds(took)) ms after its restart") }
+        } else if phase == .starting, ContinuousClock.now - startedAt > Self.startTimeout {
+            fault("hang: not ready \(Self.milliseconds(Self.startTimeout)) ms after starting")
+        }
+    }
+
+    /// Kills the process, counts the fault and restarts it, or leaves the plugin bypassed after too many.
+    private func fault(_ detected: String) {
+        // A sandbox that died of a signal while it looked hung (the exit is noticed a little after the missed deadlines) crashed.
+        let ended = kill()
+        var how = detected
+        if let signal = ended, signal != SIGKILL, !detected.hasPrefix("crashed") { how = "crashed: signal \(signal) (\(Self.signalName(signal)))" }
+        channel.rearm()
+        let now = ContinuousClock.now
+        let faults = state.withLock { state -> Int in
+            state.faults = state.faults.filter { now - $0 < Self.faultWindow } + [now]
+            state.lastFault = how
+            return state.faults.count
+        }
+        if faults >= Self.faultLimit {
+            state.withLock { $0.phase = .faulted }
+            Self.logger.error("\(label) faulted (\(how)); \(faults) faults within a minute: it stays bypassed until re-enabled")
+            return
+        }
+        Self.logger.error("\(label) faulted (\(how)): bypassed, restarting its sandbox")
+        restart()
+    }
+
+    private func restart() {
+        state.withLock {
+            $0.phase = .starting
+            $0.restarts += 1
+        }
+        do {
+            try launch()
+        } catch {
+            Self.logger.error("\(label): \(error.description)")
+            state.withLock { $0.phase = .faulted }
+        }
+    }
+
+    /// Starts a plugin left bypassed after too many faults again (the engineer's re-enable).
+    public func reenable() {
+        guard phase == .faulted else { return }
+        state.withLock { $0.faults = [] }
+        Self.logger.notice("\(label) re-enabled")
+        channel.rearm()
+        restart()
+    }
+
+    /// Ends the process for good (the unit is going away).
+    func stop() {
+        state.withLock { $0.phase = .stopped }
+        kill()
+    }
+
+    /// SIGKILL and reap (bounded: a killed process is gone within milliseconds); returns the signal it died of, if any.
+    @discardableResult
+    private func kill() -> Int32? {
+        guard let process = state.withLock({ state -> Process? in defer { state.process = nil }; return state.process }) else { return nil }
+        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while process.isRunning, ContinuousClock.now < deadline { usleep(1000) }
+        return !process.isRunning && process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    static func signalName(_ number: Int32) -> String {
+        switch number {
+        case SIGSEGV: "SIGSEGV"
+        case SIGABRT: "SIGABRT"
+        case SIGBUS: "SIGBUS"
+        case SIGFPE: "SIGFPE"
+        case SIGILL: "SIGILL"
+        case SIGKILL: "SIGKILL"
+        case SIGXCPU: "SIGXCPU"
+        default: "signal \(number)"
+        }
+    }
+}

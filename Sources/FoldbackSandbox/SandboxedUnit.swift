@@ -1,0 +1,119 @@
+// An LV2 unit whose plugin runs in a sandbox process: the engine unit Foldback's graph holds. Setup non-realtime; render realtime (C).
+// SPDX-License-Identifier: GPL-3.0-or-later
+public import CFoldbackSandbox
+public import FoldbackEngine
+public import FoldbackLV2
+import Glibc
+
+/// What a sandboxed cycle's unit does when the sandbox is late, gone or produced garbage (the preset's `on_fault`).
+public enum SandboxFaultAction: String, Sendable, Equatable, CaseIterable {
+    /// The unit passes its input through.
+    case bypass
+    /// The unit is silent.
+    case mute
+}
+
+/// How a sandboxed unit waits and falls back.
+public struct SandboxOptions: Sendable, Equatable {
+    /// The fallback for a cycle without the sandbox's output.
+    public var onFault: SandboxFaultAction = .bypass
+    /// The wait ends this fraction of the cycle's period after it starts (live).
+    public var deadlineFraction: Double = 0.5
+    /// Offline rendering waits this long instead (there is no period to keep); nil: live.
+    public var offlineTimeout: Duration?
+    /// The fade back in after a fallback.
+    public var fadeSeconds = 0.02
+
+    /// Options with the fallback `onFault`; `offlineTimeout` for offline rendering.
+    public init(onFault: SandboxFaultAction = .bypass, offlineTimeout: Duration? = nil) {
+        self.onFault = onFault
+        self.offlineTimeout = offlineTimeout
+    }
+}
+
+/// One ``LV2Unit`` hosted by a `foldback-sandbox` process: the engine unit writes its input to shared memory, wakes the
+/// sandbox and collects the same cycle's output before a deadline inside the period (CFoldbackSandbox), so its output
+/// is bit-identical to the plugin in Foldback's own process, and a crash, hang or garbage costs this unit alone.
+public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
+    public var typeName: String { plugin.typeName }
+    public var parameters: [ParameterDescriptor] { plugin.parameters }
+    /// The plugin as Foldback's own process knows it (its description and recipe; never instantiated here).
+    public let plugin: LV2Unit
+    /// Who the plugin is in log lines.
+    public let label: String
+    private let options: SandboxOptions
+    private let hosting: PluginHosting
+    /// The running sandbox, once prepared.
+    public private(set) var process: SandboxProcess?
+    private var render: UnsafeMutablePointer<fb_sandbox_unit>?
+
+    /// A sandboxed unit for `plugin` (validated, not prepared), hosted for `hosting`; `owner` (`strip 'vox'`) for log lines.
+    public init(plugin: LV2Unit, hosting: PluginHosting, options: SandboxOptions, owner: String? = nil) {
+        self.plugin = plugin
+        self.hosting = hosting
+        self.options = options
+        label = "LV2 plugin \(plugin.info.name) <\(plugin.typeName)>" + (owner.map { " on \($0)" } ?? "")
+    }
+
+    deinit {
+        if let process {
+            SandboxSupervisor.shared.unwatch(process)
+            process.stop()
+        }
+        render?.deallocate()
+    }
+
+    public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
+        guard render == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        let counts: (inputs: Int, outputs: Int)
+        let process: SandboxProcess
+        do {
+            counts = try plugin.slotChannels(channels: channels)
+            let channel = try SandboxChannel(inputs: counts.inputs, outputs: counts.outputs, maxFrames: maxFrames, parameters: parameters.count)
+            let configuration = SandboxConfiguration(
+                plugin: plugin.recipe, label: label, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames, hosting: hosting,
+                channelPath: channel.path, parentProcess: getpid())
+            process = SandboxProcess(configuration: configuration, channel: channel, executable: try SandboxProcess.locateExecutable())
+            try process.launch()
+        } catch let error as LV2Error {
+            throw .unitSetupFailed(unit: typeName, reason: error.description)
+        } catch let error as SandboxError {
+            throw .unitSetupFailed(unit: typeName, reason: error.description)
+        } catch {
+            throw .unitSetupFailed(unit: typeName, reason: "\(error)")
+        }
+        // A plugin that fails to start is a fault like any other: the unit falls back and the supervisor restarts it.
+        _ = process.waitUntilStarted()
+        self.process = process
+        SandboxSupervisor.shared.watch(process)
+        let fadeFrames = UInt32(max(1, (options.fadeSeconds * sampleRate).rounded()))
+        let state = UnsafeMutablePointer<fb_sandbox_unit>.allocate(capacity: 1)
+        state.initialize(to: fb_sandbox_unit(
+            shared: process.channel.shared, inputChannels: UInt32(counts.inputs), outputChannels: UInt32(counts.outputs),
+            onFault: options.onFault == .mute ? UInt32(FB_SANDBOX_MUTE) : UInt32(FB_SANDBOX_BYPASS),
+            deadlineFraction: options.deadlineFraction, sampleRate: sampleRate,
+            fixedTimeoutNs: options.offlineTimeout.map { Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 } ?? 0,
+            fadeFrames: fadeFrames, fadePosition: fadeFrames))
+        render = state
+        return UnitRenderSlot(
+            functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: counts.inputs, outputChannels: counts.outputs,
+            latencyFrames: process.channel.latency, selfBypassParameter: plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation))
+    }
+
+    /// The render functions every sandboxed unit shares: the cycle itself is C (fb_sandbox_process).
+    static let functions = UnitRenderFunctions(
+        process: { state, inputs, outputs, frames in
+            let unit = state.assumingMemoryBound(to: fb_sandbox_unit.self)
+            let ins = UnsafeRawPointer(inputs).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+            let outs = UnsafeRawPointer(outputs).assumingMemoryBound(to: UnsafeMutablePointer<Float>?.self)
+            _ = fb_sandbox_process(unit, ins, outs, UInt32(frames))
+        },
+        setParameter: { state, index, value in
+            let unit = state.assumingMemoryBound(to: fb_sandbox_unit.self)
+            fb_sandbox_set_parameter(unit.pointee.shared, UInt32(bitPattern: index), value)
+        },
+        reset: { state in
+            fb_sandbox_request_reset(state.assumingMemoryBound(to: fb_sandbox_unit.self).pointee.shared)
+        }
+    )
+}

@@ -1,0 +1,89 @@
+// A preset whose LV2 units run in sandboxes renders bit-identical to the same preset with `isolation = "none"`.
+// SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackEngine
+import FoldbackGraph
+import FoldbackPresets
+import FoldbackSandbox
+import Foundation
+import XCTest
+
+final class SandboxedPresetTests: XCTestCase {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `presets/lv2-vocal.toml` with `[preset] isolation = …`.
+    private func vocalPreset(isolation: String) throws -> Preset {
+        let path = Self.repository.appendingPathComponent("presets/lv2-vocal.toml").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+            .replacingOccurrences(of: "[preset]\n", with: "[preset]\nisolation = \"\(isolation)\"\n")
+        do {
+            return try PresetLoader.parse(text, path: path)
+        } catch {
+            throw XCTSkip("presets/lv2-vocal.toml does not load here (x42-plugins, swh-lv2): \(error)")
+        }
+    }
+
+    /// The preset's main bus (2 channels) for `seconds` of noise into strip `vox`, rendered offline in blocks of `block`.
+    private func render(_ preset: Preset, block: Int, cycles: Int) throws -> [[Float]] {
+        let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: 48_000, maxFrames: block, hosting: .offline(block: block))
+        let engine = Engine(configuration: EngineConfiguration(maxFrames: block))
+        try engine.install(graph, crossfade: .none)
+        let input = UnsafeMutablePointer<Float>.allocate(capacity: block)
+        let outputs = (0..<2).map { _ in UnsafeMutablePointer<Float>.allocate(capacity: block) }
+        defer { input.deallocate(); outputs.forEach { $0.deallocate() } }
+        engine.io.pointee.inputCount = 1
+        engine.io.pointee.outputCount = 2
+        engine.io.pointee.inputs[0] = UnsafePointer(input)
+        for channel in 0..<2 { engine.io.pointee.outputs[channel] = outputs[channel] }
+        var seed: UInt64 = 11
+        var result: [[Float]] = [[], []]
+        for cycle in 0..<cycles {
+            for frame in 0..<block {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                // Noise bursts with gaps, so the compressor and the plate's tail both work.
+                input[frame] = (cycle / 20) % 2 == 0 ? Float(Int32(truncatingIfNeeded: seed >> 33)) / Float(Int32.max) * 0.3 : 0
+            }
+            engine.renderCycle(frames: block)
+            for channel in 0..<2 { result[channel] += UnsafeBufferPointer(start: outputs[channel], count: block) }
+        }
+        return result
+    }
+
+    func testTheLV2VocalPresetRendersBitIdenticalInSandboxes() throws {
+        let none = try vocalPreset(isolation: "none")
+        let sandboxed = try vocalPreset(isolation: "strip")
+        XCTAssertEqual(sandboxed.strips[0].units.compactMap { $0.lv2?.isolation }, [.strip, .strip, .strip])
+        for block in [256, 64] {
+            let expected = try render(none, block: block, cycles: 48_000 / block)   // 1 s
+            let actual = try render(sandboxed, block: block, cycles: 48_000 / block)
+            let energy = expected[0].reduce(0) { $0 + $1 * $1 }
+            XCTAssertGreaterThan(energy, 1, "the chain makes sound (block \(block))")
+            XCTAssertTrue(expected == actual, "block \(block): sandboxed output differs from isolation none; first difference at frame "
+                + "\(zip(expected[0], actual[0]).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+        }
+    }
+
+    func testIsolationAndOnFaultAreCheckedWithTheirLocation() throws {
+        let path = Self.repository.appendingPathComponent("presets/lv2-vocal.toml").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+            .replacingOccurrences(of: "  id = \"comp\"\n", with: "  id = \"comp\"\n  isolation = \"process\"\n  on_fault = \"mute\"\n")
+        do {
+            _ = try PresetLoader.parse(text, path: path)
+            XCTFail("isolation = \"process\" was accepted")
+        } catch {
+            let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0.contains("isolation = \"process\"") }! + 1
+            let message = error.diagnostics.map(\.description).joined(separator: "\n")
+            XCTAssertTrue(message.contains("lv2-vocal.toml:\(line):"), message)
+            XCTAssertTrue(message.contains("isolation must be one of \"none\", \"strip\", \"unit\", not \"process\""), message)
+        }
+        let valid = text.replacingOccurrences(of: "isolation = \"process\"", with: "isolation = \"unit\"")
+        do {
+            let preset = try PresetLoader.parse(valid, path: path)
+            let comp = try XCTUnwrap(preset.strips[0].units.first { $0.id == "comp" }?.lv2)
+            XCTAssertEqual(comp.isolation, .unit)
+            XCTAssertEqual(comp.onFault, .mute)
+            XCTAssertEqual(preset.strips[0].units.first { $0.id == "eq" }?.lv2?.isolation, PluginIsolation.none, "the [preset] default")
+        } catch {
+            throw XCTSkip("presets/lv2-vocal.toml does not load here (x42-plugins, swh-lv2): \(error)")
+        }
+    }
+}
