@@ -43,6 +43,15 @@ package struct LiveControlSettings: Sendable {
         }
         return nil
     }
+
+    /// The first surface port that cannot be bound now (used, privileged, an address not on this machine), as the
+    /// one line to print, or nil: checked before anything starts, so a show never half-starts on a taken port.
+    package var portProblem: String? {
+        var probes: [PortProbe] = []
+        if let webPort { probes.append(PortProbe(surface: "web", option: "--web-port", transport: .tcp, host: webBind, port: webPort)) }
+        if let oscPort { probes.append(PortProbe(surface: "OSC", option: "--osc-port", transport: .udp, host: oscBind, port: oscPort)) }
+        return probes.lazy.compactMap { $0.problem() }.first
+    }
 }
 
 /// A live session could not start; what went wrong was printed, and the process should exit with ``status``.
