@@ -57,21 +57,23 @@ DESTDIR ?=
 STATIC_BUILD = -c release --static-swift-stdlib --scratch-path .build-deb -Xlinker -lcurl
 STATIC_BIN = .build-deb/release
 MAN_DIR = .build-deb/man
-DOC_FILES = README.md LICENSE
 static-build: deps
 	$(SWIFT) build $(STATIC_BUILD) --product foldback
 
-# The plugin builds every product of the package in release (the same static build, so nothing is compiled twice),
-# then runs `foldback --experimental-dump-help`; pages named foldback-VERB.1 as git's, with their titles to match.
-man: static-build
-	$(SWIFT) package $(STATIC_BUILD) plugin generate-manual --multi-page --authors "Foldback maintainers"
+# The plugin builds every product of the package in release in .build-deb (`swift package` takes no
+# --static-swift-stdlib, so it links foldback with the shared runtime: install and deb link it statically again
+# after, in under a minute, nothing recompiled), then runs `foldback --experimental-dump-help`. Pages are named
+# foldback-VERB.1 as git's (`man foldback-run`), their titles to match.
+man: deps
+	$(SWIFT) package -c release --scratch-path .build-deb -Xlinker -lcurl plugin generate-manual --multi-page --authors "Foldback maintainers"
 	@rm -rf $(MAN_DIR) && mkdir -p $(MAN_DIR)
 	@for page in .build-deb/plugins/GenerateManual/outputs/foldback/*.1; do \
 	  name=$$(basename $$page .1 | tr . -); \
-	  sed -e "s/^\.Dt FOLDBACK\.\([A-Z.]*\)/.Dt FOLDBACK-\1/; /^\.Dt /s/\./-/3g; /^\.Nm /s/foldback\.\([a-z.-]*\)/foldback-\1/; /^\.Xr /s/foldback\.\([a-z.-]*\)/foldback-\1/" $$page >$(MAN_DIR)/$$name.1; \
+	  sed -e "/^\.Dt /s/\./-/g; s/^-Dt /.Dt /; /^\.Nm /s/foldback\.\([a-z.-]*\)/foldback-\1/; /^\.Xr /s/foldback\.\([a-z.-]*\)/foldback-\1/" $$page >$(MAN_DIR)/$$name.1; \
 	done; ls $(MAN_DIR)
 
-install: static-build man
+install: man
+	$(SWIFT) build $(STATIC_BUILD) --product foldback
 	install -D -m 755 $(STATIC_BIN)/foldback $(DESTDIR)$(PREFIX)/bin/foldback
 	install -d $(DESTDIR)$(PREFIX)/share/foldback/presets $(DESTDIR)$(PREFIX)/share/foldback/curves $(DESTDIR)$(PREFIX)/share/foldback/web \
 	  $(DESTDIR)$(PREFIX)/share/doc/foldback/docs $(DESTDIR)$(PREFIX)/share/man/man1
@@ -87,7 +89,7 @@ uninstall:
 	rm -rf $(DESTDIR)$(PREFIX)/share/foldback $(DESTDIR)$(PREFIX)/share/doc/foldback
 
 # The Debian package, from `make install PREFIX=/usr` into a staging folder (scripts/make-deb.sh), then lintian.
-deb: static-build man
+deb: man
 	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEB_DEBS)"
 	bash scripts/make-deb.sh
 

@@ -10,7 +10,7 @@ work=.build-deb/deb
 stage=$work/foldback
 rm -rf "$work"
 mkdir -p "$stage"
-make --no-print-directory -o static-build -o man install DESTDIR="$PWD/$stage" PREFIX=/usr >/dev/null
+make --no-print-directory -o man install DESTDIR="$PWD/$stage" PREFIX=/usr >/dev/null
 
 doc=$stage/usr/share/doc/foldback
 install -m 644 debian/copyright "$doc/copyright"
