@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev librubberband-dev liblo-dev libebur128-dev libfftw3-dev libqrencode-dev pkg-config
+DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev librubberband-dev liblo-dev libebur128-dev libfftw3-dev libqrencode-dev libsystemd-dev libavahi-client-dev libcurl4-openssl-dev pkg-config
 # Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
 TEST_DEBS := gcc rubberband-cli lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 python3-venv chromium chromium-driver pipewire pipewire-bin pipewire-jack iproute2
+# What `make deb` and its check need besides DEBS: Debian's packaging tools, lintian, and Avahi's daemon (with D-Bus) for DNS-SD.
+DEB_DEBS := dpkg-dev debhelper lintian man-db avahi-daemon avahi-utils dbus
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 RTSAN_RUNTIME = $(shell $(dir $(shell readlink -f $$(command -v swift)))clang -print-resource-dir)/lib/linux/libclang_rt.rtsan-x86_64.a
 # Every test step has a deadline, so a hang fails the run with the hanging test named (output is line-buffered) instead of stalling CI.
@@ -19,7 +21,8 @@ DEBUG_BIN = .build/debug
 # when the flags change. One test by hand: see DEVELOPERS.md, "Testing".
 UNIT_BUILD = -c release -Xswiftc -enable-testing --scratch-path .build-unit
 
-.PHONY: all deps test-deps install-debs build test unit unit-build checks pipewire-tests rtcheck rtsan rtsan-build rtsan-live fuzz demo feedback-demo clean help
+.PHONY: all deps test-deps install-debs build test unit unit-build checks pipewire-tests rtcheck rtsan rtsan-build rtsan-live fuzz demo feedback-demo clean help \
+	static-build man install uninstall deb package-check
 
 all: build
 
@@ -28,6 +31,8 @@ help:
 	@echo "make feedback-demo   the simulated stage howling without the feedback unit, tamed with it: an 11 ms loop into feedback-demo.wav, a 25 ms loop into feedback-demo-25ms.wav"
 	@echo "make test    install, build, and run every test: unit, JACK integration (on jackd, then a selection on PipeWire's JACK), allocation count, RealtimeSanitizer, preset fuzzing"
 	@echo "make build   release build of foldback, foldback-sandbox, foldback-probe, foldback-rtcheck, foldback-fuzz and the allocation counter"
+	@echo "make install [PREFIX=/usr/local DESTDIR=]   foldback (Swift runtime linked statically), its presets and curves in share/foldback, docs, man pages; make uninstall"
+	@echo "make deb     foldback_VERSION_ARCH.deb (Depends from dpkg-shlibdeps, the systemd unit), checked by lintian; make package-check installs it and plays a tone through it"
 	@echo "make rtcheck / rtsan / rtsan-live / fuzz / unit / pipewire-tests   the parts of make test (unit: the XCTest suites, optimised, in .build-unit, after scripts/check-imports.sh)"
 
 deps:
@@ -53,6 +58,56 @@ install-debs:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
 	fi
+
+# Installing: foldback built with the Swift runtime (stdlib, Foundation, Dispatch) linked in statically, in .build-deb, so
+# neither the package nor `make install` needs a Swift toolchain at run time; man pages from the command definitions
+# (swift-argument-parser's generate-manual plugin, one page per verb: `man foldback-run`). See docs/stage-box.md.
+PREFIX ?= /usr/local
+DESTDIR ?=
+STATIC_BUILD = -c release --static-swift-stdlib --scratch-path .build-deb -Xlinker -lcurl
+STATIC_BIN = .build-deb/release
+MAN_DIR = .build-deb/man
+static-build: deps
+	$(SWIFT) build $(STATIC_BUILD) --product foldback
+
+# The plugin builds every product of the package in release in .build-deb (`swift package` takes no
+# --static-swift-stdlib, so it links foldback with the shared runtime: install and deb link it statically again
+# after, in under a minute, nothing recompiled), then runs `foldback --experimental-dump-help`. Pages are named
+# foldback-VERB.1 as git's (`man foldback-run`), their titles to match.
+man: deps
+	$(SWIFT) package -c release --scratch-path .build-deb -Xlinker -lcurl plugin generate-manual --multi-page --authors "Foldback maintainers"
+	@rm -rf $(MAN_DIR) && mkdir -p $(MAN_DIR)
+	@for page in .build-deb/plugins/GenerateManual/outputs/foldback/*.1; do \
+	  name=$$(basename $$page .1 | tr . -); \
+	  sed -e "/^\.Dt /s/\./-/g; s/^-Dt /.Dt /; /^\.Nm /s/foldback\.\([a-z.-]*\)/foldback-\1/; /^\.Xr /s/foldback\.\([a-z.-]*\)/foldback-\1/" $$page >$(MAN_DIR)/$$name.1; \
+	done; ls $(MAN_DIR)
+
+install: man
+	$(SWIFT) build $(STATIC_BUILD) --product foldback
+	install -D -m 755 $(STATIC_BIN)/foldback $(DESTDIR)$(PREFIX)/bin/foldback
+	install -d $(DESTDIR)$(PREFIX)/share/foldback/presets $(DESTDIR)$(PREFIX)/share/foldback/curves $(DESTDIR)$(PREFIX)/share/foldback/web \
+	  $(DESTDIR)$(PREFIX)/share/doc/foldback/docs $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 presets/*.toml $(DESTDIR)$(PREFIX)/share/foldback/presets/
+	install -m 644 presets/curves/*.toml $(DESTDIR)$(PREFIX)/share/foldback/curves/
+	install -m 644 Sources/FoldbackWeb/Resources/* $(DESTDIR)$(PREFIX)/share/foldback/web/
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/foldback/
+	install -m 644 docs/*.md docs/*.png $(DESTDIR)$(PREFIX)/share/doc/foldback/docs/
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/foldback $(DESTDIR)$(PREFIX)/share/man/man1/foldback.1 $(DESTDIR)$(PREFIX)/share/man/man1/foldback-*.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/foldback $(DESTDIR)$(PREFIX)/share/doc/foldback
+
+# The Debian package, from `make install PREFIX=/usr` into a staging folder (scripts/make-deb.sh), then lintian.
+deb: man
+	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEB_DEBS)"
+	bash scripts/make-deb.sh
+
+# CI's check of the package as a user gets it: `make deb`, `apt-get install ./foldback_….deb`, then the installed
+# /usr/bin/foldback with no toolchain on the PATH plays a shipped preset on a private dummy server (tone in, tone out),
+# refuses a used port at once, speaks systemd's notify protocol and advertises over DNS-SD (scripts/package-check.py).
+package-check: deb
+	$(BOUNDED) 600 python3 scripts/package-check.py
 
 # Every product in one `swift build` (one plan, and llbuild compiles the executables side by side).
 build: deps
@@ -105,7 +160,7 @@ pipewire-tests: unit-build
 	SWIFT=$(SWIFT) UNIT_BUILD="$(UNIT_BUILD)" $(BOUNDED) 300 bash scripts/pipewire-tests.sh
 
 # The release-build checks, one after another.
-checks: rtcheck rtsan rtsan-live fuzz
+checks: rtcheck rtsan rtsan-live fuzz package-check
 
 # Everything, on two tracks side by side: the unit build, the XCTest run and PipeWire's selection (make unit
 # pipewire-tests, the longer track: its tests mostly wait on JACK audio in real time), and the release build with its
@@ -129,4 +184,4 @@ feedback-demo: build
 	bash scripts/feedback-demo.sh
 
 clean:
-	rm -rf .build .build-rtsan .build-unit demo-out.wav demo-console.wav feedback-demo.wav feedback-demo-25ms.wav
+	rm -rf .build .build-rtsan .build-unit .build-deb demo-out.wav demo-console.wav feedback-demo.wav feedback-demo-25ms.wav

@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3f", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CQRencode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CAvahi", pkgConfig: "avahi-client", providers: [.apt(["libavahi-client-dev"])]),
         .target(name: "CFoldback", dependencies: ["CJack", "CFoldbackTeam"]),
         .target(name: "CFoldbackTeam"),
         .target(name: "CFoldbackAllocCounter", linkerSettings: [.linkedLibrary("dl")]),
@@ -141,7 +143,7 @@ let package = Package(
             name: "FoldbackLive",
             dependencies: [
                 "FoldbackControl", "FoldbackWeb", "FoldbackX32", "FoldbackPresets", "FoldbackGraph", "FoldbackJACK", "FoldbackEngine", "FoldbackDSP",
-                "FoldbackRender", "FoldbackAnalysis", "CFoldback",
+                "FoldbackRender", "FoldbackAnalysis", "CFoldback", "CSystemd", "CAvahi",
             ],
             swiftSettings: strictSwift
         ),

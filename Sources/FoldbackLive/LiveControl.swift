@@ -20,6 +20,8 @@ package final class LiveControl: @unchecked Sendable {
     private let web: WebServer?
     /// The X32 and X-Air ports (`--x32-port`, `--xair-port`).
     private let consoles: [X32Server]
+    /// The DNS-SD advertisement of the web page and OSC port (when they listen beyond loopback and Avahi runs).
+    private let advertiser: ServiceAdvertiser?
     private let watch: Bool
     private let view: MeterView?
     /// The meter view's keys (cue selection), while it shows on a terminal.
@@ -83,6 +85,7 @@ package final class LiveControl: @unchecked Sendable {
             throw error
         }
         self.consoles = consoles
+        advertiser = Self.advertise(preset: session.preset, options: options, web: web, osc: osc)
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
         keys = options.meters ? MeterViewKeys(session: session, router: router) : nil
         hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
@@ -105,6 +108,7 @@ package final class LiveControl: @unchecked Sendable {
     package func stop() {
         guard !isStopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         worker?.stop()
+        advertiser?.close()   // withdrawn before the surfaces stop answering
         osc?.stop()
         feed?.stop()
         web?.stop()

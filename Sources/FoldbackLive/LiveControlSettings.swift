@@ -51,6 +51,17 @@ package struct LiveControlSettings: Sendable {
         }
         return nil
     }
+
+    /// The first surface port that cannot be bound now (used, privileged, an address not on this machine), as the
+    /// one line to print, or nil: checked before anything starts, so a show never half-starts on a taken port.
+    package var portProblem: String? {
+        var probes: [PortProbe] = []
+        if let webPort { probes.append(PortProbe(surface: "web", option: "--web-port", transport: .tcp, host: webBind, port: webPort)) }
+        if let oscPort { probes.append(PortProbe(surface: "OSC", option: "--osc-port", transport: .udp, host: oscBind, port: oscPort)) }
+        if let x32Port { probes.append(PortProbe(surface: "X32", option: "--x32-port", transport: .udp, host: x32Bind, port: x32Port)) }
+        if let xairPort { probes.append(PortProbe(surface: "X-Air", option: "--xair-port", transport: .udp, host: x32Bind, port: xairPort)) }
+        return probes.lazy.compactMap { $0.problem() }.first
+    }
 }
 
 /// A live session could not start; what went wrong was printed, and the process should exit with ``status``.

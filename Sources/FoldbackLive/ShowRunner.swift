@@ -28,9 +28,15 @@ package struct ShowRunner {
         // workers then keep each arena's free pages (RSS steps of about 0.5 MiB in a soak, with a flat heap).
         _ = fb_malloc_limit_arenas(Self.mallocArenas)
         if let problem = options.problem() { throw problem }
+        if let problem = options.control.portProblem { throw .usage(problem) }
         let setlist = try options.setlistPath.map { path throws(ShowError) in try checked(try Self.load(setlist: path)) }
-        guard let presetPath = options.presetPath ?? setlist.flatMap({ list in list.firstPlayable.map { list.entries[$0].presetPath } }) else {
+        guard let given = options.presetPath ?? setlist.flatMap({ list in list.firstPlayable.map { list.entries[$0].presetPath } }) else {
             throw .usage("give a preset file, or --setlist FILE")
+        }
+        guard let presetPath = SharedData.presetPath(named: given) else {
+            let shipped = SharedData.presetNames()
+            throw .usage("no preset file '\(given)' here, nor a shipped preset of that name"
+                + (shipped.isEmpty ? "" : " (shipped: \(shipped.joined(separator: ", ")))"))
         }
         let client = try options.sessionManagerURL.map { url throws(ShowError) in try NSMClient(managerURL: url) }
         let preset: Preset
@@ -60,7 +66,12 @@ package struct ShowRunner {
         let show = try LiveShow(
             preset: preset, parts: parts, clientName: options.clientName ?? ShowOptions.defaultClientName,
             serverName: launcher?.serverName ?? options.effectiveServerName, options: options, setlist: setlist)
+        let notifier = ServiceNotifier()   // systemd's Type=notify: ready now the client is active and connected
+        let host = show.session.host
+        notifier.ready(status: "playing \(preset.name ?? presetPath) as JACK client '\(host.actualName)'")
+        notifier.startWatchdog { host.cycleCount }
         let status = show.run()
+        notifier.stopping()
         StandardError.writeLine("foldback: \(show.session.host.xrunCount) xrun(s) while running")
         show.close()
         if let report = AudioAllocationReport.line { StandardError.writeLine(report) }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FlyingFox
 import FoldbackControl
+import FoldbackPresets
 import Foundation
 
 /// Answers `/`, `/app.js`, `/app.css`, `/qr.svg`, `/response` and `/curve` (engineer only) and `/ws`; anything else is 404 (after the token check).
@@ -72,7 +73,7 @@ struct WebRouteHandler: HTTPHandler {
     }
 }
 
-/// The page's files, read once from the package's resources.
+/// The page's files, read once from the installed or the repository's web folder (or the package's resources).
 struct WebPages: Sendable {
     let indexTemplate: String
     let script: Data
@@ -81,10 +82,19 @@ struct WebPages: Sendable {
     /// The placeholder in `index.html` replaced by the page's token (tokens are URL-safe by construction).
     static let tokenPlaceholder = "__TOKEN__"
 
+    /// The folder the files are read from: an installed `share/foldback/web` (`/usr/share/foldback/web` beside
+    /// `/usr/bin/foldback`), else the repository's own, else nil (then the build's resource bundle).
+    static var folder: String? {
+        SharedData.searchedDirectories(repository: "Sources/FoldbackWeb/Resources", installed: "share/foldback/web")
+            .first { FileManager.default.fileExists(atPath: $0 + "/index.html") }
+    }
+
     static func load() throws(ControlError) -> WebPages {
+        let folder = Self.folder
         func read(_ name: String, _ type: String) throws(ControlError) -> Data {
-            guard let url = Bundle.module.url(forResource: name, withExtension: type, subdirectory: "Resources"),
-                  let data = try? Data(contentsOf: url) else {
+            let url = folder.map { URL(fileURLWithPath: "\($0)/\(name).\(type)") }
+                ?? Bundle.module.url(forResource: name, withExtension: type, subdirectory: "Resources")
+            guard let url, let data = try? Data(contentsOf: url) else {
                 throw .failed("the web page's \(name).\(type) is missing from the FoldbackWeb resources")
             }
             return data

@@ -50,16 +50,28 @@ public final class WebServer: @unchecked Sendable {
     public func start() throws(ControlError) -> UInt16 {
         let handler = WebRouteHandler(access: access, pages: pages, hub: hub, control: control)
         let server = server
-        task = Task { try await server.run() }
+        let failure = ResultBox<Void>()
+        task = Task {
+            do { try await server.run() } catch { failure.result = .failure(error) }
+        }
         let result = Self.wait { () async throws -> UInt16? in
             await server.appendRoute("*", to: handler)
-            try await server.waitUntilListening(timeout: 5)
-            if case let .ip4(_, port)? = await server.listeningAddress { return port }
+            // Until it listens, or at once when its run ends (a port taken since foldback checked it: bind failed).
+            for _ in 0..<500 where failure.result == nil {
+                if await server.isListening, case let .ip4(_, port)? = await server.listeningAddress { return port }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            if case let .failure(error)? = failure.result { throw error }
             return nil
         }
         guard case let .success(port?) = result else {
             stop()
-            throw .failed("cannot serve the web surface on \(host):\(port): \(result)")
+            let reason: String
+            switch result {
+            case let .failure(error): reason = "\(error)"
+            case .success: reason = "not listening after 5 s"
+            }
+            throw .failed("cannot serve the web surface on \(host):\(port): \(reason)")
         }
         self.port = port
         return port
@@ -103,5 +115,10 @@ public final class WebServer: @unchecked Sendable {
 }
 
 private final class ResultBox<T>: @unchecked Sendable {
-    var result: Result<T, any Error>?
+    private let lock = NSLock()
+    private var stored: Result<T, any Error>?
+    var result: Result<T, any Error>? {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
 }

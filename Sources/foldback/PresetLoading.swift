@@ -6,8 +6,9 @@ import FoldbackPresets
 
 /// Preset loading shared by the verbs: problems go to standard error as file:line:column lines.
 enum PresetLoading {
-    /// The preset at `path`, or exit status 2 after printing its problems.
-    static func load(_ path: String) throws -> Preset {
+    /// The preset at `given` (a path, or a shipped preset's name), or exit status 2 after printing its problems.
+    static func load(_ given: String) throws -> Preset {
+        let path = SharedData.presetPath(named: given) ?? given   // a shipped preset's name works too
         do {
             return try PresetLoader.load(path: path)
         } catch {

@@ -112,7 +112,7 @@ struct RunCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The preset file (TOML); omit it with --setlist.")
+    @Argument(help: "The preset file (TOML) or a shipped preset's name (vocal-monitor); omit it with --setlist.")
     var preset: String?
 
     @Option(name: .long, help: "JACK client name (default: foldback); if taken, JACK picks a unique one and Foldback says which. Not under a session manager, which names the client.")

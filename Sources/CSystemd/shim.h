@@ -1,0 +1,2 @@
+#include <systemd/sd-daemon.h>
+// SPDX-License-Identifier: GPL-3.0-or-later
