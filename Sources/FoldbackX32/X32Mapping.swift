@@ -115,6 +115,7 @@ public struct X32Mapping: Sendable {
                 guard let spec = strip.sends.first(where: { $0.busName == bus }) else { continue }
                 bind(send + "/level", tree, ParameterTree.Path.send(strip.name, bus), .fader, isOpen(bus))
                 bind(send + "/pan", tree, ParameterTree.Path.send(strip.name, bus, ParameterTree.Key.pan), .pan, isOpen(bus))
+                bind(send + "/on", tree, ParameterTree.Path.send(strip.name, bus, ParameterTree.Key.mute), .onInverted, isOpen(bus))
                 fixed[send + "/type"] = .int(spec.isPreFader ? 3 : 4)   // PRE, POST
             }
         }
