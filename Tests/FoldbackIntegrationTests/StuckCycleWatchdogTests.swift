@@ -40,12 +40,13 @@ final class StuckCycleWatchdogTests: JACKServerTestCase {
     }
 }
 
-/// The same at a 64-frame period.
+/// The same at a 64-frame period, the plugin spinning the CPU (`busy = 1`) on one of two render threads (`--threads 2`).
 final class StuckCycleWatchdog64Tests: JACKServerTestCase {
     override class var period: Int { 64 }
 
-    func testHangingPluginIsMutedNamedAndEndsTheShow() throws {
-        try StuckCycleScenario(serverName: serverName, period: Self.period, sampleRate: Self.sampleRate).run(testBundle: Bundle(for: Self.self))
+    func testSpinningPluginOnARenderWorkerIsMutedNamedAndEndsTheShow() throws {
+        try StuckCycleScenario(serverName: serverName, period: Self.period, sampleRate: Self.sampleRate, isBusy: true, threads: 2)
+            .run(testBundle: Bundle(for: Self.self))
     }
 }
 
@@ -54,16 +55,19 @@ struct StuckCycleScenario {
     let serverName: String
     let period: Int
     let sampleRate: Int
+    /// Whether the plugin spins (`busy = 1`) rather than sleeps forever, and the show's render threads.
+    var isBusy = false
+    var threads = 1
     /// Periods repeated at full level that are tolerated after the hang begins: the issue's ~100 ms.
     static let toleratedSeconds = 0.100
 
     /// `foldback run` of `preset` (TOML text) as client `name`, with LV2_PATH the faulty bundle, once it says it runs.
-    static func show(named name: String, serverName: String, testBundle: Bundle, preset: String) throws -> FoldbackRun {
+    static func show(named name: String, serverName: String, testBundle: Bundle, preset: String, threads: Int = 1) throws -> FoldbackRun {
         let bundle = try FaultyPluginBundle.build()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).toml")
         try preset.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }   // read at start; nothing reloads it
-        let run = try FoldbackRun(["run", file.path, "--server", serverName, "--name", name, "--quiet"],
+        let run = try FoldbackRun(["run", file.path, "--server", serverName, "--name", name, "--quiet", "--threads", String(threads)],
                                   testBundle: testBundle, environment: ["LV2_PATH": bundle.lv2Path])
         try run.waitUntilRunning()
         return run
@@ -83,7 +87,7 @@ struct StuckCycleScenario {
               [[strip.unit]]
               type = "lv2"
               uri = "\(FaultyPlugin.hang.uri)"
-              controls = { fault_after_s = 3 }
+              controls = { fault_after_s = 3, busy = \(isBusy ? 1 : 0) }
 
             [[strip]]
             name = "gtr"
@@ -101,7 +105,7 @@ struct StuckCycleScenario {
             channels = 1
             limiter = false
             connect = ["system:playback_2"]
-            """)
+            """, threads: threads)
         defer { run.stop() }
         let monitor = try JACKPortMonitor(name: "\(name)-monitor", serverName: serverName,
                                           ports: ["system:playback_1", "system:playback_2"], seconds: 12)
@@ -126,7 +130,7 @@ struct StuckCycleScenario {
         let longest = mix.longestRepeatedRun(atLeast: 0.05)
         let gtr = PeriodRuns(heard[1], period: period)
         let repeatedSeconds = Double(longest.count * period) / rate
-        print("StuckCycleWatchdog \(period) frames: mix repeated \(longest.count) periods (\(String(format: "%.1f", repeatedSeconds * 1000)) ms) "
+        print("StuckCycleWatchdog \(period) frames, \(threads) thread(s), busy \(isBusy): mix repeated \(longest.count) periods (\(String(format: "%.1f", repeatedSeconds * 1000)) ms) "
               + "from period \(longest.lowerBound) of \(periods), then peak \(mix.peak(of: longest.upperBound + 1..<periods)); gtr bus repeated "
               + "\(gtr.longestRepeatedRun(atLeast: 0.05).count) periods, then peak \(gtr.peak(of: longest.upperBound + 1..<periods)); log: \(log)")
         XCTAssertGreaterThan(longest.count, 0, "the hang left a repeated period for the watchdog to mute")
