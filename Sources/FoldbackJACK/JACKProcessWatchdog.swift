@@ -37,6 +37,10 @@ final class JACKProcessWatchdog {
 
     /// How long a cycle may run before it counts as stuck, seconds: 50 ms, or two periods of `period` seconds.
     static func threshold(period: Double) -> Double { max(0.050, 2 * period) }
+    /// Polls that must each have seen the same cycle in progress before it counts as stuck: the watchdog's own
+    /// running time, so a pause of the whole machine (a virtual machine descheduled for 60 ms stops both
+    /// threads) never looks like a hung cycle, only a cycle that stayed put while the watchdog kept running.
+    static let minimumObservations = 8
 
     /// Starts watching `process` (the host keeps it alive until ``stop()``) of `client` (its sample rate and priority).
     init(
@@ -62,6 +66,7 @@ final class JACKProcessWatchdog {
         var priority: Int32
         var watched = -1
         var since = 0.0
+        var observations = 0
         var hasFired = false
 
         init(process: UnsafeMutablePointer<JACKHostProcess>, activity: UnitActivity, sampleRate: Double, priority: Int32,
@@ -79,14 +84,18 @@ final class JACKProcessWatchdog {
             let started = process.pointee.started.load(ordering: .relaxed)
             let completed = process.pointee.cycles.load(ordering: .acquiring)
             guard started != completed else {
-                watched = -1
+                (watched, observations) = (-1, 0)
                 return .after(JACKProcessWatchdog.poll)
             }
             let now = Self.seconds()
             let frames = process.pointee.frames.load(ordering: .relaxed)
             if started != watched {
-                (watched, since) = (started, now)
-            } else if now - since >= JACKProcessWatchdog.threshold(period: Double(frames) / sampleRate) {
+                (watched, since, observations) = (started, now, 1)
+                return .after(JACKProcessWatchdog.poll)
+            }
+            observations += 1
+            if observations >= JACKProcessWatchdog.minimumObservations,
+               now - since >= JACKProcessWatchdog.threshold(period: Double(frames) / sampleRate) {
                 hasFired = true
                 let muted = muteOutputs(frames: frames)
                 onStuck(StuckCycle(completedCycles: completed, milliseconds: (now - since) * 1000, units: activity.runningUnits(), mutedPorts: muted))
