@@ -28,7 +28,7 @@ public final class SetlistController: @unchecked Sendable {
     /// "song 2/5 'Ballad'", for status lines and replies.
     public var positionText: String { "song \(index + 1)/\(setlist.entries.count) '\(current.name)'" }
 
-    /// Switches to entry `index` (0-based; a MIDI program change maps here directly).
+    /// Switches to entry `index` (0-based; a MIDI program change maps here directly), at its `bpm` when it gives one.
     /// - Returns: the switch report.
     /// - Throws: ``ControlError/setlist(_:)`` for an index outside the list, or the preset's rejection.
     @discardableResult
@@ -37,7 +37,7 @@ public final class SetlistController: @unchecked Sendable {
             guard setlist.entries.indices.contains(index) else {
                 throw .setlist("the setlist has songs 1 to \(setlist.entries.count); there is no song \(index + 1)")
             }
-            let report = try target.switchPreset(toPath: setlist.entries[index].presetPath)
+            let report = try target.switchPreset(toPath: setlist.entries[index].presetPath, tempo: setlist.entries[index].bpm)
             position = index
             return report
         }

@@ -24,6 +24,11 @@ extension LiveSession: LiveControlTarget {
     /// ``PresetGraphBuilder/graph(for:sampleRate:maxFrames:hosting:continuing:)``); `recall_safe` buses keep
     /// their running sends, level and mute (``RecallSafeMixes``). Returns what changed.
     package func switchPreset(toPath path: String) throws(ControlError) -> String {
+        try switchPreset(toPath: path, tempo: nil)
+    }
+
+    /// ``switchPreset(toPath:)`` with every echo of the new preset at `tempo` BPM when it is given.
+    package func switchPreset(toPath path: String, tempo: Float?) throws(ControlError) -> String {
         state.switching.lock()
         defer { state.switching.unlock() }
         var preset: Preset
@@ -32,6 +37,7 @@ extension LiveSession: LiveControlTarget {
         } catch {
             throw Self.rejection(error, path: path)
         }
+        if let tempo { preset = preset.settingTempo(tempo) }
         preset = RecallSafeMixes.carry(into: preset, from: self)   // musicians' own mixes survive the switch
         var graph = try build(preset, path: path, continuing: engine.runningGraph)
         let before = host.layout

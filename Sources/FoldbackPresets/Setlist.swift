@@ -11,12 +11,15 @@ public struct Setlist: Sendable, Equatable {
         public var presetPath: String
         /// Where the entry is written in the setlist.
         public var location: SourceLocation
+        /// The song's tempo in BPM, set on every `echo` of its preset (`tempo_bpm`), or nil to keep the preset's.
+        public var bpm: Float?
 
         /// An entry.
-        public init(name: String, presetPath: String, location: SourceLocation) {
+        public init(name: String, presetPath: String, location: SourceLocation, bpm: Float? = nil) {
             self.name = name
             self.presetPath = presetPath
             self.location = location
+            self.bpm = bpm
         }
     }
 

@@ -23,8 +23,12 @@ final class OfflineTarget: LiveControlTarget, @unchecked Sendable {
     var currentPreset: Preset { preset.withLock { $0 } }
 
     func switchPreset(toPath path: String) throws(ControlError) -> String {
+        try switchPreset(toPath: path, tempo: nil)
+    }
+
+    func switchPreset(toPath path: String, tempo: Float?) throws(ControlError) -> String {
         do {
-            let loaded = try PresetLoader.load(path: path)
+            let loaded = try PresetLoader.load(path: path).settingTempo(tempo)
             let graph = try PresetGraphBuilder.graph(for: loaded, sampleRate: 48000, maxFrames: 256)
             engine.renderCycle(frames: 16)   // lets the previous swap be taken
             engine.collectGarbage()
