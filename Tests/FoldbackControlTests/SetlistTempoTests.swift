@@ -66,4 +66,20 @@ final class SetlistTempoTests: XCTestCase {
         XCTAssertEqual(setlist.entries.map(\.bpm), [128, 72, 96])
         XCTAssertTrue(setlist.entries.allSatisfy { $0.presetPath.hasSuffix("/vocal-echo.toml") })
     }
+
+    /// `/foldback/tempo/tap` four times 500 ms apart: a lone tap replies 0, the second sets 120 BPM on the
+    /// echo (read back over OSC), the next two on the beat leave it; the echo's 1/4 is then 24,000 frames.
+    func testTapsOverOSCRetimeTheEchoes() throws {
+        let path = try ControlFixtures.write(Self.echoPreset, name: "echo-song.toml")
+        let target = try OfflineTarget(text: Self.echoPreset, path: path)
+        let router = ControlRouter(target: target, setlist: nil)
+        let peer = OSCPeer(host: "127.0.0.1", port: 1)!
+        let tempo = "/foldback/strip/vox/unit/echo/tempo_bpm"
+        _ = router.handle(OSCMessage(tempo, [.float(90)]), from: peer)
+        let replies = [10.0, 10.5, 11.0, 11.5].map { router.handle(OSCMessage("/foldback/tempo/tap", [.float(Float($0))]), from: peer) }
+        XCTAssertEqual(replies.map { $0.first?.arguments }, [[.float(0)], [.float(120)], [.float(120)], [.float(120)]])
+        XCTAssertEqual(router.handle(OSCMessage(tempo + "/get"), from: peer), [OSCMessage(tempo, [.float(120)])])
+        XCTAssertEqual(EchoParameters(sync: .quarter, tempo: 120).frames(sampleRate: 48000), 24000)
+        XCTAssertEqual(router.handle(OSCMessage("/foldback/tempo/tap", [.string("x")]), from: peer).first?.path, OSCServer.errorPath)
+    }
 }

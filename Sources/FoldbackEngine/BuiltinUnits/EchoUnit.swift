@@ -12,7 +12,9 @@ public import FoldbackDSP
 /// tempo sets on every echo). One more index is the engine's, outside the tree: ``enabledParameter``, the
 /// unit's own bypass, so a bypassed echo's tail rings out instead of being cut.
 public final class EchoUnit: EngineUnit, @unchecked Sendable {
-    public let typeName = "echo"
+    public let typeName = EchoUnit.presetType
+    /// The unit type as written in presets.
+    public static let presetType = "echo"
     public let parameters: [ParameterDescriptor] = EchoUnit.liveParameters
     /// The settings the unit starts with.
     public let settings: EchoParameters
