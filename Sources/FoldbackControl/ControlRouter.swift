@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 public import FoldbackPresets
+import Synchronization
 
 /// The OSC address space of `docs/osc.md`: one request in, its replies out. Nothing changes on error.
 ///
@@ -17,6 +18,8 @@ public final class ControlRouter: Sendable {
     private let midi: MIDIController?
     private let files: FilePathPolicy
     private let log: @Sendable (String) -> Void
+    /// The taps `/foldback/tempo/tap` has counted (``TapTempo``).
+    let tempoTaps = Mutex(TapTempo())
 
     /// A router for `target`, with its setlist (if running one), a meter feed (if subscriptions are offered)
     /// and the MIDI controller (for MIDI learn). Files named in requests must pass `files` (the running
@@ -135,6 +138,8 @@ public final class ControlRouter: Sendable {
             return try sourceTransport(message, parts: parts, surface: surface)
         case "talkback":
             return try talkbackCommand(message, parts: parts)
+        case "tempo":
+            return try tempoCommand(message, parts: parts, surface: surface)
         case "parameters":
             return try parametersCommand(message, parts: parts)
         case "cue":

@@ -16,6 +16,9 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     /// - Returns: a one-line report of what changed (ports added, removed).
     /// - Throws: ``ControlError/presetRejected(_:)`` with every diagnostic; the old preset keeps playing.
     func switchPreset(toPath path: String) throws(ControlError) -> String
+    /// As ``switchPreset(toPath:)``, the preset's echoes set to `tempo` BPM first when it is given (a setlist
+    /// song's `bpm`, through ``FoldbackPresets/Preset/settingTempo(_:)``).
+    func switchPreset(toPath path: String, tempo: Float?) throws(ControlError) -> String
     /// Writes the running chain to a preset file at `path`: the current preset with every value set live,
     /// the ports' current connections and each plugin's saved state.
     /// - Returns: a one-line report (what was written, anything left out).
@@ -44,6 +47,11 @@ public protocol LiveControlTarget: AnyObject, Sendable {
 }
 
 extension LiveControlTarget {
+    /// Targets that cannot retime a preset load it as it is.
+    public func switchPreset(toPath path: String, tempo: Float?) throws(ControlError) -> String {
+        try switchPreset(toPath: path)
+    }
+
     /// Targets that cannot write their running chain refuse.
     public func saveChain(toPath path: String) throws(ControlError) -> String {
         throw .failed("this instance cannot write its chain to a preset")

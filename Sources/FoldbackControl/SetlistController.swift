@@ -29,7 +29,7 @@ public final class SetlistController: @unchecked Sendable {
     /// "song 2/5 'Ballad'", for status lines and replies.
     public var positionText: String { "song \(index + 1)/\(setlist.entries.count) '\(current.name)'" }
 
-    /// Switches to entry `index` (0-based; a MIDI program change maps here directly).
+    /// Switches to entry `index` (0-based; a MIDI program change maps here directly), at its `bpm` when it gives one.
     /// - Returns: the switch report.
     /// - Throws: ``ControlError/setlist(_:)`` for an index outside the list, or the preset's rejection.
     @discardableResult
@@ -41,7 +41,7 @@ public final class SetlistController: @unchecked Sendable {
             guard !setlist.entries[index].isSkipped else {
                 throw .setlist("song \(index + 1) '\(setlist.entries[index].name)' is skipped: its preset had errors at start (see the log)")
             }
-            let report = try target.switchPreset(toPath: setlist.entries[index].presetPath)
+            let report = try target.switchPreset(toPath: setlist.entries[index].presetPath, tempo: setlist.entries[index].bpm)
             position = index
             return report
         }

@@ -23,6 +23,10 @@ public enum UnitFactory {
             return EQUnit(bands: spec.bands.map(\.band), gainDB: Double(spec.parameters["gain_db"] ?? 0))
         case "reverb":
             return ReverbUnit(values: spec.parameters)
+        case "deesser":
+            return DeesserUnit(values: spec.parameters)
+        case "echo":
+            return EchoUnit(values: spec.parameters)
         case "geq":
             return GraphicEQUnit(values: spec.parameters)
         case "delay":

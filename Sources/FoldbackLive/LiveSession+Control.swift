@@ -27,11 +27,16 @@ extension LiveSession: LiveControlTarget {
     /// their running sends, level and mute; every live move the new file does not change survives (``RecallScope``).
     /// Returns what changed, and what was recalled and kept.
     package func switchPreset(toPath path: String) throws(ControlError) -> String {
+        try switchPreset(toPath: path, tempo: nil)
+    }
+
+    /// ``switchPreset(toPath:)`` with every echo of the new preset at `tempo` BPM when it is given.
+    package func switchPreset(toPath path: String, tempo: Float?) throws(ControlError) -> String {
         state.switching.lock()
         defer { state.switching.unlock() }
         let loaded: Preset
         do {
-            loaded = try state.files.load(path: path)
+            loaded = try state.files.load(path: path).settingTempo(tempo)   // the song's bpm is part of what it loads
         } catch {
             throw Self.rejection(error, path: path)
         }

@@ -41,7 +41,7 @@ package struct ShowRunner {
         let client = try options.sessionManagerURL.map { url throws(ShowError) in try NSMClient(managerURL: url) }
         let preset: Preset
         do {
-            preset = try Self.load(preset: presetPath)
+            preset = try Self.load(preset: presetPath).settingTempo(options.presetPath == nil ? setlist.flatMap { list in list.firstPlayable.flatMap { list.entries[$0].bpm } } : nil)
         } catch {
             guard let client else { throw error }
             // Under NSM the preset given only seeds new sessions: one that has its own copy still opens.

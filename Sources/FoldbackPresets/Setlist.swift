@@ -13,12 +13,15 @@ public struct Setlist: Sendable, Equatable {
         public var location: SourceLocation
         /// Whether moves pass over this song (its preset had errors when the show started with `--allow-broken-songs`).
         public var isSkipped = false
+        /// The song's tempo in BPM, set on every `echo` of its preset (`tempo_bpm`), or nil to keep the preset's.
+        public var bpm: Float?
 
         /// An entry.
-        public init(name: String, presetPath: String, location: SourceLocation) {
+        public init(name: String, presetPath: String, location: SourceLocation, bpm: Float? = nil) {
             self.name = name
             self.presetPath = presetPath
             self.location = location
+            self.bpm = bpm
         }
     }
 

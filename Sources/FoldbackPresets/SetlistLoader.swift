@@ -16,11 +16,12 @@ import Darwin
 /// [[song]]
 /// name = "Opener"
 /// preset = "presets/vocal-monitor.toml"   # relative to this file
+/// bpm = 72                                  # optional: the song's tempo, set on every echo
 /// ```
 public enum SetlistLoader {
     static let rootKeys = ["setlist", "song"]
     static let infoKeys = ["name", "recall", "recall_safe"]
-    static let songKeys = ["name", "preset"]
+    static let songKeys = ["name", "preset", "bpm"]
 
     /// Reads and validates the setlist at `path`; preset paths are resolved against its folder and must exist.
     /// - Throws: ``PresetError`` listing every problem, each at file:line:column.
@@ -60,7 +61,8 @@ public enum SetlistLoader {
                 continue
             }
             let fileName = String(preset.split(separator: "/").last ?? Substring(preset))
-            entries.append(Setlist.Entry(name: song.string("name") ?? fileName, presetPath: resolved, location: song.location))
+            let bpm = song.table["bpm"] == nil ? nil : song.number("bpm", in: Preset.tempoRange, default: Preset.tempoRange.lowerBound)
+            entries.append(Setlist.Entry(name: song.string("name") ?? fileName, presetPath: resolved, location: song.location, bpm: bpm))
         }
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }
         var setlist = Setlist(name: name, entries: entries, path: path)

@@ -25,8 +25,10 @@ public struct UnitSchema: Sendable {
     public static let all: [UnitSchema] = [
         gain,
         compressor,
+        deesser,
         eq,
         reverb,
+        echo,
         geq,
         delay,
         feedback,

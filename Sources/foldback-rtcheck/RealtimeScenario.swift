@@ -16,7 +16,8 @@ enum RealtimeScenario {
     static let graphicEQ = [2: 3, 4: 4]
 
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
-    /// on strips 0 and 4; → graphic EQ → delay on strips 2 and 4; → an LV2 plugin on strips 1 and 5, see
+    /// on strips 0 and 4; → de-esser → echo, mono in → stereo out, on strip 3, see ``echoUnits()``;
+    /// → graphic EQ → delay on strips 2 and 4; → an LV2 plugin on strips 1 and 5, see
     /// ``lv2Unit(strip:)``; → a feedback suppressor with its analysis worker on strips 2 and 5, see
     /// ``feedbackUnit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     /// `main` carries an EQ and a compressor, `iem_vox` a gain unit and a live feedback suppressor; strips 0 and 1 also feed the effect bus `verb`
@@ -40,6 +41,10 @@ enum RealtimeScenario {
             if index == 0 || index == 4 {
                 units.append(ReverbUnit(settings: ReverbParameters(decay: 1.2 + Float(index) * 0.2, mix: 0.3)))
                 ids.append("verb")
+            }
+            if index == 3 {
+                units += echoUnits()
+                ids += ["deess", "echo"]
             }
             if graphicEQ[index] != nil {
                 units += [GraphicEQUnit(values: ["g250": -4, "g2k5": -6, "g3k15": -9, "g8k": 2]), DelayUnit(milliseconds: Float(index) * 5)]
@@ -115,7 +120,7 @@ enum RealtimeScenario {
         (.busUnitParameter(bus: verbBus, unit: 0, parameter: 0), 3), (.busLimiterCeiling(bus: 1), -6), (.busLimiterRelease(bus: 1), 200),
         (.stripGain(strip: verbReturn), -4), (.sendGain(strip: verbReturn, send: 1), -3), (.unitBypass(strip: verbReturn, unit: 0), 1),
         (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
-    ] + graphicEQAndDelayChanges + engineerToolChanges + lv2Changes + feedbackParameterChanges + groupAndSendPanChanges
+    ] + graphicEQAndDelayChanges + engineerToolChanges + lv2Changes + feedbackParameterChanges + groupAndSendPanChanges + echoChanges
 
     /// Send pans (a send with its own pan and one following the strip), a stereo send's width, DCA moves and mutes, a mute group.
     private static let groupAndSendPanChanges: [(ParameterAddress, Float)] = [

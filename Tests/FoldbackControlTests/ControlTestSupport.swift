@@ -28,8 +28,12 @@ final class OfflineTarget: LiveControlTarget, @unchecked Sendable {
     var lastRecall: RecallReport? { recall.lastReport }
 
     func switchPreset(toPath path: String) throws(ControlError) -> String {
+        try switchPreset(toPath: path, tempo: nil)
+    }
+
+    func switchPreset(toPath path: String, tempo: Float?) throws(ControlError) -> String {
         do {
-            let loaded = try PresetLoader.load(path: path)
+            let loaded = try PresetLoader.load(path: path).settingTempo(tempo)
             let (carried, report) = recall.carry(into: loaded, from: self)
             let graph = try PresetGraphBuilder.graph(for: carried, sampleRate: 48000, maxFrames: 256)
             engine.renderCycle(frames: 16)   // lets the previous swap be taken

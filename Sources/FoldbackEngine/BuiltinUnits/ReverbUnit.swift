@@ -51,20 +51,13 @@ public final class ReverbUnit: EngineUnit, @unchecked Sendable {
 
     /// A reverb from values keyed by preset key (`decay_s`, `mix`…); absent keys take their defaults.
     public convenience init(values: [String: Float]) {
-        var settings = ReverbParameters.defaults
-        for (index, descriptor) in Self.liveParameters.enumerated() {
-            if let value = values[descriptor.key] { Self.apply(index: Int32(index), value: value, to: &settings) }
-        }
-        self.init(settings: settings)
+        self.init(settings: BuiltinUnitSetup.settings(ReverbParameters.defaults, values: values, descriptors: Self.liveParameters) {
+            Self.apply(index: $0, value: $1, to: &$2)
+        })
     }
 
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        guard channels == 1 || channels == 2 else {
-            throw .unitSetupFailed(unit: typeName, reason: "takes 1 or 2 channels, not \(channels)")
-        }
-        guard sampleRate.isFinite, (8000...768_000).contains(sampleRate) else {
-            throw .unitSetupFailed(unit: typeName, reason: "runs at 8 kHz to 768 kHz, not \(sampleRate) Hz")
-        }
+        try BuiltinUnitSetup.checkMonoOrStereo(unit: typeName, channels: channels, sampleRate: sampleRate)
         let state = try storage.prepare(unit: typeName) {
             State(kernel: ReverbKernel(parameters: settings, sampleRate: sampleRate, isStereo: channels == 2), isStereo: channels == 2)
         }

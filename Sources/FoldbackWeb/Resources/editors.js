@@ -1,4 +1,4 @@
-// Foldback web surface: a unit's editor built from the parameter tree's nodes (sliders, toggles, choices), with the eq's band handles, the geq's faders and the compressor's curve and gain reduction (docs/web.md). Served after app.js.
+// Foldback web surface: a unit's editor built from the parameter tree's nodes (sliders, toggles, choices), with the eq's band handles, the geq's faders, the compressor's curve and gain reduction and the de-esser's (docs/web.md). Served after app.js.
 // SPDX-License-Identifier: GPL-3.0-or-later
 "use strict";
 window.foldbackEditors = (() => {
@@ -117,8 +117,13 @@ window.foldbackEditors = (() => {
     curve.place = (points) => curve.setAttribute("points", points.in.map((i, n) => `${((i - LOW) / -LOW * S).toFixed(1)},${map(points.out[n]).toFixed(1)}`).join(" "));
     drawn = "";
     plot.append(curve);
+    return page.el("div", { class: "compview" }, plot, ...reductionBar("gain reduction"));
+  }
+
+  // A live gain-reduction bar (the compressor's, the de-esser's band reduction), fed by the meter ticks.
+  function reductionBar(label) {
     gr = page.el("div", { class: "grbar" }, page.el("div", { class: "fill" }));
-    return page.el("div", { class: "compview" }, plot, page.el("div", { class: "small" }, "gain reduction"), gr);
+    return [page.el("div", { class: "small" }, label), gr];
   }
 
   // The feedback unit's notches in place (number, frequency, depth), each with clear, and clear all.
@@ -159,6 +164,7 @@ window.foldbackEditors = (() => {
     const body = el("div", { class: "editor-body" });
     if (type === "eq" || type === "geq") body.append(eqView(type === "eq" ? nodes : []));
     if (type === "compressor") body.append(compressorView());
+    if (type === "deesser") body.append(page.el("div", { class: "compview" }, ...reductionBar("band reduction")));
     if (type === "feedback") body.append(feedbackView());
     const outputs = window.foldbackOutputs && window.foldbackOutputs.view(page, prefix);   // outputs.js: a plugin's meters
     if (outputs) body.append(outputs);
@@ -178,7 +184,7 @@ window.foldbackEditors = (() => {
 
   function close() { if (panel) panel.remove(); panel = null; curve = null; }
 
-  // Meter ticks: the open compressor's gain reduction; eq handles follow moves made elsewhere.
+  // Meter ticks: the open compressor's (or de-esser's) gain reduction; eq handles follow moves made elsewhere.
   function meters(m) {
     if (gr) gr.firstChild.style.width = Math.min(100, (m.gr[grKey] || 0) / 24 * 100) + "%";
     if (notchList) showNotches((m.notches || {})[grKey] || []);
