@@ -24,6 +24,8 @@ public struct BusSpec: Sendable {
     /// A musician's own mix (`recall_safe = true`): a preset or setlist switch keeps its running send levels,
     /// level and mute instead of taking the new preset's (FoldbackControl's `RecallSafeMixes`).
     public var isRecallSafe = false
+    /// The name pages show for the bus (`label = "Singer's ears"`), or nil to show ``name``.
+    public var label: String?
     /// Where the bus's `[[bus]]` table starts.
     public var location: SourceLocation
     /// Units processed in order on the summed bus (`[[bus.unit]]`), before the gain and the limiter.

@@ -8,7 +8,8 @@ enum StripDecoder {
     /// The JACK MIDI input `foldback run` registers; no strip's input port may take its name.
     static let reservedMIDIPort = "midi_in"
 
-    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db"]
+    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db",
+        "label"]
     /// The keys a `[[strip.send]]` table accepts.
     static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan, ParameterTree.Key.width]
 
@@ -38,6 +39,7 @@ enum StripDecoder {
         let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[strip.unit]]") ?? [], owner: owner, plugins: plugins)
         let sends = decodeSends(reader.tables("send", label: "[[strip.send]]") ?? [], buses: buses, owner: owner, channels: channels)
         let source = FileSourceDecoder.decode(reader, hasConnections: reader.table["connect"] != nil)
+        let label = reader.displayLabel()
         guard let name else { return nil }
         if channels == 1, source == nil, PortNaming.inputPortNames(strip: name, channels: 1) == [reservedMIDIPort] {
             reader.log.error(
@@ -55,6 +57,7 @@ enum StripDecoder {
         strip.trimDB = reader.number(ParameterTree.Key.trim, in: EngineGraph.trimRange, default: 0)
         strip.trimCompensates = reader.bool("trim_compensate", default: false)
         strip.talkback = TalkbackDecoder.decode(reader, buses: buses)
+        strip.label = label
         return strip
     }
 
