@@ -41,7 +41,7 @@ final class MusicianPageBrowserTests: JACKServerTestCase {
         defer { rig.close() }
         let link = "http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["iem_singer"]))"
         let fader = #"document.querySelector('input[aria-label="strip/gtr/send/iem_singer/gain_db"]')"#
-        let loudness = #"/^Loudness −?[0-9]+ LUFS · peak −?[0-9]+ dB · today's ear dose [0-9]+ % \([0-9]+ % by the end at this level\)$/"#
+        let loudness = #"/^Loudness −?[0-9]+ LUFS · peak −?[0-9]+ dB · today's ear dose [0-9]+\u00a0% \([0-9]+\u00a0% by the end at this level\)$/"#   // number and % kept together
         let shots = ProcessInfo.processInfo.environment["FOLDBACK_SCREENSHOTS"]
         for (width, height, shot) in [(360, 640, "web-musician.png"), (390, 844, "web-musician-390.png")] {
             let browser = try WebDriverSession(width: width, height: height)

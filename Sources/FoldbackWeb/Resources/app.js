@@ -264,7 +264,7 @@
     const lu = (v, digits) => v <= -144 ? "−∞" : signed(v, digits);
     if (short) return `${lu(l[1], 1)} LUFS · peak ${lu(l[3], 1)} dB` + (d ? ` · dose ${d[0]} → ${d[1]} %` : "");
     const now = l[1] <= -144 ? "Quiet" : `Loudness ${lu(l[1], 0)} LUFS`;
-    return `${now} · peak ${lu(l[3], 0)} dB` + (d ? ` · today's ear dose ${d[0]} % (${d[1]} % by the end at this level)` : "")
+    return `${now} · peak ${lu(l[3], 0)} dB` + (d ? ` · today's ear dose ${d[0]}\u00a0% (${d[1]}\u00a0% by the end at this level)` : "")
       + (d && d[1] > 100 ? " · too loud for the whole show" : "");
   }
 
