@@ -69,6 +69,7 @@ STATIC_BIN = .build-deb/release
 MAN_DIR = .build-deb/man
 static-build: deps
 	$(SWIFT) build $(STATIC_BUILD) --product foldback
+	$(SWIFT) build $(STATIC_BUILD) --product foldback-sandbox
 
 # The plugin builds every product of the package in release in .build-deb (`swift package` takes no
 # --static-swift-stdlib, so it links foldback with the shared runtime: install and deb link it statically again
@@ -84,7 +85,9 @@ man: deps
 
 install: man
 	$(SWIFT) build $(STATIC_BUILD) --product foldback
+	$(SWIFT) build $(STATIC_BUILD) --product foldback-sandbox
 	install -D -m 755 $(STATIC_BIN)/foldback $(DESTDIR)$(PREFIX)/bin/foldback
+	install -D -m 755 $(STATIC_BIN)/foldback-sandbox $(DESTDIR)$(PREFIX)/lib/foldback/foldback-sandbox
 	install -d $(DESTDIR)$(PREFIX)/share/foldback/presets $(DESTDIR)$(PREFIX)/share/foldback/curves $(DESTDIR)$(PREFIX)/share/foldback/web \
 	  $(DESTDIR)$(PREFIX)/share/doc/foldback/docs $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 644 presets/*.toml $(DESTDIR)$(PREFIX)/share/foldback/presets/
@@ -96,7 +99,7 @@ install: man
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/foldback $(DESTDIR)$(PREFIX)/share/man/man1/foldback.1 $(DESTDIR)$(PREFIX)/share/man/man1/foldback-*.1
-	rm -rf $(DESTDIR)$(PREFIX)/share/foldback $(DESTDIR)$(PREFIX)/share/doc/foldback
+	rm -rf $(DESTDIR)$(PREFIX)/share/foldback $(DESTDIR)$(PREFIX)/share/doc/foldback $(DESTDIR)$(PREFIX)/lib/foldback
 
 # The Debian package, from `make install PREFIX=/usr` into a staging folder (scripts/make-deb.sh), then lintian.
 deb: man

@@ -21,10 +21,10 @@ gzip -9n "$stage"/usr/share/man/man1/*.1
 # only for a reader, so the short files are kept plain.
 find "$doc" -name '*.md' -size +4k -exec gzip -9n {} +
 # As dh_strip: no symbol tables or build notes in the installed binary.
-strip --remove-section=.comment --remove-section=.note --strip-unneeded "$stage/usr/bin/foldback"
+strip --remove-section=.comment --remove-section=.note --strip-unneeded "$stage/usr/bin/foldback" "$stage/usr/lib/foldback/foldback-sandbox"
 
-# Depends from the libraries the binary links (dpkg-shlibdeps reads debian/control for the package's name).
-dpkg-shlibdeps -T"$work/substvars" -e "$stage/usr/bin/foldback"
+# Depends from the libraries the binaries link (foldback, and the plugin sandbox it starts from /usr/lib/foldback) (dpkg-shlibdeps reads debian/control for the package's name).
+dpkg-shlibdeps -T"$work/substvars" -e "$stage/usr/bin/foldback" -e "$stage/usr/lib/foldback/foldback-sandbox"
 mkdir -p "$stage/DEBIAN"
 dpkg-gencontrol -pfoldback -cdebian/control -ldebian/changelog -T"$work/substvars" -f"$work/files" -P"$stage"
 # Policy: directories 755, files 644 (the binary 755), owned by root (dpkg-deb --root-owner-group).

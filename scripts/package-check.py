@@ -131,6 +131,34 @@ def check_files():
     check("--web-port" in text and "foldback-run" in text.lower(), "man foldback-run shows the run verb's options")
 
 
+def check_sandbox():
+    """The installed plugin sandbox (/usr/lib/foldback/foldback-sandbox): the shipped LV2 vocal preset rendered with its
+    plugins in sandbox processes is bit-identical to the same preset with them in foldback's own process."""
+    import struct
+    import wave
+    source = os.path.join(TMP, "voice.wav")
+    with wave.open(source, "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(48000)
+        frames = (int(8000 * math.sin(2 * math.pi * 440 * n / 48000) * (1 + math.sin(2 * math.pi * 3 * n / 48000)) / 2)
+                  for n in range(48000))
+        out.writeframes(b"".join(struct.pack("<h", value) for value in frames))
+    preset = open("/usr/share/foldback/presets/lv2-vocal.toml").read()
+    outputs = {}
+    for isolation in ["none", "strip"]:
+        path = os.path.join(TMP, f"lv2-vocal-{isolation}.toml")
+        with open(path, "w") as file:
+            file.write(preset.replace("[preset]\n", f'[preset]\nisolation = "{isolation}"\n', 1))
+        output = os.path.join(TMP, f"vocal-{isolation}.wav")
+        result = run([FOLDBACK, "render", path, "-i", source, "-o", output, "--format", "wav24", "--tail", "0"],
+                     env=CLEAN, timeout=120)
+        check(result.returncode == 0, f"foldback render lv2-vocal with isolation = \"{isolation}\" ({result.stderr.strip()[-300:]})")
+        outputs[isolation] = open(output, "rb").read() if result.returncode == 0 else b""
+    check(outputs["none"] != b"" and outputs["none"] == outputs["strip"],
+          f"sandboxed plugins render bit-identical to in-process ones ({len(outputs['strip'])} bytes)")
+
+
 def check_port_refusals():
     """A used TCP (web) and UDP (OSC) port: one line naming it and this process, exit 2, at once, no JACK needed."""
     for transport, option, surface in ((socket.SOCK_STREAM, "--web-port", "web"), (socket.SOCK_DGRAM, "--osc-port", "OSC")):
@@ -388,6 +416,7 @@ def main():
     install(debs[-1])
     check_files()
     check_port_refusals()
+    check_sandbox()
     check_show()
     check_dnssd()
     if failures:

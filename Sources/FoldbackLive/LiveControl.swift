@@ -34,6 +34,9 @@ package final class LiveControl: @unchecked Sendable {
     private static let trimPolls = 600
     /// SIGHUP arrivals, as the control thread last saw them.
     private var hangup: SignalCounter
+    /// What the surfaces have to say at start (OSC's port, the web links, QR codes with `--qr`): printed after the
+    /// ports and latency (``LiveShow``), so those come first.
+    package private(set) var announcement: [String] = []
     /// The current preset file's modification time, as last seen by `--watch` (or written by a session save).
     private let watchedStamp: Mutex<(path: String, time: timespec?)>
 
@@ -70,14 +73,15 @@ package final class LiveControl: @unchecked Sendable {
                 _ = router?.handle(OSCMessage(ControlRouter.root + "/setlist/select", [.int(Int32(program) + 1)]), from: Self.midiPeer, surface: .midi)
             }
         }
+        var announcement: [String] = []
         if let osc {
             osc.start()
-            StandardError.writeLine("foldback: OSC on \(osc.local) (see docs/osc.md)")
+            announcement.append("foldback: OSC on \(osc.local) (see docs/osc.md)")
         }
         var consoles: [X32Server] = []
         do {
-            consoles = try Self.startConsoles(session: session, router: router, options: options)
-            web = try Self.startWeb(session: session, router: router, options: options, setlist: setlistController)
+            consoles = try Self.startConsoles(session: session, router: router, options: options, announcement: &announcement)
+            web = try Self.startWeb(session: session, router: router, options: options, setlist: setlistController, announcement: &announcement)
         } catch {
             osc?.stop()   // nothing keeps listening for a show that does not start
             feed?.stop()
@@ -85,7 +89,8 @@ package final class LiveControl: @unchecked Sendable {
             throw error
         }
         self.consoles = consoles
-        advertiser = Self.advertise(preset: session.preset, options: options, web: web, osc: osc)
+        advertiser = Self.advertise(preset: session.preset, options: options, web: web, osc: osc, announcement: &announcement)
+        self.announcement = announcement
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
         keys = options.meters ? MeterViewKeys(session: session, router: router) : nil
         hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
@@ -131,34 +136,52 @@ package final class LiveControl: @unchecked Sendable {
         view?.draw(session: session, position: setlist?.positionText)
     }
 
-    /// The web surface (with `--web-port`) on the session's router, with tokens for the engineer and each bus.
+    /// The web surface (with `--web-port`) on the session's router, with tokens for the engineer and each bus:
+    /// the preset's fixed ones, else those the show's ``WebTokenStore`` kept from its last run (unless
+    /// `--fresh-tokens`), else fresh ones, stored for the next run. Its links (and QR codes with `--qr`) go to `announcement`.
     private static func startWeb(
-        session: LiveSession, router: ControlRouter, options: LiveControlSettings, setlist: SetlistController?
+        session: LiveSession, router: ControlRouter, options: LiveControlSettings, setlist: SetlistController?, announcement: inout [String]
     ) throws -> WebServer? {
         guard let port = options.webPort else { return nil }
         let log: @Sendable (String) -> Void = { StandardError.writeLine("foldback: web \($0)") }
-        let access = WebAccess.generated(buses: webBuses(session.preset, setlist: setlist), fixed: session.preset.web)
+        let buses = webBuses(session.preset, setlist: setlist)
+        let store = WebTokenStore(showPath: setlist?.setlist.path ?? session.preset.path)
+        let stored: (engineer: String?, buses: [String: String]) = store?.load() ?? (nil, [:])
+        let access = WebAccess.remembered(buses: buses, fixed: session.preset.web, stored: stored, fresh: options.freshTokens)
+        var kept = "new tokens for this run only (no state folder: set XDG_STATE_HOME or HOME)"
+        if let store {
+            do {
+                try store.save(access, keeping: options.freshTokens ? [:] : stored.buses)
+                kept = options.freshTokens ? "new tokens, kept in \(store.file)" : "tokens kept in \(store.file); --fresh-tokens makes new ones"
+            } catch {
+                kept = "new tokens for this run only (\(error))"
+            }
+        }
         let host = session.host
         let server = try WebServer(
             target: session, router: router, setlist: setlist, access: access, host: options.webBind, port: port,
             status: { (host.cpuLoad, host.xrunCount) }, log: log)
         try server.start()
-        StandardError.writeLine("foldback: web on \(options.webBind):\(server.port) (see docs/web.md); access links:")
+        announcement.append("foldback: web on \(options.webBind):\(server.port) (see docs/web.md); access links (\(kept)):")
         let hosts = options.webBind == "0.0.0.0" ? NetworkAddresses.local() : [options.webBind]
-        for line in server.accessLines(host: hosts.first) { StandardError.writeLine("  " + line) }
-        if hosts.count > 1 { StandardError.writeLine("  (also reachable at \(hosts.dropFirst().joined(separator: ", ")))") }
-        if isatty(STDERR_FILENO) != 0 {   // one scan joins: each musician's link as a QR code (the engineer's page shows them too)
+        announcement += server.accessLines(host: hosts.first).map { "  " + $0 }
+        if hosts.count > 1 { announcement.append("  (also reachable at \(hosts.dropFirst().joined(separator: ", ")))") }
+        if options.showsQR {   // one scan joins: each musician's link as a QR code (the engineer's page shows them on demand)
             for (bus, token) in access.busTokens {
                 guard let code = QRCode(server.link(token: token, host: hosts.first)) else { continue }
-                StandardError.writeLine("  bus '\(bus)':")
-                for line in code.terminalLines() { StandardError.writeLine("  " + line) }
+                announcement.append("  bus '\(bus)':")
+                announcement += code.terminalLines().map { "  " + $0 }
             }
+        } else if !access.busTokens.isEmpty {
+            announcement.append("  (--qr prints each musician's link as a QR code; the engineer's page shows them too)")
         }
         return server
     }
 
     /// The X32 and X-Air ports asked for, started, each announced with the protocol's lack of authentication.
-    private static func startConsoles(session: LiveSession, router: ControlRouter, options: LiveControlSettings) throws -> [X32Server] {
+    private static func startConsoles(
+        session: LiveSession, router: ControlRouter, options: LiveControlSettings, announcement: inout [String]
+    ) throws -> [X32Server] {
         var servers: [X32Server] = []
         for (dialect, port) in [(X32Dialect.x32, options.x32Port), (.xair, options.xairPort)] {
             guard let port else { continue }
@@ -168,7 +191,7 @@ package final class LiveControl: @unchecked Sendable {
                     log: { StandardError.writeLine("foldback: \(dialect.protocolName) \($0)") })
                 server.start()
                 servers.append(server)
-                StandardError.writeLine(
+                announcement.append(
                     "foldback: \(dialect.protocolName) protocol on \(server.local) (no authentication: anyone who reaches this port can mix; see docs/x32.md)")
             } catch {
                 servers.forEach { $0.stop() }

@@ -24,6 +24,10 @@ package struct LiveControlSettings: Sendable {
     package var watch = false
     /// Show the full-screen meter view instead of the status line.
     package var meters = false
+    /// Print each musician's link as a QR code in the terminal at start (`--qr`; the engineer's page shows them on demand).
+    package var showsQR = false
+    /// Make new web tokens instead of the show's stored ones, and store those (`--fresh-tokens`: rotates every link).
+    package var freshTokens = false
 
     /// No OSC, no web, no watching, the status line.
     package init() {}

@@ -25,6 +25,8 @@ package final class LiveSession: @unchecked Sendable {
     package var tickHandlers: [() -> Void] = []
     /// Extra status-line parts (recording, file players); nil for nothing to show.
     package var statusParts: [() -> String?] = []
+    /// The setlist's position (`song 2/5 'name'`) for the status line; nil without a setlist.
+    package var songText: (() -> String?)?
     /// Called with the new preset after each preset switch (e.g. the MIDI controller adopts its map).
     package var onPresetSwitched: [@Sendable (Preset) -> Void] = []
     /// Start/stop of the record tap and file players (signals and OSC).
@@ -177,7 +179,10 @@ package final class LiveSession: @unchecked Sendable {
             engine.collectGarbage()
             for handler in tickHandlers { handler() }
             if showStatus && !stalled && tick % status.ticksPerLine == 0 {
-                status.show(load: host.cpuLoad, xruns: host.xrunCount, meters: engine.meters(), extra: statusParts.compactMap { $0() })
+                let meters = engine.meters()
+                status.show(
+                    load: host.cpuLoad, xruns: host.xrunCount, meters: meters, extra: statusParts.compactMap { $0() }, song: songText?(),
+                    attention: BusAttention.of(meters, preset: preset) { engine.value(at: $0) })
             }
             tick += 1
             usleep(100_000)

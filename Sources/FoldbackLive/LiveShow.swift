@@ -105,12 +105,13 @@ package final class LiveShow {
             throw .failed("\(error)")
         }
         (self.recorder, self.players, self.soundcheck) = (recorder, players, soundcheck)
+        if let setlist = control.setlist { session.songText = { setlist.positionText } }
         showsStatus = !options.quiet && !options.control.meters
         if let recorder { session.record(with: recorder, paused: options.recording.paused) }
         session.play(with: players)
         session.soundcheck(with: soundcheck, paused: options.recording.paused)
-        StandardError.writeLine(session.summary)
-        for line in session.netLatencyReport() + session.latencyReport() { StandardError.writeLine(line) }
+        // Ports, latency, then the surfaces' links, in one write: whoever sees "running" sees the links too.
+        StandardError.writeLine(([session.summary] + session.netLatencyReport() + session.latencyReport() + control.announcement).joined(separator: "\n"))
     }
 
     /// Mixes until a stop signal or ``LiveSession/requestStop()``, riding out JACK server restarts; returns 0.

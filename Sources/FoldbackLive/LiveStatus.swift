@@ -12,13 +12,17 @@ package struct LiveStatus {
     /// Main-loop ticks (100 ms) between status lines.
     package var ticksPerLine: Int { isTerminal ? 1 : 50 }
 
-    /// One status line: load, xruns, each bus's peak, then each compressor's compression (and expansion where any),
+    /// One status line: load, xruns (first when there are any), each bus's peak, then each compressor's compression (and expansion where any),
     /// feedback notches, plugin outputs, and NaN/Inf guard trips where any. With a `width`, the line fits it: what
     /// matters most is kept (guard trips and `extra`, then the buses in order, then the deepest gain reductions,
     /// then the rest) and what does not fit is counted as `+N more` (`--meters` shows everything).
-    package static func line(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = [], width: Int? = nil) -> String {
-        let head = String(format: "DSP %5.1f%%  xruns %d", load, xruns)
-        let items = StatusItems(meters: meters, extra: extra)
+    /// `song` (a setlist's `song 2/5 'name'`) comes right after the head, then the buses that need `attention`.
+    package static func line(
+        load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = [], width: Int? = nil, song: String? = nil,
+        attention: [String: BusAttention] = [:]
+    ) -> String {
+        let head = String(format: "DSP %3.0f%%", load)
+        let items = StatusItems(meters: meters, extra: extra, song: song, attention: attention, xruns: xruns)
         guard let width else { return ([head] + items.all.map(\.text)).joined(separator: "  ") }
         return items.fitted(after: head, width: width)
     }
@@ -32,8 +36,9 @@ package struct LiveStatus {
     }
 
     /// Draws the status line; on a terminal it fits the terminal's width.
-    package func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = []) {
-        draw(Self.line(load: load, xruns: xruns, meters: meters, extra: extra, width: isTerminal ? TerminalSize.columns() - 1 : nil))
+    package func show(load: Double, xruns: Int, meters: MeterSnapshot, extra: [String] = [], song: String? = nil, attention: [String: BusAttention] = [:]) {
+        draw(Self.line(
+            load: load, xruns: xruns, meters: meters, extra: extra, width: isTerminal ? TerminalSize.columns() - 1 : nil, song: song, attention: attention))
     }
 
     /// Shows `text` as the status line (in place on a terminal, else as a new line) through the screen writer,

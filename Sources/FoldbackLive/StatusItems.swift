@@ -15,13 +15,24 @@ struct StatusItems {
     /// Every part, in the order the line shows them.
     private(set) var all: [Item] = []
 
-    init(meters: MeterSnapshot, extra: [String]) {
-        // Ranks: alarms and extra (recording, players) first, then buses in order, then the deepest gain
-        // reductions, then feedback units with notches, then everything else.
-        for bus in meters.buses.enumerated() {
-            let decibels = Decibels.decibels(fromLinearGain: bus.element.reading.peak)
+    init(meters: MeterSnapshot, extra: [String], song: String? = nil, attention: [String: BusAttention] = [:], xruns: Int = 0) {
+        // Ranks: the song, alarms and extra (recording, players) first, then the buses that need attention (shown
+        // first too), then the other buses in order, then the deepest gain reductions, then feedback units with
+        // notches, then everything else.
+        all.append(Item(text: "xruns \(xruns)", rank: xruns > 0 ? 0 : 50_000))   // an alarm once there are any
+        if let song { all.append(Item(text: song, rank: 0)) }
+        func busText(_ name: String, _ reading: MeterReading) -> String {
+            let decibels = Decibels.decibels(fromLinearGain: reading.peak)
             let text = decibels.isFinite ? String(format: "%6.1f", max(decibels, -99.9)) : "  -inf"
-            all.append(Item(text: "\(bus.element.name) \(text) dBFS", rank: 1_000 + Double(bus.offset)))
+            return "\(name) \(text) dBFS"
+        }
+        for bus in meters.buses.enumerated() {
+            guard let trouble = attention[bus.element.name], !trouble.isEmpty else { continue }
+            let text = "\(bus.element.name) \(trouble.word)"   // the word is the point: short, so three fit beside the song
+            all.append(Item(text: text, rank: 2 + Double(bus.offset) / 1_000))
+        }
+        for bus in meters.buses.enumerated() where attention[bus.element.name]?.isEmpty ?? true {
+            all.append(Item(text: busText(bus.element.name, bus.element.reading), rank: 1_000 + Double(bus.offset)))
         }
         var units: [(name: String, rows: [DynamicsReadout])] = []
         for readout in DynamicsReadout.readouts(meters) {
@@ -49,15 +60,15 @@ struct StatusItems {
     /// `+N more` for the parts left out.
     func fitted(after head: String, width: Int) -> String {
         let separator = 2
-        let reserve = separator + "+9999 more".count
         var used = head.count
         var kept = [Bool](repeating: false, count: all.count)
         let byRank = all.indices.sorted { (all[$0].rank, $0) < (all[$1].rank, $1) }
         for (position, index) in byRank.enumerated() {
-            let isLast = position == byRank.count - 1
             let cost = separator + all[index].text.count
-            // The last part needs no room for a "+N more" after it.
-            if used + cost + (isLast ? 0 : reserve) <= width {
+            // Room for this part and for the "+N more" counting the parts after it (none after the last).
+            let after = byRank.count - position - 1
+            let reserve = after == 0 ? 0 : separator + "+\(after) more".count
+            if used + cost + reserve <= width {
                 kept[index] = true
                 used += cost
             } else {

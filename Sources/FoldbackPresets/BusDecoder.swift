@@ -8,6 +8,7 @@ enum BusDecoder {
     static let keys = [
         "name", "channels", ParameterTree.Key.gain, ParameterTree.Key.mute, "connect", "in_ear", "limiter", "limiter_mode", ParameterTree.Key.limiterCeiling, ParameterTree.Key.limiterRelease,
         "unit", "output", "compensate", "recall_safe", "x32_main",
+        "label",
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -44,6 +45,7 @@ enum BusDecoder {
             reader.log.error("\(owner) has output = false, so it has no ports to connect; remove 'connect'", at: reader.keyLocation("connect"))
         }
         let isRecallSafe = reader.bool("recall_safe", default: false)
+        let label = reader.displayLabel()
         guard let name else { return nil }
         var bus = BusSpec(
             name: name, channels: channels, gainDB: gainDB, isMuted: isMuted,
@@ -52,6 +54,7 @@ enum BusDecoder {
         (bus.units, bus.hasOutput, bus.isCompensated) = (units, hasOutput, isCompensated)
         bus.isRecallSafe = isRecallSafe
         bus.isX32Main = reader.bool("x32_main", default: false)
+        bus.label = label
         return bus
     }
 }

@@ -26,6 +26,8 @@ public struct BusSpec: Sendable {
     public var isRecallSafe = false
     /// `x32_main`: X32 clients see this bus as the main (`/main/st`, `/lr`) instead of the first with playback connections.
     public var isX32Main = false
+    /// The name pages show for the bus (`label = "Singer's ears"`), or nil to show ``name``.
+    public var label: String?
     /// Where the bus's `[[bus]]` table starts.
     public var location: SourceLocation
     /// Units processed in order on the summed bus (`[[bus.unit]]`), before the gain and the limiter.

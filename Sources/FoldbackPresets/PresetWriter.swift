@@ -103,6 +103,7 @@ public enum PresetWriter {
     private static func write(_ bus: BusSpec, into text: inout TOMLText) {
         text.table("[[bus]]")
         text.key("name", string: bus.name)
+        text.key("label", string: bus.label)
         text.key("channels", bus.channels)
         text.key(ParameterTree.Key.gain, bus.gainDB)
         text.key("mute", bus.isMuted)
@@ -124,6 +125,7 @@ public enum PresetWriter {
     private static func write(_ strip: StripSpec, into text: inout TOMLText) {
         text.table("[[strip]]")
         text.key("name", string: strip.name)
+        text.key("label", string: strip.label)
         text.key("channels", strip.channels)
         text.key(ParameterTree.Key.gain, strip.gainDB)
         text.key("pan", strip.pan)

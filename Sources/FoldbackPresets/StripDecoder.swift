@@ -8,7 +8,8 @@ enum StripDecoder {
     /// The JACK MIDI input `foldback run` registers; no strip's input port may take its name.
     static let reservedMIDIPort = "midi_in"
 
-    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db", "x32_channel", "recall_safe"]
+    static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db", "x32_channel", "recall_safe",
+        "label"]
     /// The keys a `[[strip.send]]` table accepts.
     static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan, ParameterTree.Key.width, ParameterTree.Key.mute]
 
@@ -38,6 +39,7 @@ enum StripDecoder {
         let units = UnitDecoder.decodeChain(reader.tables("unit", label: "[[strip.unit]]") ?? [], owner: owner, plugins: plugins)
         let sends = decodeSends(reader.tables("send", label: "[[strip.send]]") ?? [], buses: buses, owner: owner, channels: channels)
         let source = FileSourceDecoder.decode(reader, hasConnections: reader.table["connect"] != nil)
+        let label = reader.displayLabel()
         guard let name else { return nil }
         if channels == 1, source == nil, PortNaming.inputPortNames(strip: name, channels: 1) == [reservedMIDIPort] {
             reader.log.error(
@@ -64,6 +66,7 @@ enum StripDecoder {
                 strip.x32Channel = Int(channel)
             }
         }
+        strip.label = label
         return strip
     }
 

@@ -43,6 +43,8 @@ public struct StripSpec: Sendable {
     public var x32Channel: Int?
     /// The talkback settings (`talkback = true`), or nil for an ordinary strip.
     public var talkback: TalkbackSpec?
+    /// The name pages show for the strip (`label = "Acoustic"`), or nil to show ``name``.
+    public var label: String?
 
     /// Whether the strip has JACK input ports (it neither plays a file nor returns a bus).
     public var hasInputPorts: Bool { source == nil && returnBus == nil }

@@ -1,4 +1,4 @@
-// Reads strip, bus and unit names and checks their spelling rule. Non-realtime.
+// Reads strip, bus and unit names and display labels and checks their rules. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 extension TableReader {
@@ -29,6 +29,28 @@ extension TableReader {
             return nil
         }
         return name
+    }
+
+    /// The longest display name (`label`) allowed, in characters.
+    static let maximumLabelLength = 40
+
+    /// Why `label` cannot be shown as a display name (empty, too long, a control character), or nil if it is fine.
+    static func labelProblem(_ label: String) -> String? {
+        if label.allSatisfy(\.isWhitespace) { return "is empty" }
+        if label.count > maximumLabelLength { return "is \(label.count) characters long; use at most \(maximumLabelLength)" }
+        if label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "contains a control character" }
+        return nil
+    }
+
+    /// The display name under `label` (`label = "Acoustic"`): what pages show instead of the strip's or bus's name,
+    /// any text of 1 to ``maximumLabelLength`` characters without control characters; nil when absent or refused.
+    func displayLabel() -> String? {
+        guard let label = string("label") else { return nil }
+        if let problem = Self.labelProblem(label) {
+            log.error("label '\(label)' \(problem)", at: valueLocation("label"))
+            return nil
+        }
+        return label
     }
 }
 

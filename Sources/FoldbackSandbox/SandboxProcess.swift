@@ -54,16 +54,18 @@ public final class SandboxProcess: @unchecked Sendable {
         label = configuration.label
     }
 
-    /// The `foldback-sandbox` executable: `FOLDBACK_SANDBOX`, else beside this process's executable.
+    /// The `foldback-sandbox` executable: `FOLDBACK_SANDBOX`, else beside this process's executable (a build
+    /// folder), else `../lib/foldback/foldback-sandbox` from it (where `make install` and the package put it).
     public static func locateExecutable() throws(SandboxError) -> String {
-        let path: String
         if let override = ProcessInfo.processInfo.environment["FOLDBACK_SANDBOX"] {
-            path = override
-        } else {
-            let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-            path = (me as NSString).deletingLastPathComponent + "/foldback-sandbox"
+            guard access(override, X_OK) == 0 else { throw .executableMissing(path: override) }
+            return override
         }
-        guard access(path, X_OK) == 0 else { throw .executableMissing(path: path) }
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let folder = (me as NSString).deletingLastPathComponent
+        let beside = folder + "/foldback-sandbox"
+        let installed = ((folder as NSString).deletingLastPathComponent as NSString).appendingPathComponent("lib/foldback/foldback-sandbox")
+        guard let path = [beside, installed].first(where: { access($0, X_OK) == 0 }) else { throw .executableMissing(path: beside) }
         return path
     }
 

@@ -47,6 +47,8 @@ public struct WebState: Encodable, Equatable, Sendable {
         /// A file source's tempo, key and song position (nil for a strip without a `source`); set through the tree's
         /// `strip/<name>/source/<key>` nodes.
         public var source: Source?
+        /// The preset's display name for the strip (`label`), or nil (absent): pages show ``name``.
+        public var label: String? = nil
     }
 
     /// A strip's file source as it plays (seconds rounded to whole ones, so the state changes once a second).
@@ -72,6 +74,8 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var units: [Unit]
         /// Whether the bus is in the cue.
         public var cue: Bool
+        /// The preset's display name for the bus (`label`), or nil (absent): pages show ``name``.
+        public var label: String? = nil
     }
 
     /// The engineer's cue output, when the preset has one.
@@ -192,12 +196,12 @@ public struct WebState: Encodable, Equatable, Sendable {
                 units: units("strip", name, strip.units), trim_db: value(Path.strip(name, Key.trim)) ?? 0,
                 talkback: strip.talkback == nil ? nil : value(Path.strip(name, Key.talkback)) == 1,
                 pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)),
-                source: sources.first { $0.strip == name }.map(Source.init))
+                source: sources.first { $0.strip == name }.map(Source.init), label: strip.label)
         }
         let buses = preset.buses.enumerated().map { index, bus in
             Bus(
                 name: bus.name, gain_db: gain(value(Path.bus(bus.name, Key.gain))), mute: value(Path.bus(bus.name, Key.mute)) == 1,
-                units: units("bus", bus.name, bus.units), cue: cue.contains(.cueBus(bus: index)))
+                units: units("bus", bus.name, bus.units), cue: cue.contains(.cueBus(bus: index)), label: bus.label)
         }
         let output = preset.cue.map { Cue(gain_db: gain(value(Path.cue(Key.gain)) ?? $0.gainDB)) }
         let parameters = tree.nodes.map { node in

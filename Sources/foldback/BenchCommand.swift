@@ -12,47 +12,15 @@ struct BenchCommand: ParsableCommand {
         commandName: "bench",
         abstract: "Measure the speed of each built-in unit and of the reference vocal chain.",
         discussion: """
-            Each case is a one-strip preset (mono in) built exactly as 'foldback run' builds it and rendered \
-            offline on one thread, in blocks of --block frames at --rate, from noise at −12 dBFS. Reported: \
-            nanoseconds of CPU time per input sample (thread CPU time, so other load on the machine does not \
-            count) and how many times faster than realtime that is. The reference vocal chain is the one \
-            Foldback is built for: 10-band EQ → compressor → reverb (mono in, stereo out) → bus limiter. The \
-            console case is a whole monitor console like presets/monitor-console.toml (several strips, four \
-            buses with their own units, a reverb effect bus and its return, aligned paths): its figure is \
-            the CPU time per frame of the whole graph, as is strips_128's (128 strips with a gain unit and two \
-            sends each: what every strip costs besides its units; divide by 128 for one strip) and chains_128's \
-            (128 reference chains into one bus, what --live runs, without JACK).
-
-            Cycles run as on the JACK thread (FTZ/DAZ, through the realtime cycle wrapper). Run under the \
-            allocation counter (LD_PRELOAD=.build/release/libFoldbackAllocCounter.so, as \
-            Benchmarks/bench.sh does) and a column shows audio-path mallocs + frees per cycle, which \
-            must be 0; the command then exits 1 if any case allocates.
-
-            --live starts a private dummy jackd at 48000 Hz / 64 frames, runs N mono strips of the \
-            reference vocal chain into one limited stereo bus, feeds each strip noise from a JACK test \
-            player, and times Foldback's own process callback inside the callback (monotonic clock, \
-            1 µs histogram) for --seconds per trial (default 3 here). N doubles until the callback time \
-            exceeds 50 % of the period (667 µs) or N reaches --max-strips, then is bisected; a count that misses in one trial is \
-            tried once more and fits if that trial does (a burst of other load on a shared machine can push \
-            one trial over). The count found is then measured again and must fit a second time, or the \
-            search goes on below it (one quiet trial can let a count through that fails on every later look). Reported: the largest N that fits, with its max and p99. --by p99 (default) judges by the 99th percentile, since on a shared \
-            machine one preemption of the audio thread can set the max; --by max judges by the longest \
-            callback (use it on a quiet machine with a realtime kernel). --threads N renders each cycle on N \
-            threads as 'foldback run --threads N' does (the process callback and N − 1 workers JACK \
-            creates), and a one-thread search takes turns with it, count by count, so both run under the \
-            same load; it reports both largest fits and the gain (N-thread strips ÷ one-thread strips). \
-            More columns show the workers' share of the work items, the futex wakes per cycle and each \
-            row's thread count.
+            Renders one-strip presets offline on one thread and prints each built-in unit's and the reference \
+            vocal chain's CPU time per sample and × realtime (with the allocation counter preloaded, the \
+            audio path's mallocs per cycle, which must be 0). --live finds the most reference-chain strips a \
+            private dummy jackd (48 kHz, 64 frames) carries with the callback under half the period; \
+            --threads N compares N threads with one. The whole story: docs/commands.md.
 
             EXAMPLES
               foldback bench
-              foldback bench --block 256 --seconds 30
-              foldback bench --only vocal_chain
-              LD_PRELOAD=.build/release/libFoldbackAllocCounter.so .build/release/foldback bench
-              foldback bench --live
-              foldback bench --live --by max --seconds 5
               foldback bench --live --threads 2
-              foldback bench --live --max-strips 48
             """
     )
 

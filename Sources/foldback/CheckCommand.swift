@@ -13,38 +13,16 @@ struct CheckCommand: ParsableCommand {
         commandName: "check",
         abstract: "Validate a preset (or every song of a setlist) and print the chain it describes.",
         discussion: """
-            Reads the preset, checks every key, and prints what 'foldback run' would build: for each \
-            strip its JACK input ports (or the effect bus it returns) and connections, its units in order \
-            with every parameter (defaults included), fader, pan, mute, solo and sends; for each bus its \
-            output ports (none for an effect bus), connections, units, gain, mute and limiter; last, the \
-            latency Foldback adds on the way to each bus at 48 kHz (strip and bus units, effect returns, \
-            limiter lookahead; LV2 plugins are instantiated to ask them), with each path's latency and the \
-            delay that aligns it when paths differ. JACK is not contacted: 'foldback run' prints the \
-            whole round trip with JACK's periods.
-
-            Problems are printed to standard error as file:line:column: error: message, all of them \
-            at once, and the exit status is 2. Warnings (a strip with no sends, a bus nothing feeds) \
-            are printed too but do not fail the check.
-
-            --eq-svg STRIP FILE plots the frequency response of the first eq or geq unit of strip STRIP \
-            (all its bands, from the digital filters at 48 kHz) as an SVG picture. Put it after \
-            the preset.
-
-            Given a setlist, it checks every song's preset (its sources, plugins and curves) the same way and \
-            prints each problem at file:line:column with the song it belongs to, then one line per song; the \
-            exit status is 2 if any song has an error.
-
-            --parameters prints the parameter tree instead of the chain: every parameter a running show \
-            has (strips, sends, buses, every unit's and plugin's parameters, cue, talkback), one a line: its \
-            path (the OSC address after /foldback/; with dots, the MIDI target), range and unit, the \
-            preset's value, type, curve, whether it glides, and who may set it.
+            Reads the preset, checks every key and prints what 'foldback run' would build: each strip's ports, \
+            units and sends, each bus's ports, units and limiter, and the latency to each bus. JACK is not \
+            contacted. Problems are printed as file:line:column: error: message, all at once, exit status 2. \
+            --eq-svg STRIP FILE plots a strip's eq; --parameters lists every parameter a running show has.
+            Given a setlist, it checks every song's preset (sources, plugins, curves) and prints each problem with
+            its song, then a line per song. The whole story: docs/commands.md.
 
             EXAMPLES
               foldback check presets/vocal-monitor.toml
-              foldback check --client-name monitors my-show.toml
-              foldback check show.toml && foldback run show.toml
               foldback check show.toml --eq-svg vox vox-eq.svg
-              foldback check show.toml --parameters
               foldback check tonight.toml          (a setlist: every song)
             """
     )

@@ -25,10 +25,8 @@ struct CurvesCommand: ParsableCommand {
             directory. An unknown name, or a curve file with errors, exits with status 2.
 
             EXAMPLES
-              foldback curves
               foldback curves "Vocal Booster"
               foldback curves telephone --svg telephone.svg
-              foldback curves air --rate 44100
             """
     )
 

@@ -10,37 +10,15 @@ struct Foldback: ParsableCommand {
         commandName: "foldback",
         abstract: "A realtime JACK mixing host for live monitor mixes, configured by preset files.",
         discussion: """
-            Foldback joins JACK as one client. Each strip in a preset becomes an input port (two for \
-            stereo) with its own chain of units, fader and pan; each bus becomes an output port (or \
-            a stereo pair) carrying a mix of strip sends: a front-of-house mix, a singer's in-ear mix, \
-            a wedge. Presets are TOML files; see docs/presets.md for every key.
-
-            VERBS
-              check   Validate a preset and print the chain it describes: ports,
-                      units with every parameter, faders, sends, connections.
-                      Nothing touches JACK.
-              run     Load a preset and run it as a live JACK client.
-              render  Render audio files through a preset offline, with the
-                      live engine (no JACK server needed).
-              curves  List the factory EQ curves, print one's bands and response,
-                      or plot it as SVG.
-              bench   Measure the speed of every built-in unit and of the
-                      reference vocal chain.
-              plugins List the installed LV2 plugins (filter by text).
-              plugin  Show one LV2 plugin's ports, presets and latency.
-
-            Preset errors name file:line:column, like a compiler. Bad input (a broken
-            preset, a mistyped option) exits with status 2.
+            Each strip of a preset becomes a JACK input port with its own units, fader and pan; each bus a \
+            mix of strip sends on its own output ports: front of house, a singer's in-ears, a wedge. Presets \
+            are TOML files (docs/presets.md). Bad input (a broken preset, a mistyped option) is reported as \
+            file:line:column and exits with status 2. 'foldback VERB --help' teaches each verb; the manual \
+            is in docs/ (docs/run.md, docs/commands.md).
 
             EXAMPLES
-              Validate a preset before the show and see which ports it will create:
-                foldback check presets/vocal-monitor.toml
-
-              Run it (a JACK server must be running):
-                foldback run presets/vocal-monitor.toml
-
-              Learn a verb's options:
-                foldback help check
+              foldback check presets/vocal-monitor.toml
+              foldback run presets/vocal-monitor.toml --start-server dummy --web-port 8080
             """,
         version: "0.1.0",
         subcommands: [RunCommand.self, CheckCommand.self, RenderCommand.self, BenchCommand.self, CurvesCommand.self, PluginsCommand.self, PluginCommand.self]

@@ -18,9 +18,8 @@ struct PluginCommand: ParsableCommand {
             line as meters. An unknown URI prints the closest installed ones and exits with status 2.
 
             EXAMPLES
-              foldback plugin http://plugin.org.uk/swh-plugins/amp
-              foldback plugin 'http://gareus.org/oss/lv2/fil4#stereo'
               foldback plugins darc        (find the URI first)
+              foldback plugin 'http://gareus.org/oss/lv2/fil4#stereo'
             """
     )
 

@@ -20,9 +20,7 @@ struct PluginsCommand: ParsableCommand {
             stereo plugin on a mono strip makes the strip stereo (see docs/presets.md).
 
             EXAMPLES
-              foldback plugins
               foldback plugins reverb
-              foldback plugins gareus.org
               LV2_PATH=~/my-lv2 foldback plugins
             """
     )

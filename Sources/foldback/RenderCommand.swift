@@ -15,42 +15,14 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render audio files through a preset offline, with the live engine.",
         discussion: """
-            Plays each input file into a strip and writes each named bus to a file, with the same engine, \
-            units and parameter smoothing as 'foldback run', in cycles of --block frames. No JACK server \
-            is needed. LV2 plugins run as live, except that their background work (LV2 worker) runs \
-            synchronously in the cycle that asks for it, so renders are deterministic. Outputs are shifted by the chain's latency so they line up with the inputs.
-
-            Inputs may be any format libsndfile reads (WAV, FLAC, AIFF, Ogg…). A mono file feeding a \
-            stereo strip plays into both channels; a stereo file feeding a mono strip is mixed as \
-            0.5·(L+R); more channels are an error. The render rate is --rate, else the first input's rate; \
-            a file at another rate is resampled (libsamplerate, best quality) and the report says so. \
-            A strip with a file source plays its file once, at its tempo and key (Rubber Band R3); other strips without an input get silence; buses without an output are not written.
-
-            --tail auto (the default) keeps rendering after the inputs end until every bus has stayed \
-            below −90 dBFS for 0.1 s, at most 30 s (the report says if the cap cut it); --tail 0 stops \
-            with the longest input. Outputs are written under a temporary name and renamed when \
-            complete, so a failed or interrupted render never leaves half a file: Ctrl-C (SIGINT) or \
-            SIGTERM stops every job, deletes the temporary files and exits 1.
-
-            BATCHES: put '{}' in the paths and list the names with --each NAME (repeatable) or \
-            --each-from FILE (one name per line); each name is one input set, with '{}' replaced by \
-            it. --jobs N renders up to N sets at once, each on its own thread.
-
-            A progress bar with the speed in × realtime is drawn on a terminal; otherwise one summary \
-            line per set. Bad input (missing or unreadable file, unknown strip or bus, wrong channel \
-            count) exits 2 before anything is written; a failure while writing exits 1.
+            Plays each input file into a strip and writes each named bus to a file, with the live engine and \
+            no JACK server; outputs are aligned for latency and written whole or not at all. Batches: '{}' in \
+            the paths with --each NAME or --each-from FILE, --jobs N at once. Bad input exits 2 before \
+            anything is written. The whole story (formats, rates, tails, batches): docs/commands.md.
 
             EXAMPLES
-              One strip, one bus:
-                foldback render presets/vocal-monitor.toml -i take.wav -o mix.wav
-              Named strips and buses, 24-bit FLAC, with a 5 s tail:
-                foldback render show.toml --input vox=vox.wav --input backing=band.flac \\
-                  --output main=main.flac --output iem_vox=iem.flac --format flac --tail 5
-              Every take in a folder, four at a time:
-                foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' \\
-                  --each-from takes.txt --jobs 4
-                foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' \\
-                  --each verse --each chorus
+              foldback render presets/vocal-monitor.toml -i take.wav -o mix.wav
+              foldback render vocal.toml -i 'takes/{}.wav' -o 'mixed/{}.wav' --each-from takes.txt --jobs 4
             """
     )
 

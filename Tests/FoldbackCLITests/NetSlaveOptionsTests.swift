@@ -18,7 +18,7 @@ final class NetSlaveOptionsTests: XCTestCase {
     }
 
     func testHelpTeachesTheNetSlave() throws {
-        let run = try FoldbackProcess.run(["run", "--help"])
+        let run = try FoldbackProcess.run(["run", "--help-hidden"])
         for expected in ["--start-server <dummy|net>", "--master <ADDR>", "--net-latency <CYCLES>", "--net-name <NAME>", "--net-port", "docs/network.md"] {
             XCTAssertTrue(run.standardOutput.contains(expected), "help mentions \(expected)")
         }

@@ -7,11 +7,17 @@ final class RunControlOptionsTests: XCTestCase {
         let run = try FoldbackProcess.run(["run", "--help"])
         XCTAssertEqual(run.status, 0)
         for expected in [
-            "--osc-port", "--osc-bind", "--allow-dir", "--setlist", "--watch", "--meters", "SIGHUP", "oscsend localhost 9000", "docs/osc.md",
-            "--allow-dir ~/saves", "/foldback/preset/save s ~/saves/soundcheck.toml", "--web-port", "--web-bind", "docs/web.md",
-            "--x32-port", "--xair-port", "--x32-bind", "no authentication", "docs/x32.md",
+            "--osc-port", "--setlist", "--watch", "--meters", "SIGHUP", "docs/osc.md", "--web-port", "--web-bind", "docs/web.md", "--qr", "--fresh-tokens", "--x32-port", "no authentication", "docs/x32.md",
         ] {
             XCTAssertTrue(run.standardOutput.contains(expected), "help mentions \(expected)")
+        }
+        let every = try FoldbackProcess.run(["run", "--help-hidden"]).standardOutput
+        for expected in ["--osc-bind", "--allow-dir", "--record-format", "--no-connect", "--xair-port", "--x32-bind", "--allow-broken-songs"] {
+            XCTAssertTrue(every.contains(expected), "--help-hidden lists \(expected)")
+        }
+        let manual = try String(contentsOf: FoldbackProcess.repositoryRoot.appendingPathComponent("docs/run.md"), encoding: .utf8)
+        for expected in ["oscsend localhost 9000", "--allow-dir ~/saves", "/foldback/preset/save s ~/saves/soundcheck.toml", "--fresh-tokens", "0600"] {
+            XCTAssertTrue(manual.contains(expected), "docs/run.md mentions \(expected)")
         }
     }
 

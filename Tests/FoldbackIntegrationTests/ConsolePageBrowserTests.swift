@@ -51,6 +51,18 @@ final class ConsolePageBrowserTests: JACKServerTestCase {
         }
     }
 
+    /// Moves the page's range input `fader` (a JavaScript expression) to `value` as a touch drag ends (input, change),
+    /// waits until OSC reads `value` at `path`, and returns the 1 kHz tone's level on the rig's first recorded port
+    /// before and after the move, dBFS.
+    static func moveAndMeasure(
+        _ browser: WebDriverSession, rig: LiveControlRig, fader: String, path: String, to value: Float
+    ) throws -> (before: Double, after: Double) {
+        let before = try levels(rig, at: 1_000)[0]
+        try browser.run("const f = \(fader); f.value = \(value); f.dispatchEvent(new Event('input')); f.dispatchEvent(new Event('change'));")
+        try rig.waitForValue(path, value)
+        return (before, try levels(rig, at: 1_000)[0])
+    }
+
     static func presetPath(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("presets").appendingPathComponent(name).path

@@ -25,9 +25,9 @@ final class FoldbackRun {
         let foldback = products.appendingPathComponent("foldback")
         process.executableURL = prefix.isEmpty ? foldback : URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = prefix.isEmpty ? arguments : prefix + [foldback.path] + arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
-        }
+        // The web tokens a show keeps between runs go to this test process's own state folder, not the user's.
+        let state = ["XDG_STATE_HOME": FileManager.default.temporaryDirectory.appendingPathComponent("foldback-state-\(getpid())").path]
+        process.environment = ProcessInfo.processInfo.environment.merging(state.merging(environment) { _, added in added }) { _, added in added }
         process.standardError = try FileHandle(forWritingTo: errorFile)
         if let standardOutput { process.standardOutput = standardOutput }
         if let standardInput { process.standardInput = standardInput }

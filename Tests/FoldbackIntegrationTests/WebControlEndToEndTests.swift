@@ -158,7 +158,7 @@ final class WebPageBrowserTests: JACKServerTestCase {
         XCTAssertEqual(try browser.run("return window.innerWidth") as? Int, 360, "a 360-pixel-wide phone")
         XCTAssertEqual(try browser.run("return document.documentElement.scrollWidth <= window.innerWidth") as? Bool, true, "nothing wider than the phone")
         XCTAssertEqual(try browser.run("return [...document.querySelectorAll('.name')].map(e => e.textContent).join(',')") as? String,
-                       "level,vox,keys", "the bus level, then a fader per strip sending to main, named as in the preset")
+                       "Whole mix,vox,keys", "the whole mix's level, then a fader per strip sending to main, named as in the preset (no labels here)")
         XCTAssertEqual(try browser.run("return window.foldbackPage.state.parameters.map(p => p.path).join(',')") as? String,
                        "strip/vox/send/main/gain_db,strip/vox/send/main/mute,strip/keys/send/main/gain_db,strip/keys/send/main/mute,bus/main/gain_db,bus/main/mute",
                        "the page was pushed the nodes of its bus alone, not vox's units or the iem bus")
@@ -171,10 +171,9 @@ final class WebPageBrowserTests: JACKServerTestCase {
         try rig.waitForValue("/foldback/strip/vox/send/main/gain_db", -6)
         XCTAssertEqual(decibels(try rig.measuredGain()), -6, accuracy: 0.1, "main after the page's fader move")
         try browser.wait(until: "return [...document.querySelectorAll('.meter .rms')].some(e => parseFloat(e.style.width) > 0)", "moving meters")
-        try browser.wait(until: "const l = document.querySelector('.lufs'); return l !== null && /^M -?[0-9]+\\.[0-9] .* LUFS/.test(l.textContent)",
-                         "the bus's measured loudness under its fader")
-        let shots = ProcessInfo.processInfo.environment["FOLDBACK_SCREENSHOTS"]
-        if let shots { try browser.screenshot().write(to: URL(fileURLWithPath: shots + "/web-musician.png")) }
+        try browser.wait(until: "const l = document.querySelector('.lufs'); return l !== null && /^Loudness −?[0-9]+ LUFS · peak −?[0-9]+ dB$/.test(l.textContent)",
+                         "the bus's measured loudness in words under its fader (main is no in-ear bus: no dose)")
+        let shots = ProcessInfo.processInfo.environment["FOLDBACK_SCREENSHOTS"]   // the musician's page: MusicianPageBrowserTests
 
         try browser.switchTo(engineerTab)
         try browser.wait(until: "return \(fader).value === '-6'", timeout: 2, "the musician's move on the engineer's page")
@@ -185,6 +184,8 @@ final class WebPageBrowserTests: JACKServerTestCase {
         try browser.wait(until: "return \(fader).value === '-4'", timeout: 2, "the engineer's move on the musician's page")
         try browser.switchTo(engineerTab)
         XCTAssertEqual(try browser.run("return document.getElementById('stats').textContent.includes('xruns')") as? Bool, true)
+        XCTAssertEqual(try browser.run("return document.querySelectorAll('.links img').length") as? Int, 0, "QR codes only on demand")
+        try browser.run("document.getElementById('show-qr').click()")
         try browser.wait(until: "const q = [...document.querySelectorAll('.links img')]; return q.length === 2 && q.every(i => i.complete && i.naturalWidth > 0)",
                          "a loaded QR code per musician's link")
 
@@ -233,8 +234,17 @@ extension LiveControlRig {
         server: String, testCase: XCTestCase, preset: String, options: [String] = [], signals: [TestSignal] = [.noise(seed: 3, level: -20)],
         playInto: [String] = ["vox_in"], recordFrom: [String] = ["main"]
     ) throws -> (LiveControlRig, UInt16, [String: String]) {
+        try web(server: server, testCase: testCase, arguments: [preset] + options, signals: signals, playInto: playInto, recordFrom: recordFrom)
+    }
+
+    /// `foldback run ARGUMENTS… --web-port 0` (a preset or `--setlist FILE`, and options): the rig, its web port and the printed
+    /// tokens by role (`engineer`, or the bus name).
+    static func web(
+        server: String, testCase: XCTestCase, arguments: [String], signals: [TestSignal] = [.noise(seed: 3, level: -20)],
+        playInto: [String] = ["vox_in"], recordFrom: [String] = ["main"]
+    ) throws -> (LiveControlRig, UInt16, [String: String]) {
         let rig = try LiveControlRig(
-            server: server, arguments: [preset, "--web-port", "0"] + options, testCase: testCase, signals: signals, playInto: playInto, recordFrom: recordFrom)
+            server: server, arguments: arguments + ["--web-port", "0"], testCase: testCase, signals: signals, playInto: playInto, recordFrom: recordFrom)
         var port: UInt16?
         var tokens: [String: String] = [:]
         for line in rig.run.standardError.split(separator: "\n") {

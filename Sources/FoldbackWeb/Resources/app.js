@@ -29,7 +29,11 @@
   const node = (path) => ((state && state.parameters) || []).find((p) => p.path === path);
   const travel = (path) => { const p = node(path) || {}; return [p.min ?? -1, p.max ?? 1]; };
 
-  const fmt = (db) => db <= FADER_MIN ? "-inf" : (db > 0 ? "+" : "") + db.toFixed(1);
+  // A number as people read it: a real minus sign, a plus on boosts; a level with its unit.
+  const signed = (v, digits = 1) => (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v).toFixed(digits);
+  const fmt = (db) => db <= FADER_MIN ? "−∞ dB" : signed(db) + " dB";
+  // A strip's or bus's name on a page: the preset's `label` when it has one.
+  const shownName = (x) => x.label || x.name;
 
   function send(message) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -87,25 +91,27 @@
     const pan = present(send.pan) ? [line("pan", ...fader(path + "pan", send.pan, -1, 1, 0.05, panText))] : [];
     const width = present(send.width) ? [line("width", ...fader(path + "width", send.width, 0, 2, 0.05, (v) => Math.round(v * 100) + "%"))] : [];
     return el("div", { class: "row" },
-      el("div", { class: "line" }, el("span", { class: "name" }, strip.name), ...fader(path + "gain_db", send.gain_db)),
+      el("div", { class: "line" }, el("span", { class: "name", title: strip.name }, shownName(strip)), ...fader(path + "gain_db", send.gain_db)),
       ...pan, ...width, meter("strip/" + strip.name));
   }
 
-  function busRow(b, title, withUnits) {
+  function busRow(b, title, withUnits, muteLabel = "M") {
     const lufs = el("div", { class: "small lufs" }, "");
     loudness.set(b.name, lufs);
     const units = withUnits ? (b.units || []).flatMap((unit) => [editButton("bus", b.name, unit), toggle(`bus/${b.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, "")]) : [];
     if (withUnits && state && state.cue) units.push(toggle(`cue/bus/${b.name}`, "cue", b.cue, "cue"));
     return el("div", { class: "row" },
-      el("div", { class: "line" }, el("span", { class: "name" }, title || b.name), ...fader(`bus/${b.name}/gain_db`, b.gain_db),
-        toggle(`bus/${b.name}/mute`, "M", b.mute, "mute")),
+      el("div", { class: "line" }, el("span", { class: "name", title: b.name }, title || shownName(b)), ...fader(`bus/${b.name}/gain_db`, b.gain_db),
+        toggle(`bus/${b.name}/mute`, muteLabel, b.mute, "mute")),
       meter("bus/" + b.name), lufs, ...(units.length ? [el("div", { class: "tools" }, ...units)] : []));
   }
 
+  // A musician's page in their words: their mix by its display name, its overall level, then what is in it.
   function renderMix(s) {
     const mine = s.buses.find((b) => b.name === bus);
-    if (!mine) { view.append(el("p", {}, `This preset has no bus '${bus}'.`)); return; }
-    view.append(el("h2", {}, `My mix: ${bus}`), busRow(mine, "level"), el("h2", {}, "Sends"));
+    if (!mine) { view.append(el("p", {}, `This song has no mix called '${bus}'. It comes back when a song that has it starts.`)); return; }
+    view.append(el("h1", { class: "mine", title: mine.name }, el("span", { class: "small" }, "Your mix"), " ", shownName(mine)),
+      busRow(mine, "Whole mix", false, "Mute"), el("h2", {}, "In your mix"));
     for (const strip of s.strips) for (const send of strip.sends) if (send.bus === bus) view.append(stripSend(strip, send));
   }
 
@@ -117,12 +123,19 @@
     if (narrow.matches) renderStacked(s); else window.foldbackConsole.render(s, page);   // console.js
     if (window.foldbackPlayback) view.append(...window.foldbackPlayback.panel(s, page, sourceText));   // playback.js: tempo, key, live/take
     if (window.foldbackAnalyser) view.append(el("h2", {}, "Analyser"), window.foldbackAnalyser.panel(s, send));   // analyser.js
-    if (links.length) {
-      view.append(el("h2", {}, "Musicians' links"), el("div", { class: "links" }, ...links.map((link) => {
+    if (links.length) {   // each musician's link; its QR code on demand ("show QR"), for a phone to scan
+      const named = new Map(s.buses.map((b) => [b.name, shownName(b)]));
+      const list = el("div", { class: "links", id: "links" }, ...links.map((link) => {
         const url = `${location.origin}/?token=${link.token}`;
-        return el("figure", { class: "row" }, el("img", { alt: `QR code of bus ${link.bus}`, src: `qr.svg?token=${encodeURIComponent(token)}&bus=${encodeURIComponent(link.bus)}` }),
-          el("figcaption", {}, el("b", {}, link.bus), el("br"), el("a", { href: url }, url)));
-      })));
+        return el("figure", { class: "row", "data-bus": link.bus }, el("figcaption", {}, el("b", { title: link.bus }, named.get(link.bus) || link.bus), el("br"), el("a", { href: url }, url)));
+      }));
+      const showQR = el("button", { id: "show-qr", onclick: () => {
+        for (const figure of list.querySelectorAll("figure")) {
+          if (!figure.querySelector("img")) figure.prepend(el("img", { alt: `QR code of bus ${figure.dataset.bus}`, src: `qr.svg?token=${encodeURIComponent(token)}&bus=${encodeURIComponent(figure.dataset.bus)}` }));
+        }
+        showQR.remove();
+      } }, "show QR codes");
+      view.append(el("h2", {}, "Musicians' links"), el("div", { class: "tools" }, showQR), list);
     }
   }
 
@@ -136,7 +149,7 @@
         return el("span", { class: "line" }, editButton("strip", strip.name, unit), toggle(`strip/${strip.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, ""), gr);
       });
       view.append(el("div", { class: "row" },
-        el("div", { class: "line" }, el("span", { class: "name" }, strip.name), ...fader(`strip/${strip.name}/gain_db`, strip.gain_db),
+        el("div", { class: "line" }, el("span", { class: "name", title: strip.name }, shownName(strip)), ...fader(`strip/${strip.name}/gain_db`, strip.gain_db),
           toggle(`strip/${strip.name}/mute`, "M", strip.mute, "mute"), toggle(`strip/${strip.name}/solo`, "S", strip.solo, "solo")),
         meter("strip/" + strip.name),
         el("div", { class: "line" }, el("span", { class: "name small" }, "pan"),
@@ -183,8 +196,9 @@
     state = s;
     const take = s.soundcheck ? ` · take ${s.soundcheck.position_s ?? "stopped"}/${s.soundcheck.length_s} s, on take: ${s.soundcheck.playing.join(", ") || "none"}` : "";
     document.getElementById("preset").textContent = s.preset + (s.setlist ? " · " + s.setlist : "") + take;
-    const shape = JSON.stringify([role, bus, !!s.cue, mix, narrow.matches, (s.parameters || []).map((p) => p.path), s.strips.map((x) => [x.name, x.sends.map((y) => y.bus), x.units.map((u) => u.id), x.talkback === null || x.talkback === undefined]),
-      s.buses.map((b) => [b.name, (b.units || []).map((u) => u.id)])]);
+    document.title = `Foldback · ${role === "engineer" ? "engineer" : shownName(s.buses.find((b) => b.name === bus) || { name: bus || "" })}`;
+    const shape = JSON.stringify([role, bus, !!s.cue, mix, narrow.matches, (s.parameters || []).map((p) => p.path), s.strips.map((x) => [x.name, x.label, x.sends.map((y) => y.bus), x.units.map((u) => u.id), x.talkback === null || x.talkback === undefined]),
+      s.buses.map((b) => [b.name, b.label, (b.units || []).map((u) => u.id)])]);
     if (shape !== layout) {
       layout = shape; view.textContent = ""; controls.clear(); meters.clear(); grs.clear(); loudness.clear();
       if (role === "engineer") renderEngineer(s); else renderMix(s);
@@ -236,13 +250,22 @@
     for (const [name, reading] of Object.entries(m.buses)) show("bus/" + name, reading);
     for (const [key, element] of grs) element.textContent = m.gr[key] > 0.05 ? "GR -" + m.gr[key].toFixed(1) : "";
     if (window.foldbackEditors) window.foldbackEditors.meters(m);   // editors.js: live gain reduction, notches
-    const lu = (v) => v <= -144 ? "-∞" : v.toFixed(1);
     for (const [name, element] of loudness) {
       const l = (m.loudness || {})[name], d = (m.dose || {})[name];
-      element.textContent = l ? `M ${lu(l[0])}  S ${lu(l[1])}  I ${lu(l[2])} LUFS  TP ${lu(l[3])} dBTP` + (d ? `  ·  ear dose ${d[0]} % → ${d[1]} %` : "") : "";
+      element.textContent = l ? loudnessText(l, d, role === "engineer") : "";
       element.classList.toggle("warn", !!d && d[1] > 100);
     }
     document.getElementById("stats").textContent = role === "engineer" ? `DSP ${m.dsp.toFixed(1)}%   xruns ${m.xruns}` : "";
+  }
+
+  // A bus's loudness in words: how loud now (short-term, 3 s), its true peak, and for an in-ear mix today's ear
+  // dose and where it ends at this level. The engineer's console columns get the same facts, shorter.
+  function loudnessText(l, d, short) {
+    const lu = (v, digits) => v <= -144 ? "−∞" : signed(v, digits);
+    if (short) return `${lu(l[1], 1)} LUFS · peak ${lu(l[3], 1)} dB` + (d ? ` · dose ${d[0]} → ${d[1]} %` : "");
+    const now = l[1] <= -144 ? "Quiet" : `Loudness ${lu(l[1], 0)} LUFS`;
+    return `${now} · peak ${lu(l[3], 0)} dB` + (d ? ` · today's ear dose ${d[0]}\u00a0% (${d[1]}\u00a0% by the end at this level)` : "")
+      + (d && d[1] > 100 ? " · too loud for the whole show" : "");
   }
 
   function setOnline(online) {
@@ -259,7 +282,7 @@
     socket.onopen = () => { retry = 500; setOnline(true); };
     socket.onmessage = (event) => {
       const message = JSON.parse(event.data);
-      if (message.type === "hello") { role = message.role; bus = message.bus || null; links = message.links || []; layout = ""; document.title = `Foldback · ${bus || "engineer"}`; }
+      if (message.type === "hello") { role = message.role; bus = message.bus || null; links = message.links || []; layout = ""; }
       else if (message.type === "tree") window.foldbackTree.take(message);   // tree.js: the tree once, then values
       else if (message.type === "state") { if (window.foldbackTree.expand(message)) applyState(message); }
       else if (message.type === "meters") applyMeters(message);
@@ -276,7 +299,7 @@
 
   // What console.js and editors.js build with: this page's helpers and its state.
   const page = {
-    el, fader, toggle, meter, send, move, node, travel, fmt, talkButtons, controls, grs, loudness, root,
+    el, fader, toggle, meter, send, move, node, travel, fmt, signed, shownName, talkButtons, controls, grs, loudness, root,
     get state() { return state; }, get mix() { return mix; }, get cueFollows() { return cueFollows; },
     selectMix(name) {
       mix = name;

@@ -24,18 +24,23 @@ window.foldbackConsole = (() => {
     });
   }
 
+  // A column's name: the preset's label (else its name) on up to two lines, the name and label in full as its tooltip.
+  const columnName = (x, kind) => page.el("div", { class: "name", title: x.label ? `${x.label} (${kind} ${x.name})` : `${kind} ${x.name}` }, page.shownName(x));
+
   function stripColumn(s, strip) {
     const { el } = page;
     const name = `strip/${strip.name}`;
     const send = page.mix ? strip.sends.find((x) => x.bus === page.mix) : null;
     const column = el("div", { class: "strip", "data-strip": strip.name });
-    column.append(el("div", { class: "name" }, strip.name));
-    if (page.mix && !send) column.append(el("div", { class: "small nosend" }, `no send to ${page.mix}`), page.meter(name, true));
+    column.append(columnName(strip, "strip"));
+    if (page.mix && !send) {   // the same boxes as a fader's, so the buttons below stay level with the other columns'
+      column.append(el("div", { class: "faderbox" }, el("div", { class: "small nosend" }, `no send to ${page.mix}`), page.meter(name, true)), el("span", { class: "value" }, ""));
+    }
     else column.append(...faderBox(send ? `${name}/send/${page.mix}/gain_db` : `${name}/gain_db`, send ? send.gain_db : strip.gain_db, name));
     column.append(el("div", { class: "pair" }, page.toggle(`${name}/mute`, "M", strip.mute, "mute"), page.toggle(`${name}/solo`, "S", strip.solo, "solo")));
     if (!page.mix) {
-      column.append(...page.fader(`${name}/pan`, strip.pan, ...page.travel(`${name}/pan`), 0.05,
-        (v) => v === 0 ? "C" : (v < 0 ? "L" : "R") + Math.round(Math.abs(v) * 100)));
+      column.append(page.el("div", { class: "panbox" }, ...page.fader(`${name}/pan`, strip.pan, ...page.travel(`${name}/pan`), 0.05,
+        (v) => v === 0 ? "C" : (v < 0 ? "L" : "R") + Math.round(Math.abs(v) * 100))));
     }
     column.append(editorButton("⚙ strip", `${name}/`, "settings", `${strip.name}: trim, pan, sends`, "settings"), ...unitButtons("strip", strip.name, strip.units));
     if (s.cue) column.append(el("div", { class: "pair" }, page.toggle(`cue/strip/${strip.name}/pfl`, "PFL", strip.pfl, "cue"), page.toggle(`cue/strip/${strip.name}/afl`, "AFL", strip.afl, "cue")));
@@ -49,7 +54,7 @@ window.foldbackConsole = (() => {
     const name = `bus/${b.name}`;
     const lufs = el("div", { class: "small lufs" }, "");
     page.loudness.set(b.name, lufs);
-    const column = el("div", { class: "strip bus" + (selected ? " selected" : ""), "data-bus": b.name }, el("div", { class: "name" }, b.name),
+    const column = el("div", { class: "strip bus" + (selected ? " selected" : ""), "data-bus": b.name }, columnName(b, "bus"),
       ...faderBox(`${name}/gain_db`, b.gain_db, name), page.toggle(`${name}/mute`, "M", b.mute, "mute"), ...unitButtons("bus", b.name, b.units || []));
     column.append(editorButton("⚙ bus", `${name}/`, "settings", `${b.name}: level, limiter`, "settings"));
     if (selected) column.append(...page.parameters(`${name}/limiter_`).map((p) => window.foldbackEditors.inline(page, p, `${name}/`)));
@@ -64,7 +69,7 @@ window.foldbackConsole = (() => {
     const { el } = page;
     const choose = el("select", { id: "mix", "aria-label": "mix on the faders", onchange: () => page.selectMix(choose.value) });
     choose.append(new Option("strips (their own faders)", "", false, page.mix === ""));
-    for (const b of s.buses) choose.append(new Option(`sends on faders: ${b.name}`, b.name, false, page.mix === b.name));
+    for (const b of s.buses) choose.append(new Option(`sends on faders: ${page.shownName(b)}`, b.name, false, page.mix === b.name));
     const follow = el("input", { type: "checkbox", id: "cue-follows", onchange: () => page.followCue(follow.checked) });
     follow.checked = page.cueFollows;
     return el("div", { class: "row line mixbar" }, el("span", { class: "name" }, "mix"), choose,
@@ -72,21 +77,23 @@ window.foldbackConsole = (() => {
       el("button", { id: "undo", onclick: () => page.undo() }, "↶ undo"));
   }
 
+  // The desk: the strips scrolling sideways on the left, every bus master pinned on the right (the selected mix's
+  // first, with its limiter), so a laptop shows both at once.
   function render(s, helpers) {
     page = helpers;
     const { el } = page;
     const view = document.getElementById("view");
-    view.append(el("h2", {}, page.mix ? `Console · sends on faders: ${page.mix}` : "Console"), selector(s));
-    const row = el("div", { class: "console", id: "console" }, ...s.strips.map((strip) => stripColumn(s, strip)));
     const mine = s.buses.find((b) => b.name === page.mix);
-    if (mine) row.append(busColumn(s, mine, true));
-    view.append(row);
+    view.append(el("h2", {}, mine ? `Console · sends on faders: ${page.shownName(mine)}` : "Console"), selector(s));
+    const strips = el("div", { class: "console strips", id: "strips" }, ...s.strips.map((strip) => stripColumn(s, strip)));
+    const buses = el("div", { class: "console buses", id: "buses" }, ...(mine ? [busColumn(s, mine, true)] : []),
+      ...s.buses.filter((b) => b !== mine).map((b) => busColumn(s, b, false)));
+    view.append(el("div", { class: "desk", id: "console" }, strips, buses));
     if (window.foldbackGroups) view.append(...window.foldbackGroups.section(s, page, true));   // groups.js: DCAs, mute groups
     if (s.cue) {
       view.append(el("div", { class: "row line" }, el("span", { class: "name" }, "cue"), ...page.fader("cue/gain_db", s.cue.gain_db),
         el("button", { onclick: () => page.send({ command: "cue/clear" }) }, "clear")));
     }
-    view.append(el("h2", {}, "Buses"), el("div", { class: "console buses" }, ...s.buses.filter((b) => b.name !== page.mix).map((b) => busColumn(s, b, false))));
   }
 
   return { render };
