@@ -64,8 +64,8 @@ public final class SandboxProcess: @unchecked Sendable {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         let folder = (me as NSString).deletingLastPathComponent
         let beside = folder + "/foldback-sandbox"
-        let installed = ((folder as NSString).deletingLastPathComponent as NSString).appendingPathComponent("lib/foldback/foldback-sandbox")
-        guard let path = [beside, installed].first(where: { access($0, X_OK) == 0 }) else { throw .executableMissing(path: beside) }
+        let installed: String = ((folder as NSString).deletingLastPathComponent as NSString).appendingPathComponent("lib/foldback/foldback-sandbox")
+        guard let path = [beside, installed].first(where: { (candidate: String) in access(candidate, X_OK) == 0 }) else { throw .executableMissing(path: beside) }
         return path
     }
 
