@@ -22,7 +22,6 @@ struct CheckCommand: ParsableCommand {
 
             EXAMPLES
               foldback check presets/vocal-monitor.toml
-              foldback check show.toml --eq-svg vox vox-eq.svg
               foldback check tonight.toml          (a setlist: every song)
             """
     )

@@ -17,7 +17,7 @@ struct ControlOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The web pages' address (0.0.0.0: every interface).", valueName: "address"))
     var webBind = "127.0.0.1"
 
-    @Option(name: .customLong("x32-port"), help: ArgumentHelp("Answer X32 apps (Mixing Station, X32-Mix) on this UDP port (10023); no authentication; docs/x32.md.", valueName: "port"))
+    @Option(name: .customLong("x32-port"), help: ArgumentHelp("X32 apps; no authentication (docs/x32.md)", valueName: "port"))
     var x32Port: UInt16?
 
     @Option(name: .customLong("xair-port"), help: ArgumentHelp("Answer X-Air (XR18) apps on this UDP port (usually 10024); docs/x32.md.", valueName: "port", visibility: .hidden))
