@@ -109,8 +109,15 @@ deb: man
 # CI's check of the package as a user gets it: `make deb`, `apt-get install ./foldback_….deb`, then the installed
 # /usr/bin/foldback with no toolchain on the PATH plays a shipped preset on a private dummy server (tone in, tone out),
 # refuses a used port at once, speaks systemd's notify protocol and advertises over DNS-SD (scripts/package-check.py).
-package-check: deb
+package-check: deb $(PACKAGE_CHECK_VENV)/.installed
 	$(BOUNDED) 600 python3 scripts/package-check.py
+
+# python-zeroconf, the phone's-eye mDNS browser package-check drives (scripts/dnssd-browse.py), pinned.
+PACKAGE_CHECK_VENV = .build/package-check-venv
+$(PACKAGE_CHECK_VENV)/.installed: scripts/package-check-requirements.txt
+	rm -rf $(PACKAGE_CHECK_VENV) && mkdir -p .build && /usr/bin/python3 -m venv $(PACKAGE_CHECK_VENV)
+	$(PACKAGE_CHECK_VENV)/bin/pip install --quiet --disable-pip-version-check -r $<
+	touch $@
 
 # Every product in one `swift build` (one plan, and llbuild compiles the executables side by side).
 build: deps
