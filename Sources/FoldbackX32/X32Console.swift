@@ -82,8 +82,10 @@ public final class X32Console: @unchecked Sendable {
             return reply(OSCMessage(path, [.string(address(for: sender)), .string(consoleName), .string(dialect.model), .string(dialect.firmware)]))
         case "/status":
             return reply(OSCMessage(path, [.string("active"), .string(address(for: sender)), .string(consoleName)]))
-        case "/xremote":
-            if !subscriptions.remote(sender, now: now) { refuse(message, "too many clients (\(X32Subscriptions.clientLimit))") }
+        case "/xremote", "/xremotenfb":   // an X-Air's /xremote echoes a client's own sets; /xremotenfb ("no feedback") does not
+            guard arguments.isEmpty else { return refuse(message, "takes no arguments") }
+            let echo = dialect == .xair && path == "/xremote"
+            if !subscriptions.remote(sender, now: now, echo: echo) { refuse(message, "too many clients (\(X32Subscriptions.clientLimit))") }
             return []
         case "/renew":
             guard arguments.isEmpty || (arguments.count == 1 && arguments[0].text != nil) else { return refuse(message, "takes an optional address") }
@@ -175,7 +177,7 @@ public final class X32Console: @unchecked Sendable {
         }
         guard let now = value(at: leaf) else { return [] }
         lastSent[leaf] = now
-        return subscriptions.remotes.keys.filter { $0 != sender }.map { (OSCMessage(leaf, [now]), $0) }   // X32 echoes to the others
+        return subscriptions.recipients(of: sender).map { (OSCMessage(leaf, [now]), $0) }
     }
 
     /// Whether a shadow leaf of value `current` takes `argument`: the same type; a float in 0…1, an integer in

@@ -44,12 +44,22 @@ public struct X32Subscriptions: Sendable {
     /// No one yet.
     public init() {}
 
-    /// `/xremote` from `peer` at `now`; false when the table is full.
+    /// `/xremote` clients that also hear their own sets echoed back (an X-Air's `/xremote`; `/xremotenfb` and an
+    /// X32's `/xremote` push to the others only).
+    public private(set) var echoed: Set<OSCPeer> = []
+
+    /// `/xremote` (or `/xremotenfb`) from `peer` at `now`, its own sets echoed back when `echo`; false when the table is full.
     @discardableResult
-    public mutating func remote(_ peer: OSCPeer, now: Double) -> Bool {
+    public mutating func remote(_ peer: OSCPeer, now: Double, echo: Bool = false) -> Bool {
         guard remotes[peer] != nil || clientCount < Self.clientLimit else { return false }
         remotes[peer] = now + Self.lifetime
+        if echo { echoed.insert(peer) } else { echoed.remove(peer) }
         return true
+    }
+
+    /// Who hears a set made by `sender`: every `/xremote` client but the sender, unless it asked for its echo.
+    public func recipients(of sender: OSCPeer) -> [OSCPeer] {
+        remotes.keys.filter { $0 != sender || echoed.contains($0) }
     }
 
     /// A periodic request answered under `address` with `source` (its value by default) every `interval` s,
@@ -77,6 +87,7 @@ public struct X32Subscriptions: Sendable {
     public mutating func remove(_ peer: OSCPeer, address: String? = nil) {
         guard let address else {
             remotes[peer] = nil
+            echoed.remove(peer)
             periodic[peer] = nil
             return
         }
@@ -87,6 +98,7 @@ public struct X32Subscriptions: Sendable {
     /// Forgets what lapsed by `now`.
     public mutating func expire(now: Double) {
         remotes = remotes.filter { $0.value > now }
+        echoed = echoed.filter { remotes[$0] != nil }
         periodic = periodic.compactMapValues { list in
             let alive = list.filter { $0.expiry > now }
             return alive.isEmpty ? nil : alive

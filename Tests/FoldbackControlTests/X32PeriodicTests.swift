@@ -151,6 +151,22 @@ final class X32PeriodicTests: XCTestCase {
         XCTAssertEqual(xair.receive(OSCMessage("/config/chlink/7-8"), from: app, now: 0).first?.message.arguments, [.int(1)])
     }
 
+    /// An X32's `/xremote` pushes a client's set to the others; an X-Air's echoes it to the sender too; `/xremotenfb`
+    /// ("no feedback", what X-Air-Edit sends) never echoes, on either port.
+    func testEchoRulesOfBothConsoles() throws {
+        for (dialect, subscribe, expected) in [(X32Dialect.x32, "/xremote", [tablet]), (.xair, "/xremote", [app, tablet]),
+                                               (.xair, "/xremotenfb", [tablet]), (.x32, "/xremotenfb", [tablet])] {
+            let (console, target) = try console(dialect)
+            _ = console.receive(OSCMessage(subscribe), from: app, now: 0)
+            _ = console.receive(OSCMessage("/xremote"), from: tablet, now: 0)
+            let pushes = console.receive(OSCMessage("/ch/01/mix/fader", [.float(0.25)]), from: app, now: 1)
+            XCTAssertEqual(Set(pushes.map(\.peer)), Set(expected), "\(dialect) \(subscribe)")
+            XCTAssertEqual(target.engine.value(at: .stripGain(strip: 0)) ?? .nan, X32FaderLaw.decibels(position: 0.25), accuracy: 1e-6)
+            XCTAssertTrue(console.receive(OSCMessage(subscribe, [.int(1)]), from: app, now: 1).isEmpty)
+            XCTAssertEqual(console.refusals, 1, "takes no arguments")
+        }
+    }
+
     /// Bound to every interface, `/xinfo` and `/status` name the address the client reaches: 127.0.0.1 from this machine,
     /// the LAN address from the LAN (each of this machine's addresses answers itself).
     func testXInfoNamesTheAddressTheClientReaches() throws {

@@ -11,7 +11,7 @@ struct X32Fuzz {
     private static let addresses = [
         "/ch/01/mix/fader", "/ch/01/mix/on", "/ch/01/mix/pan", "/ch/01/mix/02/level", "/ch/01/mix/01/level", "/dca/1/fader", "/dca/1/on",
         "/main/st/mix/fader", "/bus/01/mix/on", "/config/mute/1", "/ch/01/config/name", "/ch/01/eq/1/g", "/-prefs/name", "/meters",
-        "/subscribe", "/renew", "/node", "/xremote", "/ch/01/preamp/trim",
+        "/subscribe", "/renew", "/node", "/xremote", "/xremotenfb", "/ch/01/preamp/trim",
     ]
 
     init(seed: UInt64) { random = SeededGenerator(seed: seed) }
