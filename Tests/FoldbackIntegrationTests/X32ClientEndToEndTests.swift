@@ -238,7 +238,7 @@ final class X32ClientEndToEndTests: JACKServerTestCase {
     }
 
     /// Bound to every interface, behringer-mixer connecting to this machine's LAN address reads that address back
-    /// from `/xinfo` (what an app's discovery shows), as an X32 and as an XR18.
+    /// from `/xinfo`, and a `/xinfo` broadcast (an app's discovery) is answered with it, as an X32 and as an XR18.
     func testBoundToEveryInterfaceXInfoNamesTheLANAddress() throws {
         guard let lan = Host.current().addresses.first(where: { OSCPeer(host: $0, port: 1) != nil && !$0.hasPrefix("127.") }) else {
             throw XCTSkip("this machine has no IPv4 address but loopback")
@@ -249,6 +249,9 @@ final class X32ClientEndToEndTests: JACKServerTestCase {
             let status = try XCTUnwrap(try client("behringer-info", kind, lan, String(port))["status"] as? [String: Any])
             XCTAssertEqual(status["ip_address"] as? String, lan, kind)
             XCTAssertEqual(status["type"] as? String, kind)
+            let found = try client("discover", String(port))
+            XCTAssertEqual(found["from"] as? String, lan, "the broadcast /xinfo answered from the LAN address")
+            XCTAssertEqual((found["arguments"] as? [Any])?.compactMap { $0 as? String }, [lan, "X32 test", kind, kind == "X32" ? "4.06" : "1.17"])
         }
     }
 

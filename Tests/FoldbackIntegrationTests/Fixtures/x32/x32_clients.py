@@ -8,16 +8,20 @@
   x32_clients.py xairapi-set PORT WHAT VALUE          WHAT: fader, send, mute, dca_on
   x32_clients.py push-latency KIND PORT OSC_PORT N    subscribe, move vox over Foldback's own OSC N times, time each push
   x32_clients.py behringer-info KIND HOST PORT        connect to HOST (a LAN address) and report what /xinfo said
+  x32_clients.py discover PORT                        python-osc: /xinfo broadcast to 255.255.255.255:PORT, as apps discover consoles
   x32_clients.py periodic X32_PORT XAIR_PORT          python-osc: /batchsubscribe, /formatsubscribe, /unsubscribe ALIAS, X-Air /meters/1
 KIND is X32 or XR18."""
 import asyncio
 import json
+import socket
 import statistics
 import struct
 import sys
 import time
 
 from behringer_mixer import mixer_api
+from pythonosc.osc_message import OscMessage
+from pythonosc.osc_message_builder import OscMessageBuilder
 from pythonosc.udp_client import SimpleUDPClient
 import xair_api
 
@@ -119,6 +123,16 @@ async def behringer_info(kind, host, port):
     await mixer.stop()
 
 
+def discover(port):
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+    probe.settimeout(2)
+    probe.sendto(OscMessageBuilder("/xinfo").build().dgram, ("255.255.255.255", int(port)))
+    packet, sender = probe.recvfrom(4096)
+    reply = OscMessage(packet)
+    out({"from": sender[0], "address": reply.address, "arguments": list(reply.params)})
+
+
 def collect(client, seconds):
     """Every message arriving within `seconds`: (arrival time, address, arguments)."""
     messages, end = [], time.monotonic() + seconds
@@ -181,6 +195,8 @@ def main(argv):
         asyncio.run(push_latency(*rest))
     elif command == "behringer-info":
         asyncio.run(behringer_info(*rest))
+    elif command == "discover":
+        discover(*rest)
     elif command == "periodic":
         periodic(*rest)
     else:
