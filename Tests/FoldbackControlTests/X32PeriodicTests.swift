@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 @testable import FoldbackEngine
+import FoldbackGraph
 import FoldbackPresets
 @testable import FoldbackX32
 import Foundation
@@ -149,6 +150,10 @@ final class X32PeriodicTests: XCTestCase {
         XCTAssertEqual(x32.refusals, 1, "the link is the preset's")
         let (xair, _) = try console(.xair, text: Self.stereo)
         XCTAssertEqual(xair.receive(OSCMessage("/config/chlink/7-8"), from: app, now: 0).first?.message.arguments, [.int(1)])
+        let clash = Self.stereo.replacingOccurrences(of: "name = \"gtr\"", with: "name = \"gtr\"\nx32_channel = 7")
+        XCTAssertThrowsError(try PresetLoader.parse(clash, path: "/tmp/x32-pair.toml")) { error in
+            XCTAssertTrue("\(error)".contains("duplicate x32_channel '7' (stereo strip 'pads' takes the pair 7-8)"), "\(error)")
+        }
     }
 
     /// An X32's `/xremote` pushes a client's set to the others; an X-Air's echoes it to the sender too; `/xremotenfb`
