@@ -85,7 +85,9 @@ extension X32Console {
             case let .meter(page): argument = meters.flatMap { X32Meters.blob(page, snapshot: $0, mapping: mapping) }.map(OSCArgument.blob)
             case let .format(leaves): argument = .blob(packed(leaves))
             }
-            return argument.map { (OSCMessage(request.address, [$0]), peer) }
+            // An alias written without the leading slash (X-Air-Edit's "meters/1") is answered with one: OSC needs it.
+            let path = request.address.hasPrefix("/") ? request.address : "/" + request.address
+            return argument.map { (OSCMessage(path, [$0]), peer) }
         }
     }
 

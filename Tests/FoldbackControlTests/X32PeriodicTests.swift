@@ -44,6 +44,14 @@ final class X32PeriodicTests: XCTestCase {
         _ = x32.receive(OSCMessage("/unsubscribe", [.string("/mtr")]), from: app, now: 15.2)
         XCTAssertNil(words(x32.tick(now: 16), "/mtr"))
         XCTAssertEqual(x32.subscriptions.clientCount, 0, "the /xremote lapsed at 10 s, not at the unsubscribe")
+        // X-Air-Edit's aliases have no slash ("meters/1"): answered with one (OSC and liblo need it); /unsubscribe names it as written.
+        let (xair, _) = try console(.xair)
+        _ = xair.receive(OSCMessage("/batchsubscribe", [.string("meters/1"), .string("/meters/1"), .int(0), .int(0), .int(0)]), from: app, now: 0)
+        let answer = try XCTUnwrap(xair.tick(now: 0.02).first?.message)
+        XCTAssertEqual(answer.path, "/meters/1")
+        XCTAssertEqual(try OSCCodec.decode(OSCCodec.encode(answer)), answer)
+        _ = xair.receive(OSCMessage("/unsubscribe", [.string("meters/1")]), from: app, now: 0.03)
+        XCTAssertTrue(xair.tick(now: 0.1).isEmpty)
     }
 
     /// `/formatsubscribe ALIAS PATTERN… FIRST LAST TF` packs every address (`**` numbered as the console numbers it) into one blob.
