@@ -181,26 +181,22 @@ def periodic(x32_port, xair_port):
     })
 
 
+COMMANDS = {
+    "behringer-sync": lambda *rest: asyncio.run(behringer_sync(*rest)),
+    "behringer-set": lambda *rest: asyncio.run(behringer_set(*rest)),
+    "behringer-info": lambda *rest: asyncio.run(behringer_info(*rest)),
+    "push-latency": lambda *rest: asyncio.run(push_latency(*rest)),
+    "xairapi-get": xairapi_get,
+    "xairapi-set": xairapi_set,
+    "discover": discover,
+    "periodic": periodic,
+}
+
+
 def main(argv):
-    command, rest = argv[1], argv[2:]
-    if command == "behringer-sync":
-        asyncio.run(behringer_sync(*rest))
-    elif command == "behringer-set":
-        asyncio.run(behringer_set(*rest))
-    elif command == "xairapi-get":
-        xairapi_get(*rest)
-    elif command == "xairapi-set":
-        xairapi_set(*rest)
-    elif command == "push-latency":
-        asyncio.run(push_latency(*rest))
-    elif command == "behringer-info":
-        asyncio.run(behringer_info(*rest))
-    elif command == "discover":
-        discover(*rest)
-    elif command == "periodic":
-        periodic(*rest)
-    else:
+    if len(argv) < 2 or argv[1] not in COMMANDS:
         raise SystemExit(__doc__)
+    COMMANDS[argv[1]](*argv[2:])
 
 
 if __name__ == "__main__":
