@@ -30,9 +30,28 @@ public struct OSCPeer: Sendable, Hashable, CustomStringConvertible {
         return result
     }
 
-    public var description: String {
-        let bytes = withUnsafeBytes(of: address) { Array($0) }
-        return bytes.map(String.init).joined(separator: ".") + ":\(port)"
+    /// The address as a dotted quad, without the port.
+    public var host: String { withUnsafeBytes(of: address) { Array($0) }.map(String.init).joined(separator: ".") }
+
+    public var description: String { host + ":\(port)" }
+
+    /// The address of this machine that the route to this peer leaves from (what a server bound to 0.0.0.0 tells
+    /// a client to reach it on), or nil when there is no route. A routing look-up only: nothing is sent.
+    public func localHost() -> String? {
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard probe >= 0 else { return nil }
+        defer { Glibc.close(probe) }
+        var remote = socketAddress
+        let connected = withUnsafePointer(to: &remote) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(probe, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var local = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) }
+        }
+        guard connected == 0, named == 0, local.sin_addr.s_addr != 0 else { return nil }
+        return OSCPeer(local).host
     }
 }
 

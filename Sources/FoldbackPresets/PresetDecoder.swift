@@ -46,7 +46,12 @@ enum PresetDecoder {
         for stripReader in stripReaders {
             guard let strip = StripDecoder.decode(stripReader, buses: knownBuses, plugins: plugins) else { continue }
             stripNames.register(strip.name, at: stripReader.valueLocation("name"), log: log)
-            if let channel = strip.x32Channel { x32Channels.register(String(channel), at: stripReader.valueLocation("x32_channel"), log: log) }
+            if let channel = strip.x32Channel {   // a stereo strip takes its channel's linked pair (7 or 8: 7-8)
+                let pair = (channel - 1) / 2 * 2 + 1
+                let taken = strip.channels > 1 ? [pair, pair + 1] : [channel]
+                let context = strip.channels > 1 ? " (stereo strip '\(strip.name)' takes the pair \(pair)-\(pair + 1))" : ""
+                for number in taken { x32Channels.register(String(number), at: stripReader.valueLocation("x32_channel"), context: context, log: log) }
+            }
             strips.append(strip)
         }
 

@@ -17,7 +17,7 @@ public final class X32Console: @unchecked Sendable {
 
     /// The console this port answers as.
     public let dialect: X32Dialect
-    private let target: any LiveControlTarget
+    let target: any LiveControlTarget
     private let router: ControlRouter
     private let address: String
     private let writableBuses: Set<String>?
@@ -35,7 +35,7 @@ public final class X32Console: @unchecked Sendable {
     /// The value each mapped address was last pushed (or set) with.
     private var lastSent: [String: OSCArgument] = [:]
     /// Who listens.
-    public private(set) var subscriptions = X32Subscriptions()
+    public internal(set) var subscriptions = X32Subscriptions()
     /// Messages refused so far, and why the last one was.
     public private(set) var refusals = 0
     public private(set) var lastRefusal = ""
@@ -43,7 +43,8 @@ public final class X32Console: @unchecked Sendable {
     /// The longest string a shadow leaf stores; names take 12 characters.
     static let stringLimit = 64
 
-    /// A console for `target`, setting through `router`; `address` is the IP `/xinfo` names. X32 clients may change
+    /// A console for `target`, setting through `router`; `address` is the IP `/xinfo` and `/status` name (for
+    /// `0.0.0.0`, every interface, the machine's address on the route to the asking client). X32 clients may change
     /// only sends into `writableBuses` when given, else into the playing preset's `[x32] buses` when it has them.
     public init(dialect: X32Dialect, target: any LiveControlTarget, router: ControlRouter, address: String, writableBuses: Set<String>? = nil) {
         self.dialect = dialect
@@ -78,23 +79,24 @@ public final class X32Console: @unchecked Sendable {
         case "/info":
             return reply(OSCMessage(path, [.string(dialect.serverVersion), .string(consoleName), .string(dialect.model), .string(dialect.firmware)]))
         case "/xinfo":
-            return reply(OSCMessage(path, [.string(address), .string(consoleName), .string(dialect.model), .string(dialect.firmware)]))
+            return reply(OSCMessage(path, [.string(address(for: sender)), .string(consoleName), .string(dialect.model), .string(dialect.firmware)]))
         case "/status":
-            return reply(OSCMessage(path, [.string("active"), .string(address), .string(consoleName)]))
-        case "/xremote":
-            if !subscriptions.remote(sender, now: now) { refuse(message, "too many clients (\(X32Subscriptions.clientLimit))") }
+            return reply(OSCMessage(path, [.string("active"), .string(address(for: sender)), .string(consoleName)]))
+        case "/xremote", "/xremotenfb":   // an X-Air's /xremote echoes a client's own sets; /xremotenfb ("no feedback") does not
+            guard arguments.isEmpty else { return refuse(message, "takes no arguments") }
+            let echo = dialect == .xair && path == "/xremote"
+            if !subscriptions.remote(sender, now: now, echo: echo) { refuse(message, "too many clients (\(X32Subscriptions.clientLimit))") }
             return []
         case "/renew":
             guard arguments.isEmpty || (arguments.count == 1 && arguments[0].text != nil) else { return refuse(message, "takes an optional address") }
             subscriptions.renew(sender, address: arguments.first?.text, now: now)
             return []
         case "/unsubscribe":
-            subscriptions.remove(sender)
+            guard arguments.isEmpty || (arguments.count == 1 && arguments[0].text != nil) else { return refuse(message, "takes an optional alias") }
+            subscriptions.remove(sender, address: arguments.first?.text)
             return []
-        case "/subscribe", "/meters":
+        case "/subscribe", "/meters", "/batchsubscribe", "/formatsubscribe":
             return periodic(message, from: sender, now: now)
-        case "/batchsubscribe", "/formatsubscribe":
-            return []   // accepted and not served: no known client relies on them (docs/x32.md)
         case "/node":
             guard arguments.count == 1, let node = arguments[0].text, node.utf8.count <= Self.stringLimit else {
                 return refuse(message, "takes one string, the node")
@@ -124,17 +126,14 @@ public final class X32Console: @unchecked Sendable {
                 for peer in subscriptions.remotes.keys { outgoing.append((OSCMessage(leaf, [current]), peer)) }
             }
         }
-        let due = subscriptions.due(now: now)
-        guard !due.isEmpty else { return outgoing }
-        let meters = due.contains { X32Meters.counts[$0.address] != nil } ? target.engine.meters() : nil
-        for (peer, leaf) in due {
-            if let meters, let blob = X32Meters.blob(leaf, snapshot: meters, mapping: mapping) {
-                outgoing.append((OSCMessage(leaf, [.blob(blob)]), peer))
-            } else if let current = value(at: leaf) {
-                outgoing.append((OSCMessage(leaf, [current]), peer))
-            }
-        }
-        return outgoing
+        return outgoing + answers(subscriptions.due(now: now))
+    }
+
+    /// The IP this console is reached on by `peer`: the bound address, or when bound to every interface the one
+    /// on the route to `peer` (its LAN address for a tablet on the LAN, 127.0.0.1 for a client on this machine).
+    func address(for peer: OSCPeer) -> String {
+        guard address == "0.0.0.0" else { return address }
+        return peer.localHost() ?? "127.0.0.1"
     }
 
     /// The console's name: the preset's (a label set on `/-prefs/name` wins).
@@ -178,21 +177,7 @@ public final class X32Console: @unchecked Sendable {
         }
         guard let now = value(at: leaf) else { return [] }
         lastSent[leaf] = now
-        return subscriptions.remotes.keys.filter { $0 != sender }.map { (OSCMessage(leaf, [now]), $0) }   // X32 echoes to the others
-    }
-
-    /// `/subscribe ,s[i]` (an address every `tf` × 50 ms) and `/meters ,s[i…]` (a meter page).
-    private func periodic(_ message: OSCMessage, from sender: OSCPeer, now: Double) -> [Outgoing] {
-        let arguments = message.arguments
-        guard (1...4).contains(arguments.count), let leaf = arguments[0].text, arguments.dropFirst().allSatisfy({ if case .int = $0 { true } else { false } }) else {
-            return refuse(message, "takes an address and optional integers")
-        }
-        let isMeter = message.path == "/meters"
-        guard isMeter ? (dialect == .x32 && X32Meters.counts[leaf] != nil) : value(at: leaf) != nil else { return refuse(message, "no such address") }
-        let factor = arguments.count > 1 ? (arguments.last?.number ?? 1) : 1
-        let interval = 0.05 * Double(min(max(factor, 1), 200))
-        if !subscriptions.request(sender, address: leaf, interval: interval, now: now) { return refuse(message, "too many subscriptions") }
-        return []
+        return subscriptions.recipients(of: sender).map { (OSCMessage(leaf, [now]), $0) }
     }
 
     /// Whether a shadow leaf of value `current` takes `argument`: the same type; a float in 0…1, an integer in
@@ -213,7 +198,7 @@ public final class X32Console: @unchecked Sendable {
     }
 
     @discardableResult
-    private func refuse(_ message: OSCMessage, _ reason: String) -> [Outgoing] {
+    func refuse(_ message: OSCMessage, _ reason: String) -> [Outgoing] {
         refusals += 1
         lastRefusal = "\(message.path.prefix(80)) \(message.typeTags.prefix(16)): \(reason)"
         return []

@@ -68,7 +68,8 @@ public struct X32Binding: Sendable {
 
 /// The X32 view of one running preset: channels, buses, main, DCAs and mute groups onto its parameter tree.
 ///
-/// Strips take `/ch/01…` in preset order (up to 32, or 16 on an X-Air), a strip's `x32_channel` first; the bus with
+/// Strips take `/ch/01…` in preset order (up to 32, or 16 on an X-Air), a strip's `x32_channel` first, a stereo strip a
+/// linked pair (`/config/chlink/1-2` reads 1; both channels stand for the strip); the bus with
 /// `x32_main = true` (else the first with playback connections, else the first) is the main (`/main/st`, `/lr`); the other buses take `/bus/…` in order,
 /// and each strip's send to one of them `/ch/NN/mix/MM/…`. A channel's fader is its strip's level (the X32's
 /// post-fader sends follow it, as Foldback's do).
@@ -108,6 +109,7 @@ public struct X32Mapping: Sendable {
             bind(ch + "/preamp/trim", tree, ParameterTree.Path.strip(strip.name, ParameterTree.Key.trim), .linear(Self.trimRange), writableMasters)
             bindUnits(ch, strip: strip, tree, writableMasters)
             fixed[ch + "/config/name"] = .string(Self.label(strip.name))
+            if index % 2 == 0 { fixed["/config/chlink/\(index + 1)-\(index + 2)"] = .int(channels[index + 1] == name ? 1 : 0) }
             fixed[ch + "/grp/dca"] = .int(Self.mask(preset.dcas, strip.name))
             fixed[ch + "/grp/mute"] = .int(Self.mask(preset.muteGroups, strip.name))
             for (busIndex, bus) in buses.enumerated() {
@@ -170,21 +172,29 @@ public struct X32Mapping: Sendable {
         addresses.append(address)
     }
 
-    /// The strip on each of `count` channels: those with an `x32_channel` on theirs, the others on the free ones in preset order.
+    /// The strip on each of `count` channels: those with an `x32_channel` on theirs, the others on the free ones in
+    /// preset order. A stereo strip takes a linked pair (1-2, 3-4, …): its `x32_channel` names either channel of the pair,
+    /// else the next free pair; a stereo strip with no free pair left is not mapped.
     static func channels(_ strips: [StripSpec], count: Int) -> [String?] {
         var slots = [String?](repeating: nil, count: count)
-        var unplaced: [String] = []
+        var unplaced: [StripSpec] = []
         for strip in strips {
-            if let channel = strip.x32Channel, channel <= count, slots[channel - 1] == nil {
-                slots[channel - 1] = strip.name
-            } else {
-                unplaced.append(strip.name)
+            let width = strip.channels > 1 ? 2 : 1
+            if let channel = strip.x32Channel, channel <= count {
+                let first = width == 2 ? (channel - 1) / 2 * 2 : channel - 1
+                if first + width <= count, slots[first..<(first + width)].allSatisfy({ $0 == nil }) {
+                    for index in first..<(first + width) { slots[index] = strip.name }
+                    continue
+                }
             }
+            unplaced.append(strip)
         }
-        var free = slots.indices.filter { slots[$0] == nil }.makeIterator()
-        for name in unplaced {
-            guard let index = free.next() else { break }
-            slots[index] = name
+        for strip in unplaced {
+            let width = strip.channels > 1 ? 2 : 1
+            guard let first = stride(from: 0, to: count - width + 1, by: width).first(where: { first in
+                slots[first..<(first + width)].allSatisfy { $0 == nil }
+            }) else { continue }
+            for index in first..<(first + width) { slots[index] = strip.name }
         }
         return slots
     }

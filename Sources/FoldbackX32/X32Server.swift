@@ -28,7 +28,7 @@ public final class X32Server: @unchecked Sendable {
         writableBuses: Set<String>? = nil, log: @escaping @Sendable (String) -> Void = { _ in }
     ) throws(ControlError) {
         socket = try UDPSocket(host: host, port: port)
-        console = X32Console(dialect: dialect, target: target, router: router, address: host == "0.0.0.0" ? "127.0.0.1" : host, writableBuses: writableBuses)
+        console = X32Console(dialect: dialect, target: target, router: router, address: host, writableBuses: writableBuses)
         self.log = log
         origin = clock.now
     }

@@ -41,11 +41,13 @@ final class X32ClientEndToEndTests: JACKServerTestCase {
         let web: UInt16, engineer: String
     }
 
-    private func rig() throws -> Rig {
+    /// `foldback run` with both ports, on 127.0.0.1 unless `bind` names another address.
+    private func rig(bind: String? = nil) throws -> Rig {
         let path = try LiveControlRig.temporaryFolder() + "/x32.toml"
         try Self.preset.write(toFile: path, atomically: true, encoding: .utf8)
+        let options = ["--x32-port", "0", "--xair-port", "0"] + (bind.map { ["--x32-bind", $0] } ?? [])
         let (live, web, tokens) = try LiveControlRig.web(
-            server: serverName, testCase: self, preset: path, options: ["--x32-port", "0", "--xair-port", "0"], recordFrom: ["main", "iem"])
+            server: serverName, testCase: self, preset: path, options: options, recordFrom: ["main", "iem"])
         try live.waitForLog("X-Air protocol on")
         return Rig(
             live: live, x32: try Self.port(live.run.standardError, "X32"), xair: try Self.port(live.run.standardError, "X-Air"),
@@ -53,7 +55,7 @@ final class X32ClientEndToEndTests: JACKServerTestCase {
     }
 
     private static func port(_ log: String, _ protocolName: String) throws -> UInt16 {
-        guard let range = log.range(of: protocolName + #" protocol on 127\.0\.0\.1:(\d+)"#, options: .regularExpression),
+        guard let range = log.range(of: protocolName + #" protocol on [0-9.]+:(\d+)"#, options: .regularExpression),
               let port = UInt16(log[range].split(separator: ":").last ?? "") else {
             throw FoldbackRun.Failure("foldback did not say its \(protocolName) port:\n\(log)")
         }
@@ -202,6 +204,55 @@ final class X32ClientEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(last[0], 0.1, accuracy: 0.01, "channel 1 (vox): its peak, linear")
         XCTAssertEqual(last[48], 0.05, accuracy: 0.005, "bus 1 (iem) at −6 dB from vox")
         XCTAssertEqual(last[1], 0, "channel 2: no strip")
+    }
+
+    /// python-osc sending what X32-Edit, X-Air-Edit and Mixing Station send for meters and grouped values (their apps
+    /// are proprietary and cannot run here): `/batchsubscribe` of a meter page under an alias, `/formatsubscribe` of a
+    /// `**` range, `/unsubscribe ALIAS`, and X-Air's `/meters/1`, each measured against the noise vox plays (−20 dBFS peaks).
+    func testBatchAndFormatSubscriptionsAndXAirMetersReachAClient() throws {
+        let rig = try rig()
+        defer { rig.live.close() }
+        let answer = try client("periodic", String(rig.x32), String(rig.xair))
+        print("X32 periodic requests measured: \(answer)")
+        XCTAssertGreaterThanOrEqual(answer["batch_frames"] as? Int ?? 0, 10, "\(answer)")
+        XCTAssertEqual(answer["batch_bytes"] as? Int, 4 + 70 * 4)
+        XCTAssertEqual(answer["batch_count"] as? Int, 70)
+        XCTAssertEqual(answer["batch_interval_ms"] as? Double ?? 0, 50, accuracy: 25, "TF 1: every 50 ms")
+        XCTAssertEqual(answer["batch_ch1"] as? Double ?? 0, 0.1, accuracy: 0.01, "vox's peak, −20 dBFS")
+        XCTAssertEqual(answer["batch_bus1"] as? Double ?? 0, 0.05, accuracy: 0.005, "iem at −6 dB from vox")
+        XCTAssertEqual(answer["batch_after_unsubscribe"] as? Int, 0, "/unsubscribe /mtr ended it")
+        XCTAssertGreaterThan(answer["format_after_unsubscribe"] as? Int ?? 0, 0, "and only it")
+        XCTAssertEqual(answer["format_count"] as? Int, 4)
+        let packed = try XCTUnwrap(answer["format_values"] as? [Double])
+        XCTAssertEqual(packed.count, 4)
+        XCTAssertEqual(packed.first ?? 0, Double(X32FaderLaw.position(decibels: 0)), accuracy: 1e-6, "vox at 0 dB")
+        XCTAssertEqual(Array(packed.suffix(2)), [1, 1], "both channels on")
+        XCTAssertGreaterThanOrEqual(answer["xair_frames"] as? Int ?? 0, 10)
+        XCTAssertEqual(answer["xair_bytes"] as? Int, 4 + 40 * 2)
+        XCTAssertEqual(answer["xair_count"] as? Int, 40)
+        XCTAssertEqual(answer["xair_ch1_db"] as? Double ?? 0, -20, accuracy: 1, "vox, dB × 256")
+        XCTAssertEqual(answer["xair_bus1_db"] as? Double ?? 0, -26, accuracy: 1, "iem")
+        let main = try XCTUnwrap(answer["xair_main_db"] as? [Double])
+        XCTAssertEqual(main.first ?? 0, -20, accuracy: 1, "the main, L")
+        XCTAssertEqual(main.last ?? 0, -20, accuracy: 1, "the main, R")
+    }
+
+    /// Bound to every interface, behringer-mixer connecting to this machine's LAN address reads that address back
+    /// from `/xinfo`, and a `/xinfo` broadcast (an app's discovery) is answered with it, as an X32 and as an XR18.
+    func testBoundToEveryInterfaceXInfoNamesTheLANAddress() throws {
+        guard let lan = Host.current().addresses.first(where: { OSCPeer(host: $0, port: 1) != nil && !$0.hasPrefix("127.") }) else {
+            throw XCTSkip("this machine has no IPv4 address but loopback")
+        }
+        let rig = try rig(bind: "0.0.0.0")
+        defer { rig.live.close() }
+        for (kind, port) in [("X32", rig.x32), ("XR18", rig.xair)] {
+            let status = try XCTUnwrap(try client("behringer-info", kind, lan, String(port))["status"] as? [String: Any])
+            XCTAssertEqual(status["ip_address"] as? String, lan, kind)
+            XCTAssertEqual(status["type"] as? String, kind)
+            let found = try client("discover", String(port))
+            XCTAssertEqual(found["from"] as? String, lan, "the broadcast /xinfo answered from the LAN address")
+            XCTAssertEqual((found["arguments"] as? [Any])?.compactMap { $0 as? String }, [lan, "X32 test", kind, kind == "X32" ? "4.06" : "1.17"])
+        }
     }
 
     /// 10,000 malformed X32 messages (random bytes, bad and missing type tags, wrong types, out-of-range values, huge

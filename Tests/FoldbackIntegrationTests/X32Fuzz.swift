@@ -5,13 +5,13 @@ import FoldbackDSP
 
 /// Packets an X32 port must refuse without changing anything: random bytes, bad and truncated type tags, wrong
 /// types and out-of-range values on real addresses, huge and negative indexes, over-long addresses and strings,
-/// truncated valid packets and bundles. Deterministic for a seed (``SeededGenerator``).
+/// truncated valid packets and bundles, batch and format subscriptions out of every range. Deterministic for a seed (``SeededGenerator``).
 struct X32Fuzz {
     private var random: SeededGenerator
     private static let addresses = [
         "/ch/01/mix/fader", "/ch/01/mix/on", "/ch/01/mix/pan", "/ch/01/mix/02/level", "/ch/01/mix/01/level", "/dca/1/fader", "/dca/1/on",
         "/main/st/mix/fader", "/bus/01/mix/on", "/config/mute/1", "/ch/01/config/name", "/ch/01/eq/1/g", "/-prefs/name", "/meters",
-        "/subscribe", "/renew", "/node", "/xremote", "/ch/01/preamp/trim",
+        "/subscribe", "/renew", "/node", "/xremote", "/xremotenfb", "/ch/01/preamp/trim",
     ]
 
     init(seed: UInt64) { random = SeededGenerator(seed: seed) }
@@ -28,7 +28,7 @@ struct X32Fuzz {
     /// One malformed packet.
     mutating func next() -> [UInt8] {
         let address = pick(Self.addresses)
-        switch Int.random(in: 0..<9, using: &random) {
+        switch Int.random(in: 0..<10, using: &random) {
         case 0:   // random bytes, sometimes starting like an address
             let bytes = (0..<Int.random(in: 0...600, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
             return Bool.random(using: &random) ? Array("/ch/".utf8) + bytes : bytes
@@ -52,6 +52,14 @@ struct X32Fuzz {
             return (try? OSCCodec.encode(OSCMessage(address, (0..<Int.random(in: 2...40, using: &random)).map { .float(Float($0)) }))) ?? []
         case 7:   // an over-long address
             return (try? OSCCodec.encode(OSCMessage("/" + String(repeating: "ch/01/", count: Int.random(in: 20...2000, using: &random)), [.int(1)]))) ?? []
+        case 8:   // batch and format subscriptions and unsubscribes, malformed or absurd
+            let strings = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                OSCArgument.string(pick(["/a", "", "/ch/**/mix/fader", "/**/**", "/meters/0", "/meters/1", "meters/0", "/headamp/**/gain",
+                                         "/-show/showfile/scene/**/name", String(repeating: "/**", count: 40)]))
+            }
+            let numbers = (0..<Int.random(in: 0...5, using: &random)).map { _ in OSCArgument.int(pick([Int32.min, -1, 0, 1, 99, 999, 1000, Int32.max])) }
+            let path = pick(["/formatsubscribe", "/batchsubscribe", "/unsubscribe", "/renew"])
+            return (try? OSCCodec.encode(OSCMessage(path, Bool.random(using: &random) ? strings + numbers : numbers + strings))) ?? []
         default:   // subscriptions with absurd arguments
             return (try? OSCCodec.encode(OSCMessage(pick(["/meters", "/subscribe", "/batchsubscribe", "/renew"]),
                                                     [.string(pick(["/meters/0", "/meters/99", "", "/ch/01/mix/fader"])), .int(pick([Int32.min, -1, 0, 1_000_000]))]))) ?? []

@@ -7,13 +7,21 @@
   x32_clients.py xairapi-get PORT                     channel 1's name, fader, mute, send 1 and DCA 1 (kind X32)
   x32_clients.py xairapi-set PORT WHAT VALUE          WHAT: fader, send, mute, dca_on
   x32_clients.py push-latency KIND PORT OSC_PORT N    subscribe, move vox over Foldback's own OSC N times, time each push
+  x32_clients.py behringer-info KIND HOST PORT        connect to HOST (a LAN address) and report what /xinfo said
+  x32_clients.py discover PORT                        python-osc: /xinfo broadcast to 255.255.255.255:PORT, as apps discover consoles
+  x32_clients.py periodic X32_PORT XAIR_PORT          python-osc: /batchsubscribe, /formatsubscribe, /unsubscribe ALIAS, X-Air /meters/1
 KIND is X32 or XR18."""
 import asyncio
 import json
+import socket
+import statistics
+import struct
 import sys
 import time
 
 from behringer_mixer import mixer_api
+from pythonosc.osc_message import OscMessage
+from pythonosc.osc_message_builder import OscMessageBuilder
 from pythonosc.udp_client import SimpleUDPClient
 import xair_api
 
@@ -22,8 +30,8 @@ def out(result):
     print(json.dumps(result), flush=True)
 
 
-async def behringer(kind, port):
-    mixer = mixer_api.create(kind, ip="127.0.0.1", port=int(port), delay=0.002)
+async def behringer(kind, port, host="127.0.0.1"):
+    mixer = mixer_api.create(kind, ip=host, port=int(port), delay=0.002)
     if not await mixer.start():
         raise SystemExit("behringer-mixer could not connect")
     return mixer
@@ -109,20 +117,86 @@ async def push_latency(kind, port, osc_port, count):
     await mixer.stop()
 
 
+async def behringer_info(kind, host, port):
+    mixer = await behringer(kind, port, host)
+    out({"status": mixer._mixer_status})
+    await mixer.stop()
+
+
+def discover(port):
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    probe.setsockopt(socket.SOL_SOCKET, socket.SO_BROADCAST, 1)
+    probe.settimeout(2)
+    probe.sendto(OscMessageBuilder("/xinfo").build().dgram, ("255.255.255.255", int(port)))
+    packet, sender = probe.recvfrom(4096)
+    reply = OscMessage(packet)
+    out({"from": sender[0], "address": reply.address, "arguments": list(reply.params)})
+
+
+def collect(client, seconds):
+    """Every message arriving within `seconds`: (arrival time, address, arguments)."""
+    messages, end = [], time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            for message in client.get_messages(timeout=left):
+                messages.append((time.monotonic(), message.address, message.params))
+                break
+        except (TimeoutError, OSError):
+            break
+    return messages
+
+
+def blobs(messages, address):
+    return [(at, params[0]) for at, path, params in messages if path == address and params and isinstance(params[0], bytes)]
+
+
+def periodic(x32_port, xair_port):
+    x32 = SimpleUDPClient("127.0.0.1", int(x32_port))
+    x32.send_message("/batchsubscribe", ["/mtr", "/meters/0", 0, 0, 1])
+    x32.send_message("/formatsubscribe", ["/faders", "/ch/**/mix/fader", "/ch/**/mix/on", 1, 2, 1])
+    first = collect(x32, 1.0)
+    meters, packed = blobs(first, "/mtr"), blobs(first, "/faders")
+    x32.send_message("/unsubscribe", ["/mtr"])
+    time.sleep(0.2)
+    after = collect(x32, 0.5)
+    frame = meters[-1][1] if meters else b""
+    floats = struct.unpack("<i%df" % ((len(frame) - 4) // 4), frame) if frame else []
+    words = packed[-1][1] if packed else b""
+    count = struct.unpack("<i", words[:4])[0] if words else None
+    values = struct.unpack("<ffii", words[4:20]) if len(words) >= 20 else []
+    xair = SimpleUDPClient("127.0.0.1", int(xair_port))
+    xair.send_message("/meters", ["/meters/1"])
+    xframes = blobs(collect(xair, 1.0), "/meters/1")
+    xframe = xframes[-1][1] if xframes else b""
+    shorts = struct.unpack("<i%dh" % ((len(xframe) - 4) // 2), xframe) if xframe else []
+    out({
+        "batch_frames": len(meters), "batch_bytes": len(frame), "batch_count": floats[0] if floats else None,
+        "batch_interval_ms": statistics.median([(b[0] - a[0]) * 1000 for a, b in zip(meters, meters[1:])]) if len(meters) > 1 else None,
+        "batch_ch1": floats[1] if floats else None, "batch_bus1": floats[49] if len(floats) > 49 else None,
+        "batch_after_unsubscribe": len(blobs(after, "/mtr")), "format_after_unsubscribe": len(blobs(after, "/faders")),
+        "format_frames": len(packed), "format_count": count, "format_values": list(values),
+        "xair_frames": len(xframes), "xair_bytes": len(xframe), "xair_count": shorts[0] if shorts else None,
+        "xair_ch1_db": shorts[1] / 256 if shorts else None, "xair_bus1_db": shorts[27] / 256 if len(shorts) > 27 else None,
+        "xair_main_db": [shorts[37] / 256, shorts[38] / 256] if len(shorts) > 38 else None,
+    })
+
+
+COMMANDS = {
+    "behringer-sync": lambda *rest: asyncio.run(behringer_sync(*rest)),
+    "behringer-set": lambda *rest: asyncio.run(behringer_set(*rest)),
+    "behringer-info": lambda *rest: asyncio.run(behringer_info(*rest)),
+    "push-latency": lambda *rest: asyncio.run(push_latency(*rest)),
+    "xairapi-get": xairapi_get,
+    "xairapi-set": xairapi_set,
+    "discover": discover,
+    "periodic": periodic,
+}
+
+
 def main(argv):
-    command, rest = argv[1], argv[2:]
-    if command == "behringer-sync":
-        asyncio.run(behringer_sync(*rest))
-    elif command == "behringer-set":
-        asyncio.run(behringer_set(*rest))
-    elif command == "xairapi-get":
-        xairapi_get(*rest)
-    elif command == "xairapi-set":
-        xairapi_set(*rest)
-    elif command == "push-latency":
-        asyncio.run(push_latency(*rest))
-    else:
+    if len(argv) < 2 or argv[1] not in COMMANDS:
         raise SystemExit(__doc__)
+    COMMANDS[argv[1]](*argv[2:])
 
 
 if __name__ == "__main__":
