@@ -106,6 +106,8 @@ package final class LiveShow {
         }
         (self.recorder, self.players, self.soundcheck) = (recorder, players, soundcheck)
         if let setlist = control.setlist { session.songText = { setlist.positionText } }
+        session.statusParts.append { [tempo = session.showTempo] in tempo.statusText }   // "♩ 120.0 BPM (setlist)" once a tempo is set
+        session.followTempoClocks()
         showsStatus = !options.quiet && !options.control.meters
         if let recorder { session.record(with: recorder, paused: options.recording.paused) }
         session.play(with: players)
