@@ -18,8 +18,8 @@ public final class ControlRouter: Sendable {
     private let midi: MIDIController?
     private let files: FilePathPolicy
     private let log: @Sendable (String) -> Void
-    /// The taps `/foldback/tempo/tap` has counted (``TapTempo``).
-    let tempoTaps = Mutex(TapTempo())
+    /// The show tempo taps set when the target keeps none of its own (``LiveControlTarget/liveTempo``).
+    let ownTempo = ShowTempo()
 
     /// A router for `target`, with its setlist (if running one), a meter feed (if subscriptions are offered)
     /// and the MIDI controller (for MIDI learn). Files named in requests must pass `files` (the running
@@ -138,7 +138,7 @@ public final class ControlRouter: Sendable {
             return try sourceTransport(message, parts: parts, surface: surface)
         case "talkback":
             return try talkbackCommand(message, parts: parts)
-        case "tempo":
+        case "tempo" where parts.count == 2 && parts[1] == "tap":
             return try tempoCommand(message, parts: parts, surface: surface)
         case "parameters":
             return try parametersCommand(message, parts: parts)
@@ -147,7 +147,7 @@ public final class ControlRouter: Sendable {
         case "bus" where parts.count == 4 && parts[2] == "latency" && parts[3] == "get":
             try expect(message, "")
             return [try latencyReply(bus: String(parts[1]))]
-        case "strip", "bus", "dca", "mute_group", "soundcheck":
+        case "strip", "bus", "dca", "mute_group", "soundcheck", "tempo":
             let isQuery = parts.last == "get"
             if isQuery { parts.removeLast() }
             guard let graph = target.engine.graph else { throw .failed("no graph is running yet") }

@@ -37,6 +37,8 @@ public protocol LiveControlTarget: AnyObject, Sendable {
     func busLoudness() -> [BusLoudness]
     /// The engineer's spectrum analyser, or nil when this instance has none.
     var analyser: SpectrumMonitor? { get }
+    /// The show tempo (`tempo/bpm`), or nil when this instance keeps none (the router then counts taps itself).
+    var liveTempo: ShowTempo? { get }
     /// Every file source's tempo, key and song position, in preset order.
     func fileSources() -> [FileSourceState]
     /// Plays, stops, locates or cues the file source of strip `strip`. - Returns: its state after the command.
@@ -47,6 +49,9 @@ public protocol LiveControlTarget: AnyObject, Sendable {
 }
 
 extension LiveControlTarget {
+    /// Targets keep no show tempo unless they say so.
+    public var liveTempo: ShowTempo? { nil }
+
     /// Targets that cannot retime a preset load it as it is.
     public func switchPreset(toPath path: String, tempo: Float?) throws(ControlError) -> String {
         try switchPreset(toPath: path)

@@ -17,6 +17,10 @@ public enum HostParameter: Sendable, Hashable {
     case stripInput(strip: Int)
     /// Every strip on the sound-check take at once: 1 plays the take, 0 goes live (reads 1 while all play it).
     case allInputs
+    /// The show tempo in BPM (`tempo/bpm`): set on every `echo`'s `tempo_bpm`, so every synced echo follows it.
+    case showTempo
+    /// Where the show tempo comes from (`tempo/source`, a ``TempoSource``).
+    case tempoSource
 
     /// Why a sound-check switch is refused while the show plays no take (every surface says the same).
     public static let noTakeMessage = "no take plays: start foldback run with --soundcheck TAKE"
@@ -25,7 +29,7 @@ public enum HostParameter: Sendable, Hashable {
     public var strip: Int? {
         switch self {
         case let .sourceTempo(strip), let .sourcePitchSemitones(strip), let .sourceCents(strip), let .stripInput(strip): strip
-        case .allInputs: nil
+        case .allInputs, .showTempo, .tempoSource: nil
         }
     }
 
@@ -42,6 +46,48 @@ public enum HostParameter: Sendable, Hashable {
         key: ParameterTree.Key.input, range: 0...1, defaultValue: 0,
         choices: [ParameterChoice(name: "live", value: 0), ParameterChoice(name: "take", value: 1)], isSmoothed: true,
         summary: "Input: the strip's ports (live) or its channels of the sound-check take (take), crossfaded.")
+}
+
+extension HostParameter {
+    /// The show tempo's declaration: 20 … 300 BPM, 120 until something sets it.
+    public static let tempo = ParameterDescriptor(
+        key: ParameterTree.Key.bpm, range: 20...300, defaultValue: 120, unit: "BPM", curve: .linear,
+        summary: "The show tempo in beats per minute: every echo's sync counts against it (setlist, taps, MIDI clock or JACK transport set it).")
+
+    /// The tempo source's declaration: a choice of ``TempoSource``s.
+    public static let tempoSourceDescriptor = ParameterDescriptor(
+        key: ParameterTree.Key.source, range: 0...Float(TempoSource.allCases.count - 1), defaultValue: Float(TempoSource.setlist.rawValue),
+        choices: TempoSource.allCases.map { ParameterChoice(name: $0.name, value: Float($0.rawValue)) },
+        summary: "What the show tempo follows: setlist (songs' bpm; taps override until the next song), tap (taps only), "
+            + "midi_clock (clock on midi_in), jack_transport (the timebase master's tempo); taps are always heard.")
+}
+
+/// What sets the show tempo (``HostParameter/tempoSource``), and where a tempo came from.
+public enum TempoSource: Int, CaseIterable, Sendable {
+    /// A setlist song's `bpm` (the default); taps override it until the next song.
+    case setlist = 0
+    /// Taps (OSC, the pages, a MIDI button) and values set by hand alone.
+    case tap = 1
+    /// MIDI clock (24 per quarter note) on `midi_in`.
+    case midiClock = 2
+    /// The BBT tempo of JACK transport's timebase master (Ardour, a click player).
+    case jackTransport = 3
+
+    /// The name presets, OSC and pages use (`midi_clock`).
+    public var name: String {
+        switch self {
+        case .setlist: "setlist"
+        case .tap: "tap"
+        case .midiClock: "midi_clock"
+        case .jackTransport: "jack_transport"
+        }
+    }
+
+    /// Whether a tempo from `origin` is taken while this is the source: its own, taps always, a setlist song's
+    /// unless only taps count.
+    public func accepts(_ origin: TempoSource) -> Bool {
+        origin == self || origin == .tap || (origin == .setlist && self != .tap)
+    }
 }
 
 /// Applies host-side parameters (``HostParameter``) for an ``Engine``: a live show's file players and take.

@@ -86,6 +86,10 @@ public struct ParameterTree: Sendable {
         public static let source = "source"
         /// The sound check's own parameters (`soundcheck/input`).
         public static let soundcheck = "soundcheck"
+        /// The show tempo's parameters (`tempo/bpm`, `tempo/source`).
+        public static let tempo = "tempo"
+        /// The show tempo in BPM.
+        public static let bpm = "bpm"
     }
 
     /// Builds paths: the one place their shape is spelled.
@@ -104,6 +108,8 @@ public struct ParameterTree: Sendable {
         public static func source(_ strip: String, _ key: String) -> String { "strip/\(strip)/\(Key.source)/\(key)" }
         /// `soundcheck/input`: every strip on the take at once.
         public static var allInputs: String { "\(Key.soundcheck)/\(Key.input)" }
+        /// `tempo/<key>` (`bpm`, `source`): the show tempo, host-side.
+        public static func tempo(_ key: String) -> String { "\(Key.tempo)/\(key)" }
         /// `dca/<dca>/<key>` (`gain_db`, `mute`).
         public static func dca(_ dca: String, _ key: String) -> String { "dca/\(dca)/\(key)" }
         /// `mute_group/<group>/mute`.

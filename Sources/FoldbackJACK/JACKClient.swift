@@ -71,6 +71,17 @@ public final class JACKClient: @unchecked Sendable {
     }
 
     /// The handle while open; every public call goes through it, so a closed client is inert, never a crash.
+    /// The tempo in BPM of JACK transport's timebase master (its BBT position, rolling or stopped), or nil when
+    /// no client is timebase master, it gives no BBT, or the client is closed. Any non-realtime thread.
+    public var transportTempo: Double? {
+        guard let handle = openHandle else { return nil }
+        var position = jack_position_t()
+        _ = jack_transport_query(handle, &position)
+        guard position.valid.rawValue & JackPositionBBT.rawValue != 0, position.beats_per_minute.isFinite,
+              position.beats_per_minute > 0 else { return nil }
+        return position.beats_per_minute
+    }
+
     private var openHandle: OpaquePointer? { lock.withLock { closed ? nil : handle } }
 
     /// Whether ``close()`` has been called.

@@ -15,23 +15,28 @@ struct JACKMIDICapture {
     var port: PortSlotTable
     var ring: MIDIEventRing
     var dropped: UnsafeAtomic<Int>
+    /// MIDI clock on the port (ticks, start, stop), followed in fixed-size state.
+    var clock: MIDIClockTracker
 
     init() {
         port = PortSlotTable(count: 1)
         ring = MIDIEventRing(capacity: Self.ringCapacity)
         dropped = .create(0)
+        clock = MIDIClockTracker()
     }
 
     func deallocate() {
         port.deallocate()
         ring.destroy()
         dropped.destroy()
+        clock.destroy()
     }
 
-    /// Copies this cycle's channel messages (note, CC, program change…; not SysEx or realtime bytes)
-    /// into the ring. Realtime: no allocation, no locks, no system calls.
+    /// Copies this cycle's channel messages (note, CC, program change…; not SysEx) into the ring, and hands
+    /// clock, start, continue and stop bytes to ``clock``. Realtime: no allocation, no locks, no system calls.
     @inline(__always)
     func capture(frames: UInt32) {
+        defer { clock.advance(frames: Int(frames)) }
         guard let handle = port.load(0), let buffer = jack_port_get_buffer(handle, frames) else { return }
         let count = jack_midi_get_event_count(buffer)
         var event = jack_midi_event_t()
@@ -41,6 +46,10 @@ struct JACKMIDICapture {
             guard jack_midi_event_get(&event, buffer, index) == 0, let bytes = event.buffer,
                   event.size >= 1, event.size <= 3 else { continue }
             let status = bytes[0]
+            if status >= 0xF8 {
+                clock.receive(status, offset: Int(event.time))
+                continue
+            }
             guard status >= 0x80, status < 0xF0 else { continue }
             let message = MIDIMessage(
                 status: status, data1: event.size > 1 ? bytes[1] : 0, data2: event.size > 2 ? bytes[2] : 0)
@@ -67,6 +76,16 @@ extension JACKHost {
 
     /// The oldest MIDI message received and not yet taken, or nil. Call from one non-realtime thread.
     public func nextMIDIMessage() -> MIDIMessage? { process.pointee.midi.ring.pop() }
+
+    /// The tempo of the MIDI clock on the MIDI input in BPM (averaged over up to a quarter note), and its tick
+    /// count (it moves while the clock runs); nil tempo before two ticks.
+    public var midiClock: (bpm: Double?, ticks: Int) {
+        let clock = process.pointee.midi.clock
+        return (clock.tempo(sampleRate: sampleRate), clock.tickCount)
+    }
+
+    /// The tempo in BPM of JACK transport's timebase master (``JACKClient/transportTempo``).
+    public var transportTempo: Double? { client.transportTempo }
 
     /// Messages lost because nobody drained the ring fast enough.
     public var droppedMIDIMessageCount: Int { process.pointee.midi.dropped.load(ordering: .relaxed) }

@@ -17,6 +17,8 @@ extension LiveSession: LiveControlTarget {
 
     package var currentPreset: Preset { state.preset }
 
+    package var liveTempo: ShowTempo? { showTempo }
+
     package var lastRecall: RecallReport? { state.recall.lastReport }
 
     /// Loads `path`, builds its graph at the server's format, crossfades to it and makes the JACK ports
@@ -34,9 +36,10 @@ extension LiveSession: LiveControlTarget {
     package func switchPreset(toPath path: String, tempo: Float?) throws(ControlError) -> String {
         state.switching.lock()
         defer { state.switching.unlock() }
+        if let tempo { _ = showTempo.offer(Double(tempo), from: .setlist) }   // the song's bpm, if the tempo source takes it
         let loaded: Preset
         do {
-            loaded = try state.files.load(path: path).settingTempo(tempo)   // the song's bpm is part of what it loads
+            loaded = try state.files.load(path: path).settingTempo(showTempo.bpm.map(Float.init))   // one tempo per show
         } catch {
             throw Self.rejection(error, path: path)
         }

@@ -9,6 +9,7 @@ extension LiveSession: HostParameterApplier {
     /// Sets a file source's tempo, semitones or cents (the others kept; heard within 100 ms), or moves a strip
     /// (or every strip on the take) between its ports and the take (20 ms crossfade).
     package func apply(_ parameter: HostParameter, value: Float) throws(EngineError) {
+        if try applyTempo(parameter, value: value) { return }
         let name = try stripName(of: parameter)
         guard let (source, _) = SourceParameters.parameter(of: parameter) else {
             let report: String?
@@ -36,6 +37,8 @@ extension LiveSession: HostParameterApplier {
     /// The setting in force: the source's stretcher setting, whether the strip plays the take (all: every strip on it
     /// does); nil without a take or a file, or for a strip the running graph does not have.
     package func value(of parameter: HostParameter) -> Float? {
+        if parameter == .showTempo { return showTempo.bpm.map(Float.init) }
+        if parameter == .tempoSource { return Float(showTempo.source.rawValue) }
         let name: String?
         do { name = try stripName(of: parameter) } catch { return nil }
         guard let (source, _) = SourceParameters.parameter(of: parameter) else {
@@ -44,6 +47,19 @@ extension LiveSession: HostParameterApplier {
             return take.isOnTake(strip: name) ? 1 : 0
         }
         return fileSources().first { $0.strip == name }?.value(of: source)
+    }
+
+    /// Sets the show tempo by hand (as a tap: every echo retimed) or its source; false for any other parameter.
+    private func applyTempo(_ parameter: HostParameter, value: Float) throws(EngineError) -> Bool {
+        switch parameter {
+        case .showTempo:
+            if let bpm = showTempo.offer(Double(value), from: .tap) { try ShowTempo.retimeEchoes(to: Float(bpm), in: engine) }
+        case .tempoSource:
+            showTempo.setSource(TempoSource(rawValue: Int(value.rounded())) ?? showTempo.source)
+        default:
+            return false
+        }
+        return true
     }
 
     /// The name of the strip `parameter` belongs to in the running graph; nil for all strips (``HostParameter/allInputs``).

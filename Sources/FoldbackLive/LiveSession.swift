@@ -4,6 +4,7 @@ import CFoldback
 import Foundation
 import Synchronization
 package import FoldbackAnalysis
+package import FoldbackControl
 package import FoldbackEngine
 package import FoldbackJACK
 package import FoldbackPresets
@@ -31,6 +32,8 @@ package final class LiveSession: @unchecked Sendable {
     package var onPresetSwitched: [@Sendable (Preset) -> Void] = []
     /// Start/stop of the record tap and file players (signals and OSC).
     package let transport = LiveTransport()
+    /// The show tempo (`tempo/bpm`, `tempo/source`): every echo follows it, whichever preset plays.
+    package let showTempo: ShowTempo
     /// Attaches record taps and file sources to a graph before it is installed.
     package let prepareGraph: @Sendable (EngineGraph) throws -> Void
     private let stopRequest = Mutex(false)
@@ -55,6 +58,7 @@ package final class LiveSession: @unchecked Sendable {
     ) throws {
         let state = LivePresetState(preset)
         self.state = state
+        showTempo = ShowTempo(bpm: preset.echoTempo.map(Double.init))
         let loudness = BusLoudnessMonitor(showSeconds: showSeconds) { StandardError.writeLine("foldback: \($0)") }
         self.loudness = loudness
         let analyser = SpectrumMonitor()

@@ -106,6 +106,9 @@ package final class LiveShow {
         }
         (self.recorder, self.players, self.soundcheck) = (recorder, players, soundcheck)
         if let setlist = control.setlist { session.songText = { setlist.positionText } }
+        session.statusParts.append { [tempo = session.showTempo] in tempo.statusText }   // "♩ 120.0 BPM (setlist)" once a tempo is set
+        if let bpm = control.setlist?.current.bpm { _ = session.showTempo.offer(Double(bpm), from: .setlist) }   // the first song's, set at start
+        session.followTempoClocks()
         showsStatus = !options.quiet && !options.control.meters
         if let recorder { session.record(with: recorder, paused: options.recording.paused) }
         session.play(with: players)

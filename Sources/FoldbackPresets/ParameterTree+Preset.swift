@@ -113,6 +113,10 @@ extension ParameterTree {
             }
         }
         if preset.strips.contains(where: \.hasInputPorts) { add(Path.allInputs, .host(.allInputs), HostParameter.input, 0) }
+        if let bpm = preset.echoTempo {   // the show tempo, where an echo follows it
+            add(Path.tempo(Key.bpm), .host(.showTempo), HostParameter.tempo, bpm)
+            add(Path.tempo(Key.source), .host(.tempoSource), HostParameter.tempoSourceDescriptor, Float(TempoSource.setlist.rawValue))
+        }
         self.init(nodes: nodes)
     }
 }

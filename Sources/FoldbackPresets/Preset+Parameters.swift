@@ -101,6 +101,7 @@ extension Preset {
 
     /// Writes a host-side value: a file source's tempo or key into its `source`; an input switch is live only.
     private mutating func setHost(_ host: HostParameter, to value: Float) -> Bool {
+        if host == .showTempo { self = settingTempo(value); return true }   // saved as every echo's tempo_bpm
         guard let (parameter, strip) = SourceParameters.parameter(of: host) else { return true }
         guard strips.indices.contains(strip), strips[strip].source != nil else { return false }
         switch parameter.key {

@@ -7,6 +7,13 @@ extension Preset {
     /// The tempi a song may give, in BPM (an echo's `tempo_bpm` range).
     public static let tempoRange: ClosedRange<Float> = EchoParameters.tempoRange
 
+    /// The first `echo`'s `tempo_bpm` (strips, then buses), or nil when the preset has no echo.
+    public var echoTempo: Float? {
+        let key = EchoUnit.liveParameters[Int(EchoUnit.tempoParameter)].key
+        let echo = (strips.flatMap(\.units) + buses.flatMap(\.units)).first { $0.type == UnitSchema.echo.type }
+        return echo.map { $0.parameters[key] ?? EchoParameters.defaults.tempo }
+    }
+
     /// This preset with every `echo` unit (on strips and buses) counting its `sync` against `bpm`
     /// (clamped to ``tempoRange``); everything else as it is. A nil `bpm` changes nothing.
     public func settingTempo(_ bpm: Float?) -> Preset {

@@ -75,13 +75,13 @@ public struct WebAccess: Sendable, Equatable {
     }
 
     /// Whether `role` may set the parameter at `components` (after `/foldback/`, the path `bus/iem/gain_db` split at its slashes) of
-    /// `tree`: the engineer anything under `strip/`, `bus/`, `cue/`, `talkback/`, `dca/`, `mute_group/` and `soundcheck/` (the router refuses what is not
+    /// `tree`: the engineer anything under `strip/`, `bus/`, `cue/`, `talkback/`, `dca/`, `mute_group/`, `soundcheck/` and `tempo/` (the router refuses what is not
     /// there); a musician only the nodes the tree gives their bus (``ParameterNode/musicianBus``: the sends into
     /// it, its level and mute), or a relative move of one (`…/inc`).
     public static func mayChange(_ role: WebRole, _ components: [Substring], in tree: ParameterTree) -> Bool {
         switch role {
         case .engineer:
-            return ["strip", "bus", "cue", "talkback", "dca", "mute_group", "soundcheck"].contains(components.first ?? "")
+            return ["strip", "bus", "cue", "talkback", "dca", "mute_group", "soundcheck", "tempo"].contains(components.first ?? "")
         case let .musician(bus):   // a relative move (`…/gain_db/inc`) is allowed where the set is
             let path = components.last == "inc" ? components.dropLast() : components[...]
             return tree.node(at: path.joined(separator: "/"))?.musicianBus == bus

@@ -23,7 +23,7 @@ public enum WebRequest: Sendable, Equatable {
     /// The commands a page may send, each the OSC address after `/foldback/` (taking no arguments); a feedback
     /// unit's notch clear (`bus/wedge/unit/fbx/notch/3/clear`) is one too.
     public static let commands: Set<String> = [
-        "preset/reload", "preset/save", "setlist/next", "setlist/prev", "record/start", "record/stop", "cue/clear",
+        "preset/reload", "preset/save", "setlist/next", "setlist/prev", "record/start", "record/stop", "cue/clear", "tempo/tap",
     ]
 
     /// The request in `text`.

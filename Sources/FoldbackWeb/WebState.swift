@@ -159,6 +159,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public var groups: [Group] = []
     /// The units' read-only outputs (an LV2 plugin's control outputs), valued by the meter ticks' `outputs`.
     public var outputs: [WebUnitOutput] = []
+    /// The show tempo and where it came from (`♩ 120.0 BPM (tap)`), or nil (absent) when no echo follows one.
+    public var tempo: String?
 
     /// Gains below this are sent as this (JSON has no −∞), dB.
     public static let floorDB: Float = -144
@@ -224,7 +226,8 @@ public struct WebState: Encodable, Equatable, Sendable {
             soundcheck: take,
             groups: preset.dcas.map { Group.dca($0.name, strips: $0.strips) }
                 + preset.muteGroups.map { Group.muteGroup($0.name, strips: $0.strips) },
-            outputs: target.engine.graph.map(WebUnitOutput.all(in:)) ?? [])
+            outputs: target.engine.graph.map(WebUnitOutput.all(in:)) ?? [],
+            tempo: tree.node(at: Path.tempo(Key.bpm)) == nil ? nil : target.liveTempo?.statusText)
     }
 }
 

@@ -7,7 +7,8 @@ import FoldbackPresets
 import XCTest
 
 final class SetlistTempoTests: XCTestCase {
-    private static let echoPreset = """
+    /// A mono `vox` strip with a 1/4 echo into bus `main`.
+    static let echoPreset = """
         [[bus]]
         name = "main"
 

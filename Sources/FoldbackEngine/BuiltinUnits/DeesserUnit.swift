@@ -13,11 +13,13 @@ public import FoldbackDSP
 /// A unit of its own rather than a compressor mode: its key filter, split-band output and `listen` have no
 /// meaning for the compressor's curve, knee, ratio and lookahead, and each unit's parameters stay what its
 /// editor shows.
-public final class DeesserUnit: EngineUnit, @unchecked Sendable {
+public final class DeesserUnit: BuiltinEffectUnit, @unchecked Sendable {
     public let typeName = "deesser"
     public let parameters: [ParameterDescriptor] = DeesserUnit.liveParameters
     /// The settings the unit starts with.
     public let settings: DeesserParameters
+    /// The settings a key absent from a preset takes.
+    public static var defaultSettings: DeesserParameters { .defaults }
     private let storage = UnitStateStorage<State> { state in
         state.pointee.reduction.destroy()
     }
@@ -58,16 +60,9 @@ public final class DeesserUnit: EngineUnit, @unchecked Sendable {
         self.settings = settings.sanitized
     }
 
-    /// A de-esser from values keyed by preset key (`frequency_hz`, `range_db`…); absent keys take their defaults.
-    public convenience init(values: [String: Float]) {
-        self.init(settings: BuiltinUnitSetup.settings(DeesserParameters.defaults, values: values, descriptors: Self.liveParameters) {
-            Self.apply(index: $0, value: $1, to: &$2)
-        })
-    }
 
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        try BuiltinUnitSetup.checkMonoOrStereo(unit: typeName, channels: channels, sampleRate: sampleRate)
-        let state = try storage.prepare(unit: typeName) {
+        let state = try BuiltinUnitSetup.prepare(storage, unit: typeName, channels: channels, sampleRate: sampleRate) {
             State(kernel: DeesserKernel(parameters: settings, channels: channels, sampleRate: sampleRate), reduction: .create(0))
         }
         return UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: channels)
@@ -79,7 +74,7 @@ public final class DeesserUnit: EngineUnit, @unchecked Sendable {
     }
 
     /// Sets live parameter `index` (as in ``liveParameters``) in `settings`; unknown indices and NaN change nothing.
-    static func apply(index: Int32, value: Float, to settings: inout DeesserParameters) {
+    public static func apply(index: Int32, value: Float, to settings: inout DeesserParameters) {
         guard !value.isNaN else { return }
         switch index {
         case 0: settings.frequency = value

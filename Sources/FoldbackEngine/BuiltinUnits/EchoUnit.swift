@@ -11,14 +11,16 @@ public import FoldbackDSP
 /// 10 `time_change`, 11 `tempo_bpm` (``tempoParameter``: the tempo `sync` counts against, which the show
 /// tempo sets on every echo). One more index is the engine's, outside the tree: ``enabledParameter``, the
 /// unit's own bypass, so a bypassed echo's tail rings out instead of being cut.
-public final class EchoUnit: EngineUnit, @unchecked Sendable {
+public final class EchoUnit: BuiltinEffectUnit, @unchecked Sendable {
     public let typeName = EchoUnit.presetType
     /// The unit type as written in presets.
     public static let presetType = "echo"
     public let parameters: [ParameterDescriptor] = EchoUnit.liveParameters
     /// The settings the unit starts with.
     public let settings: EchoParameters
-    private let storage = UnitStateStorage<State>()
+    /// The settings a key absent from a preset takes.
+    public static var defaultSettings: EchoParameters { .defaults }
+    private var storage = UnitStateStorage<State>()
 
     private struct State: ~Copyable {
         var kernel: EchoKernel
@@ -70,24 +72,54 @@ public final class EchoUnit: EngineUnit, @unchecked Sendable {
         self.settings = settings.sanitized
     }
 
-    /// An echo from values keyed by preset key (`time_ms`, `sync`…); absent keys take their defaults.
-    public convenience init(values: [String: Float]) {
-        self.init(settings: BuiltinUnitSetup.settings(EchoParameters.defaults, values: values, descriptors: Self.liveParameters) {
-            Self.apply(index: $0, value: $1, to: &$2)
-        })
-    }
 
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        try BuiltinUnitSetup.checkMonoOrStereo(unit: typeName, channels: channels, sampleRate: sampleRate)
-        let state = try storage.prepare(unit: typeName) {
+        let state = try BuiltinUnitSetup.prepare(storage, unit: typeName, channels: channels, sampleRate: sampleRate) {
             State(kernel: EchoKernel(parameters: settings, sampleRate: sampleRate, isStereoInput: channels == 2), isStereo: channels == 2)
         }
-        return UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: 2,
-                              selfBypassParameter: Int(Self.enabledParameter))
+        return slot(state, channels: channels)
+    }
+
+    /// Carries on a running echo of the same format (a song switch whose next preset keeps the unit): its lines,
+    /// and so its tail, go on, and this unit's settings are applied at the takeover like live changes (a new
+    /// tempo or time glides or crossfades as `time_change` says, without a click).
+    public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {
+        guard storage.pointer == nil, let old = predecessor as? EchoUnit, let running = old.storage.pointer,
+              running.pointee.isStereo == (channels == 2), running.pointee.kernel.sampleRate == sampleRate
+        else { return nil }
+        storage = old.storage
+        let values = Self.liveParameters.indices.map { Self.value(index: $0, of: settings) }
+        return UnitContinuation(slot: slot(UnsafeMutableRawPointer(running), channels: channels), parameterValues: values)
+    }
+
+    /// Whether this unit runs the same lines as `other` (one continues the other).
+    public func shares(with other: EchoUnit) -> Bool { storage.pointer != nil && storage === other.storage }
+
+    private func slot(_ state: UnsafeMutableRawPointer, channels: Int) -> UnitRenderSlot {
+        UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: 2,
+                       selfBypassParameter: Int(Self.enabledParameter))
+    }
+
+    /// Live parameter `index`'s value in `settings` (the inverse of ``apply(index:value:to:)``).
+    static func value(index: Int, of settings: EchoParameters) -> Float {
+        switch index {
+        case 0: settings.time
+        case 1: Float(settings.sync.rawValue)
+        case 2: settings.feedback
+        case 3: settings.lowCut
+        case 4: settings.highCut
+        case 5: Float(settings.mode.rawValue)
+        case 6: settings.mix
+        case 7: settings.ducking
+        case 8: settings.duckThreshold
+        case 9: settings.isFrozen ? 1 : 0
+        case 10: Float(settings.timeChange.rawValue)
+        default: settings.tempo
+        }
     }
 
     /// Sets live parameter `index` (as in ``liveParameters``) in `settings`; unknown indices and NaN change nothing.
-    static func apply(index: Int32, value: Float, to settings: inout EchoParameters) {
+    public static func apply(index: Int32, value: Float, to settings: inout EchoParameters) {
         guard !value.isNaN else { return }
         let choice = Int(value.rounded())
         switch index {

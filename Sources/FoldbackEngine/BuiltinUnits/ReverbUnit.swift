@@ -10,11 +10,13 @@ public import FoldbackDSP
 /// Live parameters (indices of ``parameters``; keys as in presets): 0 `decay_s` (RT60, 0.1…20 s),
 /// 1 `predelay_ms` (0…200 ms), 2 `size`, 3 `damping`, 4 `diffusion`, 5 `mix` (equal-power dry/wet),
 /// 6 `width` (all 0…1). Every change is smoothed (see ``ReverbKernel``).
-public final class ReverbUnit: EngineUnit, @unchecked Sendable {
+public final class ReverbUnit: BuiltinEffectUnit, @unchecked Sendable {
     public let typeName = "reverb"
     public let parameters: [ParameterDescriptor] = ReverbUnit.liveParameters
     /// The settings the unit starts with.
     public let settings: ReverbParameters
+    /// The settings a key absent from a preset takes.
+    public static var defaultSettings: ReverbParameters { .defaults }
     private let storage = UnitStateStorage<State>()
 
     private struct State: ~Copyable {
@@ -49,23 +51,16 @@ public final class ReverbUnit: EngineUnit, @unchecked Sendable {
         self.settings = settings.sanitized
     }
 
-    /// A reverb from values keyed by preset key (`decay_s`, `mix`…); absent keys take their defaults.
-    public convenience init(values: [String: Float]) {
-        self.init(settings: BuiltinUnitSetup.settings(ReverbParameters.defaults, values: values, descriptors: Self.liveParameters) {
-            Self.apply(index: $0, value: $1, to: &$2)
-        })
-    }
 
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
-        try BuiltinUnitSetup.checkMonoOrStereo(unit: typeName, channels: channels, sampleRate: sampleRate)
-        let state = try storage.prepare(unit: typeName) {
+        let state = try BuiltinUnitSetup.prepare(storage, unit: typeName, channels: channels, sampleRate: sampleRate) {
             State(kernel: ReverbKernel(parameters: settings, sampleRate: sampleRate, isStereo: channels == 2), isStereo: channels == 2)
         }
         return UnitRenderSlot(functions: Self.functions, state: state, inputChannels: channels, outputChannels: 2)
     }
 
     /// Sets live parameter `index` (as in ``liveParameters``) in `settings`; unknown indices change nothing.
-    static func apply(index: Int32, value: Float, to settings: inout ReverbParameters) {
+    public static func apply(index: Int32, value: Float, to settings: inout ReverbParameters) {
         switch index {
         case 0: settings.decay = value
         case 1: settings.predelay = value

@@ -119,6 +119,7 @@
     view.append(el("h2", {}, "Show"), el("div", { class: "row tools" },
       ...[["◀ prev", "setlist/prev"], ["next ▶", "setlist/next"], ["reload", "preset/reload"], ["save", "preset/save"],
           ["rec ●", "record/start"], ["rec ■", "record/stop"]].map(([label, command]) => el("button", { onclick: () => send({ command }) }, label)),
+      ...(s.tempo ? [el("button", { id: "tap", onpointerdown: () => send({ command: "tempo/tap" }) }, "tap ♩"), el("span", { class: "small", id: "tempo" }, s.tempo)] : []),
       el("span", { class: "small", id: "setlist" }, s.setlist || "")));
     if (narrow.matches) renderStacked(s); else window.foldbackConsole.render(s, page);   // console.js
     if (window.foldbackPlayback) view.append(...window.foldbackPlayback.panel(s, page, sourceText));   // playback.js: tempo, key, live/take
@@ -230,6 +231,8 @@
     }
     const setlist = document.getElementById("setlist");
     if (setlist) setlist.textContent = s.setlist || "";
+    const tempo = document.getElementById("tempo");
+    if (tempo) tempo.textContent = s.tempo || "";
     for (const strip of s.strips) {
       const line = strip.source && document.getElementById(`source/${strip.name}`);
       if (line) line.textContent = sourceText(strip.source);
