@@ -28,13 +28,8 @@ final class MIDISourceTransportTests: XCTestCase {
             source = { file = "click.wav" }
             send = [{ bus = "main" }]
             [midi]
-              [[midi.cc]]
-              cc = 20
-              target = "\(target)"
-              [[midi.cc]]
-              cc = 21
-              target = "strip.click.source.cue"
-            """, path: folder + "/show.toml")
+            """ + [(20, target), (21, "strip.click.source.cue")].map { "\n[[midi.cc]]\ncc = \($0.0)\ntarget = \"\($0.1)\"\n" }.joined(),
+            path: folder + "/show.toml")
     }
 
     /// CC 20 → play: 127, 100 (still high), 0, 127 give two presses; CC 21 → cue: 64 presses, 63 does not.
