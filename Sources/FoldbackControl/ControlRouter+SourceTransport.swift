@@ -20,7 +20,7 @@ public enum SourceTransportCommand: Sendable, Equatable {
 
 extension ControlRouter {
     /// Whether `parts` (after `/foldback/`) is `strip/<strip>/source/<play|stop|cue|locate>`.
-    static func isSourceTransport(_ parts: [Substring]) -> Bool {
+    public static func isSourceTransport(_ parts: [Substring]) -> Bool {
         parts.count == 4 && parts[2] == Substring(ParameterTree.Key.source) && SourceTransportCommand.words.contains(String(parts[3]))
     }
 

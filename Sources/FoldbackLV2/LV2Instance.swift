@@ -42,9 +42,11 @@ final class LV2Instance: @unchecked Sendable {
             guard let plugin = LV2World.find(info.uri, in: lilvWorld) else {
                 return .failure(.unknownPlugin(uri: info.uri, closest: []))
             }
-            if let library = LV2PluginReader.string(lilv_plugin_get_library_uri(plugin)).map(LV2PluginReader.path(fromFileURI:)),
-               access(library, R_OK) != 0 {
-                return .failure(.instantiationFailed(plugin: info.uri, reason: "its binary \(library) is missing or unreadable"))
+            if let library = LV2PluginReader.string(lilv_plugin_get_library_uri(plugin)).map(LV2PluginReader.path(fromFileURI:)) {
+                guard access(library, R_OK) == 0 else {
+                    return .failure(.instantiationFailed(plugin: info.uri, reason: "its binary \(library) is missing or unreadable"))
+                }
+                world.keepLoaded(library: library)   // never unloaded between switches
             }
             guard let instance = lilv_plugin_instantiate(plugin, sampleRate, features.array) else {
                 return .failure(.instantiationFailed(plugin: info.uri, reason: "the plugin's instantiate failed (see lilv's message above)"))

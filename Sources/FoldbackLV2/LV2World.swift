@@ -1,6 +1,7 @@
-// The lilv world: loads the installed LV2 plugin set once; every lilv call goes through its lock. Non-realtime.
+// The lilv world: loads the installed LV2 plugin set once, keeps each plugin binary loaded once used; every lilv call goes through its lock. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 internal import CLilv
+import Glibc
 import Synchronization
 
 /// The set of LV2 plugins installed on this machine, as lilv sees it.
@@ -13,6 +14,8 @@ public final class LV2World: @unchecked Sendable {
     /// The URID map every plugin instantiated from this world shares.
     public let urids = LV2URIDMap()
     private let summaries = Mutex<[LV2PluginSummary]?>(nil)
+    /// Plugin binaries opened once for the process (see ``keepLoaded(library:)``).
+    private let keptLibraries = Mutex<Set<String>>([])
 
     /// The installed plugins (LV2_PATH or the system default), loaded on first use and kept for the process.
     public static let shared = LV2World()
@@ -29,6 +32,17 @@ public final class LV2World: @unchecked Sendable {
     }
 
     deinit { lilv_world_free(world) }
+
+    /// Keeps the plugin binary at `path` loaded for the rest of the process (one `dlopen` with `RTLD_NODELETE`,
+    /// once per binary). lilv opens a plugin's binary per instance and closes it with the last one, so a preset
+    /// switch between a song with the plugin and one without would unload and map it again each time, and each
+    /// load keeps a little memory for good (about 6 KiB a switch measured between an LV2 and a built-in preset).
+    func keepLoaded(library path: String) {
+        keptLibraries.withLock { kept in
+            guard !kept.contains(path), dlopen(path, RTLD_NOW | RTLD_NODELETE) != nil else { return }
+            kept.insert(path)
+        }
+    }
 
     /// Runs `body` with exclusive use of the lilv world.
     func withWorld<Result, Failure: Error>(_ body: (OpaquePointer) throws(Failure) -> Result) throws(Failure) -> Result {

@@ -44,6 +44,20 @@ extension LiveSession: LiveControlTarget {
             throw Self.rejection(error, path: path)
         }
         let (preset, recall) = state.recall.carry(into: loaded, from: self)   // live moves and musicians' own mixes survive the switch
+        let sources = transport.fileSources
+        var sourcesBefore: FilePlayers.Selection?   // the song's own source files, opened here, off the audio thread
+        do {
+            sourcesBefore = try sources?.select(preset)
+        } catch {
+            throw .presetRejected("\(error)\n\(path): a source file cannot be read; the current preset keeps playing")
+        }
+        var switched = false
+        defer {
+            if !switched, let sources, let sourcesBefore {   // back to the song playing; close what the failed one opened
+                sources.restore(sourcesBefore)
+                sources.retireUnused()
+            }
+        }
         var graph = try build(preset, path: path, continuing: engine.runningGraph)
         let before = host.layout
         var failure = install(graph)
@@ -52,6 +66,7 @@ extension LiveSession: LiveControlTarget {
             failure = install(graph)
         }
         if let failure { throw .presetRejected("\(path): \(failure); the current preset keeps playing") }
+        switched = true
         state.preset = preset
         state.recall.commit(loaded: loaded, report: recall)
         startSongSources(of: preset)
@@ -69,6 +84,7 @@ extension LiveSession: LiveControlTarget {
             warnings = host.connect(plan)
         }
         waitForFadeToFinish()
+        sources?.retireUnused()   // the previous graph is retired: players no song plays now stop reading ahead
         let title = preset.name.map { "'\($0)'" } ?? path
         let kept = graph.continuedUnits.isEmpty ? [] : ["kept running: " + graph.continuedUnits.map { "\($0.strip)/\($0.unit)" }.joined(separator: ", ")]
         return (["switched to \(title)", recall.summary] + kept + change.descriptions + warnings.map { "warning: \($0)" }).joined(separator: "; ")

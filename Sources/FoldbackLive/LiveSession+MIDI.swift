@@ -1,6 +1,8 @@
-// Starts MIDI control of a live session: the `midi_in` port and the control thread applying the preset's `[midi]` map. Non-realtime.
+// Starts MIDI control of a live session: the `midi_in` port, the control thread applying the preset's `[midi]` map, file source presses. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackJACK
+import FoldbackControl
+import Foundation
 import FoldbackPresets
 
 extension LiveSession {
@@ -11,6 +13,7 @@ extension LiveSession {
         try host.registerMIDIInput()
         let controller = MIDIController(preset: preset, engine: engine)
         controller.onNote = { StandardError.writeLine("foldback: \($0)") }
+        controller.onSourceTransport = { [weak self] strip, command in self?.pressSourceTransport(command, strip: strip) }
         let host = host
         return MIDIInputLoop(controller: controller, source: { host.nextMIDIMessage() })
     }
@@ -24,6 +27,19 @@ extension LiveSession {
         } catch {
             StandardError.writeLine("foldback: warning: no MIDI input: \(error)")
             return nil
+        }
+    }
+}
+
+extension LiveSession {
+    /// A MIDI press of `strip.<strip>.source.<command>` (`play`, `stop`, `cue`) on the strip's file player, logged.
+    func pressSourceTransport(_ command: String, strip: String) {
+        let transport: SourceTransportCommand = command == "play" ? .play : command == "stop" ? .stop : .cue
+        do {
+            let state = try sourceTransport(transport, strip: strip)
+            StandardError.writeLine("foldback: MIDI: \(strip) file player \(command): \(state.isPlaying ? "playing" : "stopped") at \(String(format: "%.1f", state.position)) s")
+        } catch {
+            StandardError.writeLine("foldback: MIDI: strip.\(strip).source.\(command): \(error)")
         }
     }
 }

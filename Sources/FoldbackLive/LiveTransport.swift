@@ -57,6 +57,6 @@ package final class LiveTransport: @unchecked Sendable {
     /// Starts, stops (or with nil toggles) recording; nil when there is no recorder.
     package func record(_ on: Bool?) -> String? { lock.withLock { recorder?(on) } }
 
-    /// Starts (from the top), stops (or with nil toggles) the file players; nil when there are none.
-    package func play(_ on: Bool?) -> String? { lock.withLock { players?(on) } }
+    /// Starts (from the top), stops (or with nil toggles) the song's file players; nil when it has none.
+    package func play(_ on: Bool?) -> String? { lock.withLock { sources?.players.isEmpty == false ? players?(on) : nil } }
 }

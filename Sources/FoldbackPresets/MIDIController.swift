@@ -17,6 +17,7 @@ public final class MIDIController: Sendable {
         var preset: Preset
         var programChangeHandler: (@Sendable (Int) -> Void)?
         var noteHandler: (@Sendable (String) -> Void)?
+        var sourceTransportHandler: (@Sendable (_ strip: String, _ command: String) -> Void)?
         var learnTarget: MIDITarget?
         var learnHandler: (@Sendable (MIDIControlSpec) -> Void)?
         /// Per (channel, controller): whether the last value was 64 or above, for toggles.
@@ -59,6 +60,13 @@ public final class MIDIController: Sendable {
         set { state.withLock { $0.noteHandler = newValue } }
     }
 
+    /// Called with the strip and the command (`play`, `stop`, `cue`) of each press of a controller mapped to
+    /// `strip.<strip>.source.<command>`; with none set, such presses are ignored with a note.
+    public var onSourceTransport: (@Sendable (_ strip: String, _ command: String) -> Void)? {
+        get { state.withLock { $0.sourceTransportHandler } }
+        set { state.withLock { $0.sourceTransportHandler = newValue } }
+    }
+
     /// Handles one message: a mapped control change sets its parameter, a program change is passed on.
     public func handle(_ message: MIDIMessage) {
         if message.isProgramChange {
@@ -92,6 +100,15 @@ public final class MIDIController: Sendable {
         if let learned {
             learned.handler?(learned.control)
             notes?("MIDI learn: channel \(learned.control.channel) CC \(learned.control.controller) → \(learned.control.target)")
+        }
+        if let (strip, command) = control?.target.sourceTransport {
+            guard isHigh, !wasHigh else { return }   // a press: the controller rising through 64
+            if let transport = state.withLock({ $0.sourceTransportHandler }) {
+                transport(strip, command)
+            } else {
+                notes?("MIDI channel \(message.channel) CC \(message.data1) → strip.\(strip).source.\(command) ignored: no file players run here")
+            }
+            return
         }
         guard let control, let graph = engine.graph else { return }
         let tree = ParameterTree.cached(preset: preset, graph: graph)

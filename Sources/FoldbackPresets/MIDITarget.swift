@@ -14,6 +14,8 @@ public import FoldbackEngine
 /// - `cue.bus.<bus>`, `cue.strip.<strip>.pfl` | `afl`, `cue.clear`, `cue.gain_db` (with a `[cue]`)
 /// - `strip.<strip>.source.tempo` | `pitch_semitones` | `cents` (a strip playing a file), `strip.<strip>.input`
 ///   and `soundcheck.input` (`live` below controller value 64, `take` from 64; refused while no take plays)
+/// - `strip.<strip>.source.play` | `stop` | `cue` (a strip playing a file): a press (the controller rising through 64)
+///   plays on, stops, or goes back to the top stopped
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
@@ -36,6 +38,15 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
 
     /// The key that bypasses a unit.
     public static let bypassKey = ParameterTree.Key.bypass
+
+    /// The transport commands of a file source a controller can press (`strip.<strip>.source.<command>`).
+    public static let sourceTransportKeys = ["play", "stop", "cue"]
+
+    /// The strip and command of a source transport target (`strip.click.source.play`), else nil.
+    public var sourceTransport: (strip: String, command: String)? {
+        guard case let .source(strip, key) = self, Self.sourceTransportKeys.contains(key) else { return nil }
+        return (strip, key)
+    }
 
     /// Parses the dotted form; nil if it has none of the shapes above (names are checked by ``info(in:)``).
     public init?(parsing text: String) {
@@ -103,6 +114,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// What the target is in `tree` (of `preset`), or a message saying why it names nothing there.
     public func info(in tree: ParameterTree, preset: Preset) -> Result<MIDITargetInfo, MIDITargetProblem> {
         if let node = tree.node(at: path) { return .success(MIDITargetInfo(node)) }
+        if let (strip, _) = sourceTransport, preset.strip(named: strip)?.source != nil { return .success(.onOff) }   // a press, not a node
         return .failure(problem(in: tree, preset: preset))
     }
 

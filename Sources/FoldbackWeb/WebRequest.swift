@@ -21,7 +21,8 @@ public enum WebRequest: Sendable, Equatable {
     /// The longest parameter path accepted, in bytes.
     public static let maximumPathBytes = 256
     /// The commands a page may send, each the OSC address after `/foldback/` (taking no arguments); a feedback
-    /// unit's notch clear (`bus/wedge/unit/fbx/notch/3/clear`) is one too.
+    /// unit's notch clear (`bus/wedge/unit/fbx/notch/3/clear`) and a file source's play, stop and cue
+    /// (`strip/click/source/play`) are too.
     public static let commands: Set<String> = [
         "preset/reload", "preset/save", "setlist/next", "setlist/prev", "record/start", "record/stop", "cue/clear", "tempo/tap",
     ]
@@ -54,9 +55,10 @@ public enum WebRequest: Sendable, Equatable {
             guard value.isFinite, abs(value) <= Double(Float.greatestFiniteMagnitude) else { throw .malformed("value is not a finite number") }
             return .set(path: path, value: Float(value))
         case let (nil, nil, command?):
+            let parts = command.split(separator: "/", omittingEmptySubsequences: false)
             guard commands.contains(command) || (command.utf8.count <= maximumPathBytes
-                    && ControlRouter.isNotchClear(command.split(separator: "/", omittingEmptySubsequences: false))) else {
-                throw .malformed("unknown command; commands: \(commands.sorted().joined(separator: ", ")), strip|bus/OWNER/unit/ID/notch/N/clear")
+                    && (ControlRouter.isNotchClear(parts) || (ControlRouter.isSourceTransport(parts) && parts.last != "locate"))) else {
+                throw .malformed("unknown command; commands: \(commands.sorted().joined(separator: ", ")), strip|bus/OWNER/unit/ID/notch/N/clear, strip/STRIP/source/play|stop|cue")
             }
             return .command(command)
         default:

@@ -58,9 +58,11 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var cents: Float
         public var position_s: Double
         public var duration_s: Double
+        /// Whether it plays (false: stopped, cued, or played to its end).
+        public var playing: Bool
 
         init(_ state: FileSourceState) {
-            (tempo, pitch_semitones, cents) = (state.tempo, state.pitchSemitones, state.cents)
+            (tempo, pitch_semitones, cents, playing) = (state.tempo, state.pitchSemitones, state.cents, state.isPlaying)
             (position_s, duration_s) = (state.position.rounded(.down), state.duration.rounded())
         }
     }

@@ -13,6 +13,9 @@ final class WebRequestTests: XCTestCase {
         XCTAssertEqual(try WebRequest.parse(#"{"command":"setlist/next"}"#), .command("setlist/next"))
         XCTAssertEqual(try WebRequest.parse(#"{"command":"bus/wedge/unit/fbx/notch/3/clear"}"#), .command("bus/wedge/unit/fbx/notch/3/clear"), "a feedback notch's clear")
         XCTAssertEqual(try WebRequest.parse(#"{"analyser":"strip/vox/post"}"#), .analyser("strip/vox/post"))
+        for word in ["play", "stop", "cue"] {
+            XCTAssertEqual(try WebRequest.parse(#"{"command":"strip/click/source/\#(word)"}"#), .command("strip/click/source/\(word)"), "a file source's \(word)")
+        }
     }
 
     func testMalformedRequestsAreRefused() {
@@ -24,6 +27,7 @@ final class WebRequestTests: XCTestCase {
             #"{"path":3,"value":1}"#, #"{"path":"/other/x","value":1}"#, #"{"path":"/foldback/strip/vox/gain_db","value":1e999}"#,
             #"{"path":"/foldback/strip/vox/gain_db","value":1,"extra":2}"#, #"{"path":"/foldback/strip/vox/gain_db","value":1,"command":"setlist/next"}"#,
             #"{"command":"preset/load"}"#, #"{"command":"preset/save /etc/passwd"}"#, #"{"command":5}"#, #"{"command":"bus/wedge/unit/fbx/notch/3"}"#,
+            #"{"command":"strip/click/source/locate"}"#, #"{"command":"strip/click/source/rewind"}"#, #"{"command":"strip/click/source"}"#,
             #"{"analyser":3}"#, #"{"analyser":null}"#, #"{"analyser":"bus/x","command":"setlist/next"}"#, #"{"analyser":"bus/x","value":1}"#,
             #"{"analyser":"\#(long)"}"#,
             #"{"path":"/foldback/\#(long)","value":1}"#, "{\"path\":\"/foldback/strip/vox/gain_db\",\"value\":1}" + String(repeating: " ", count: 1100),

@@ -175,7 +175,7 @@
   function sourceText(src) {
     const time = (t) => `${Math.floor(t / 60)}:${String(Math.floor(t % 60)).padStart(2, "0")}`;
     const shift = src.pitch_semitones + src.cents / 100;
-    return `file · tempo ${src.tempo.toFixed(2)} · key ${shift > 0 ? "+" : ""}${shift.toFixed(2)} st · ${time(src.position_s)} / ${time(src.duration_s)}`;
+    return `${src.playing ? "▶ playing" : "■ stopped"} · ${time(src.position_s)} / ${time(src.duration_s)} · tempo ${src.tempo.toFixed(2)} · key ${shift > 0 ? "+" : ""}${shift.toFixed(2)} st`;
   }
 
   // The button opening a unit's editor (editors.js).

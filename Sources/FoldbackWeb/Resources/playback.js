@@ -1,4 +1,4 @@
-// Foldback web surface: the engineer's playback panel: each file source's tempo and key, the sound-check take's live/take switches per strip and all at once (docs/web.md). Served after app.js.
+// Foldback web surface: the engineer's playback panel: each file source's play/stop/cue, tempo and key, the sound-check take's live/take switches per strip and all at once (docs/web.md). Served after app.js.
 // SPDX-License-Identifier: GPL-3.0-or-later
 "use strict";
 window.foldbackPlayback = (() => {
@@ -26,8 +26,11 @@ window.foldbackPlayback = (() => {
       return el("div", { class: "line" }, el("span", { class: "name small" }, label), ...page.fader(prefix + key, p.value, p.min, p.max, step, show));
     };
     const signed = (unit) => (v) => (v > 0 ? "+" : "") + v.toFixed(0) + " " + unit;
+    const command = (word) => el("button", { class: "transport", "data-transport": `${strip.name}/${word}`,
+      onclick: () => page.send({ command: `strip/${strip.name}/source/${word}` }) }, { play: "▶ play", stop: "■ stop", cue: "⏮ cue" }[word]);
     return el("div", { class: "row", "data-source": strip.name },
       el("div", { class: "line" }, el("span", { class: "name" }, strip.name), el("span", { class: "small", id: `source/${strip.name}` }, text)),
+      el("div", { class: "line" }, command("play"), command("stop"), command("cue")),
       row("tempo", "tempo", 0.01, (v) => "×" + v.toFixed(2)), row("pitch_semitones", "key", 1, signed("st")), row("cents", "cents", 1, signed("ct")));
   }
 
