@@ -3,6 +3,7 @@
 internal import CLilv
 public import FoldbackEngine
 import Logging
+import Synchronization
 
 /// One LV2 plugin in a strip: one instance, or two (dual mono) when a mono plugin sits on a stereo strip.
 ///
@@ -34,6 +35,8 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     /// The instances' restart request: shared with (and kept alive by) a unit that continues them.
     private var restartFlag = LV2RestartFlag()
     private static let logger = Logger(label: "foldback.lv2")
+    /// Plugins already warned about (not hardRTCapable): once per plugin and process, not at every song change.
+    private static let warnedNotRealtime = Mutex<Set<String>>([])
 
     /// The plugin `uri`. Its state is restored in this order when it is prepared: the plugin's default
     /// state, the LV2 `preset` (label or URI), the saved `stateFile` (from ``saveState(to:)``; for the
@@ -63,7 +66,7 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
                 throw .controlOutOfRange(plugin: uri, symbol: symbol, value: value, range: range)
             }
         }
-        if !info.isHardRTCapable {
+        if !info.isHardRTCapable, Self.warnedNotRealtime.withLock({ $0.insert(uri).inserted }) {
             Self.logger.warning("LV2 plugin \(uri) does not declare lv2:hardRTCapable; it may not be safe for live use")
         }
         self.typeName = uri
