@@ -29,8 +29,10 @@ public final class FilePlayerStream: @unchecked Sendable {
     public let duration: Double
     /// Frames the ring is kept filled to (about 340 ms at 48 kHz): what a stop or restart skips.
     public let queuedFrames = 16_384
-    /// Frames the ring is kept filled to while stretching (64 ms at 48 kHz): with the stretcher's latency (48 ms for R3) a change is heard within 100 ms.
-    public let stretchedQueuedFrames = 3_072
+    /// Frames the ring is kept filled to while stretching (32 ms at 48 kHz): a tempo change reaches the output through
+    /// R3 about 63 ms after the stretcher is told (its analysis window's half, 43 ms, and a hop), so it is heard within
+    /// 95 ms even from a full ring (64 ms made that 124 ms); a key change, applied after the synthesis, within ~70 ms.
+    public let stretchedQueuedFrames = 1_536
     /// The Rubber Band engine used when stretching.
     public let engine: StretchEngine
     let ring: TapRing
