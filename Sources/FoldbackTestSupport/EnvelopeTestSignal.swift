@@ -10,6 +10,10 @@ public enum EnvelopeTestSignal: Sendable, CaseIterable {
     /// −18, −30, −12, −24 dB RMS … in turn, the last step at −15 dB.
     case steps
 
+    /// The tempos and shifts a stretched source is judged at: four tempos, three shifts, and 0.85 with −2 semitones.
+    public static let stretchSettings: [(tempo: Double, semitones: Double)] =
+        [(0.5, 0), (0.85, 0), (1.25, 0), (2, 0), (1, -12), (1, -2), (1, 7), (0.85, -2)]
+
     /// Seconds between level steps.
     public static let stepSeconds = 0.25
 

@@ -34,22 +34,12 @@ extension FilePlayerStreamTests {
         defer { player.close() }
         let output = try play(player, frames: 96_000)[0]
         let loop = 24_000 / setting.tempo
-        let seams = (1...3).map { Int((Double($0) * loop).rounded()) }
-        func steps(_ range: Range<Int>) -> Float { range.dropFirst().map { abs(output[$0] - output[$0 - 1]) }.max() ?? 0 }
-        let ownStep = steps(2_400..<(seams[0] - 2_400))
-        for seam in seams {
-            let around = (seam - 2_400)..<(seam + 2_400)
-            let longestZeros = around.reduce(into: (run: 0, longest: 0)) { state, frame in
-                state.run = output[frame] == 0 ? state.run + 1 : 0
-                state.longest = max(state.longest, state.run)
-            }.longest
-            XCTAssertLessThanOrEqual(longestZeros, 1, "no gap of zeros at the seam at frame \(seam)")
-            XCTAssertLessThanOrEqual(steps(around), ownStep * 1.05, "no sample step at the seam above the tone's own (\(ownStep))")
-            let levels = stride(from: around.lowerBound, to: around.upperBound, by: 480).map { start in
-                10 * log10(output[start..<(start + 480)].reduce(0.0) { $0 + Double($1 * $1) } / 480)
-            }
-            XCTAssertLessThanOrEqual((levels.max() ?? 0) - (levels.min() ?? 0), 1, "the level holds across the seam at frame \(seam): \(levels)")
-            print("loop seam at frame \(seam): largest step \(steps(around)) (the tone's own \(ownStep)), 10 ms levels \(levels.map { String(format: "%.1f", $0) })")
+        for seam in (1...3).map({ Int((Double($0) * loop).rounded()) }) {
+            let measure = LoopSeamMeasure(output: output, seam: seam, reference: 2_400..<(Int(loop) - 2_400), rate: rate)
+            print("loop seam at frame \(seam): \(measure)")
+            XCTAssertLessThanOrEqual(measure.longestZeroRun, 1, "no gap of zeros at the seam at frame \(seam)")
+            XCTAssertLessThanOrEqual(measure.largestStep, measure.ownStep * 1.05, "no sample step at the seam above the tone's own")
+            XCTAssertLessThanOrEqual(measure.levelSpread, 1, "the level holds across the seam at frame \(seam)")
         }
         XCTAssertEqual(player.underrunCount, 0)
     }

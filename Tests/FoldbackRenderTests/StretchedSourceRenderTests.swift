@@ -8,8 +8,7 @@ import XCTest
 
 final class StretchedSourceRenderTests: XCTestCase {
     /// The settings: four tempos, three shifts, and the report's 0.85 with −2 semitones.
-    static let settings = [0.5, 0.85, 1.25, 2].map { TimePitch(tempo: $0) } + [-12.0, -2, 7].map { TimePitch(semitones: $0) }
-        + [TimePitch(tempo: 0.85, semitones: -2)]
+    static let settings = EnvelopeTestSignal.stretchSettings.map { TimePitch(tempo: $0.tempo, semitones: $0.semitones) }
     /// Seconds of the test file.
     static let seconds = 1.5
     /// How far (source time) either side of a level step the stretcher's window smears it: not judged for level.
