@@ -55,6 +55,8 @@ public final class FilePlayerStream: @unchecked Sendable {
         var pending: [Float] = []
         var pendingStart = 0
         var failed = false
+        /// Whether the disk thread asked for its realtime priority (``DiskThreadPriority``), once.
+        var hasAskedForPriority = false
     }
 
     /// Opens `url` (its format errors come back here) for a strip of `channels` channels; plays at once unless `isPlaying` is false.
@@ -75,9 +77,17 @@ public final class FilePlayerStream: @unchecked Sendable {
         duration = Double(reader.frameCount) / Double(reader.sampleRate)
         ring = TapRing(channels: channels, frames: 65_536)
         stream = Mutex(Stream(reader: reader, setting: timePitch, isPlaying: isPlaying))
-        // The audio thread empties the ring and cannot wake anyone: the disk thread tops it up every 5 ms
-        // (a start or stop from the control side refills at once, on the caller's thread).
-        let worker = PeriodicWorker(name: "fb-disk", period: .milliseconds(5)) { [self] in stream.withLock { refill(&$0) } }   // holds self until close()
+        // The audio thread empties the ring and cannot wake anyone: the disk thread tops it up every 5 ms, at the
+        // lowest realtime priority where allowed (a start or stop from the control side refills at once, on the caller's thread).
+        let worker = PeriodicWorker(name: "fb-disk", period: .milliseconds(5)) { [self] in
+            stream.withLock { stream in
+                if !stream.hasAskedForPriority {
+                    DiskThreadPriority.raiseCallingThread()
+                    stream.hasAskedForPriority = true
+                }
+                refill(&stream)
+            }
+        }   // holds self until close()
         self.worker = worker
         worker.start()
     }
@@ -195,6 +205,10 @@ public final class FilePlayerStream: @unchecked Sendable {
     private func restart(playing: Bool, atFrame frame: Int = 0) {
         stream.withLock { stream in
             let mark = ring.writePosition
+            // The old audio stops at once; what follows is heard only once it is all there (a stretched start runs
+            // R3 over its first ~60 ms of input and more before its first frame): silence meanwhile, not underruns.
+            ring.hold(at: mark)
+            ring.discard(before: mark)
             stream.isPlaying = playing
             stream.isAtEnd = false
             stream.pending = []
@@ -204,7 +218,7 @@ public final class FilePlayerStream: @unchecked Sendable {
             stream.fileFrame = frame
             do throws(AudioFileError) { try stream.reader.seek(toFrame: frame) } catch { report(error, &stream) }
             refill(&stream, after: mark)
-            ring.discard(before: mark)
+            ring.release()
         }
     }
 
