@@ -209,7 +209,7 @@ let package = Package(
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP", "CFoldbackTeam", "FoldbackTestSupport", .product(name: "Atomics", package: "swift-atomics")]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "TOMLKit"]),
         .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackRender", "FoldbackPresets", "FoldbackGraph"]),
-        .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine"]),
+        .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine", "FoldbackDSP", "CEBUR128"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2", "FoldbackTestSupport"]),

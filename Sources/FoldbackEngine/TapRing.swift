@@ -15,6 +15,9 @@ struct TapRingState {
     let underruns: UnsafeAtomic<Int>
     /// Producer-set position the consumer skips to: frames queued before it are discarded (a player's stop or restart).
     let skipTo: UnsafeAtomic<Int>
+    /// Producer-set position the consumer does not read past while a restart prepares what follows it (`Int.max`:
+    /// none): the consumer plays silence there without counting an underrun, so a player starts with its first frame.
+    let holdAt: UnsafeAtomic<Int>
 
     /// Producer: appends `frames` frames of `count` channels scaled by `gain` (or `frameGains[frame]` when
     /// given), all or nothing; a missing channel repeats the last one, `count == 0` writes silence.
@@ -46,21 +49,24 @@ struct TapRingState {
     }
 
     /// Consumer: copies up to `frames` frames into `destination` (planar, one pointer per channel, from
-    /// `offset`); the rest is zero-filled and counted as an underrun. Returns the frames copied.
+    /// `offset`); the rest is zero-filled and counted as an underrun (not at a hold). Returns the frames copied.
     @inline(__always)
     func read(into destination: UnsafePointer<UnsafeMutablePointer<Float>>, offset: Int, frames: Int) -> Int {
         let mask = core.mask
         var start = core.readPosition
         let skip = skipTo.load(ordering: .acquiring)
         if skip > start { start = skip }
-        let available = min(frames, core.readableCount(from: start))
+        let readable = core.readableCount(from: start)
+        let hold = holdAt.load(ordering: .acquiring)   // after the head: frames published after a hold are held
+        let available = min(frames, hold == .max ? readable : min(readable, max(hold &- start, 0)))
+        let held = hold != .max && start &+ available >= hold   // waiting at the hold: silence, not an underrun
         for channel in 0..<channels {
             let output = destination[channel] + offset
             for frame in 0..<available { output[frame] = storage[((start + frame) & mask) * channels + channel] }
             for frame in available..<frames { output[frame] = 0 }
         }
         core.release(upTo: start + available)
-        if available < frames {
+        if available < frames && !held {
             framesDropped.wrappingIncrement(by: frames - available, ordering: .relaxed)
             underruns.wrappingIncrement(ordering: .relaxed)
         }
@@ -86,14 +92,15 @@ public final class TapRing: @unchecked Sendable {
         state = .allocate(capacity: 1)
         state.initialize(to: TapRingState(
             storage: storage, channels: channels, core: core,
-            framesOffered: .create(0), framesDropped: .create(0), overruns: .create(0), underruns: .create(0), skipTo: .create(0)))
+            framesOffered: .create(0), framesDropped: .create(0), overruns: .create(0), underruns: .create(0), skipTo: .create(0),
+            holdAt: .create(.max)))
     }
 
     deinit {
         let ring = state.pointee
         ring.storage.deallocate()
         ring.core.destroy()
-        for atomic in [ring.framesOffered, ring.framesDropped, ring.overruns, ring.underruns, ring.skipTo] { atomic.destroy() }
+        for atomic in [ring.framesOffered, ring.framesDropped, ring.overruns, ring.underruns, ring.skipTo, ring.holdAt] { atomic.destroy() }
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -148,6 +155,17 @@ public final class TapRing: @unchecked Sendable {
     /// so frames written after it play next (a player's stop or restart takes effect at the next cycle).
     public func discard(before position: Int) {
         state.pointee.skipTo.store(position, ordering: .releasing)
+    }
+
+    /// Producer: stops the consumer at `position` (silence, no underrun) until ``release()``: frames written after it
+    /// stay unheard while a restart prepares them, so they play from the first, all at once, not as they come.
+    public func hold(at position: Int) {
+        state.pointee.holdAt.store(position, ordering: .releasing)
+    }
+
+    /// Producer: lets the consumer read past the ``hold(at:)`` position.
+    public func release() {
+        state.pointee.holdAt.store(.max, ordering: .releasing)
     }
 
     /// Consumer (non-realtime, tests): reads planar frames as the audio thread does.

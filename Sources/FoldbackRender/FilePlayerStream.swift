@@ -29,8 +29,10 @@ public final class FilePlayerStream: @unchecked Sendable {
     public let duration: Double
     /// Frames the ring is kept filled to (about 340 ms at 48 kHz): what a stop or restart skips.
     public let queuedFrames = 16_384
-    /// Frames the ring is kept filled to while stretching (64 ms at 48 kHz): with the stretcher's latency (48 ms for R3) a change is heard within 100 ms.
-    public let stretchedQueuedFrames = 3_072
+    /// Frames the ring is kept filled to while stretching (32 ms at 48 kHz): a tempo change reaches the output through
+    /// R3 about 63 ms after the stretcher is told (its analysis window's half, 43 ms, and a hop), so it is heard within
+    /// 95 ms even from a full ring (64 ms made that 124 ms); a key change, applied after the synthesis, within ~70 ms.
+    public let stretchedQueuedFrames = 1_536
     /// The Rubber Band engine used when stretching.
     public let engine: StretchEngine
     let ring: TapRing
@@ -53,6 +55,8 @@ public final class FilePlayerStream: @unchecked Sendable {
         var pending: [Float] = []
         var pendingStart = 0
         var failed = false
+        /// Whether the disk thread asked for its realtime priority (``DiskThreadPriority``), once.
+        var hasAskedForPriority = false
     }
 
     /// Opens `url` (its format errors come back here) for a strip of `channels` channels; plays at once unless `isPlaying` is false.
@@ -73,9 +77,17 @@ public final class FilePlayerStream: @unchecked Sendable {
         duration = Double(reader.frameCount) / Double(reader.sampleRate)
         ring = TapRing(channels: channels, frames: 65_536)
         stream = Mutex(Stream(reader: reader, setting: timePitch, isPlaying: isPlaying))
-        // The audio thread empties the ring and cannot wake anyone: the disk thread tops it up every 5 ms
-        // (a start or stop from the control side refills at once, on the caller's thread).
-        let worker = PeriodicWorker(name: "fb-disk", period: .milliseconds(5)) { [self] in stream.withLock { refill(&$0) } }   // holds self until close()
+        // The audio thread empties the ring and cannot wake anyone: the disk thread tops it up every 5 ms, at the
+        // lowest realtime priority where allowed (a start or stop from the control side refills at once, on the caller's thread).
+        let worker = PeriodicWorker(name: "fb-disk", period: .milliseconds(5)) { [self] in
+            stream.withLock { stream in
+                if !stream.hasAskedForPriority {
+                    DiskThreadPriority.raiseCallingThread()
+                    stream.hasAskedForPriority = true
+                }
+                refill(&stream)
+            }
+        }   // holds self until close()
         self.worker = worker
         worker.start()
     }
@@ -193,6 +205,10 @@ public final class FilePlayerStream: @unchecked Sendable {
     private func restart(playing: Bool, atFrame frame: Int = 0) {
         stream.withLock { stream in
             let mark = ring.writePosition
+            // The old audio stops at once; what follows is heard only once it is all there (a stretched start runs
+            // R3 over its first ~60 ms of input and more before its first frame): silence meanwhile, not underruns.
+            ring.hold(at: mark)
+            ring.discard(before: mark)
             stream.isPlaying = playing
             stream.isAtEnd = false
             stream.pending = []
@@ -202,7 +218,7 @@ public final class FilePlayerStream: @unchecked Sendable {
             stream.fileFrame = frame
             do throws(AudioFileError) { try stream.reader.seek(toFrame: frame) } catch { report(error, &stream) }
             refill(&stream, after: mark)
-            ring.discard(before: mark)
+            ring.release()
         }
     }
 

@@ -6,8 +6,11 @@ internal import CRubberBand
 /// tempo and pitch can change while it runs), converting from the file's rate to the output rate in the
 /// same pass: the time ratio is multiplied and the pitch scale divided by output rate ÷ input rate.
 ///
-/// Rubber Band's start padding is fed and its start delay dropped, so the output starts with the input's
-/// first frame. Not thread-safe; one stretcher per stream, used from one (non-realtime) thread at a time.
+/// Every frame of the input is heard, from the first to the last, and the output is as long as the input at
+/// the ratios it was fed with (to the frame): the start is padded and its delay dropped so the output starts
+/// with the input's first frame at full level, and the last piece pushes what Rubber Band still holds (about a
+/// window, ~100 ms at 48 kHz) out with silence behind it. Not thread-safe; one stretcher per stream, used from
+/// one (non-realtime) thread at a time.
 public final class TimePitchStretcher {
     /// Interleaved channels.
     public let channels: Int
@@ -19,18 +22,23 @@ public final class TimePitchStretcher {
     /// The current setting.
     public private(set) var setting: TimePitch
     private let state: RubberBandState
-    private var planarIn: [[Float]]
-    private var planarOut: [[Float]]
+    /// One block of planar input and of planar output per channel, allocated once.
+    private let planarIn: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
+    private let planarOut: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>
     private var interleaved: [Float] = []
     private var toDrop = 0
     private var isPrimed = false
+    /// The input's first frames, held until there are enough to make the start pad of; its last frames, for the end's.
+    private var opening: [Float] = []
+    private var closing: [Float] = []
     /// Output frames the input so far should make (each block at the ratio it was fed with), and those delivered:
-    /// the flush at the end is cut or padded to the former, so the length is exact.
+    /// the flush at the end stops at the former, so the length is exact.
     private var expectedFrames = 0.0
     private var deliveredFrames = 0
     /// Frames handed to ``process(_:isLastPiece:deliver:)`` so far (input, at the input rate).
     public private(set) var consumedFrames = 0
     private static let blockFrames = 1_024
+    private static let outputFrames = blockFrames * 16
 
     /// A stretcher for `channels` interleaved channels from `inputRate` to `outputRate` Hz.
     public init(channels: Int, inputRate: Double, outputRate: Double, setting: TimePitch, engine: StretchEngine) throws(AudioFileError) {
@@ -53,11 +61,25 @@ public final class TimePitchStretcher {
         self.engine = engine
         self.setting = setting
         self.state = state
-        planarIn = Array(repeating: [Float](repeating: 0, count: Self.blockFrames), count: channels)
-        planarOut = Array(repeating: [Float](repeating: 0, count: Self.blockFrames * 16), count: channels)
+        planarIn = .allocate(capacity: channels)
+        planarOut = .allocate(capacity: channels)
+        for channel in 0..<channels {
+            planarIn[channel] = .allocate(capacity: Self.blockFrames)
+            planarIn[channel]!.initialize(repeating: 0, count: Self.blockFrames)
+            planarOut[channel] = .allocate(capacity: Self.outputFrames)
+            planarOut[channel]!.initialize(repeating: 0, count: Self.outputFrames)
+        }
     }
 
-    deinit { rubberband_delete(state) }
+    deinit {
+        rubberband_delete(state)
+        for channel in 0..<channels {
+            planarIn[channel]?.deallocate()
+            planarOut[channel]?.deallocate()
+        }
+        planarIn.deallocate()
+        planarOut.deallocate()
+    }
 
     /// Changes tempo and pitch from the next piece on (Rubber Band moves to them smoothly, no gap).
     /// Formant preservation is fixed when the stretcher is made.
@@ -73,98 +95,139 @@ public final class TimePitchStretcher {
     /// How far the output runs behind the input, output frames (for the song position).
     public var latencyFrames: Int { Int(rubberband_get_latency(state)) }
 
+    /// Output frames per input frame at the current tempo (the rate conversion included).
+    private var timeRatio: Double { outputRate / inputRate / setting.tempo }
+
     /// Forgets the stream so far (a restart from the top).
     public func reset() {
         rubberband_reset(state)
         isPrimed = false
+        toDrop = 0
+        opening = []
+        closing = []
         consumedFrames = 0
         expectedFrames = 0
         deliveredFrames = 0
     }
 
     /// Stretches `input` (interleaved, a whole number of frames), handing the output to `deliver` in pieces
-    /// (interleaved, valid only during the call). Pass `isLastPiece` with the final piece to flush.
+    /// (interleaved, valid only during the call). Pass `isLastPiece` with the final piece (it may be empty):
+    /// the rest of the output follows, up to the exact length. The first ~55 ms of input are held until they
+    /// are all there (the start pad is made from them).
     public func process(_ input: UnsafeBufferPointer<Float>, isLastPiece: Bool = false, deliver: (UnsafeBufferPointer<Float>) -> Void) {
-        if !isPrimed { prime() }
-        let frames = input.count / channels
-        var offset = 0
-        repeat {
-            let count = min(Self.blockFrames, frames - offset)
-            if let base = input.baseAddress {
-                for channel in 0..<channels {
-                    planarIn[channel].withUnsafeMutableBufferPointer { planar in
-                        for frame in 0..<count { planar[frame] = base[(offset + frame) * channels + channel] }
-                    }
-                }
-            }
-            offset += count
-            expectedFrames += Double(count) * outputRate / inputRate / setting.tempo
-            feed(frames: count, isFinal: isLastPiece && offset >= frames)
-            drain(deliver, isFinal: isLastPiece && offset >= frames)
-        } while offset < frames
-        consumedFrames += frames
-        if isLastPiece { padToExpected(deliver) }
+        consumedFrames += input.count / channels
+        if isPrimed {
+            stretch(input, deliver)
+        } else {
+            opening.append(contentsOf: input)
+            guard opening.count >= PeriodicContinuation.analysisFrames(rate: inputRate) * channels || isLastPiece else { return }
+            prime()
+            opening.withUnsafeBufferPointer { stretch($0, deliver) }
+            opening = []
+        }
+        if isLastPiece { flush(deliver) }
     }
 
-    /// Silence after a flush that came out short of the expected length.
-    private func padToExpected(_ deliver: (UnsafeBufferPointer<Float>) -> Void) {
-        let missing = Int(expectedFrames.rounded()) - deliveredFrames
+    /// Feeds `input` through, keeping its last frames for the flush.
+    private func stretch(_ input: UnsafeBufferPointer<Float>, _ deliver: (UnsafeBufferPointer<Float>) -> Void) {
+        feed(input, isInput: true, deliver, upTo: Int.max)
+        let kept = PeriodicContinuation.analysisFrames(rate: inputRate) * channels
+        closing.append(contentsOf: input.suffix(kept))
+        if closing.count > 2 * kept { closing.removeFirst(closing.count - kept) }
+    }
+
+    /// Feeds the start pad and notes the start delay to drop, so the output's first frame is the input's first.
+    ///
+    /// Rubber Band's preferred pad puts the centre of its first analysis window on the input's first frame,
+    /// so the first half-window of output is the overlap-add of that window and later ones alone: the earlier
+    /// windows that overlap it are missing and the R3 output started up to 8 dB low for ~10 ms (the R2 engine
+    /// resets its phases at the onset instead). With R3 a second pad's worth goes first, so every window
+    /// overlapping the first output frame is computed, and the pad is the opening's period continued backwards
+    /// (``PeriodicContinuation``), not silence, so the file's first frame is no onset out of silence to be
+    /// smeared; the pad's output (at the starting time ratio) is dropped with the start delay.
+    private func prime() {
+        isPrimed = true
+        let pad = Int(rubberband_get_preferred_start_pad(state))
+        let extra = engine == .finer ? pad : 0
+        let lead = engine == .finer
+            ? PeriodicContinuation.before(opening, channels: channels, rate: inputRate, count: pad + extra)
+            : [Float](repeating: 0, count: (pad + extra) * channels)
+        lead.withUnsafeBufferPointer { feed($0, isInput: false, { _ in }, upTo: nil) }
+        toDrop = Int(rubberband_get_start_delay(state)) + Int((Double(extra) * timeRatio).rounded())
+    }
+
+    /// Pushes out what Rubber Band still holds after the input's last frame, with the input's last period
+    /// continued behind it (silence with R2), until the output reaches the expected length; the continuation's
+    /// own output beyond it is not delivered.
+    ///
+    /// `process(final: true)` is not used: Rubber Band 3.1's R3 runs no analysis on a final call without frames
+    /// (the last window's worth of input, ~100 ms, was never output), and after any final call it refuses input.
+    private func flush(_ deliver: (UnsafeBufferPointer<Float>) -> Void) {
+        let expected = Int(expectedFrames.rounded())
+        // What it holds is a window or two of input; the bound only guards against a stretcher that stops producing.
+        let bound = Int(Double(max(expected - deliveredFrames, 0)) / timeRatio) + 16 * Self.blockFrames
+        let tail = engine == .finer
+            ? PeriodicContinuation.after(closing, channels: channels, rate: inputRate, count: bound)
+            : [Float](repeating: 0, count: bound * channels)
+        var fed = 0
+        tail.withUnsafeBufferPointer { tail in
+            while deliveredFrames < expected && fed < bound {
+                let count = min(Self.blockFrames, bound - fed)
+                feed(UnsafeBufferPointer(rebasing: tail[(fed * channels)..<((fed + count) * channels)]), isInput: false, deliver, upTo: expected)
+                fed += count
+            }
+        }
+        let missing = expected - deliveredFrames
         guard missing > 0 else { return }
         let silence = [Float](repeating: 0, count: missing * channels)
         deliveredFrames += missing
         silence.withUnsafeBufferPointer { deliver($0) }
     }
 
-    /// Feeds the start pad of silence Rubber Band asks for and notes the start delay to drop.
-    private func prime() {
-        isPrimed = true
-        var pad = Int(rubberband_get_preferred_start_pad(state))
-        for channel in 0..<channels { planarIn[channel].withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
-        while pad > 0 {
-            let count = min(pad, Self.blockFrames)
-            feed(frames: count, isFinal: false)
-            pad -= count
-        }
-        toDrop = Int(rubberband_get_start_delay(state))
-    }
-
-    private func feed(frames: Int, isFinal: Bool) {
-        withPointers(&planarIn) { pointers in
-            pointers.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: channels) {
-                rubberband_process(state, $0, UInt32(frames), isFinal ? 1 : 0)
+    /// Feeds interleaved frames in blocks, counting the output they should make when they are the input's (not a
+    /// pad), and draining after each block up to `limit` frames delivered in all (nil: not yet, the start pad).
+    private func feed(
+        _ samples: UnsafeBufferPointer<Float>, isInput: Bool, _ deliver: (UnsafeBufferPointer<Float>) -> Void, upTo limit: Int?
+    ) {
+        let frames = samples.count / channels
+        var offset = 0
+        while offset < frames, let base = samples.baseAddress {
+            let count = min(Self.blockFrames, frames - offset)
+            for channel in 0..<channels {
+                let planar = planarIn[channel]!
+                for frame in 0..<count { planar[frame] = base[(offset + frame) * channels + channel] }
             }
+            offset += count
+            if isInput { expectedFrames += Double(count) * timeRatio }
+            feed(frames: count)
+            if let limit { drain(deliver, upTo: limit) }
         }
     }
 
-    /// Retrieves what the stretcher has, drops the start delay, interleaves and delivers the rest.
-    private func drain(_ deliver: (UnsafeBufferPointer<Float>) -> Void, isFinal: Bool) {
-        let capacity = planarOut[0].count
+    private func feed(frames: Int) {
+        planarIn.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: channels) {
+            rubberband_process(state, $0, UInt32(frames), 0)
+        }
+    }
+
+    /// Retrieves what the stretcher has, drops the start delay, interleaves and delivers the rest, up to
+    /// `limit` frames delivered in all.
+    private func drain(_ deliver: (UnsafeBufferPointer<Float>) -> Void, upTo limit: Int) {
         while true {
             let available = Int(rubberband_available(state))
             if available <= 0 { return }
-            let count = min(available, capacity)
-            let got = Int(withPointers(&planarOut) { rubberband_retrieve(state, $0, UInt32(count)) })
+            let got = Int(rubberband_retrieve(state, planarOut, UInt32(min(available, Self.outputFrames))))
             let skip = min(toDrop, got)
             toDrop -= skip
-            let allowed = isFinal ? max(Int(expectedFrames.rounded()) - deliveredFrames, 0) : Int.max
-            let kept = min(got - skip, allowed)
+            let kept = min(got - skip, max(limit - deliveredFrames, 0))
             deliveredFrames += kept
             guard kept > 0 else { continue }
             if interleaved.count < kept * channels { interleaved = [Float](repeating: 0, count: kept * channels) }
             for channel in 0..<channels {
-                planarOut[channel].withUnsafeBufferPointer { planar in
-                    for frame in 0..<kept { interleaved[frame * channels + channel] = planar[skip + frame] }
-                }
+                let planar = planarOut[channel]!
+                for frame in 0..<kept { interleaved[frame * channels + channel] = planar[skip + frame] }
             }
             interleaved.withUnsafeBufferPointer { deliver(UnsafeBufferPointer(rebasing: $0[0..<(kept * channels)])) }
         }
-    }
-
-    /// Calls `body` with one pointer per channel buffer.
-    private func withPointers<R>(_ buffers: inout [[Float]], _ body: (UnsafePointer<UnsafeMutablePointer<Float>?>) -> R) -> R {
-        let pointers = UnsafeMutablePointer<UnsafeMutablePointer<Float>?>.allocate(capacity: channels)
-        defer { pointers.deallocate() }
-        for channel in 0..<channels { pointers[channel] = buffers[channel].withUnsafeMutableBufferPointer { $0.baseAddress } }
-        return body(pointers)
     }
 }

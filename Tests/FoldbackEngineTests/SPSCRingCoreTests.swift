@@ -67,4 +67,33 @@ final class SPSCRingCoreTests: XCTestCase {
         XCTAssertEqual([left[0], right[0], left[1], right[1], left[2], right[3]], [8, 9, 10, 11, 0, 0])
         XCTAssertEqual(ring.underrunCount, 1)
     }
+
+    /// A restart: the old frames are skipped at once, what is written after the hold is not heard until it is released
+    /// (silence meanwhile, no underrun), then all of it from its first frame; running dry before the hold still counts.
+    func testTapRingHoldsARestartSilentlyUntilItIsReleased() {
+        let ring = TapRing(channels: 1, frames: 16)
+        let out = UnsafeMutablePointer<Float>.allocate(capacity: 8)
+        defer { out.deallocate() }
+        var old: [Float] = [9, 9, 9, 9]
+        XCTAssertTrue(ring.fill(from: &old, frames: 4))
+        XCTAssertEqual(ring.read(into: [out], frames: 1), 1)
+        let mark = ring.writePosition
+        ring.hold(at: mark)
+        ring.discard(before: mark)
+        XCTAssertEqual(ring.read(into: [out], frames: 3), 0, "the old frames are skipped, nothing is heard yet")
+        var new: [Float] = [1, 2, 3, 4, 5]
+        XCTAssertTrue(ring.fill(from: &new, frames: 3))
+        XCTAssertEqual(ring.read(into: [out], frames: 2), 0, "frames written during the hold wait for the release")
+        XCTAssertEqual([out[0], out[1]], [0, 0])
+        XCTAssertEqual(ring.underrunCount, 0, "waiting at a hold is no underrun")
+        XCTAssertTrue(ring.fill(from: &new, frames: 2))
+        ring.release()
+        XCTAssertEqual(ring.read(into: [out], frames: 7), 5)
+        XCTAssertEqual(Array(UnsafeBufferPointer(start: out, count: 7)), [1, 2, 3, 1, 2, 0, 0])
+        XCTAssertEqual(ring.underrunCount, 1, "running dry after the release is an underrun")
+        ring.hold(at: ring.writePosition + 2)
+        XCTAssertEqual(ring.read(into: [out], frames: 1), 0)
+        XCTAssertEqual(ring.underrunCount, 2, "running dry before the hold's position is an underrun too")
+        ring.release()
+    }
 }

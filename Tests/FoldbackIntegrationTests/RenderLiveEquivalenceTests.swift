@@ -127,20 +127,4 @@ final class RenderLiveEquivalenceTests: JACKServerTestCase {
         let input = (0..<Int(end &- connectedAt)).map { client.expectedSample(channel: 0, frameTime: connectedAt &+ UInt32($0)) }
         return (recording, input, connectedAt)
     }
-
-    /// The recorder thread's result, waited for with a semaphore.
-    private final class TakeResult: @unchecked Sendable {
-        private var value: Result<JACKRecording, JACKError>?
-        private let done = DispatchSemaphore(value: 0)
-
-        func set(_ result: Result<JACKRecording, JACKError>) {
-            value = result
-            done.signal()
-        }
-
-        func wait() -> Result<JACKRecording, JACKError> {
-            done.wait()
-            return value ?? .failure(.invalidArgument("no take"))
-        }
-    }
 }

@@ -1,6 +1,7 @@
-// Tests of the Rubber Band stretcher: pitch exact to 0.1 %, tempo exact to 10 ms, rate conversion folded in, CPU per engine.
+// Tests of the Rubber Band stretcher: pitch exact to 0.1 %, tempo exact to 10 ms, rate conversion folded in, every frame heard, CPU per engine.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackRender
+import FoldbackTestSupport
 import Foundation
 import XCTest
 
@@ -56,6 +57,34 @@ final class TimePitchStretcherTests: XCTestCase {
                 XCTAssertEqual(seconds, 60 / 0.85, accuracy: 0.010, "\(engine) \(inputRate)→\(outputRate) Hz")
                 let measured = ToneMeasure.frequency(out, channels: 2, channel: 1, rate: outputRate)
                 XCTAssertEqual(measured, 440, accuracy: engine == .finer ? 0.44 : 6.6, "\(engine): a tempo change keeps the pitch")
+            }
+        }
+    }
+
+    /// Every frame heard and the length exact to the frame whatever the pieces (1, 7, 253, 1024 frames), 48 and 44.1 kHz in.
+    /// R3: every 10 ms window within 1 dB of the source's. R2, whose phase resets make a pure tone's level wander by
+    /// several dB anyway: no silent window, and the last within 10 dB of the source's (a cut end is silence).
+    func testEveryFrameIsHeardWhateverThePieceSize() throws {
+        let steps = EnvelopeTestSignal.steps
+        for engine in StretchEngine.allCases {
+            for inputRate in [48_000.0, 44_100] {
+                let source = steps.samples(rate: inputRate, seconds: 1)
+                for setting in [TimePitch(tempo: 0.85, semitones: -2), TimePitch(tempo: 2, semitones: 7)] {
+                    for piece in [1, 7, 253, 1_024] {
+                        let out = try stretch(source, from: inputRate, to: 48_000, setting, engine: engine, piece: piece)
+                        let what = "\(engine) \(inputRate) Hz, \(setting.summary), pieces of \(piece)"
+                        XCTAssertEqual(out.count, Int((Double(source.count) * 48_000 / inputRate / setting.tempo).rounded()), what)
+                        let comparison = EnvelopeComparison(
+                            output: out, outputRate: 48_000, reference: source, referenceRate: inputRate, tempo: setting.tempo,
+                            steps: steps.steps(seconds: 1), margin: 0.03)
+                        XCTAssertEqual(comparison.silentWindows, [], what)
+                        if engine == .finer {
+                            XCTAssertLessThanOrEqual(abs(comparison.worst.deviation), 1, "\(what): \(comparison)")
+                        } else {
+                            XCTAssertGreaterThan(comparison.last ?? -200, -10, "\(what): \(comparison)")
+                        }
+                    }
+                }
             }
         }
     }
