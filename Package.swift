@@ -219,7 +219,8 @@ let package = Package(
         .testTarget(
             name: "FoldbackSandboxTests",
             dependencies: [
-                "FoldbackSandbox", "CFoldbackSandbox", "FoldbackLV2", "FoldbackEngine", "FoldbackPresets", "FoldbackGraph", "foldback-sandbox",
+                "FoldbackSandbox", "CFoldbackSandbox", "FoldbackLV2", "FoldbackEngine", "FoldbackPresets", "FoldbackGraph", "FoldbackTestSupport",
+                "foldback-sandbox",
             ]
         ),
         .testTarget(name: "FoldbackRealtimeTests", dependencies: ["foldback-rtcheck"]),

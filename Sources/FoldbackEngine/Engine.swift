@@ -219,8 +219,7 @@ public final class Engine: @unchecked Sendable {
     private func setHost(_ parameter: HostParameter, to value: Float) throws(EngineError) {
         guard !value.isNaN else { throw .valueOutOfRange(parameter: "\(parameter)", value: value, range: 0...0) }
         guard let applier = control.withLock({ $0.hostApplier }) else {
-            throw .hostParameterRefused(parameter.isInputSwitch
-                ? HostParameter.noTakeMessage : "file sources play in a running show (foldback run) only")
+            throw .hostParameterRefused(parameter.refusedWithoutShow)
         }
         try applier.apply(parameter, value: value)
         control.withLock {

@@ -21,14 +21,18 @@ public enum HostParameter: Sendable, Hashable {
     case showTempo
     /// Where the show tempo comes from (`tempo/source`, a ``TempoSource``).
     case tempoSource
+    /// Whether the sandboxed LV2 unit `unit` of strip (or, `isBus`, bus) `owner` plays its fallback after a fault
+    /// (1: crashed, hung or produced garbage, restarting or left bypassed; 0: the plugin plays); 0 re-enables it.
+    case pluginFaulted(isBus: Bool, owner: Int, unit: Int)
 
     /// Why a sound-check switch is refused while the show plays no take (every surface says the same).
     public static let noTakeMessage = "no take plays: start foldback run with --soundcheck TAKE"
 
-    /// The strip it belongs to, nil for ``allInputs``.
+    /// The strip it belongs to, nil for ``allInputs`` and a bus's plugin.
     public var strip: Int? {
         switch self {
         case let .sourceTempo(strip), let .sourcePitchSemitones(strip), let .sourceCents(strip), let .stripInput(strip): strip
+        case let .pluginFaulted(isBus, owner, _): isBus ? nil : owner
         case .allInputs, .showTempo, .tempoSource: nil
         }
     }
@@ -41,11 +45,29 @@ public enum HostParameter: Sendable, Hashable {
         }
     }
 
+    /// Why setting it is refused without a running show's applier (offline, before `foldback run` plays).
+    public var refusedWithoutShow: String {
+        switch self {
+        case .stripInput, .allInputs: Self.noTakeMessage
+        case .pluginFaulted: "plugins are re-enabled in a running show (foldback run) only"
+        default: "file sources play in a running show (foldback run) only"
+        }
+    }
+
     /// The input switch's declaration: a choice of `live` (0, the strip's ports) and `take` (1).
     public static let input = ParameterDescriptor(
         key: ParameterTree.Key.input, range: 0...1, defaultValue: 0,
         choices: [ParameterChoice(name: "live", value: 0), ParameterChoice(name: "take", value: 1)], isSmoothed: true,
         summary: "Input: the strip's ports (live) or its channels of the sound-check take (take), crossfaded.")
+
+    /// The faulted state's declaration: a switch the sandbox sets; writing 0 re-enables a plugin left bypassed.
+    public static let faulted = ParameterDescriptor.toggle(
+        key: ParameterTree.Key.faulted, defaultValue: 0,
+        summary: "Faulted: 1 while an isolated plugin's sandbox crashed, hung or gave garbage (its unit bypassed or muted, "
+            + "restarting, or left bypassed after 3 faults in a minute); set 0 to start it again.")
+
+    /// Why a faulted state cannot be set to 1 (every surface says the same).
+    public static let faultedIsReadOnly = "faulted is set by the plugin's sandbox; send 0 to re-enable the plugin"
 }
 
 extension HostParameter {

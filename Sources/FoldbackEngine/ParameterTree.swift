@@ -77,6 +77,8 @@ public struct ParameterTree: Sendable {
         public static let limiterCeiling = "limiter_ceiling_db"
         public static let limiterRelease = "limiter_release_ms"
         public static let bypass = "bypass"
+        /// A sandboxed plugin's fault state (host-side: ``HostParameter/pluginFaulted(isBus:owner:unit:)``).
+        public static let faulted = "faulted"
         public static let pfl = "pfl"
         public static let afl = "afl"
         public static let clear = "clear"

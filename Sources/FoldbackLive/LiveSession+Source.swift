@@ -1,14 +1,19 @@
-// A live session as the engine's host-side applier: file sources' tempo and key on their disk threads, strips' live ↔ take switches. Non-realtime.
+// A live session as the engine's host-side applier: file sources' tempo and key on their disk threads, strips' live ↔ take switches, plugins' fault states. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 package import FoldbackControl
 package import FoldbackEngine
 package import FoldbackPresets
+import FoldbackGraph
 import FoldbackRender
 
 extension LiveSession: HostParameterApplier {
     /// Sets a file source's tempo, semitones or cents (the others kept; heard within 100 ms), or moves a strip
     /// (or every strip on the take) between its ports and the take (20 ms crossfade).
     package func apply(_ parameter: HostParameter, value: Float) throws(EngineError) {
+        if case .pluginFaulted = parameter {
+            guard let graph = engine.graph else { throw .hostParameterRefused("no graph is running yet") }
+            return try graph.setPluginFault(parameter, value: value)
+        }
         if try applyTempo(parameter, value: value) { return }
         let name = try stripName(of: parameter)
         guard let (source, _) = SourceParameters.parameter(of: parameter) else {
@@ -37,6 +42,7 @@ extension LiveSession: HostParameterApplier {
     /// The setting in force: the source's stretcher setting, whether the strip plays the take (all: every strip on it
     /// does); nil without a take or a file, or for a strip the running graph does not have.
     package func value(of parameter: HostParameter) -> Float? {
+        if case .pluginFaulted = parameter { return engine.graph?.pluginFaultValue(parameter) }
         if parameter == .showTempo { return showTempo.bpm.map(Float.init) }
         if parameter == .tempoSource { return Float(showTempo.source.rawValue) }
         let name: String?

@@ -185,7 +185,8 @@ package final class LiveSession: @unchecked Sendable {
             if showStatus && !stalled && tick % status.ticksPerLine == 0 {
                 let meters = engine.meters()
                 status.show(
-                    load: host.cpuLoad, xruns: host.xrunCount, meters: meters, extra: statusParts.compactMap { $0() }, song: songText?(),
+                    load: host.cpuLoad, xruns: host.xrunCount, meters: meters, extra: statusParts.compactMap { $0() } + [engine.graph?.faultedPluginsStatus].compactMap { $0 },
+                    song: songText?(),
                     attention: BusAttention.of(meters, preset: preset) { engine.value(at: $0) })
             }
             tick += 1

@@ -57,7 +57,7 @@ public enum SourceParameters {
         case let .sourceTempo(strip): (tempo, strip)
         case let .sourcePitchSemitones(strip): (pitchSemitones, strip)
         case let .sourceCents(strip): (cents, strip)
-        case .stripInput, .allInputs, .showTempo, .tempoSource: nil
+        case .stripInput, .allInputs, .showTempo, .tempoSource, .pluginFaulted: nil
         }
     }
 

@@ -100,6 +100,25 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
             latencyFrames: process.channel.latency, selfBypassParameter: plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation))
     }
 
+    /// Whether the unit plays its fallback after a fault: its sandbox restarting after one, or left bypassed after too many.
+    public var isFaulted: Bool {
+        guard let process else { return false }
+        switch process.phase {
+        case .faulted: return true
+        case .starting: return process.restarts > 0
+        case .running, .stopped: return false
+        }
+    }
+
+    /// Starts the plugin again when it was left bypassed after too many faults (the engineer's re-enable); false when
+    /// it was not left bypassed (playing, or already restarting).
+    @discardableResult
+    public func reenable() -> Bool {
+        guard let process, process.phase == .faulted else { return false }
+        process.reenable()
+        return true
+    }
+
     /// The render functions every sandboxed unit shares: the cycle itself is C (fb_sandbox_process).
     static let functions = UnitRenderFunctions(
         process: { state, inputs, outputs, frames in

@@ -26,6 +26,8 @@ public struct WebState: Encodable, Equatable, Sendable {
         /// The unit's type (`eq`, `geq`, `compressor`, `lv2`, …): which editor a page opens for it.
         public var type: String
         public var bypass: Bool
+        /// A sandboxed plugin's fault state (true: crashed, hung or gave garbage, its fallback plays); nil when not sandboxed.
+        public var faulted: Bool? = nil
     }
 
     /// One strip.
@@ -177,7 +179,10 @@ public struct WebState: Encodable, Equatable, Sendable {
         func value(_ path: String) -> Float? { tree.node(at: path).map(live) }
         func gain(_ decibels: Float?) -> Float { max(((decibels ?? floorDB) * 100).rounded() / 100, floorDB) }
         func units(_ kind: String, _ owner: String, _ specs: [UnitSpec]) -> [Unit] {
-            specs.map { Unit(id: $0.id, type: $0.type, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1) }
+            specs.map {
+                Unit(id: $0.id, type: $0.type, bypass: value(Path.unit(ownerKind: kind, owner, $0.id, Key.bypass)) == 1,
+                     faulted: value(Path.unit(ownerKind: kind, owner, $0.id, Key.faulted)).map { $0 == 1 })
+            }
         }
         // A send's pan: its own once set (live or in the preset), else its strip's live pan, which it follows.
         func sendPan(strip: String, send: SendSpec) -> Float? {

@@ -11,8 +11,8 @@ final class SandboxedPresetTests: XCTestCase {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// `presets/lv2-vocal.toml` with `[preset] isolation = …`.
-    private func vocalPreset(isolation: String) throws -> Preset {
-        let path = Self.repository.appendingPathComponent("presets/lv2-vocal.toml").path
+    static func vocalPreset(isolation: String) throws -> Preset {
+        let path = repository.appendingPathComponent("presets/lv2-vocal.toml").path
         let text = try String(contentsOfFile: path, encoding: .utf8)
             .replacingOccurrences(of: "[preset]\n", with: "[preset]\nisolation = \"\(isolation)\"\n")
         do {
@@ -49,8 +49,8 @@ final class SandboxedPresetTests: XCTestCase {
     }
 
     func testTheLV2VocalPresetRendersBitIdenticalInSandboxes() throws {
-        let none = try vocalPreset(isolation: "none")
-        let sandboxed = try vocalPreset(isolation: "strip")
+        let none = try Self.vocalPreset(isolation: "none")
+        let sandboxed = try Self.vocalPreset(isolation: "strip")
         XCTAssertEqual(sandboxed.strips[0].units.compactMap { $0.lv2?.isolation }, [.strip, .strip, .strip])
         for block in [256, 64] {
             let expected = try render(none, block: block, cycles: 48_000 / block)   // 1 s

@@ -143,12 +143,12 @@ final class SandboxedUnitTests: XCTestCase {
     }
 
     /// Puts this thread at SCHED_FIFO 20; false where the system does not allow it.
-    private static func enterRealtime() -> Bool {
+    static func enterRealtime() -> Bool {
         var parameters = sched_param(sched_priority: 20)
         return pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0
     }
 
-    private static func leaveRealtime() {
+    static func leaveRealtime() {
         var parameters = sched_param(sched_priority: 0)
         _ = pthread_setschedparam(pthread_self(), SCHED_OTHER, &parameters)
     }

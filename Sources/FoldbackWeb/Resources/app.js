@@ -74,6 +74,12 @@
     return button;
   }
 
+  // A sandboxed plugin's fault state: lit while its sandbox crashed, hung or gave garbage; pressed when lit, it re-enables the plugin (sends 0).
+  function faultToggle(kind, owner, unit) {
+    if (unit.faulted === undefined || unit.faulted === null) return [];
+    return [toggle(`${kind}/${owner}/unit/${unit.id}/faulted`, `${unit.id} fault`, unit.faulted, "fault")];
+  }
+
   function meter(key, vertical = false) {
     const rms = el("div", { class: "rms" }), peak = el("div", { class: "peak" });
     meters.set(key, { rms, peak, hold: METER_FLOOR, holdAt: 0, vertical });
@@ -98,7 +104,7 @@
   function busRow(b, title, withUnits, muteLabel = "M") {
     const lufs = el("div", { class: "small lufs" }, "");
     loudness.set(b.name, lufs);
-    const units = withUnits ? (b.units || []).flatMap((unit) => [editButton("bus", b.name, unit), toggle(`bus/${b.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, "")]) : [];
+    const units = withUnits ? (b.units || []).flatMap((unit) => [editButton("bus", b.name, unit), toggle(`bus/${b.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, ""), ...faultToggle("bus", b.name, unit)]) : [];
     if (withUnits && state && state.cue) units.push(toggle(`cue/bus/${b.name}`, "cue", b.cue, "cue"));
     return el("div", { class: "row" },
       el("div", { class: "line" }, el("span", { class: "name", title: b.name }, title || shownName(b)), ...fader(`bus/${b.name}/gain_db`, b.gain_db),
@@ -147,7 +153,7 @@
       const units = strip.units.map((unit) => {
         const gr = el("span", { class: "gr" }, "");
         grs.set(`${strip.name}/${unit.id}`, gr);
-        return el("span", { class: "line" }, editButton("strip", strip.name, unit), toggle(`strip/${strip.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, ""), gr);
+        return el("span", { class: "line" }, editButton("strip", strip.name, unit), toggle(`strip/${strip.name}/unit/${unit.id}/bypass`, `${unit.id} byp`, unit.bypass, ""), ...faultToggle("strip", strip.name, unit), gr);
       });
       view.append(el("div", { class: "row" },
         el("div", { class: "line" }, el("span", { class: "name", title: strip.name }, shownName(strip)), ...fader(`strip/${strip.name}/gain_db`, strip.gain_db),
@@ -213,13 +219,19 @@
         values.set(`${p}send/${send.bus}/gain_db`, send.gain_db).set(`${p}send/${send.bus}/pan`, send.pan);
         if (send.width !== undefined && send.width !== null) values.set(`${p}send/${send.bus}/width`, send.width);
       }
-      for (const unit of strip.units) values.set(`${p}unit/${unit.id}/bypass`, unit.bypass);
+      for (const unit of strip.units) {
+        values.set(`${p}unit/${unit.id}/bypass`, unit.bypass);
+        if (unit.faulted !== undefined && unit.faulted !== null) values.set(`${p}unit/${unit.id}/faulted`, unit.faulted);
+      }
       values.set(p + "trim_db", strip.trim_db).set(`cue/strip/${strip.name}/pfl`, strip.pfl).set(`cue/strip/${strip.name}/afl`, strip.afl);
       if (strip.talkback !== null && strip.talkback !== undefined) values.set(`talkback/${strip.name}`, strip.talkback);
     }
     for (const b of s.buses) {
       values.set(`bus/${b.name}/gain_db`, b.gain_db).set(`bus/${b.name}/mute`, b.mute);
-      for (const unit of b.units || []) values.set(`bus/${b.name}/unit/${unit.id}/bypass`, unit.bypass);
+      for (const unit of b.units || []) {
+        values.set(`bus/${b.name}/unit/${unit.id}/bypass`, unit.bypass);
+        if (unit.faulted !== undefined && unit.faulted !== null) values.set(`bus/${b.name}/unit/${unit.id}/faulted`, unit.faulted);
+      }
       values.set(`cue/bus/${b.name}`, b.cue);
     }
     for (const [path, control] of controls) {
