@@ -92,7 +92,7 @@ final class AudioThreadDriver: @unchecked Sendable {
             if injectFault && cycle == cycles / 3 {
                 fb_realtime_cycle(Self.allocatingCycle, context, UInt32(frames))
             } else {
-                fb_realtime_cycle(Engine.cycleFunction, context, UInt32(frames))
+                fb_realtime_cycle(RealtimeMIDIClock.cycleFunction, context, UInt32(frames))
             }
             cyclesRun += 1
             for channel in 0..<6 {

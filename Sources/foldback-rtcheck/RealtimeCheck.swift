@@ -82,6 +82,7 @@ struct RealtimeCheck: ParsableCommand {
                 try engine.set(address, to: value)
                 applied += 1
             }
+            try RealtimeMIDIClock.follow(engine)
             engine.collectGarbage()
             streams.service(cyclesDone: done, cycles: cycles)
             take.service(cyclesDone: done, cycles: cycles)
@@ -121,10 +122,10 @@ struct RealtimeCheck: ParsableCommand {
         if engine.liveGraphCount != 1 { failures.append("graph swaps incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
-        failures += streams.failures + take.failures + player.failures
+        failures += streams.failures + take.failures + player.failures + RealtimeMIDIClock.failures
         let feedbackChanges = RealtimeScenario.feedbackChanges.load(ordering: .relaxed)
         if feedbackChanges == 0 { failures.append("the feedback units' analysis never moved a notch") }
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(player.summary), \(take.summary), \(feedbackChanges) feedback notch changes"
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(player.summary), \(take.summary), \(feedbackChanges) feedback notch changes, \(RealtimeMIDIClock.summary)"
         if let team = engine.renderTeamStatistics {
             let workerItems = team.itemsByLane.dropFirst().reduce(0, +)
             summary += "; \(threads) render threads, workers ran \(workerItems) of \(team.itemsByLane.reduce(0, +)) work items, \(team.wakes) futex wakes in \(team.cycles) cycles"
