@@ -115,9 +115,9 @@ struct RealtimeCheck: ParsableCommand {
         if !audio.ftzDazEnabled { failures.append("FTZ/DAZ was not set on the audio thread") }
         if applied != RealtimeScenario.changes.count { failures.append("only \(applied) of \(RealtimeScenario.changes.count) parameter changes were made") }
         if swapped != swaps { failures.append("only \(swapped) of \(swaps) graph swaps were made") }
-        let expectedContinuations = swaps / 2 * (RealtimeScenario.pluginCount + RealtimeScenario.feedbackUnitCount)
+        let expectedContinuations = swaps / 2 * (RealtimeScenario.pluginCount + RealtimeScenario.feedbackUnitCount + RealtimeScenario.continuingEchoCount)
         if continuedPlugins != expectedContinuations {
-            failures.append("\(continuedPlugins) units (plugins, feedback units) continued across swaps, expected \(expectedContinuations)")
+            failures.append("\(continuedPlugins) units (plugins, feedback units, echoes) continued across swaps, expected \(expectedContinuations)")
         }
         if engine.liveGraphCount != 1 { failures.append("graph swaps incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
@@ -125,7 +125,7 @@ struct RealtimeCheck: ParsableCommand {
         failures += streams.failures + take.failures + player.failures + RealtimeMIDIClock.failures
         let feedbackChanges = RealtimeScenario.feedbackChanges.load(ordering: .relaxed)
         if feedbackChanges == 0 { failures.append("the feedback units' analysis never moved a notch") }
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins and feedback units continued), \(streams.summary), \(player.summary), \(take.summary), \(feedbackChanges) feedback notch changes, \(RealtimeMIDIClock.summary)"
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins, feedback units and echoes continued), \(streams.summary), \(player.summary), \(take.summary), \(feedbackChanges) feedback notch changes, \(RealtimeMIDIClock.summary)"
         if let team = engine.renderTeamStatistics {
             let workerItems = team.itemsByLane.dropFirst().reduce(0, +)
             summary += "; \(threads) render threads, workers ran \(workerItems) of \(team.itemsByLane.reduce(0, +)) work items, \(team.wakes) futex wakes in \(team.cycles) cycles"

@@ -6,6 +6,8 @@ import FoldbackEngine
 extension RealtimeScenario {
     /// Strip 3's units after its compressor: a de-esser, then an echo (which makes the mono strip stereo).
     static let deesser = 3, echo = 4
+    /// Echoes that carry their lines (and tail) across a graph swap to the same preset: strip 3's.
+    static let continuingEchoCount = 1
 
     /// The de-esser and the tempo-synced, ducked ping-pong echo strip 3 ends with.
     static func echoUnits() -> [any EngineUnit] {
