@@ -4,7 +4,7 @@
 /// Reads and checks a preset's `[web]` section.
 enum WebDecoder {
     /// The keys of `[web]`.
-    static let keys = ["engineer_token", "bus_tokens"]
+    static let keys = ["engineer_token", "bus_tokens", "musicians_see_sources"]
 
     /// The section (empty when `reader` is nil); problems go to the reader's log with their line and column.
     static func decode(_ reader: TableReader?, buses: [BusSpec]) -> WebSpec {
@@ -12,6 +12,7 @@ enum WebDecoder {
         reader.checkKeys(allowed: keys)
         var seen = NameRegistry(what: "web token")
         var spec = WebSpec()
+        spec.musiciansSeeSources = reader.bool("musicians_see_sources", default: false)
         if let token = reader.string("engineer_token"), check(token, reader, "engineer_token", &seen) {
             spec.engineerToken = token
         }

@@ -8,6 +8,9 @@ public struct WebSpec: Sendable, Equatable {
     public var engineerToken: String?
     /// `[web.bus_tokens]`: fixed tokens by bus name, in the preset's bus order.
     public var busTokens: [BusToken]
+    /// `musicians_see_sources`: whether musicians' pages show the file sources in their mix (playing or stopped,
+    /// position and length; read only). Off by default: the engineer's page alone shows them.
+    public var musiciansSeeSources = false
 
     /// One bus's fixed token.
     public struct BusToken: Sendable, Equatable {
@@ -23,13 +26,14 @@ public struct WebSpec: Sendable, Equatable {
     /// The tokens accepted: lengths 8 to 64, of `0-9 a-z A-Z - _` (safe in a link and a page).
     public static let tokenLengths = 8...64
 
-    public init(engineerToken: String? = nil, busTokens: [BusToken] = []) {
+    public init(engineerToken: String? = nil, busTokens: [BusToken] = [], musiciansSeeSources: Bool = false) {
         self.engineerToken = engineerToken
         self.busTokens = busTokens
+        self.musiciansSeeSources = musiciansSeeSources
     }
 
-    /// Whether nothing is fixed (then the section is not written).
-    public var isEmpty: Bool { engineerToken == nil && busTokens.isEmpty }
+    /// Whether nothing is set (then the section is not written).
+    public var isEmpty: Bool { engineerToken == nil && busTokens.isEmpty && !musiciansSeeSources }
 
     /// The fixed token of `bus`, if any.
     public func token(forBus bus: String) -> String? { busTokens.first { $0.bus == bus }?.token }
@@ -48,6 +52,7 @@ public struct WebSpec: Sendable, Equatable {
         guard !isEmpty else { return }
         text.table("[web]")
         text.key("engineer_token", string: engineerToken)
+        if musiciansSeeSources { text.key("musicians_see_sources", true) }
         guard !busTokens.isEmpty else { return }
         text.table("[web.bus_tokens]")
         for entry in busTokens { text.key(entry.bus, string: entry.token) }

@@ -5,9 +5,9 @@ import Foundation
 extension WebState {
     /// The state `role`'s page is pushed: the whole state for the engineer. A musician of `bus` gets the nodes
     /// they may set (``Parameter/musician`` is `bus`: the sends into it, its level and mute), the strips sending
-    /// into it with that send alone (no units, no file source), their bus alone (no units), the preset, setlist
-    /// and sound-check line; no cue output, groups or unit outputs. Keys stay as the engineer's, so one page
-    /// script reads both.
+    /// into it with that send alone (no units; a file source only where the preset lets musicians see it, read only),
+    /// their bus alone (no units), the preset, setlist and sound-check line; no cue output, groups or unit outputs.
+    /// Keys stay as the engineer's, so one page script reads both.
     func seen(by role: WebRole) -> WebState {
         guard case let .musician(bus) = role else { return self }
         var mine = self
@@ -18,7 +18,7 @@ extension WebState {
             var feeding = strip
             feeding.sends = sends
             feeding.units = []
-            feeding.source = nil
+            if feeding.source?.musicians != true { feeding.source = nil }
             return feeding
         }
         mine.buses = buses.filter { $0.name == bus }.map { own in

@@ -62,8 +62,11 @@ public struct WebState: Encodable, Equatable, Sendable {
         public var duration_s: Double
         /// Whether it plays (false: stopped, cued, or played to its end).
         public var playing: Bool
+        /// Whether musicians' pages are shown it too (the preset's `[web] musicians_see_sources`).
+        public var musicians = false
 
-        init(_ state: FileSourceState) {
+        init(_ state: FileSourceState, musicians: Bool) {
+            self.musicians = musicians
             (tempo, pitch_semitones, cents, playing) = (state.tempo, state.pitchSemitones, state.cents, state.isPlaying)
             (position_s, duration_s) = (state.position.rounded(.down), state.duration.rounded())
         }
@@ -205,7 +208,7 @@ public struct WebState: Encodable, Equatable, Sendable {
                 units: units("strip", name, strip.units), trim_db: value(Path.strip(name, Key.trim)) ?? 0,
                 talkback: strip.talkback == nil ? nil : value(Path.strip(name, Key.talkback)) == 1,
                 pfl: cue.contains(.cuePFL(strip: index)), afl: cue.contains(.cueAFL(strip: index)),
-                source: sources.first { $0.strip == name }.map(Source.init), label: strip.label)
+                source: sources.first { $0.strip == name }.map { Source($0, musicians: preset.web.musiciansSeeSources) }, label: strip.label)
         }
         let buses = preset.buses.enumerated().map { index, bus in
             Bus(

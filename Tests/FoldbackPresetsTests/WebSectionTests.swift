@@ -1,4 +1,4 @@
-// The `[web]` section: fixed web tokens load, are written back, and bad ones are refused at their line and column. Non-realtime.
+// The `[web]` section: fixed web tokens and musicians_see_sources load, are written back, and bad values are refused at their line and column. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackPresets
 import XCTest
@@ -32,6 +32,17 @@ final class WebSectionTests: XCTestCase {
         XCTAssertEqual(try PresetLoader.parse(written, path: "again.toml").web, preset.web)
         XCTAssertTrue(try PresetLoader.parse(routing, path: "none.toml").web.isEmpty)
         XCTAssertFalse(PresetWriter.text(for: try PresetLoader.parse(routing, path: "none.toml")).contains("[web]"))
+    }
+
+    func testMusiciansSeeSourcesLoadsAndSurvivesAWriteAndReload() throws {
+        let preset = try PresetLoader.parse(routing + "[web]\nmusicians_see_sources = true\n", path: "test.toml")
+        XCTAssertTrue(preset.web.musiciansSeeSources)
+        XCTAssertFalse(preset.web.isEmpty)
+        let written = PresetWriter.text(for: preset)
+        XCTAssertTrue(written.contains("musicians_see_sources = true"), written)
+        XCTAssertEqual(try PresetLoader.parse(written, path: "again.toml").web, preset.web)
+        XCTAssertFalse(try PresetLoader.parse(routing, path: "none.toml").web.musiciansSeeSources, "off unless the preset says so")
+        assertSingleError(routing + "[web]\nmusicians_see_sources = \"yes\"\n", line: 10, column: 25, contains: ["true or false"])
     }
 
     func testBadTokensAreRefusedWhereTheyAre() {

@@ -96,9 +96,11 @@
     const line = (name, ...control) => el("div", { class: "line" }, el("span", { class: "name small" }, name), ...control);
     const pan = present(send.pan) ? [line("pan", ...fader(path + "pan", send.pan, -1, 1, 0.05, panText))] : [];
     const width = present(send.width) ? [line("width", ...fader(path + "width", send.width, 0, 2, 0.05, (v) => Math.round(v * 100) + "%"))] : [];
+    // A file source the engineer lets musicians see ([web] musicians_see_sources): playing or stopped, where, how long.
+    const source = strip.source ? [el("div", { class: "small source", id: `source/${strip.name}` }, sourceText(strip.source))] : [];
     return el("div", { class: "row" },
       el("div", { class: "line" }, el("span", { class: "name", title: strip.name }, shownName(strip)), ...fader(path + "gain_db", send.gain_db)),
-      ...pan, ...width, meter("strip/" + strip.name));
+      ...source, ...pan, ...width, meter("strip/" + strip.name));
   }
 
   function busRow(b, title, withUnits, muteLabel = "M") {
