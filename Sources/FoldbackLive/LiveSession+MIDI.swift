@@ -14,6 +14,7 @@ extension LiveSession {
         let controller = MIDIController(preset: preset, engine: engine)
         controller.onNote = { StandardError.writeLine("foldback: \($0)") }
         controller.onSourceTransport = { [weak self] strip, command in self?.pressSourceTransport(command, strip: strip) }
+        controller.onTempoTap = { [weak self] time in self?.tapTempo(at: time) }
         let host = host
         return MIDIInputLoop(controller: controller, source: { host.nextMIDIMessage() })
     }
@@ -40,6 +41,19 @@ extension LiveSession {
             StandardError.writeLine("foldback: MIDI: \(strip) file player \(command): \(state.isPlaying ? "playing" : "stopped") at \(String(format: "%.1f", state.position)) s")
         } catch {
             StandardError.writeLine("foldback: MIDI: strip.\(strip).source.\(command): \(error)")
+        }
+    }
+}
+
+extension LiveSession {
+    /// A MIDI press of `tempo.tap`: one tap of the show tempo at `time`; a changed tempo retimes every echo, logged.
+    func tapTempo(at time: Double) {
+        guard let bpm = showTempo.tap(at: time) else { return }
+        do {
+            let count = try ShowTempo.retimeEchoes(to: Float(bpm), in: engine)
+            StandardError.writeLine("foldback: MIDI: tempo tap: \(String(format: "%.1f", bpm)) BPM on \(count) echo unit(s)")
+        } catch {
+            StandardError.writeLine("foldback: MIDI: tempo.tap: \(error)")
         }
     }
 }

@@ -1,6 +1,7 @@
 // Turns MIDI messages into engine parameter changes by a preset's `[midi]` map, with MIDI learn. Non-realtime (a control thread).
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
+import Foundation
 import Synchronization
 
 /// Applies a preset's ``MIDIMap`` to the messages of the `midi_in` port.
@@ -12,12 +13,15 @@ public final class MIDIController: Sendable {
     /// The engine whose parameters the controller moves.
     public let engine: Engine
     private let state: Mutex<State>
+    /// The time of a press, in seconds on a monotonic clock (the system's uptime unless a test sets one).
+    private let clock: @Sendable () -> Double
 
     private struct State {
         var preset: Preset
         var programChangeHandler: (@Sendable (Int) -> Void)?
         var noteHandler: (@Sendable (String) -> Void)?
         var sourceTransportHandler: (@Sendable (_ strip: String, _ command: String) -> Void)?
+        var tempoTapHandler: (@Sendable (_ time: Double) -> Void)?
         var learnTarget: MIDITarget?
         var learnHandler: (@Sendable (MIDIControlSpec) -> Void)?
         /// Per (channel, controller): whether the last value was 64 or above, for toggles.
@@ -25,8 +29,10 @@ public final class MIDIController: Sendable {
     }
 
     /// A controller for `preset` (its `[midi]` map) driving `engine`, whose graph was built from `preset`.
-    public init(preset: Preset, engine: Engine) {
+    /// `clock` times `tempo.tap` presses (seconds, monotonic; nil: the system's uptime).
+    public init(preset: Preset, engine: Engine, clock: (@Sendable () -> Double)? = nil) {
         self.engine = engine
+        self.clock = clock ?? { ProcessInfo.processInfo.systemUptime }
         state = Mutex(State(preset: preset))
     }
 
@@ -65,6 +71,13 @@ public final class MIDIController: Sendable {
     public var onSourceTransport: (@Sendable (_ strip: String, _ command: String) -> Void)? {
         get { state.withLock { $0.sourceTransportHandler } }
         set { state.withLock { $0.sourceTransportHandler = newValue } }
+    }
+
+    /// Called with the time (seconds, from the controller's clock) of each press of a controller mapped to
+    /// `tempo.tap`; with none set, such presses are ignored with a note.
+    public var onTempoTap: (@Sendable (_ time: Double) -> Void)? {
+        get { state.withLock { $0.tempoTapHandler } }
+        set { state.withLock { $0.tempoTapHandler = newValue } }
     }
 
     /// Handles one message: a mapped control change sets its parameter, a program change is passed on.
@@ -107,6 +120,16 @@ public final class MIDIController: Sendable {
                 transport(strip, command)
             } else {
                 notes?("MIDI channel \(message.channel) CC \(message.data1) → strip.\(strip).source.\(command) ignored: no file players run here")
+            }
+            return
+        }
+        if control?.target.isTempoTap == true {
+            guard isHigh, !wasHigh else { return }   // a press: the controller rising through 64
+            let time = clock()
+            if let tap = state.withLock({ $0.tempoTapHandler }) {
+                tap(time)
+            } else {
+                notes?("MIDI channel \(message.channel) CC \(message.data1) → tempo.tap ignored: no show tempo here")
             }
             return
         }

@@ -16,6 +16,7 @@ public import FoldbackEngine
 ///   and `soundcheck.input` (`live` below controller value 64, `take` from 64; refused while no take plays)
 /// - `strip.<strip>.source.play` | `stop` | `cue` (a strip playing a file): a press (the controller rising through 64)
 ///   plays on, stops, or goes back to the top stopped
+/// - `tempo.tap`: a press (the controller rising through 64) is one tap of the show tempo
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
@@ -35,12 +36,20 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     case source(strip: String, key: String)
     /// The sound check's own parameters: `input` (every strip on the take at once).
     case soundcheck(key: String)
+    /// The show tempo: `tap` (a press is one tap), or a node under `tempo/` (`bpm`, `source`).
+    case tempo(key: String)
 
     /// The key that bypasses a unit.
     public static let bypassKey = ParameterTree.Key.bypass
 
     /// The transport commands of a file source a controller can press (`strip.<strip>.source.<command>`).
     public static let sourceTransportKeys = ["play", "stop", "cue"]
+
+    /// The show tempo's press target, `tempo.tap`.
+    public static let tempoTapKey = "tap"
+
+    /// Whether the target is `tempo.tap` (each press one tap of the show tempo).
+    public var isTempoTap: Bool { self == .tempo(key: Self.tempoTapKey) }
 
     /// The strip and command of a source transport target (`strip.click.source.play`), else nil.
     public var sourceTransport: (strip: String, command: String)? {
@@ -66,6 +75,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case ("cue", 2...4): self = .cue(path: parts.dropFirst().joined(separator: "."))
         case ("strip", 4) where parts[2] == ParameterTree.Key.source: self = .source(strip: parts[1], key: parts[3])
         case (ParameterTree.Key.soundcheck, 2): self = .soundcheck(key: parts[1])
+        case ("tempo", 2): self = .tempo(key: parts[1])
         default: return nil
         }
     }
@@ -82,6 +92,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case let .cue(path): return "cue.\(path)"
         case let .source(strip, key): return "strip.\(strip).source.\(key)"
         case let .soundcheck(key): return "soundcheck.\(key)"
+        case let .tempo(key): return "tempo.\(key)"
         }
     }
 
@@ -97,6 +108,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         case let .cue(path): return "cue/" + path.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "/")
         case let .source(strip, key): return ParameterTree.Path.source(strip, key)
         case let .soundcheck(key): return "\(ParameterTree.Key.soundcheck)/\(key)"
+        case let .tempo(key): return "tempo/\(key)"
         }
     }
 
@@ -115,6 +127,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     public func info(in tree: ParameterTree, preset: Preset) -> Result<MIDITargetInfo, MIDITargetProblem> {
         if let node = tree.node(at: path) { return .success(MIDITargetInfo(node)) }
         if let (strip, _) = sourceTransport, preset.strip(named: strip)?.source != nil { return .success(.onOff) }   // a press, not a node
+        if isTempoTap { return .success(.onOff) }   // a press, not a node
         return .failure(problem(in: tree, preset: preset))
     }
 
@@ -150,6 +163,8 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
             return unknown("source key", key, keys(ParameterTree.Path.source(name, "")))
         case let .soundcheck(key):
             return unknown("sound-check key", key, keys("\(ParameterTree.Key.soundcheck)/"))
+        case let .tempo(key):
+            return unknown("tempo key", key, [Self.tempoTapKey] + keys("tempo/"))
         case .cue:
             guard preset.cue != nil else { return MIDITargetProblem(message: "target '\(self)': the preset has no [cue]") }
             return MIDITargetProblem(message: "target '\(self)': a cue target is one of \(keys("cue/").map { "cue." + $0 }.joined(separator: ", "))")
