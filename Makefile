@@ -45,6 +45,7 @@ test-deps:
 # The X32 / X-Air client libraries the X32 surface's tests drive, at the versions pinned in their requirements file,
 # in a virtual environment of Debian's python3 (FoldbackIntegrationTests' X32ClientEndToEndTests find it there).
 X32_VENV = .build/x32-venv
+PACKAGE_CHECK_VENV = .build/package-check-venv
 X32_REQUIREMENTS = Tests/FoldbackIntegrationTests/Fixtures/x32/requirements.txt
 $(X32_VENV)/.installed: $(X32_REQUIREMENTS)
 	rm -rf $(X32_VENV) && mkdir -p .build && /usr/bin/python3 -m venv $(X32_VENV)
@@ -113,7 +114,6 @@ package-check: deb $(PACKAGE_CHECK_VENV)/.installed
 	$(BOUNDED) 600 python3 scripts/package-check.py
 
 # python-zeroconf, the phone's-eye mDNS browser package-check drives (scripts/dnssd-browse.py), pinned.
-PACKAGE_CHECK_VENV = .build/package-check-venv
 $(PACKAGE_CHECK_VENV)/.installed: scripts/package-check-requirements.txt
 	rm -rf $(PACKAGE_CHECK_VENV) && mkdir -p .build && /usr/bin/python3 -m venv $(PACKAGE_CHECK_VENV)
 	$(PACKAGE_CHECK_VENV)/bin/pip install --quiet --disable-pip-version-check -r $<

@@ -60,6 +60,7 @@ struct RealtimeCheck: ParsableCommand {
         try player.attach(to: first)
         try engine.install(first, crossfade: .none)
         let stream = player.stream
+        RealtimeMIDIClock.prepare()
         let audio = AudioThreadDriver(
             engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault,
             isSourceReady: { [frames] in stream.bufferedFrames >= frames })

@@ -10,6 +10,8 @@ enum RealtimeMIDIClock {
     nonisolated(unsafe) private static var frame = 0
     nonisolated(unsafe) private static var nextTick = 0
     nonisolated(unsafe) private static var cycle = 0
+    /// Clock ticks sent to the tracker.
+    nonisolated(unsafe) private static var sent = 0
     nonisolated(unsafe) static var retimes = 0
     nonisolated(unsafe) private static var lastBPM: Float = 0
 
@@ -21,12 +23,22 @@ enum RealtimeMIDIClock {
         if cycle == 4_990 { tracker.receive(0xFC, offset: 0) }
         let end = frame + Int(frames)
         while nextTick < end {
-            if cycle < 4_990 || cycle >= 5_000 { tracker.receive(0xF8, offset: nextTick - frame) }
+            if cycle < 4_990 || cycle >= 5_000 {
+                tracker.receive(0xF8, offset: nextTick - frame)
+                sent += 1
+            }
             nextTick += interval
         }
         frame = end
         tracker.advance(frames: Int(frames))
         cycle += 1
+    }
+
+    /// Setup, before the audio thread starts: Swift initialises a static on its first use, so the tracker and the
+    /// cycle function are made here and not, allocating, in the first cycle that reaches them.
+    static func prepare() {
+        _ = tracker
+        _ = cycleFunction
     }
 
     /// Control loop: sets the echo's tempo to the clock's (rounded to 0.1 BPM) when it changed, as the live session does.
@@ -41,7 +53,7 @@ enum RealtimeMIDIClock {
 
     static var failures: [String] {
         var failures: [String] = []
-        if tracker.tickCount < 1_000 { failures.append("only \(tracker.tickCount) MIDI clock ticks") }
+        if sent < 500 || tracker.tickCount != sent { failures.append("the tracker counted \(tracker.tickCount) of \(sent) MIDI clock ticks sent (500 at least)") }
         if abs((tracker.tempo(sampleRate: 48_000) ?? 0) - 96) > 0.1 { failures.append("the MIDI clock read \(tracker.tempo(sampleRate: 48_000) ?? 0) BPM, not 96") }
         if retimes < 2 { failures.append("the echo followed the MIDI clock only \(retimes)×") }
         return failures
