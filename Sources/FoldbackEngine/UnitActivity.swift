@@ -45,7 +45,8 @@ extension GraphRender {
 
 extension EngineGraph {
     /// The unit at `index` of this graph's flat unit list, as a log line names it: `strip 'vox' unit 'verb'
-    /// (urn:…)`, or nil for an index the graph does not have.
+    /// (urn:…)`, or nil for an index the graph does not have. Off the audio thread: it builds strings, and only the
+    /// stuck-cycle report (StuckCycleExit, on the watchdog's thread) calls it.
     public func unitName(atRenderIndex index: Int) -> String? {
         for (strip, chain) in description.strips.enumerated() {
             let first = Int(render.pointee.strips[strip].firstUnit)
