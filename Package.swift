@@ -153,6 +153,7 @@ let package = Package(
             name: "FoldbackBench",
             dependencies: [
                 "FoldbackLive", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackRender", "CFoldback",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
         ),
@@ -215,7 +216,7 @@ let package = Package(
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackX32", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP"]),
         .testTarget(name: "FoldbackWebTests", dependencies: ["FoldbackWeb", "FoldbackControl", "FoldbackAnalysis", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackTestSupport"]),
-        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackPresets", "FoldbackBench", "FoldbackRender", "FoldbackEngine", "FoldbackDSP", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport"]),
+        .testTarget(name: "FoldbackCLITests", dependencies: ["foldback", "FoldbackLive", "FoldbackPresets", "FoldbackBench", "FoldbackRender", "FoldbackEngine", "FoldbackDSP", "FoldbackControl", "FoldbackAnalysis", "FoldbackTestSupport", "FoldbackGraph", "CFoldback"]),
         .testTarget(
             name: "FoldbackSandboxTests",
             dependencies: [

@@ -56,7 +56,9 @@ struct BenchCommand: ParsableCommand {
         guard !cases.isEmpty else {
             throw ValidationError("no case named '\(only ?? "")'; the cases are: \(BenchCases.all.map(\.name).joined(separator: ", "))")
         }
+        let held = BenchLogHold.installed   // a unit's log lines (the feedback case's analysis) wait until the table is done
         let allocating = BenchTable(rate: rate, block: block, seconds: seconds).measure(cases) { print($0) }
+        if let summary = held.summary { StandardError.writeLine(summary) }
         if !allocating.isEmpty {
             StandardError.writeLine("foldback bench: the audio path allocated in: \(allocating.joined(separator: ", "))")
             throw ExitCode(1)

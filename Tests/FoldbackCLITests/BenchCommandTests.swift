@@ -18,6 +18,20 @@ final class BenchCommandTests: XCTestCase {
         }
     }
 
+    /// The feedback case's analysis logs notch changes while the bench feeds it noise: none of those lines reaches
+    /// standard error (or the table) while the table is printed; one line after it says how many were held back.
+    func testUnitLogLinesStayOutOfTheTable() throws {
+        let run = try FoldbackProcess.run(["bench", "--seconds", "2", "--only", "feedback"])
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let errors = run.standardError.split(separator: "\n")
+        XCTAssertLessThanOrEqual(errors.count, 1, run.standardError)
+        for line in errors {
+            XCTAssertTrue(line.hasPrefix("foldback bench: ") && line.hasSuffix("held back from the table"), "a unit's line on stderr: \(line)")
+        }
+        XCTAssertFalse(run.standardOutput.contains(" Hz: "), run.standardOutput)
+        XCTAssertEqual(run.standardOutput.split(separator: "\n").filter { $0.hasPrefix("feedback ") }.count, 1, run.standardOutput)
+    }
+
     /// Without the counter the column is absent and the output says how to get it.
     func testWithoutTheCounterItSaysHowToCount() throws {
         let run = try FoldbackProcess.run(["bench", "--seconds", "0.1", "--only", "gain"])
