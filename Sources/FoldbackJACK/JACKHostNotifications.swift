@@ -1,4 +1,4 @@
-// JACKHost's non-realtime JACK callbacks: buffer-size and sample-rate changes, latency reporting, new connections of its ports. Non-realtime.
+// JACKHost's non-realtime JACK callbacks: buffer-size and sample-rate changes, latency reporting, connections made and broken. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CJack
 import Foundation
@@ -15,6 +15,8 @@ final class JACKHostNotifications: @unchecked Sendable {
     /// Told at once of each new connection of this client's ports, so one made just before a server dies
     /// is not missed between two polls.
     var tracker: JACKConnectionTracker?
+    /// Called after any connection in the server's graph is made or broken (guarded by `lock`).
+    private var connectionObserver: (@Sendable () -> Void)?
 
     init(sampleRate: Double, bufferSize: Int, onFormatChange: JACKHost.FormatChangeHandler?) {
         reportedFormat = (sampleRate, bufferSize)
@@ -58,6 +60,9 @@ final class JACKHostNotifications: @unchecked Sendable {
             return latencyPaths != self.latencyPaths
         }
     }
+
+    /// Calls `observer` on JACK's notification thread after each connection made or broken anywhere (nil: none).
+    func observeConnections(_ observer: (@Sendable () -> Void)?) { lock.withLock { connectionObserver = observer } }
 
     /// Calls the owner's handler once per actual change (JACK also calls these on activation).
     private func formatChanged(sampleRate: Double? = nil, bufferSize: Int? = nil) {
@@ -108,6 +113,8 @@ final class JACKHostNotifications: @unchecked Sendable {
 
     private static let onConnect: @convention(c) (jack_port_id_t, jack_port_id_t, Int32, UnsafeMutableRawPointer?) -> Void = {
         first, second, isConnect, arg in
-        if isConnect != 0 { from(arg)?.connected(first, second) }
+        guard let notifications = from(arg) else { return }
+        if isConnect != 0 { notifications.connected(first, second) }
+        notifications.lock.withLock { notifications.connectionObserver }?()
     }
 }

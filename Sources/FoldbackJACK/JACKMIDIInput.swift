@@ -74,6 +74,15 @@ extension JACKHost {
         return port
     }
 
+    /// Whether anything is connected to the MIDI input port (false before ``registerMIDIInput(named:)``). Call it off
+    /// the audio thread while the client is open, e.g. from ``observeMIDIInputConnections(_:)``'s handler.
+    public var isMIDIInputConnected: Bool { midiInputPort.map { jack_port_connected($0.handle) > 0 } ?? false }
+
+    /// Calls `changed` on JACK's notification thread after every connection made or broken in the server's graph
+    /// (also those ``reopen()`` restores); nil stops. What drains the MIDI ring can read ``isMIDIInputConnected``
+    /// there and sleep while nothing is connected: no message can arrive then.
+    public func observeConnections(_ changed: (@Sendable () -> Void)?) { notifications.observeConnections(changed) }
+
     /// The oldest MIDI message received and not yet taken, or nil. Call from one non-realtime thread.
     public func nextMIDIMessage() -> MIDIMessage? { process.pointee.midi.ring.pop() }
 

@@ -16,7 +16,11 @@ extension LiveSession {
         controller.onSourceTransport = { [weak self] strip, command in self?.pressSourceTransport(command, strip: strip) }
         controller.onTempoTap = { [weak self] time in self?.tapTempo(at: time) }
         let host = host
-        return MIDIInputLoop(controller: controller, source: { host.nextMIDIMessage() })
+        let loop = MIDIInputLoop(controller: controller, source: { host.nextMIDIMessage() })
+        // The thread sleeps while nothing is connected to midi_in; JACK's notification thread wakes it on a connection.
+        host.observeConnections { loop.updateConnection { host.isMIDIInputConnected } }
+        loop.updateConnection { host.isMIDIInputConnected }
+        return loop
     }
 }
 
