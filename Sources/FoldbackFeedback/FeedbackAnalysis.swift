@@ -121,6 +121,10 @@ final class FeedbackAnalysis: @unchecked Sendable {
         return true
     }
 
+    /// Whether the input has been digital silence long enough that nothing but the planner runs (no ring found on
+    /// the last full analysis): the worker may then look at the ring less often. Read on the analysing thread.
+    var isResting: Bool { silenceIsSettled && silentFrames > Self.silentFramesBeforeSkip }
+
     /// Clears the notches asked for, then analyses every complete hop waiting in the ring, with the live
     /// parameters as they are now. Returns whether any samples arrived (a graph not rendering, such as one built
     /// only for its layout, sends none).
@@ -150,9 +154,12 @@ final class FeedbackAnalysis: @unchecked Sendable {
             }
             guard stagedCount == hop else { return arrived }
             let stagedZeros = staged.reversed().prefix { $0 == 0 }.count
+            // A window of zeros followed by a hop of zeros is the same window: no need to move it.
+            if stagedZeros < hop || trailingZeros < history.count {
+                history.removeFirst(hop)
+                history.append(contentsOf: staged)
+            }
             trailingZeros = stagedZeros == hop ? min(trailingZeros + hop, history.count) : stagedZeros
-            history.removeFirst(hop)
-            history.append(contentsOf: staged)
             stagedCount = 0
             framesAnalysed += hop
             analyzeFrame()

@@ -48,9 +48,12 @@ final class FeedbackCore: @unchecked Sendable {
         self.sampleRate = sampleRate
         self.maxFrames = maxFrames
         // The audio thread fills the sample ring (1 s) and cannot wake anyone: a pass every 10 ms (about 2 hops)
-        // while samples arrive, every 100 ms while none do (a graph not, or no longer, rendering).
+        // while samples arrive, every 100 ms while none do (a graph not, or no longer, rendering) or while they have
+        // been digital silence for a while (the first sound after it is analysed at most 100 ms later, from the ring).
         if runsWorker {
-            let worker = PeriodicWorker(name: "fb-feedback") { analysis.pump() ? .after(.milliseconds(10)) : .after(.milliseconds(100)) }
+            let worker = PeriodicWorker(name: "fb-feedback") {
+                analysis.pump() && !analysis.isResting ? .after(.milliseconds(10)) : .after(.milliseconds(100))
+            }
             worker.start()
             self.worker = worker
         }

@@ -80,6 +80,10 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     /// or driven by an offline render).
     public func analyzePending() { core?.analysis.pump() }
 
+    /// Whether the analysis rests: its input has been digital silence long enough that only the planner runs, and
+    /// the worker looks at the ring every 100 ms instead of 10. Read it where the analysis runs (tests).
+    package var isAnalysisResting: Bool { core?.analysis.isResting ?? false }
+
     /// The mode it runs in now: its `mode` parameter as last set (in the preset, or live over OSC, MIDI or the web).
     public var mode: FeedbackMode { core?.analysis.mode ?? settings.mode }
 
