@@ -8,8 +8,9 @@ import Foundation
 import XCTest
 
 final class ShowTempoEndToEndTests: JACKServerTestCase {
-    /// A fresh folder with `echo.toml`: vox → an echo (id `echo`, `sync`, feedback 30 %) → main.
-    static func writeEchoPreset(sync: String) throws -> String {
+    /// A fresh folder with `echo.toml`: vox → an echo (id `echo`, `sync`, feedback 30 %, then `more` of its keys and
+    /// sections after it) → main.
+    static func writeEchoPreset(sync: String, more: String = "") throws -> String {
         let folder = try LiveControlRig.temporaryFolder()
         try LiveControlRig.writePreset(to: folder + "/echo.toml", voxGainDB: 0, extra: """
               [[strip.unit]]
@@ -17,6 +18,7 @@ final class ShowTempoEndToEndTests: JACKServerTestCase {
               id = "echo"
               sync = "\(sync)"
               feedback = 30
+            \(more)
             """)
         return folder
     }
@@ -117,13 +119,8 @@ final class ShowTempoEndToEndTests: JACKServerTestCase {
     /// 500 ms apart (each with its note-off) move the show tempo and the 1/8 echo from 90 to 120 BPM (±2: the hits are timed
     /// as the MIDI input thread takes them); the log says so.
     func testAMIDINoteMappedToTapTapsTheTempo() throws {
-        let folder = try LiveControlRig.temporaryFolder()
-        try LiveControlRig.writePreset(to: folder + "/echo.toml", voxGainDB: 0, extra: """
-              [[strip.unit]]
-              type = "echo"
-              id = "echo"
-              sync = "1/8"
-              tempo_bpm = 90
+        let folder = try Self.writeEchoPreset(sync: "1/8", more: """
+            tempo_bpm = 90
             [midi]
             [[midi.note]]
             channel = 10
