@@ -8,7 +8,8 @@
 # subscribed over OSC) copies a strip or a bus all along. Two presets: vocal-monitor (strip units, LV2-free
 # monitor mix) and monitor-console (bus units, a graphic EQ, a feedback suppressor and a delay on buses, an
 # effect bus and its return, send delays aligning paths). In both, four web pages (scripts/web-moves.py) move
-# send levels over the web surface. A third run plays a backing track through Rubber Band (a file source with
+# send levels over the web surface. Then vocal-echo (a de-esser, an echo on an effect bus) with a MIDI clock at 96 BPM
+# into midi_in (foldback-probe --midi-clock) while OSC moves the show tempo and its source. A further run plays a backing track through Rubber Band (a file source with
 # `tempo` and `pitch_semitones`) while OSC moves its tempo and key. Both run with --threads 2 where there are two CPUs, so the render workers
 # JACK creates run their work items under the sanitizer as well.
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -21,6 +22,7 @@ export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true
 # web pages move meanwhile. $run_args (word-split) is added to foldback run's arguments.
 take_dir="${TMPDIR:-/tmp}/foldback-rtsan-take-$$"
 run_args=""
+expect_log=""   # a line the run's log must hold (what proves a path ran), or nothing
 live() {
   local preset=$1 ready=$2 moves=$3 web_path=$4
   shift 4
@@ -66,11 +68,13 @@ live() {
   local status=0
   wait "$pid" || status=$?
   trap - EXIT
-  if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || [ "$web_status" -ne 0 ] || ! grep -q "OSC on" "$log"; then
+  if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || [ "$web_status" -ne 0 ] || ! grep -q "OSC on" "$log" \
+     || { [ -n "$expect_log" ] && ! grep -qF "$expect_log" "$log"; }; then
     cat "$log"
-    echo "rtsan-live: $preset FAILED (foldback exit $status)"
+    echo "rtsan-live: $preset FAILED (foldback exit $status${expect_log:+; the log must say '$expect_log'})"
     exit 1
   fi
+  if [ -n "$expect_log" ]; then grep -F "$expect_log" "$log" | tail -n 1; fi
 }
 
 run_args="--record-inputs $take_dir"   # the strips' raw inputs, played back by the third run
@@ -83,6 +87,16 @@ live presets/monitor-console.toml wedge \
   /foldback/strip/vox/send/iem_vox/gain_db \
   --play foldback:vox_in=voice --play foldback:gtr_in_L=chord --play foldback:gtr_in_R=chord \
   --record foldback:foh_L --record foldback:wedge
+# The singer's effects: vocal-echo's de-esser and tempo-synced ping-pong echo while a drum machine's MIDI clock at 96 BPM
+# comes into midi_in (the clock tracker counts its ticks in the process callback) with tempo/source on midi_clock and the
+# tempo set by hand between clock readings, so the echo's time keeps changing (crossfades) under the sanitizer.
+expect_log="BPM from midi_clock"   # the clock was heard and followed
+live presets/vocal-echo.toml main_L \
+  "/foldback/tempo/bpm f 9STEP;/foldback/tempo/source s midi_clock;/foldback/strip/vox/unit/deesser/threshold_db f -3STEP" \
+  /foldback/strip/vox/send/iem_vox/gain_db \
+  --play foldback:vox_in=voice --play foldback:backing_in_L=chord --play foldback:backing_in_R=chord \
+  --midi foldback:midi_in --midi-clock 96 --record foldback:main_L --record foldback:iem_vox_L
+expect_log=""
 # A stretched file source: the disk thread runs Rubber Band; the strip only reads its ring while the tempo and key move.
 backing_dir=$(mktemp -d)
 sox -n -r 44100 -c 2 "$backing_dir/backing.wav" synth 6 sine 220 sine 330
@@ -111,4 +125,4 @@ live presets/vocal-monitor.toml main_L "/foldback/soundcheck/all s live;/foldbac
   /foldback/strip/vox/send/iem_vox/gain_db --play foldback:vox_in=voice --record foldback:main_L
 run_args=""
 rm -rf "$take_dir"
-echo "rtsan-live: two presets (strip units; bus units, effect return, send delays), a stretched file source with its tempo and key moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"
+echo "rtsan-live: three presets (strip units; bus units, effect return, send delays; de-esser and an echo following MIDI clock), a stretched file source with its tempo and key moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"

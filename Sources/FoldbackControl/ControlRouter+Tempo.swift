@@ -7,6 +7,9 @@ extension ControlRouter {
     /// The show tempo taps set: the target's own (a live show's), else the router's.
     var tempo: ShowTempo { target.liveTempo ?? ownTempo }
 
+    /// Whether the running preset lets musicians' pages tap the show tempo (`[web] musicians_tap_tempo`).
+    public var musiciansMayTapTempo: Bool { target.currentPreset.web.musiciansTapTempo }
+
     /// `/foldback/tempo/tap` with no argument (the tap is now) or `f SECONDS` (a surface's own timestamp on any
     /// monotonic clock): counts the tap (``TapTempo``: a lone tap and a beat within 10 ms of the tempo change
     /// nothing) and, when the tempo changes, sets `tempo_bpm` on every `echo` of the running preset, strips and

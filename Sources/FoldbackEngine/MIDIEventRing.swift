@@ -27,8 +27,22 @@ public struct MIDIMessage: Sendable, Hashable, BitwiseCopyable {
         MIDIMessage(status: 0xC0 | UInt8((channel - 1) & 0x0F), data1: UInt8(program & 0x7F))
     }
 
+    /// A note-on; `channel` is 1…16, `note` and `velocity` 0…127 (velocity 0 is a note-off by the MIDI standard).
+    public static func noteOn(channel: Int, note: Int, velocity: Int) -> MIDIMessage {
+        MIDIMessage(status: 0x90 | UInt8((channel - 1) & 0x0F), data1: UInt8(note & 0x7F), data2: UInt8(velocity & 0x7F))
+    }
+
+    /// A note-off; `channel` is 1…16, `note` 0…127.
+    public static func noteOff(channel: Int, note: Int, velocity: Int = 0) -> MIDIMessage {
+        MIDIMessage(status: 0x80 | UInt8((channel - 1) & 0x0F), data1: UInt8(note & 0x7F), data2: UInt8(velocity & 0x7F))
+    }
+
     /// The channel, 1…16.
     public var channel: Int { Int(status & 0x0F) + 1 }
+    /// Whether this is a note-on or a note-off (a note-on of velocity 0 included).
+    public var isNote: Bool { status & 0xF0 == 0x90 || status & 0xF0 == 0x80 }
+    /// Whether this is a note-on with a velocity above 0 (a key or pad pressed).
+    public var isNotePressed: Bool { status & 0xF0 == 0x90 && data2 > 0 }
     /// Whether this is a control change.
     public var isControlChange: Bool { status & 0xF0 == 0xB0 }
     /// Whether this is a program change.

@@ -1,4 +1,4 @@
-// Turns MIDI messages into engine parameter changes by a preset's `[midi]` map, with MIDI learn. Non-realtime (a control thread).
+// Turns MIDI messages (controllers, notes, program changes) into engine parameter changes by a preset's `[midi]` map, with MIDI learn. Non-realtime (a control thread).
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
 import Foundation
@@ -24,7 +24,7 @@ public final class MIDIController: Sendable {
         var tempoTapHandler: (@Sendable (_ time: Double) -> Void)?
         var learnTarget: MIDITarget?
         var learnHandler: (@Sendable (MIDIControlSpec) -> Void)?
-        /// Per (channel, controller): whether the last value was 64 or above, for toggles.
+        /// Per (kind, channel, controller or note): whether the last value was 64 or above (a note held), for presses.
         var wasHigh: [Int: Bool] = [:]
     }
 
@@ -80,12 +80,15 @@ public final class MIDIController: Sendable {
         set { state.withLock { $0.tempoTapHandler = newValue } }
     }
 
-    /// Handles one message: a mapped control change sets its parameter, a program change is passed on.
+    /// Handles one message: a mapped control change sets its parameter, a mapped note presses (note-on with a
+    /// velocity above 0) and releases (note-off, or note-on at velocity 0) its target, a program change is passed on.
     public func handle(_ message: MIDIMessage) {
         if message.isProgramChange {
             handleProgramChange(message)
         } else if message.isControlChange {
-            handleControlChange(message)
+            handleControl(message, kind: .controlChange, value: Int(message.data2))
+        } else if message.isNote {
+            handleControl(message, kind: .note, value: message.isNotePressed ? 127 : 0)
         }
     }
 
@@ -100,14 +103,16 @@ public final class MIDIController: Sendable {
         }
     }
 
-    private func handleControlChange(_ message: MIDIMessage) {
-        let key = message.channel * 128 + Int(message.data1)
-        let isHigh = message.data2 >= 64
+    /// A control change's value, or a note as a controller (127 pressed, 0 released), on its mapping.
+    private func handleControl(_ message: MIDIMessage, kind: MIDIControlKind, value controllerValue: Int) {
+        let key = (kind == .note ? 16 * 128 : 0) + message.channel * 128 + Int(message.data1)
+        let isHigh = controllerValue >= 64
+        let source = kind.name(Int(message.data1))
         let (learned, control, preset, wasHigh, notes) = state.withLock { state in
             let wasHigh = state.wasHigh[key] ?? false
             state.wasHigh[key] = isHigh
-            let learned = learn(from: message, in: &state)
-            let control = learned?.control ?? state.preset.midi.control(channel: message.channel, controller: Int(message.data1))
+            let learned = kind == .controlChange ? learn(from: message, in: &state) : nil
+            let control = learned?.control ?? state.preset.midi.control(channel: message.channel, controller: Int(message.data1), kind: kind)
             return (learned, control, state.preset, wasHigh, state.noteHandler)
         }
         if let learned {
@@ -119,7 +124,7 @@ public final class MIDIController: Sendable {
             if let transport = state.withLock({ $0.sourceTransportHandler }) {
                 transport(strip, command)
             } else {
-                notes?("MIDI channel \(message.channel) CC \(message.data1) → strip.\(strip).source.\(command) ignored: no file players run here")
+                notes?("MIDI channel \(message.channel) \(source) → strip.\(strip).source.\(command) ignored: no file players run here")
             }
             return
         }
@@ -129,7 +134,7 @@ public final class MIDIController: Sendable {
             if let tap = state.withLock({ $0.tempoTapHandler }) {
                 tap(time)
             } else {
-                notes?("MIDI channel \(message.channel) CC \(message.data1) → tempo.tap ignored: no show tempo here")
+                notes?("MIDI channel \(message.channel) \(source) → tempo.tap ignored: no show tempo here")
             }
             return
         }
@@ -148,15 +153,15 @@ public final class MIDIController: Sendable {
             }
         case .success(let info):
             let current = control.relative == nil ? 0 : engine.value(at: address) ?? preset.value(at: address, graph: graph) ?? 0
-            value = info.stepped(control.parameterValue(forControllerValue: Int(message.data2), current: current))
+            value = info.stepped(control.parameterValue(forControllerValue: controllerValue, current: current))
         case .failure(let problem):
-            notes?("MIDI channel \(message.channel) CC \(message.data1): \(problem)")
+            notes?("MIDI channel \(message.channel) \(source): \(problem)")
             return
         }
         do {
             try engine.set(address, to: value)
         } catch {
-            notes?("MIDI channel \(message.channel) CC \(message.data1) → \(control.target): \(error)")
+            notes?("MIDI channel \(message.channel) \(source) → \(control.target): \(error)")
         }
     }
 

@@ -1,4 +1,4 @@
-// The `[midi]` section of a preset: CC mappings, their curves and switch modes, and program change. Non-realtime.
+// The `[midi]` section of a preset: CC and note mappings, their curves and switch modes, and program change. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +9,8 @@ import FoldbackDSP
 
 /// How a preset answers MIDI on the `midi_in` port.
 public struct MIDIMap: Sendable, Hashable {
-    /// Controller mappings, in file order; at most one per (channel, controller).
+    /// Controller (`[[midi.cc]]`) then note (`[[midi.note]]`) mappings, in file order; at most one per
+    /// (kind, channel, number).
     public var controls: [MIDIControlSpec]
     /// Whether program changes select setlist entries.
     public var respondsToProgramChange: Bool
@@ -26,14 +27,16 @@ public struct MIDIMap: Sendable, Hashable {
     /// Whether the preset has no `[midi]` settings beyond the defaults (the writer then leaves the section out).
     public var isDefault: Bool { self == MIDIMap() }
 
-    /// The mapping for `controller` on `channel`, if any.
-    public func control(channel: Int, controller: Int) -> MIDIControlSpec? {
-        controls.first { $0.channel == channel && $0.controller == controller }
+    /// The mapping for `controller` (a control change's, or a note's with `kind` `.note`) on `channel`, if any.
+    public func control(channel: Int, controller: Int, kind: MIDIControlKind = .controlChange) -> MIDIControlSpec? {
+        controls.first { $0.kind == kind && $0.channel == channel && $0.controller == controller }
     }
 
-    /// Adds `control`, replacing any mapping of the same channel and controller (as MIDI learn does).
+    /// Adds `control`, replacing any mapping of the same kind, channel and number (as MIDI learn does).
     public mutating func bind(_ control: MIDIControlSpec) {
-        if let index = controls.firstIndex(where: { $0.channel == control.channel && $0.controller == control.controller }) {
+        if let index = controls.firstIndex(where: {
+            $0.kind == control.kind && $0.channel == control.channel && $0.controller == control.controller
+        }) {
             controls[index] = control
         } else {
             controls.append(control)
@@ -41,12 +44,26 @@ public struct MIDIMap: Sendable, Hashable {
     }
 }
 
-/// One `[[midi.cc]]` entry: a controller mapped to a parameter.
+/// What a mapping listens to: a controller (`[[midi.cc]]`) or a note (`[[midi.note]]`).
+public enum MIDIControlKind: String, Sendable, Hashable {
+    /// Control changes of one controller number.
+    case controlChange = "cc"
+    /// One note: a note-on with a velocity above 0 is a controller going to 127 (a press), its note-off (or a
+    /// note-on of velocity 0) one going to 0. Only switch and press targets take notes.
+    case note
+
+    /// How `foldback check` and notes name number `number` of this kind: `CC 7`, `note 60`.
+    public func name(_ number: Int) -> String { self == .note ? "note \(number)" : "CC \(number)" }
+}
+
+/// One `[[midi.cc]]` or `[[midi.note]]` entry: a controller or a note mapped to a parameter.
 public struct MIDIControlSpec: Sendable, Hashable {
     /// The MIDI channel, 1…16.
     public var channel: Int
-    /// The controller number, 0…127.
+    /// The controller number (or, for a note mapping, the note number), 0…127.
     public var controller: Int
+    /// Whether ``controller`` numbers a controller or a note.
+    public var kind: MIDIControlKind
     /// The parameter moved.
     public var target: MIDITarget
     /// The value at controller value 0 (continuous targets).
@@ -66,10 +83,12 @@ public struct MIDIControlSpec: Sendable, Hashable {
     /// Creates a mapping.
     public init(
         channel: Int, controller: Int, target: MIDITarget, minimum: Float = 0, maximum: Float = 1,
-        curve: MIDICurve = .linear, mode: MIDISwitchMode = .level, relative: MIDIRelativeEncoding? = nil, step: Float = 1
+        curve: MIDICurve = .linear, mode: MIDISwitchMode = .level, relative: MIDIRelativeEncoding? = nil, step: Float = 1,
+        kind: MIDIControlKind = .controlChange
     ) {
         self.channel = channel
         self.controller = controller
+        self.kind = kind
         self.target = target
         self.minimum = minimum
         self.maximum = maximum

@@ -1,12 +1,14 @@
-// Validates the `[midi]` table and its `[[midi.cc]]` tables against the preset's strips and buses. Non-realtime.
+// Validates the `[midi]` table and its `[[midi.cc]]` and `[[midi.note]]` tables against the preset's strips and buses. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Reads and checks a preset's `[midi]` section.
 enum MIDIMapDecoder {
     /// The keys of `[midi]`.
-    static let keys = ["channel", "program_change", "program_channel", "cc"]
+    static let keys = ["channel", "program_change", "program_channel", "cc", "note"]
     /// The keys of a `[[midi.cc]]` table.
     static let controlKeys = ["channel", "cc", "target", "min", "max", "curve", "mode", "relative", "step"]
+    /// The keys of a `[[midi.note]]` table: a note is on or off, so it takes no range, curve or encoder.
+    static let noteKeys = ["channel", "note", "target", "mode"]
 
     /// The map (defaults when `reader` is nil); problems go to the reader's log. `preset` holds the
     /// strips and buses decoded so far, which targets must name.
@@ -18,11 +20,13 @@ enum MIDIMapDecoder {
             respondsToProgramChange: reader.bool("program_change", default: true),
             programChannel: channel(reader, "program_channel"))
         var seen = NameRegistry(what: "mapping of")
-        for controlReader in reader.tables("cc", label: "[[midi.cc]]") ?? [] {
-            guard let control = decodeControl(controlReader, defaultChannel: defaultChannel, preset: preset) else { continue }
-            let key = "channel \(control.channel) CC \(control.controller)"
-            guard seen.register(key, at: controlReader.valueLocation("cc"), log: reader.log) else { continue }
-            map.controls.append(control)
+        for kind in [MIDIControlKind.controlChange, .note] {
+            for controlReader in reader.tables(kind.rawValue, label: "[[midi.\(kind.rawValue)]]") ?? [] {
+                guard let control = decodeControl(controlReader, kind: kind, defaultChannel: defaultChannel, preset: preset) else { continue }
+                let key = "channel \(control.channel) \(kind.name(control.controller))"
+                guard seen.register(key, at: controlReader.valueLocation(kind.rawValue), log: reader.log) else { continue }
+                map.controls.append(control)
+            }
         }
         return map
     }
@@ -44,11 +48,12 @@ enum MIDIMapDecoder {
         return Int(value)
     }
 
-    private static func decodeControl(_ reader: TableReader, defaultChannel: Int, preset: Preset) -> MIDIControlSpec? {
-        reader.checkKeys(allowed: controlKeys)
+    private static func decodeControl(_ reader: TableReader, kind: MIDIControlKind, defaultChannel: Int, preset: Preset) -> MIDIControlSpec? {
+        let numberKey = kind.rawValue
+        reader.checkKeys(allowed: kind == .note ? noteKeys : controlKeys)
         let channel = reader.table["channel"] == nil ? defaultChannel : channel(reader, "channel")
-        let controller = reader.table["cc"] == nil ? nil : wholeNumber(reader, "cc", in: 0...127)
-        if reader.table["cc"] == nil { reader.log.error("[[midi.cc]] is missing required key 'cc'", at: reader.location) }
+        let controller = reader.table[numberKey] == nil ? nil : wholeNumber(reader, numberKey, in: 0...127)
+        if reader.table[numberKey] == nil { reader.log.error("[[midi.\(numberKey)]] is missing required key '\(numberKey)'", at: reader.location) }
         let curve = reader.string("curve").flatMap { enumValue(MIDICurve.self, $0, key: "curve", in: reader) }
         let mode = reader.string("mode").flatMap { enumValue(MIDISwitchMode.self, $0, key: "mode", in: reader) } ?? .level
         let relative = reader.string("relative").flatMap { enumValue(MIDIRelativeEncoding.self, $0, key: "relative", in: reader) }
@@ -69,6 +74,12 @@ enum MIDIMapDecoder {
             reader.log.error(problem.message, at: reader.valueLocation("target"))
             return nil
         }
+        if kind == .note, !info.isSwitch {
+            reader.log.error("a note is on or off: \(target) is a continuous target; map a note to a switch or a press "
+                             + "(tempo.tap, a mute, a bypass, strip.<name>.source.play …), or the target to a controller in [[midi.cc]]",
+                             at: reader.valueLocation("target"))
+            return nil
+        }
         let range = info.range
         let minimum = reader.number("min", in: range, default: info.isSwitch ? 0 : info.defaultRange.lowerBound)
         let maximum = reader.number("max", in: range, default: info.isSwitch ? 1 : info.defaultRange.upperBound)
@@ -87,7 +98,7 @@ enum MIDIMapDecoder {
         guard let channel, let controller else { return nil }
         return MIDIControlSpec(
             channel: channel, controller: controller, target: target, minimum: minimum, maximum: maximum,
-            curve: resolvedCurve, mode: mode, relative: relative, step: step)
+            curve: resolvedCurve, mode: mode, relative: relative, step: step, kind: kind)
     }
 
     /// A case of a string enum named by `text`, or nil after reporting the valid spellings.

@@ -6,9 +6,9 @@ enum MIDIMapText {
     /// `MIDI  (midi_in)`, then `ch 1  CC 7  -> strip.vox.gain_db  -60 to 6, db` lines and the program-change line.
     static func lines(_ map: MIDIMap, preset: Preset) -> [String] {
         var lines = ["MIDI  (midi_in)"]
-        let width = map.controls.map { "ch \($0.channel)  CC \($0.controller)".count }.max() ?? 0
+        let width = map.controls.map { "ch \($0.channel)  \($0.kind.name($0.controller))".count }.max() ?? 0
         for control in map.controls {
-            let source = "ch \(control.channel)  CC \(control.controller)".padding(width, left: false)
+            let source = "ch \(control.channel)  \(control.kind.name(control.controller))".padding(width, left: false)
             let isSwitch = (try? control.target.info(in: preset).get())?.isSwitch ?? false
             let mapping = isSwitch
                 ? control.mode.rawValue

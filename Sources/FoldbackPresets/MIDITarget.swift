@@ -3,7 +3,7 @@
 
 public import FoldbackEngine
 
-/// A parameter a controller can move, by name: the dotted path written as `target = "…"` in `[[midi.cc]]`.
+/// A parameter a controller (or a note) can move, by name: the dotted path written as `target = "…"` in `[[midi.cc]]` and `[[midi.note]]`.
 ///
 /// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo` | `trim_db` | `talkback` (a talkback strip)
 /// - `strip.<strip>.send.<bus>.gain_db` | `mute` | `pan` (a send into a stereo bus) | `width` (a stereo strip's send into a stereo bus)

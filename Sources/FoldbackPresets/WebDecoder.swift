@@ -4,7 +4,7 @@
 /// Reads and checks a preset's `[web]` section.
 enum WebDecoder {
     /// The keys of `[web]`.
-    static let keys = ["engineer_token", "bus_tokens", "musicians_see_sources"]
+    static let keys = ["engineer_token", "bus_tokens", "musicians_see_sources", "musicians_tap_tempo"]
 
     /// The section (empty when `reader` is nil); problems go to the reader's log with their line and column.
     static func decode(_ reader: TableReader?, buses: [BusSpec]) -> WebSpec {
@@ -13,6 +13,7 @@ enum WebDecoder {
         var seen = NameRegistry(what: "web token")
         var spec = WebSpec()
         spec.musiciansSeeSources = reader.bool("musicians_see_sources", default: false)
+        spec.musiciansTapTempo = reader.bool("musicians_tap_tempo", default: false)
         if let token = reader.string("engineer_token"), check(token, reader, "engineer_token", &seen) {
             spec.engineerToken = token
         }

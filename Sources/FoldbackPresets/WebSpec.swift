@@ -11,6 +11,9 @@ public struct WebSpec: Sendable, Equatable {
     /// `musicians_see_sources`: whether musicians' pages show the file sources in their mix (playing or stopped,
     /// position and length; read only). Off by default: the engineer's page alone shows them.
     public var musiciansSeeSources = false
+    /// `musicians_tap_tempo`: whether musicians' pages have a tap button for the show tempo (a singer counting the
+    /// band in). Off by default: only the engineer's page, OSC and MIDI tap; a musician's tap is refused and logged.
+    public var musiciansTapTempo = false
 
     /// One bus's fixed token.
     public struct BusToken: Sendable, Equatable {
@@ -26,14 +29,15 @@ public struct WebSpec: Sendable, Equatable {
     /// The tokens accepted: lengths 8 to 64, of `0-9 a-z A-Z - _` (safe in a link and a page).
     public static let tokenLengths = 8...64
 
-    public init(engineerToken: String? = nil, busTokens: [BusToken] = [], musiciansSeeSources: Bool = false) {
+    public init(engineerToken: String? = nil, busTokens: [BusToken] = [], musiciansSeeSources: Bool = false, musiciansTapTempo: Bool = false) {
         self.engineerToken = engineerToken
         self.busTokens = busTokens
         self.musiciansSeeSources = musiciansSeeSources
+        self.musiciansTapTempo = musiciansTapTempo
     }
 
     /// Whether nothing is set (then the section is not written).
-    public var isEmpty: Bool { engineerToken == nil && busTokens.isEmpty && !musiciansSeeSources }
+    public var isEmpty: Bool { engineerToken == nil && busTokens.isEmpty && !musiciansSeeSources && !musiciansTapTempo }
 
     /// The fixed token of `bus`, if any.
     public func token(forBus bus: String) -> String? { busTokens.first { $0.bus == bus }?.token }
@@ -53,6 +57,7 @@ public struct WebSpec: Sendable, Equatable {
         text.table("[web]")
         text.key("engineer_token", string: engineerToken)
         if musiciansSeeSources { text.key("musicians_see_sources", true) }
+        if musiciansTapTempo { text.key("musicians_tap_tempo", true) }
         guard !busTokens.isEmpty else { return }
         text.table("[web.bus_tokens]")
         for entry in busTokens { text.key(entry.bus, string: entry.token) }

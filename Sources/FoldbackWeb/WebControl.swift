@@ -9,6 +9,8 @@ public final class WebControl: Sendable {
     private let log: @Sendable (String) -> Void
     /// The router needs a sender; web requests never subscribe to OSC meters, so nothing is sent to it.
     private static let peer = OSCPeer(host: "127.0.0.1", port: 9)!
+    /// The one command a musician may run, where the preset allows it: a tap of the show tempo.
+    private static let tap = "tempo/tap"
 
     /// Applies requests through `router`; `log` hears every refusal (and why).
     public init(router: ControlRouter, log: @escaping @Sendable (String) -> Void = { _ in }) {
@@ -46,7 +48,11 @@ public final class WebControl: Sendable {
             }
             message = OSCMessage(path, [.float(value)])
         case let .command(command):
-            guard role == .engineer else { throw .forbidden("only the engineer may run \(command)") }
+            guard role == .engineer || (command == Self.tap && router.musiciansMayTapTempo) else {
+                throw .forbidden(command == Self.tap
+                    ? "the \(role) may not tap the tempo: the preset does not allow it ([web] musicians_tap_tempo = true does)"
+                    : "only the engineer may run \(command)")
+            }
             message = OSCMessage(ControlRouter.root + "/" + command)
         case let .analyser(source):
             guard role == .engineer else { throw .forbidden("only the engineer may use the analyser") }

@@ -6,6 +6,7 @@ extension WebState {
     /// The state `role`'s page is pushed: the whole state for the engineer. A musician of `bus` gets the nodes
     /// they may set (``Parameter/musician`` is `bus`: the sends into it, its level and mute), the strips sending
     /// into it with that send alone (no units; a file source only where the preset lets musicians see it, read only),
+    /// the show tempo (with `musicians_tap` saying whether their page may tap it),
     /// their bus alone (no units), the preset, setlist and sound-check line; no cue output, groups or unit outputs.
     /// Keys stay as the engineer's, so one page script reads both.
     func seen(by role: WebRole) -> WebState {

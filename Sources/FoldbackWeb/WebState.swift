@@ -168,6 +168,8 @@ public struct WebState: Encodable, Equatable, Sendable {
     public var outputs: [WebUnitOutput] = []
     /// The show tempo and where it came from (`♩ 120.0 BPM (tap)`), or nil (absent) when no echo follows one.
     public var tempo: String?
+    /// Whether musicians' pages show a tap button beside the tempo (the preset's `[web] musicians_tap_tempo`).
+    public var musicians_tap = false
 
     /// Gains below this are sent as this (JSON has no −∞), dB.
     public static let floorDB: Float = -144
@@ -237,7 +239,8 @@ public struct WebState: Encodable, Equatable, Sendable {
             groups: preset.dcas.map { Group.dca($0.name, strips: $0.strips) }
                 + preset.muteGroups.map { Group.muteGroup($0.name, strips: $0.strips) },
             outputs: target.engine.graph.map(WebUnitOutput.all(in:)) ?? [],
-            tempo: tree.node(at: Path.tempo(Key.bpm)) == nil ? nil : target.liveTempo?.statusText)
+            tempo: tree.node(at: Path.tempo(Key.bpm)) == nil ? nil : target.liveTempo?.statusText,
+            musicians_tap: preset.web.musiciansTapTempo)
     }
 }
 

@@ -12,7 +12,7 @@ struct PresetMutator {
         "0", "-0", "+1", "1e309", "-1e309", "nan", "-inf", "+inf", "9223372036854775807", "9223372036854775808",
         "-9223372036854775809", "0x7fffffffffffffff", "0o777", "0b1", "1_000", "3.", ".5", "1979-05-27T07:32:00Z",
         "true", "false", "[]", "{}", "[[]]", "\"\"", "''",
-        "[preset]", "[[strip]]", "[[bus]]", "[[strip.unit]]", "[[strip.send]]", "[[bus.unit]]", "[[bus.unit.band]]", "[midi]", "[[midi.cc]]",
+        "[preset]", "[[strip]]", "[[bus]]", "[[strip.unit]]", "[[strip.send]]", "[[bus.unit]]", "[[bus.unit.band]]", "[midi]", "[[midi.cc]]", "[[midi.note]]",
         "[web]", "[web.bus_tokens]", "engineer_token", "bus_tokens", "[[dca]]", "[[mute_group]]", "strips", "dca", "mute_group",
         "[curve]", "[[band]]", "[setlist]", "[[song]]", "[[strip.unit.band]]",
         "name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "send", "bus", "pre_fader", "width", "type",

@@ -53,8 +53,15 @@ enum SeedCorpus {
             target = "strip.vox.mute"
             mode = "toggle"
 
+            [[midi.note]]
+            channel = 10
+            note = 36
+            target = "strip.vox.solo"
+            mode = "toggle"
+
             [web]
             engineer_token = "sound-desk-2026"
+            musicians_tap_tempo = true
             [web.bus_tokens]
             main = "front-of-house"
 

@@ -34,6 +34,7 @@ struct FoldbackProbe: ParsableCommand {
                   --seconds 8 --output demo.wav
               foldback-probe --server test --play system:playback_1=sine:1000:-20
               foldback-probe --play foldback:vox_in=voice --midi foldback:midi_in --seconds 5
+              foldback-probe --play foldback:vox_in=voice --midi foldback:midi_in --midi-clock 96
               foldback-probe --feedback-stage --output feedback-demo.wav
               foldback-probe --feedback-stage --loop-ms 25 --output feedback-demo-25ms.wav
               foldback-probe --feedback-grid    (the whole stage grid as a Markdown table)
@@ -50,6 +51,9 @@ struct FoldbackProbe: ParsableCommand {
 
     @Option(help: ArgumentHelp("Also send a MIDI CC sweep (CC 1-8, channel 1) and program changes into PORT.", valueName: "PORT"))
     var midi: String?
+
+    @Option(help: ArgumentHelp("With --midi: also send MIDI clock at BPM (start, then 24 ticks a quarter at exact frames) into that port.", valueName: "BPM"))
+    var midiClock: Double?
 
     @Option(help: "How long to play and record, in seconds.")
     var seconds: Double = 5
@@ -92,6 +96,10 @@ struct FoldbackProbe: ParsableCommand {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be above 0 and at most 3600 (got \(seconds)).") }
         guard !plays.isEmpty || !records.isEmpty else { throw ValidationError("Give at least one --play or --record.") }
         if midi != nil && plays.isEmpty { throw ValidationError("--midi sends while playing; give at least one --play.") }
+        if let midiClock {
+            guard midi != nil else { throw ValidationError("--midi-clock sends into the --midi port; give --midi PORT too.") }
+            guard (20...300).contains(midiClock) else { throw ValidationError("--midi-clock must be 20 … 300 BPM (got \(midiClock)).") }
+        }
         if !records.isEmpty && output == nil { throw ValidationError("--record needs --output FILE.wav.") }
         if output != nil && records.isEmpty { throw ValidationError("--output needs at least one --record PORT.") }
         guard AudioFileFormat(rawValue: format) != nil else { throw ValidationError("--format must be float or pcm24 (got '\(format)').") }
@@ -134,6 +142,9 @@ struct FoldbackProbe: ParsableCommand {
         defer { player?.close() }
         let sweep = try midi.map { port throws(JACKError) in try MIDISweep(name: name, serverName: server, port: port) }
         defer { sweep?.stop() }
+        let clock = try midiClock.map { bpm throws(JACKError) in try JACKTestMIDIClock(name: "\(name)-clock", serverName: server, bpm: bpm) }
+        defer { clock?.close() }
+        if let clock, let midi, let warning = clock.connect(to: midi) { throw JACKError.invalidArgument("\(warning)") }
         var warnings: [JACKConnectionWarning] = []
         for (channel, play) in playList.enumerated() {
             guard let player else { break }

@@ -7,12 +7,13 @@ import Foundation
 import XCTest
 
 final class MIDITempoTapTests: XCTestCase {
-    private final class Clock: @unchecked Sendable {
+    final class Clock: @unchecked Sendable {
         let lock = NSLock()
         var now = 100.0
     }
 
-    private func preset(target: String) throws -> Preset {
+    /// A one-strip preset (vox, with a reverb `verb`) whose `[midi]` section is `midi`.
+    static func preset(midi: String) throws -> Preset {
         try PresetLoader.parse("""
             [[bus]]
             name = "main"
@@ -21,11 +22,16 @@ final class MIDITempoTapTests: XCTestCase {
             name = "vox"
             gain_db = -6
             send = [{ bus = "main" }]
+              [[strip.unit]]
+              type = "reverb"
+              id = "verb"
             [midi]
-            [[midi.cc]]
-            cc = 64
-            target = "\(target)"
+            \(midi)
             """, path: "/tmp/show.toml")
+    }
+
+    private func preset(target: String) throws -> Preset {
+        try Self.preset(midi: "[[midi.cc]]\ncc = 64\ntarget = \"\(target)\"")
     }
 
     /// CC 64 at 127, 0 four times, 500 ms apart by the controller's clock (with a still-high 100 in between,

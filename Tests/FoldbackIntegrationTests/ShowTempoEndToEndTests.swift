@@ -1,4 +1,4 @@
-// The show tempo in a running show: tempo/bpm and tempo/source in the tree, set by the setlist, OSC taps, the engineer's page, and followed by every echo. Non-realtime.
+// The show tempo in a running show: tempo/bpm and tempo/source in the tree, set by the setlist, OSC taps, the engineer's page, a MIDI note, MIDI clock and JACK transport, and followed by every echo. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackControl
 import FoldbackDSP
@@ -8,8 +8,9 @@ import Foundation
 import XCTest
 
 final class ShowTempoEndToEndTests: JACKServerTestCase {
-    /// A fresh folder with `echo.toml`: vox → an echo (id `echo`, `sync`, feedback 30 %) → main.
-    static func writeEchoPreset(sync: String) throws -> String {
+    /// A fresh folder with `echo.toml`: vox → an echo (id `echo`, `sync`, feedback 30 %, then `more` of its keys and
+    /// sections after it) → main.
+    static func writeEchoPreset(sync: String, more: String = "") throws -> String {
         let folder = try LiveControlRig.temporaryFolder()
         try LiveControlRig.writePreset(to: folder + "/echo.toml", voxGainDB: 0, extra: """
               [[strip.unit]]
@@ -17,6 +18,7 @@ final class ShowTempoEndToEndTests: JACKServerTestCase {
               id = "echo"
               sync = "\(sync)"
               feedback = 30
+            \(more)
             """)
         return folder
     }
@@ -111,6 +113,37 @@ final class ShowTempoEndToEndTests: JACKServerTestCase {
         let eighth = EchoParameters(sync: .eighth, tempo: bpm).seconds * 1000
         XCTAssertEqual(eighth, 312.5, accuracy: 1)
         print("ShowTempoEndToEndTests: MIDI clock 96 BPM followed after \(took): \(bpm) BPM, 1/8 = \(eighth) ms")
+    }
+
+    /// A drum pad (note 36 on channel 10, `[[midi.note]]` → `tempo.tap`) from a JACK MIDI client into `midi_in`: four hits
+    /// 500 ms apart (each with its note-off) move the show tempo and the 1/8 echo from 90 to 120 BPM (±2: the hits are timed
+    /// as the MIDI input thread takes them); the log says so.
+    func testAMIDINoteMappedToTapTapsTheTempo() throws {
+        let folder = try Self.writeEchoPreset(sync: "1/8", more: """
+            tempo_bpm = 90
+            [midi]
+            [[midi.note]]
+            channel = 10
+            note = 36
+            target = "tempo.tap"
+            """)
+        let rig = try LiveControlRig(server: serverName, arguments: [folder + "/echo.toml"], testCase: self)
+        defer { rig.close() }
+        try rig.waitForValue("/foldback/tempo/bpm", 90)
+        let pad = try JACKTestMIDISender(name: "\(rig.clientName)-pad", serverName: serverName)
+        defer { pad.close() }
+        XCTAssertNil(pad.connect(to: "\(rig.clientName):midi_in"))
+        for hit in 0..<4 {
+            if hit > 0 { usleep(500_000) }   // the beat itself
+            pad.send(.noteOn(channel: 10, note: 36, velocity: 100))
+            XCTAssertTrue(pad.waitUntilSent())
+            pad.send(.noteOff(channel: 10, note: 36))
+        }
+        try rig.waitForLog("MIDI: tempo tap:")
+        let bpm = try XCTUnwrap(try rig.request("/foldback/tempo/bpm/get")?.arguments.first?.number)
+        XCTAssertEqual(bpm, 120, accuracy: 2)
+        try rig.waitForValue("/foldback/strip/vox/unit/echo/tempo_bpm", bpm)
+        print("ShowTempoEndToEndTests: four MIDI note-ons 500 ms apart: \(bpm) BPM")
     }
 
     /// A click player as JACK transport's timebase master at 140 BPM: the show tempo and the echo follow it.

@@ -1,4 +1,4 @@
-// The `[web]` section: fixed web tokens and musicians_see_sources load, are written back, and bad values are refused at their line and column. Non-realtime.
+// The `[web]` section: fixed web tokens, musicians_see_sources and musicians_tap_tempo load, are written back, and bad values are refused at their line and column. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 @testable import FoldbackPresets
 import XCTest
@@ -34,15 +34,25 @@ final class WebSectionTests: XCTestCase {
         XCTAssertFalse(PresetWriter.text(for: try PresetLoader.parse(routing, path: "none.toml")).contains("[web]"))
     }
 
-    func testMusiciansSeeSourcesLoadsAndSurvivesAWriteAndReload() throws {
-        let preset = try PresetLoader.parse(routing + "[web]\nmusicians_see_sources = true\n", path: "test.toml")
-        XCTAssertTrue(preset.web.musiciansSeeSources)
-        XCTAssertFalse(preset.web.isEmpty)
+    /// `[web] KEY = true` loads (read by `read`), is written back and reloads the same; it is off without the line; a
+    /// value that is not a boolean is refused at its line and column.
+    private func assertWebSwitch(_ key: String, _ read: (WebSpec) -> Bool, file: StaticString = #filePath, line: UInt = #line) throws {
+        let preset = try PresetLoader.parse(routing + "[web]\n\(key) = true\n", path: "test.toml")
+        XCTAssertTrue(read(preset.web), file: file, line: line)
+        XCTAssertFalse(preset.web.isEmpty, file: file, line: line)
         let written = PresetWriter.text(for: preset)
-        XCTAssertTrue(written.contains("musicians_see_sources = true"), written)
-        XCTAssertEqual(try PresetLoader.parse(written, path: "again.toml").web, preset.web)
-        XCTAssertFalse(try PresetLoader.parse(routing, path: "none.toml").web.musiciansSeeSources, "off unless the preset says so")
-        assertSingleError(routing + "[web]\nmusicians_see_sources = \"yes\"\n", line: 10, column: 25, contains: ["true or false"])
+        XCTAssertTrue(written.contains("\(key) = true"), written, file: file, line: line)
+        XCTAssertEqual(try PresetLoader.parse(written, path: "again.toml").web, preset.web, file: file, line: line)
+        XCTAssertFalse(read(try PresetLoader.parse(routing, path: "none.toml").web), "off unless the preset says so", file: file, line: line)
+        assertSingleError(routing + "[web]\n\(key) = \"yes\"\n", line: 10, column: key.count + 4, contains: ["true or false"])
+    }
+
+    func testMusiciansSeeSourcesLoadsAndSurvivesAWriteAndReload() throws {
+        try assertWebSwitch("musicians_see_sources") { $0.musiciansSeeSources }
+    }
+
+    func testMusiciansTapTempoLoadsAndSurvivesAWriteAndReload() throws {
+        try assertWebSwitch("musicians_tap_tempo") { $0.musiciansTapTempo }
     }
 
     func testBadTokensAreRefusedWhereTheyAre() {

@@ -119,7 +119,13 @@
     const mine = s.buses.find((b) => b.name === bus);
     if (!mine) { view.append(el("p", {}, `This song has no mix called '${bus}'. It comes back when a song that has it starts.`)); return; }
     view.append(el("h1", { class: "mine", title: mine.name }, el("span", { class: "small" }, "Your mix"), " ", shownName(mine)),
-      busRow(mine, "Whole mix", false, "Mute"), el("h2", {}, "In your mix"));
+      busRow(mine, "Whole mix", false, "Mute"));
+    // The show tempo's tap button, where the preset lets musicians tap ([web] musicians_tap_tempo): hit it on the beat.
+    if (s.tempo && s.musicians_tap) {
+      view.append(el("div", { class: "row tools" },
+        el("button", { id: "tap", onpointerdown: () => send({ command: "tempo/tap" }) }, "tap ♩"), el("span", { class: "small", id: "tempo" }, s.tempo)));
+    }
+    view.append(el("h2", {}, "In your mix"));
     for (const strip of s.strips) for (const send of strip.sends) if (send.bus === bus) view.append(stripSend(strip, send));
   }
 
