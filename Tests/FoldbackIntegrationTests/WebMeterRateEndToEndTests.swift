@@ -44,3 +44,35 @@ final class WebMeterRateEndToEndTests: JACKServerTestCase {
         XCTAssertEqual(frames(page, keys: keys, seconds: 2.5).count, 0, "none for a hidden tab")
     }
 }
+
+/// The page in headless Chromium: a visible tab gets level frames every tick, a hidden one (`visibilitychange`) none,
+/// and shown again it gets them at once.
+final class WebMeterHiddenTabBrowserTests: JACKServerTestCase {
+    func testAHiddenTabGetsNoLevelFramesAndAShownOneAtOnce() throws {
+        let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self, signals: [.voice(level: -12)])
+        defer { rig.close() }
+        let browser = try WebDriverSession(width: 390, height: 844)
+        defer { browser.close() }
+        try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["iem"]))")
+        try browser.wait(until: "return [...document.querySelectorAll('.meter .rms')].some(e => parseFloat(e.style.width) > 0)", "moving meters")
+        _ = try browser.run("""
+            window.levelFrames = 0;
+            window.foldbackSocket.addEventListener('message', (e) => { if (typeof e.data !== 'string') window.levelFrames++; });
+            window.showTab = (hidden) => {
+              Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+              document.dispatchEvent(new Event('visibilitychange'));
+            };
+            """)
+        func frames(over seconds: Double) throws -> Int {
+            _ = try browser.run("window.levelFrames = 0;")
+            usleep(UInt32(seconds * 1_000_000))   // a rate is counted over a time
+            return try XCTUnwrap(try browser.run("return window.levelFrames") as? Int)
+        }
+        XCTAssertGreaterThanOrEqual(Double(try frames(over: 2)) / 2, 20, "level frames a second in a visible tab")
+        _ = try browser.run("window.showTab(true);")
+        _ = try frames(over: 0.3)   // frames already on their way
+        XCTAssertEqual(try frames(over: 2.5), 0, "none in a hidden tab (not even the 2 s refresh)")
+        _ = try browser.run("window.levelFrames = 0; window.showTab(false);")
+        try browser.wait(until: "return window.levelFrames > 0", timeout: 0.5, "frames again within 0.5 s of the tab showing")
+    }
+}
