@@ -6,15 +6,18 @@
 # the same running show. Not a test: figures go to Benchmarks/README.md.
 #
 #   Benchmarks/phones-cpu.sh [--pages "0 16"] [--rounds 2] [--seconds 30] [--strips 64] [--buses 16] [--signal]
+#                            [--preset FILE] [--engineer]
 #
 #   --pages    the page counts measured in each round, in order (musicians of buses 1, 2, … in turn)
+#   --preset   this show instead of the generated one (--signal then plays into every strip input it has)
+#   --engineer the first page is the engineer's
 #   --signal   foldback-probe plays noise into every strip meanwhile, so every meter moves every tick
 #              (without it the show is silent and the meters rest at the floor)
 # FOLDBACK_BIN=DIR uses binaries already built there (else a release build). Needs python3-websockets.
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 cd "$(dirname "$0")/.."
-counts="0 16" rounds=2 seconds=30 strips=64 buses=16 signal=0
+counts="0 16" rounds=2 seconds=30 strips=64 buses=16 signal=0 preset="" engineer=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --pages) counts="$2"; shift 2 ;;
@@ -23,6 +26,8 @@ while [[ $# -gt 0 ]]; do
         --strips) strips="$2"; shift 2 ;;
         --buses) buses="$2"; shift 2 ;;
         --signal) signal=1; shift ;;
+        --preset) preset="$2"; shift 2 ;;
+        --engineer) engineer=1; shift ;;
         *) echo "phones-cpu.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -37,6 +42,7 @@ source Benchmarks/live-show.sh
 show_setup phones
 export XDG_STATE_HOME="$work/state"   # the run's page tokens stay in the work folder
 
+if [[ -z "$preset" ]]; then
 preset="$work/phones-$strips-$buses.toml"
 { printf '[preset]\nname = "%s strips, %s buses"\n' "$strips" "$buses"
   for bus in $(seq "$buses"); do printf '\n[[bus]]\nname = "mix%s"\nchannels = 2\n' "$bus"; done
@@ -48,20 +54,22 @@ preset="$work/phones-$strips-$buses.toml"
       for bus in $(seq "$buses"); do printf '\n  [[strip.send]]\n  bus = "mix%s"\n  gain_db = -12.0\n' "$bus"; done
   done
 } > "$preset"
+fi
 show_start "$preset"
-mapfile -t links < <(grep -o "bus 'mix[0-9]*': [^ ]*" "$work/foldback.log" | sed 's/^.*: //')
-[[ "${#links[@]}" -eq "$buses" ]] || { cat "$work/foldback.log" >&2; echo "phones-cpu.sh: expected $buses musicians' links" >&2; exit 1; }
+mapfile -t links < <(grep -o "bus '[^']*': [^ ]*" "$work/foldback.log" | sed 's/^.*: //')
+[[ "${#links[@]}" -gt 0 ]] || { cat "$work/foldback.log" >&2; echo "phones-cpu.sh: no musicians' links" >&2; exit 1; }
+[[ "$engineer" -eq 1 ]] && links=("$web_url" "${links[@]}")
 
 if [[ "$signal" -eq 1 ]]; then
     plays=()
-    for strip in $(seq "$strips"); do plays+=(--play "foldback:ch${strip}_in=noise"); done
+    for port in $(jack_lsp -s "$server" "foldback:" | grep '_in' | grep -v midi_in); do plays+=(--play "$port=noise"); done
     "$FOLDBACK_BIN/foldback-probe" --server "$server" --name phones-probe --seconds 3600 "${plays[@]}" > "$work/probe.log" 2>&1 &
     probe=$!
     pids+=($probe)
 fi
 sleep 10   # start-up work done
 if [[ "$signal" -eq 1 ]] && ! kill -0 "$probe" 2>/dev/null; then cat "$work/probe.log" >&2; echo "phones-cpu.sh: foldback-probe stopped" >&2; exit 1; fi
-echo "$strips strips x $buses buses (eq + compressor per strip, every strip sent to every bus), dummy jackd 48 kHz/256," \
+echo "$([[ "$preset" == "$work"/* ]] && echo "$strips strips x $buses buses (eq + compressor per strip, every strip sent to every bus)" || basename "$preset"), dummy jackd 48 kHz/256," \
     "$([[ $signal -eq 1 ]] && echo "noise into every strip" || echo silent), $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
 settle=5
@@ -70,7 +78,7 @@ for round in $(seq "$rounds"); do
         client=""
         if [[ "$n" -gt 0 ]]; then
             urls=()
-            for i in $(seq 0 $((n - 1))); do urls+=("${links[$((i % buses))]}"); done
+            for i in $(seq 0 $((n - 1))); do urls+=("${links[$((i % ${#links[@]}))]}"); done
             "$py" Benchmarks/phone_pages.py --seconds $((settle + seconds + 1)) "${urls[@]}" > "$work/pages.log" 2>&1 &
             client=$!
             pids+=($client)
@@ -82,7 +90,7 @@ for round in $(seq "$rounds"); do
             wait "$client" || { cat "$work/pages.log" >&2; echo "phones-cpu.sh: the pages failed" >&2; exit 1; }
             pages="$(cat "$work/pages.log")"
         fi
-        printf 'round %d, %2d pages: foldback %6.2f %% of a core over %s s%s\n' "$round" "$n" "$total" "$seconds" "${pages:+; $pages}"
+        printf 'round %d, %2d pages%s: foldback %6.2f %% of a core over %s s%s\n' "$round" "$n" "$([[ $engineer -eq 1 && $n -gt 0 ]] && echo ' (engineer + musicians)')" "$total" "$seconds" "${pages:+; $pages}"
     done
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
