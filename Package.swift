@@ -187,7 +187,7 @@ let package = Package(
 
         .executableTarget(
             name: "foldback-fuzz",
-            dependencies: ["FoldbackPresets", "FoldbackLV2", "FoldbackDSP", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FoldbackPresets", "FoldbackLV2", "FoldbackDSP", "FoldbackWeb", "CFoldbackFuzz", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift
         ),
 

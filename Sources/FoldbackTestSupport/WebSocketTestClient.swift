@@ -1,10 +1,10 @@
-// A small blocking WebSocket client (RFC 6455 text frames over a TCP socket) for tests and probes; libcurl has no WebSocket. Non-realtime.
+// A small blocking WebSocket client (RFC 6455 text and binary frames over a TCP socket) for tests and probes; libcurl has no WebSocket. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import Foundation
 import Glibc
 
-/// A client of one WebSocket at `ws://127.0.0.1:port/path`: sends masked text frames, reads text and close frames.
+/// A client of one WebSocket at `ws://127.0.0.1:port/path`: sends masked text frames, reads text, binary and close frames.
 ///
 /// For tests (the web surface's own and the end-to-end ones): every read waits at most its timeout.
 public final class WebSocketTestClient {
@@ -72,24 +72,42 @@ public final class WebSocketTestClient {
         write(frame)
     }
 
-    /// The next text message, or nil when the socket closes or `timeout` seconds pass first.
+    /// One message from the server.
+    public enum Message: Equatable {
+        case text(String)
+        case binary([UInt8])
+    }
+
+    /// The next text message (binary ones skipped), or nil when the socket closes or `timeout` seconds pass first.
     public func receive(timeout: Double = 5) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
-        var fragments: [UInt8]?   // a text message sent in several frames (the server's frames are 16 KiB)
+        while let message = receiveMessage(timeout: max(0, deadline.timeIntervalSinceNow)) {
+            if case let .text(text) = message { return text }
+        }
+        return nil
+    }
+
+    /// The next text or binary message, or nil when the socket closes or `timeout` seconds pass first.
+    public func receiveMessage(timeout: Double = 5) -> Message? {
+        let deadline = Date().addingTimeInterval(timeout)
+        var fragments: (opcode: UInt8, bytes: [UInt8])?   // a message sent in several frames (the server's frames are 16 KiB)
         while true {
             if let (opcode, payload, length) = frame() {
                 let isFinal = buffer[0] & 0x80 != 0
                 buffer.removeFirst(length)
+                func message(_ opcode: UInt8, _ bytes: [UInt8]) -> Message {
+                    opcode == 0x1 ? .text(String(decoding: bytes, as: UTF8.self)) : .binary(bytes)
+                }
                 switch opcode {
-                case 0x1 where !isFinal: fragments = Array(payload)
+                case 0x1 where !isFinal, 0x2 where !isFinal: fragments = (opcode, Array(payload))
                 case 0x0 where fragments != nil:
-                    fragments? += payload
-                    if isFinal, let whole = fragments { return String(decoding: whole, as: UTF8.self) }
-                case 0x1: return String(decoding: payload, as: UTF8.self)
+                    fragments?.bytes += payload
+                    if isFinal, let whole = fragments { return message(whole.opcode, whole.bytes) }
+                case 0x1, 0x2: return message(opcode, Array(payload))
                 case 0x8:
                     isClosed = true
                     return nil
-                default: continue   // ping, pong, binary: not used by Foldback's server
+                default: continue   // ping, pong
                 }
             }
             guard !isClosed, fill(until: deadline) else { return nil }

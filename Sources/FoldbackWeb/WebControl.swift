@@ -54,6 +54,8 @@ public final class WebControl: Sendable {
                     : "only the engineer may run \(command)")
             }
             message = OSCMessage(ControlRouter.root + "/" + command)
+        case .meters:
+            return   // the page's own meter rate (WebHub): nothing in the show changes
         case let .analyser(source):
             guard role == .engineer else { throw .forbidden("only the engineer may use the analyser") }
             message = OSCMessage(ControlRouter.root + "/analyser/select", [.string(source)])

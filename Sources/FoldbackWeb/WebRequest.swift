@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Wire forms (JSON objects, nothing else, no other keys):
 /// `{"path": "/foldback/strip/vox/send/iem/gain_db", "value": -3}`, `{"command": "setlist/next"}` and
-/// `{"analyser": "bus/iem_vox"}` (`strip/<strip>/pre`, `strip/<strip>/post`, `off`).
+/// `{"analyser": "bus/iem_vox"}` (`strip/<strip>/pre`, `strip/<strip>/post`, `off`) and `{"meters": 25}`.
 public enum WebRequest: Sendable, Equatable {
     /// Sets the parameter at an OSC-style `path` (see docs/osc.md) to `value`.
     case set(path: String, value: Float)
@@ -15,11 +15,16 @@ public enum WebRequest: Sendable, Equatable {
     case command(String)
     /// Selects the analyser's source (engineer only) and asks for its frames, or `off`.
     case analyser(String)
+    /// Asks for meters this many times a second (0 … ``maximumMeterRate``; 0: none, a hidden tab), levels as
+    /// binary frames (any role; nothing in the show changes).
+    case meters(Double)
 
     /// The longest message accepted, in bytes of UTF-8.
     public static let maximumMessageBytes = 1024
     /// The longest parameter path accepted, in bytes.
     public static let maximumPathBytes = 256
+    /// The most meter updates a second a page may ask for (the push thread's rate).
+    public static let maximumMeterRate = 25.0
     /// The commands a page may send, each the OSC address after `/foldback/` (taking no arguments); a feedback
     /// unit's notch clear (`bus/wedge/unit/fbx/notch/3/clear`) and a file source's play, stop and cue
     /// (`strip/click/source/play`) are too.
@@ -40,6 +45,12 @@ public enum WebRequest: Sendable, Equatable {
             throw error
         } catch {
             throw .malformed("not a JSON object of the form {\"path\": string, \"value\": number} or {\"command\": string}")
+        }
+        if let rate = wire.meters {
+            guard wire.path == nil, wire.value == nil, wire.command == nil, wire.analyser == nil, rate.isFinite, (0...maximumMeterRate).contains(rate) else {
+                throw .malformed("a meter request is {\"meters\": updates a second} alone, from 0 to \(Int(maximumMeterRate))")
+            }
+            return .meters(rate)
         }
         if let source = wire.analyser {
             guard wire.path == nil, wire.value == nil, wire.command == nil, source.utf8.count <= maximumPathBytes else {
@@ -72,6 +83,7 @@ public enum WebRequest: Sendable, Equatable {
         var value: Double?
         var command: String?
         var analyser: String?
+        var meters: Double?
 
         private struct Key: CodingKey {
             var stringValue: String
@@ -82,13 +94,14 @@ public enum WebRequest: Sendable, Equatable {
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
-            for key in container.allKeys where !["path", "value", "command", "analyser"].contains(key.stringValue) {
+            for key in container.allKeys where !["path", "value", "command", "analyser", "meters"].contains(key.stringValue) {
                 throw WebRefusal.malformed("unknown key '\(key.stringValue.prefix(32))'")
             }
             path = try container.decodeIfPresent(String.self, forKey: Key(stringValue: "path"))
             value = try container.decodeIfPresent(Double.self, forKey: Key(stringValue: "value"))
             command = try container.decodeIfPresent(String.self, forKey: Key(stringValue: "command"))
             analyser = try container.decodeIfPresent(String.self, forKey: Key(stringValue: "analyser"))
+            meters = try container.decodeIfPresent(Double.self, forKey: Key(stringValue: "meters"))
         }
     }
 }

@@ -28,7 +28,7 @@ struct WebSocketSession: WSMessageHandler {
     func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
         let (outbox, continuation) = AsyncStream.makeStream(of: WSMessage.self, bufferingPolicy: .bufferingNewest(WebHub.outboxLimit))
         continuation.yield(.text(Hello(role: role, links: links).jsonText()))
-        let id = hub.add(role: role) { continuation.yield(.text($0)) }
+        let id = hub.add(role: role) { continuation.yield($0) }
         continuation.onTermination = { [hub] _ in hub.remove(id) }
         let role = role, control = control, hub = hub
         Task {
@@ -47,6 +47,7 @@ struct WebSocketSession: WSMessageHandler {
                 switch outcome {
                 case let .success(request):
                     if case let .analyser(source) = request { hub.setWantsSpectrum(id, source != "off") }
+                    if case let .meters(perSecond) = request { hub.setMeterRate(id, perSecond) }
                     continuation.yield(.text(Reply.ok))
                 case let .failure(refusal):
                     continuation.yield(.text(Reply.error(refusal.description)))
@@ -66,6 +67,8 @@ struct WebSocketSession: WSMessageHandler {
         var role: String
         var bus: String?
         var links: [Link]?
+        /// The server takes `{"meters": rate}` and then sends levels as binary frames (``WebMeterFrame``).
+        var meters = true
 
         init(role: WebRole, links: [Link]) {
             self.links = links.isEmpty ? nil : links

@@ -228,25 +228,29 @@ public struct WebState: Encodable, Equatable, Sendable {
                 smoothed: descriptor.isSmoothed, musician: node.musicianBus, choices: descriptor.choices.isEmpty ? nil : descriptor.choices,
                 label: descriptor.summary, step: descriptor.resolution)
         }
-        let take = target.soundcheckStatus.map { status in
-            Soundcheck(
-                strips: status.stripsOnTake, playing: status.stripsPlayingTake, position_s: status.positionSeconds.map { Int($0) },
-                length_s: Int(status.lengthSeconds.rounded()), loop_s: status.loopSeconds.map { [$0.lowerBound, $0.upperBound] })
-        }
         return WebState(
             preset: preset.name ?? preset.path, setlist: setlist?.positionText, cue: output, strips: strips, buses: buses, parameters: parameters,
-            soundcheck: take,
+            soundcheck: take(target),
             groups: preset.dcas.map { Group.dca($0.name, strips: $0.strips) }
                 + preset.muteGroups.map { Group.muteGroup($0.name, strips: $0.strips) },
             outputs: target.engine.graph.map(WebUnitOutput.all(in:)) ?? [],
             tempo: tree.node(at: Path.tempo(Key.bpm)) == nil ? nil : target.liveTempo?.statusText,
             musicians_tap: preset.web.musiciansTapTempo)
     }
+
+    /// The sound-check take of `target` as a page shows it, or nil without one.
+    static func take(_ target: any LiveControlTarget) -> Soundcheck? {
+        target.soundcheckStatus.map { status in
+            Soundcheck(
+                strips: status.stripsOnTake, playing: status.stripsPlayingTake, position_s: status.positionSeconds.map { Int($0) },
+                length_s: Int(status.lengthSeconds.rounded()), loop_s: status.loopSeconds.map { [$0.lowerBound, $0.upperBound] })
+        }
+    }
 }
 
 /// One meter tick as JSON `{"type": "meters", …}`: peak and RMS per strip and bus in dBFS (floored), each
 /// compressor's gain reduction, each bus's loudness and in-ear buses' dose, the DSP load and the xrun count.
-public struct WebMeters: Encodable, Sendable {
+public struct WebMeters: Encodable, Equatable, Sendable {
     public var type = "meters"
     /// `[peak, rms]` per strip, by strip name.
     public var strips: [String: [Float]]

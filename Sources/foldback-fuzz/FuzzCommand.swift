@@ -1,4 +1,4 @@
-// `foldback-fuzz`: feeds mutated and extreme preset, curve and setlist files to the loaders; a crash or hang fails it. Non-realtime.
+// `foldback-fuzz`: feeds mutated and extreme preset, curve and setlist files to the loaders, and mutated page messages to the web request parser; a crash or hang fails it. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import CFoldbackFuzz
@@ -12,7 +12,7 @@ import Glibc
 struct FuzzCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "foldback-fuzz",
-        abstract: "Fuzz Foldback's preset, curve and setlist loaders with mutated and extreme inputs.",
+        abstract: "Fuzz Foldback's preset, curve and setlist loaders and its web request parser with mutated and extreme inputs.",
         discussion: """
             Each input goes through the preset loader (and the report 'foldback check' prints), the curve \
             loader and the setlist loader. It must load, or be refused with diagnostics naming the file and \
@@ -21,8 +21,13 @@ struct FuzzCommand: ParsableCommand {
             bit flips, TOML tokens and Foldback keys inserted (also at line starts), runs cut, copied and \
             spliced from other seeds, lines swapped. A run is repeatable from its seed.
 
+            Then mutated web page messages (a parameter move, a command, the analyser's source, a meter rate) \
+            go through the web surface's request parser: each must be refused as malformed or taken within a \
+            request's limits (a path of at most 256 bytes, a finite value, a meter rate of 0 to 25).
+
             A crashing input is saved to SAVE-DIR/crash.toml, a hanging one to SAVE-DIR/hang.toml; \
-            replay it with 'foldback check FILE'. Exit status 0 when clean, 1 on unlocated errors, 3 on a \
+            replay it with 'foldback check FILE' (a web message: send the file's text over a page's WebSocket). \
+            Exit status 0 when clean, 1 on unlocated errors or a web message taken out of bounds, 3 on a \
             hang, and the crash's signal when one crashes.
 
             EXAMPLES
@@ -34,6 +39,9 @@ struct FuzzCommand: ParsableCommand {
 
     @Option(help: "How many mutated inputs to run (the extremes come on top).")
     var cases = 20_000
+
+    @Option(help: "How many mutated web page messages to run after the files.")
+    var webMessages = 20_000
 
     @Option(help: "Run until this many seconds have passed instead of counting cases (0: count cases).")
     var seconds = 0.0
@@ -76,7 +84,21 @@ struct FuzzCommand: ParsableCommand {
         print("foldback-fuzz: \(extremes.count) extreme and \(mutated) mutated inputs from \(seeds.count) seeds (seed \(seed)), "
             + "each through the preset, curve and setlist loaders, in \(String(format1: elapsed)) s: \(tally.loaded) loads, "
             + "\(tally.refused) located refusals, \(tally.notText) not UTF-8; 0 crashes, 0 hangs, \(tally.unlocated.count) unlocated errors")
-        guard tally.unlocated.isEmpty else {
+        var web = WebMessageTally()
+        var messages = WebMessageProbe(seed: seed)
+        for number in 0..<webMessages {
+            let bytes = messages.next()
+            bytes.withUnsafeBufferPointer { buffer in
+                fb_fuzz_capture_begin(buffer.baseAddress, buffer.count, index)
+                WebMessageProbe.run(bytes, name: "web message \(number) (seed \(seed))", into: &web)
+                fb_fuzz_capture_end()
+            }
+            index += 1
+        }
+        print("foldback-fuzz: \(webMessages) mutated web page messages through the request parser: \(web.taken) taken within limits, "
+            + "\(web.refused) refused as malformed; 0 crashes, 0 hangs, \(web.outOfBounds.count) taken out of bounds")
+        for line in web.outOfBounds { Self.note("foldback-fuzz: a web message taken outside a request's limits: \(line)") }
+        guard tally.unlocated.isEmpty, web.outOfBounds.isEmpty else {
             for line in tally.unlocated { Self.note("foldback-fuzz: refused without a file:line location: \(line)") }
             throw ExitCode(1)
         }

@@ -13,6 +13,9 @@ final class WebRequestTests: XCTestCase {
         XCTAssertEqual(try WebRequest.parse(#"{"command":"setlist/next"}"#), .command("setlist/next"))
         XCTAssertEqual(try WebRequest.parse(#"{"command":"bus/wedge/unit/fbx/notch/3/clear"}"#), .command("bus/wedge/unit/fbx/notch/3/clear"), "a feedback notch's clear")
         XCTAssertEqual(try WebRequest.parse(#"{"analyser":"strip/vox/post"}"#), .analyser("strip/vox/post"))
+        XCTAssertEqual(try WebRequest.parse(#"{"meters":25}"#), .meters(25), "a visible tab's meter rate")
+        XCTAssertEqual(try WebRequest.parse(#"{"meters":0}"#), .meters(0), "a hidden tab's")
+        XCTAssertEqual(try WebRequest.parse(#"{"meters":12.5}"#), .meters(12.5))
         for word in ["play", "stop", "cue"] {
             XCTAssertEqual(try WebRequest.parse(#"{"command":"strip/click/source/\#(word)"}"#), .command("strip/click/source/\(word)"), "a file source's \(word)")
         }
@@ -30,6 +33,8 @@ final class WebRequestTests: XCTestCase {
             #"{"command":"strip/click/source/locate"}"#, #"{"command":"strip/click/source/rewind"}"#, #"{"command":"strip/click/source"}"#,
             #"{"analyser":3}"#, #"{"analyser":null}"#, #"{"analyser":"bus/x","command":"setlist/next"}"#, #"{"analyser":"bus/x","value":1}"#,
             #"{"analyser":"\#(long)"}"#,
+            #"{"meters":-1}"#, #"{"meters":26}"#, #"{"meters":1e999}"#, #"{"meters":"25"}"#, #"{"meters":null}"#, #"{"meters":true}"#,
+            #"{"meters":[25]}"#, #"{"meters":25,"command":"setlist/next"}"#, #"{"meters":25,"analyser":"off"}"#, #"{"meters":25,"value":1}"#,
             #"{"path":"/foldback/\#(long)","value":1}"#, "{\"path\":\"/foldback/strip/vox/gain_db\",\"value\":1}" + String(repeating: " ", count: 1100),
         ] {
             XCTAssertThrowsError(try WebRequest.parse(text), text) { error in
@@ -78,7 +83,7 @@ final class WebRequestTests: XCTestCase {
         var random = SeededGenerator(seed: 0x5EED_0013)
         let seeds = [
             #"{"path":"/foldback/strip/vox/send/iem_vox/gain_db","value":-3}"#, #"{"path":"/foldback/bus/iem_vox/mute","value":1}"#,
-            #"{"command":"setlist/next"}"#, #"{"path":"/foldback/strip/gtr/pan","value":0.5}"#,
+            #"{"command":"setlist/next"}"#, #"{"path":"/foldback/strip/gtr/pan","value":0.5}"#, #"{"meters":25}"#, #"{"meters":0}"#,
         ]
         let alphabet = Array(#"{}[]":,.-+eE0123456789 \/truefalsnpathvaluecommand"#.utf8) + [0, 0xFF, 0xC3, 0x80]
         var refused = 0
@@ -100,7 +105,10 @@ final class WebRequestTests: XCTestCase {
             let role: WebRole = round % 2 == 0 ? .musician(bus: "iem_vox") : .engineer
             let before = target.engine.changedValues
             do {
-                try control.apply(text: text, as: role)
+                if case let .meters(rate) = try control.apply(text: text, as: role) {
+                    XCTAssertTrue((0...WebRequest.maximumMeterRate).contains(rate), "a meter rate taken is 0…25: '\(text)'")
+                    XCTAssertEqual(target.engine.changedValues, before, "a meter request changes nothing in the show: '\(text)'")
+                }
             } catch {
                 refused += 1
                 XCTAssertEqual(target.engine.changedValues, before, "refused '\(text)' (\(error)) changed nothing")

@@ -259,18 +259,42 @@
     }
   }
 
+  // One meter's [peak, rms] in dB, its peak held for HOLD_MS.
+  function showLevel(key, reading, now) {
+    const meter = meters.get(key);
+    if (!meter || !reading) return;
+    const pct = (db) => Math.max(0, Math.min(100, (db - METER_FLOOR) / -METER_FLOOR * 100)) + "%";
+    meter.rms.style[meter.vertical ? "height" : "width"] = pct(reading[1]);
+    if (reading[0] >= meter.hold || now - meter.holdAt > HOLD_MS) { meter.hold = reading[0]; meter.holdAt = now; }
+    meter.peak.style[meter.vertical ? "bottom" : "left"] = pct(meter.hold);
+  }
+
+  // Levels as binary frames (docs/web.md): the page asks for 25 a second while its tab is visible, none while hidden;
+  // each frame carries the meters that changed, by position in the last "meterkeys" message.
+  let levelKeys = [], levelLayout = -1, holdTimer = null;
+  const levels = new Map();   // key -> [peak, rms]
+  const askMeters = () => send({ meters: document.hidden ? 0 : 25 });
+  document.addEventListener("visibilitychange", askMeters);
+  function applyLevels(buffer) {
+    const frame = new DataView(buffer);
+    if (frame.byteLength < 4 || frame.getUint8(0) !== 1 || frame.getUint16(2, true) !== levelLayout) return;
+    for (let at = 4; at + 6 <= frame.byteLength; at += 6) {
+      const key = levelKeys[frame.getUint16(at, true)];
+      if (key !== undefined) levels.set(key, [frame.getInt16(at + 2, true) / 10, frame.getInt16(at + 4, true) / 10]);
+    }
+    showLevels();
+  }
+  function showLevels() {   // every meter, so a held peak falls back even while its level stands still
+    const now = performance.now();
+    for (const [key, reading] of levels) showLevel(key, reading, now);
+    clearTimeout(holdTimer);
+    holdTimer = setTimeout(showLevels, HOLD_MS + 50);
+  }
+
   function applyMeters(m) {
     const now = performance.now();
-    const show = (key, reading) => {
-      const meter = meters.get(key);
-      if (!meter || !reading) return;
-      const pct = (db) => Math.max(0, Math.min(100, (db - METER_FLOOR) / -METER_FLOOR * 100)) + "%";
-      meter.rms.style[meter.vertical ? "height" : "width"] = pct(reading[1]);
-      if (reading[0] >= meter.hold || now - meter.holdAt > HOLD_MS) { meter.hold = reading[0]; meter.holdAt = now; }
-      meter.peak.style[meter.vertical ? "bottom" : "left"] = pct(meter.hold);
-    };
-    for (const [name, reading] of Object.entries(m.strips)) show("strip/" + name, reading);
-    for (const [name, reading] of Object.entries(m.buses)) show("bus/" + name, reading);
+    for (const [name, reading] of Object.entries(m.strips)) showLevel("strip/" + name, reading, now);
+    for (const [name, reading] of Object.entries(m.buses)) showLevel("bus/" + name, reading, now);
     for (const [key, element] of grs) element.textContent = m.gr[key] > 0.05 ? "GR -" + m.gr[key].toFixed(1) : "";
     if (window.foldbackEditors) window.foldbackEditors.meters(m);   // editors.js: live gain reduction, notches
     for (const [name, element] of loudness) {
@@ -303,9 +327,12 @@
     socket = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(token)}`);
     window.foldbackSocket = socket;   // for tests and the curious: the page's live connection
     socket.onopen = () => { retry = 500; setOnline(true); };
+    socket.binaryType = "arraybuffer";
     socket.onmessage = (event) => {
+      if (typeof event.data !== "string") { applyLevels(event.data); return; }
       const message = JSON.parse(event.data);
-      if (message.type === "hello") { role = message.role; bus = message.bus || null; links = message.links || []; layout = ""; }
+      if (message.type === "hello") { role = message.role; bus = message.bus || null; links = message.links || []; layout = ""; if (message.meters) askMeters(); }
+      else if (message.type === "meterkeys") { levelKeys = message.keys; levelLayout = message.id; levels.clear(); }
       else if (message.type === "tree") window.foldbackTree.take(message);   // tree.js: the tree once, then values
       else if (message.type === "state") { if (window.foldbackTree.expand(message)) applyState(message); }
       else if (message.type === "meters") applyMeters(message);
