@@ -118,7 +118,10 @@ let package = Package(
         // graph's plugin states and ring-out notches back into a preset.
         .target(
             name: "FoldbackGraph",
-            dependencies: ["FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackSandbox", "FoldbackFeedback", "FoldbackRender", "FoldbackPlot"],
+            dependencies: [
+                "FoldbackPresets", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackSandbox", "FoldbackFeedback", "FoldbackRender", "FoldbackPlot",
+                "FoldbackHRTF",
+            ],
             swiftSettings: strictSwift
         ),
         .target(
@@ -180,7 +183,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-rtcheck",
             dependencies: [
-                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackAnalysis", "FoldbackFeedback", "FoldbackRender", "CFoldback",
+                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackAnalysis", "FoldbackFeedback", "FoldbackRender", "CFoldback", "FoldbackHRTF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],
@@ -214,7 +217,7 @@ let package = Package(
         .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackRender", "FoldbackPresets", "FoldbackGraph"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
-        .testTarget(name: "FoldbackHRTFTests", dependencies: ["FoldbackHRTF", "FoldbackDSP"]),
+        .testTarget(name: "FoldbackHRTFTests", dependencies: ["FoldbackHRTF", "FoldbackDSP", "CFFTW"]),
         .testTarget(name: "FoldbackAnalysisTests", dependencies: ["FoldbackAnalysis", "FoldbackEngine", "FoldbackDSP", "CEBUR128"]),
         .testTarget(name: "FoldbackLV2Tests", dependencies: ["FoldbackLV2", "FoldbackEngine", "CLilv", "CFoldbackLV2", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackControlTests", dependencies: ["FoldbackControl", "FoldbackX32", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP"]),

@@ -73,6 +73,9 @@ public struct BinauralSource: @unchecked Sendable {
         isPending = newPosition != position || fadePosition >= 0
     }
 
+    /// Frames of silence after which the source's output is silent (its longest delay and filter).
+    public var historyFrames: Int { capacity }
+
     /// Whether a move is still under way (crossfading or waiting for one to end).
     public var isMoving: Bool { fadePosition >= 0 || isPending }
 

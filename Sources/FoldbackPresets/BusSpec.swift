@@ -36,6 +36,13 @@ public struct BusSpec: Sendable {
     public var hasOutput = true
     /// Whether faster paths into the bus are delayed to arrive with the slowest (`compensate`, on by default).
     public var isCompensated = true
+    /// Whether each send renders at its own position around the listener through an HRTF set (`binaural = true`,
+    /// stereo buses only): pan is replaced by `azimuth_deg`, `elevation_deg` and `distance_m` on the sends.
+    public var isBinaural = false
+    /// The SOFA file of a binaural bus (`hrtf`, relative to the preset's folder), or nil for the Debian KEMAR set.
+    public var hrtfPath: String?
+    /// Where the `hrtf` value is, for errors about the file.
+    public var hrtfLocation: SourceLocation?
 
     /// Creates a bus description.
     public init(

@@ -1,5 +1,6 @@
 // Measurements for the binaural tests: rendering a click, ⅓-octave band levels, interaural time difference, notch depth.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CFFTW
 import FoldbackDSP
 import FoldbackHRTF
 import Foundation
@@ -39,12 +40,18 @@ enum BinauralMeasurement {
         return (left, right)
     }
 
-    /// Power spectrum of `signal` zero-padded to `size` (a power of two), bins 0…size/2.
+    /// Power spectrum of `signal` zero-padded to `size`, bins 0…size/2 (FFTW).
     static func powerSpectrum(_ signal: ArraySlice<Float>, size: Int = 8192) -> [Double] {
-        var real = [Double](repeating: 0, count: size), imaginary = real
-        for (index, value) in signal.prefix(size).enumerated() { real[index] = Double(value) }
-        fft(&real, &imaginary)
-        return (0...(size / 2)).map { real[$0] * real[$0] + imaginary[$0] * imaginary[$0] }
+        let input = fftwf_alloc_real(size)!, output = fftwf_alloc_complex(size / 2 + 1)!
+        defer {
+            fftwf_free(input)
+            fftwf_free(output)
+        }
+        let plan = fftwf_plan_dft_r2c_1d(Int32(size), input, output, UInt32(FFTW_ESTIMATE))
+        defer { fftwf_destroy_plan(plan) }
+        for index in 0..<size { input[index] = index < signal.count ? signal[signal.startIndex + index] : 0 }
+        fftwf_execute(plan)
+        return (0...(size / 2)).map { Double(output[$0].0 * output[$0].0 + output[$0].1 * output[$0].1) }
     }
 
     /// ⅓-octave band levels of `signal`, dB, at ``bandCentres``.
@@ -92,47 +99,5 @@ enum BinauralMeasurement {
         }
         let mean = bins.reduce(0.0) { $0 + power[$1] } / Double(bins.count)
         return 10 * log10(bins.map { power[$0] }.min()! / mean)
-    }
-
-    /// How far `signal`'s spectrum falls below the quietest of `neighbours`' at any frequency from 1 to 16 kHz, dB
-    /// (0 or less: never below them all; a new notch shows as a positive value).
-    static func deepestDip(_ signal: ArraySlice<Float>, below neighbours: [ArraySlice<Float>], sampleRate: Double) -> Double {
-        let size = 1024
-        let power = powerSpectrum(signal, size: size)
-        let others = neighbours.map { powerSpectrum($0, size: size) }
-        var deepest = -Double.infinity
-        for bin in power.indices {
-            let frequency = Double(bin) * sampleRate / Double(size)
-            guard frequency >= 1000 && frequency <= 16000 else { continue }
-            let quietest = others.map { $0[bin] }.min()!
-            deepest = max(deepest, 10 * log10(quietest / power[bin]))
-        }
-        return deepest
-    }
-
-    /// In-place radix-2 FFT.
-    static func fft(_ real: inout [Double], _ imaginary: inout [Double]) {
-        let count = real.count
-        var j = 0
-        for i in 1..<count {
-            var bit = count >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
-            j |= bit
-            if i < j { real.swapAt(i, j); imaginary.swapAt(i, j) }
-        }
-        var length = 2
-        while length <= count {
-            let angle = -2 * Double.pi / Double(length)
-            for start in stride(from: 0, to: count, by: length) {
-                for k in 0..<(length / 2) {
-                    let (wr, wi) = (cos(angle * Double(k)), sin(angle * Double(k)))
-                    let (a, b) = (start + k, start + k + length / 2)
-                    let tr = real[b] * wr - imaginary[b] * wi, ti = real[b] * wi + imaginary[b] * wr
-                    real[b] = real[a] - tr; imaginary[b] = imaginary[a] - ti
-                    real[a] += tr; imaginary[a] += ti
-                }
-            }
-            length <<= 1
-        }
     }
 }
