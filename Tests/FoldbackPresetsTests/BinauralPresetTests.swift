@@ -49,6 +49,13 @@ final class BinauralPresetTests: XCTestCase {
         XCTAssertNotNil(tree.node(at: "strip/keys/send/iem/width"))
     }
 
+    func testFoldbackCheckShowsTheSetAndEachSendsPlace() throws {
+        let report = PresetReport.render(try PresetLoader.parse(text, path: "binaural.toml"))
+        XCTAssertTrue(report.contains("Bus 1  iem  (stereo, binaural: Debian KEMAR set)"), report)
+        XCTAssertTrue(report.contains("-> iem    0.0 dB  post-fader   at 60° right, elevation 0°, 2.5 m"), report)
+        XCTAssertTrue(report.contains("-> iem    0.0 dB  post-fader   at 0° (front), elevation 0°, 1 m"), report)
+    }
+
     func testMovedPositionsAreSavedAndReadBack() throws {
         let preset = try PresetLoader.parse(text, path: "binaural.toml")
         let graph = try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 64)
