@@ -34,6 +34,8 @@ public struct BinauralSource: @unchecked Sendable {
     private var active = 0
     private var fadePosition = -1
     private var target: BinauralPosition
+    /// The position the spare slot's filters render while crossfading in.
+    private var incoming: BinauralPosition
     private var isPending = false
     /// The position the active filters render (the target once a crossfade ends).
     public private(set) var position: BinauralPosition
@@ -58,6 +60,7 @@ public struct BinauralSource: @unchecked Sendable {
         filters.initialize(repeating: 0, count: 4 * filterLength)
         self.position = position
         target = position
+        incoming = position
         build(slot: 0, position: position)
     }
 
@@ -87,6 +90,7 @@ public struct BinauralSource: @unchecked Sendable {
             let newest = writeIndex + capacity
             if fadePosition < 0 && isPending {
                 build(slot: 1 - active, position: target)
+                incoming = target
                 isPending = false
                 fadePosition = 0
             }
@@ -100,7 +104,7 @@ public struct BinauralSource: @unchecked Sendable {
                 if fadePosition == crossfadeFrames {
                     active = 1 - active
                     fadePosition = -1
-                    position = target
+                    position = incoming
                 }
             }
             left[frame] += outLeft

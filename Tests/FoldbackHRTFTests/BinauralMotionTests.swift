@@ -57,4 +57,21 @@ final class BinauralMotionTests: XCTestCase {
         }
         XCTAssertGreaterThan(outputs[0].left.map(abs).max()!, 0.01)
     }
+
+    /// A move during a crossfade waits for it: the position reported is the one whose filters render, then the latest.
+    func testAMoveDuringACrossfadeIsTakenWhenItEnds() throws {
+        let set = try SOFALoader.load(path: Measure.kemar, sampleRate: 48000)
+        var source = BinauralSource(set: set, position: BinauralPosition(azimuthDeg: 0))
+        defer { source.deallocate() }
+        let silence = [Float](repeating: 0, count: source.crossfadeFrames)
+        source.move(to: BinauralPosition(azimuthDeg: 30))
+        _ = Measure.render(&source, input: Array(silence.prefix(10)), blockSize: 10)
+        source.move(to: BinauralPosition(azimuthDeg: -60))
+        _ = Measure.render(&source, input: Array(silence.dropFirst(10)), blockSize: 64)
+        XCTAssertEqual(source.position, BinauralPosition(azimuthDeg: 30), "the first crossfade has ended")
+        XCTAssertTrue(source.isMoving)
+        _ = Measure.render(&source, input: silence, blockSize: 64)
+        XCTAssertEqual(source.position, BinauralPosition(azimuthDeg: -60))
+        XCTAssertFalse(source.isMoving)
+    }
 }
