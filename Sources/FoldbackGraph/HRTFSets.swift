@@ -3,7 +3,6 @@
 import FoldbackDSP
 import FoldbackHRTF
 import FoldbackPresets
-import Foundation
 import Synchronization
 
 /// Loads the SOFA file of a binaural bus at the engine's rate and keeps it, so a preset switch or a second bus with
@@ -14,7 +13,7 @@ enum HRTFSets {
     /// The file of `bus` (its `hrtf`, relative to the preset's folder, else the Debian KEMAR set) at `sampleRate`;
     /// an unusable file is a ``PresetError`` at the `hrtf` value (or the bus) naming the file and why.
     static func set(for bus: BusSpec, presetPath: String, sampleRate: Double) throws(PresetError) -> HRIRSet {
-        let path = resolvedPath(bus.hrtfPath, presetPath: presetPath)
+        let path = bus.hrtfFile(presetPath: presetPath)
         let key = "\(sampleRate) \(path)"
         if let cached = cache.withLock({ $0[key] }) { return cached }
         do {
@@ -25,13 +24,5 @@ enum HRTFSets {
             throw PresetError(diagnostics: [PresetDiagnostic(
                 location: bus.hrtfLocation ?? bus.location, message: "bus '\(bus.name)': \(error.description)")])
         }
-    }
-
-    /// `path` made absolute against the preset's folder; nil is the default set.
-    static func resolvedPath(_ path: String?, presetPath: String) -> String {
-        guard let path else { return SOFALoader.defaultPath }
-        if path.hasPrefix("/") { return path }
-        let folder = (presetPath as NSString).deletingLastPathComponent
-        return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
     }
 }

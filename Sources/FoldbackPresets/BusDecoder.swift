@@ -1,6 +1,7 @@
 // Validates one `[[bus]]` table into a BusSpec. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
+import Foundation
 
 /// Reads and checks a `[[bus]]` table.
 enum BusDecoder {
@@ -37,6 +38,10 @@ enum BusDecoder {
         }
         bus.hrtfPath = path
         bus.hrtfLocation = reader.valueLocation("hrtf")
+        let file = bus.hrtfFile(presetPath: reader.location.file)
+        if !FileManager.default.isReadableFile(atPath: file) {
+            reader.log.error("\(owner): HRTF file '\(path)' cannot be read (\(file))", at: reader.valueLocation("hrtf"))
+        }
     }
 
     /// The bus, or nil if its name is missing or invalid (already reported).

@@ -6,6 +6,7 @@ import FoldbackEngine
 import XCTest
 @testable import FoldbackPresets
 import FoldbackGraph
+import Foundation
 
 final class BinauralPresetTests: XCTestCase {
     private let text = """
@@ -75,7 +76,7 @@ final class BinauralPresetTests: XCTestCase {
 
     func testHRTFWithoutBinauralIsAnError() {
         assertSingleError(
-            "[[bus]]\nname = \"iem\"\nhrtf = \"me.sofa\"\n[[strip]]\nname = \"s\"\n", line: 3, column: 1, contains: ["add binaural = true to bus 'iem'"])
+            "[[bus]]\nname = \"iem\"\nhrtf = \"/usr/share/libmysofa/default.sofa\"\n[[strip]]\nname = \"s\"\n", line: 3, column: 1, contains: ["add binaural = true to bus 'iem'"])
     }
 
     func testAnAzimuthOutOfRangeIsAnError() {
@@ -85,14 +86,28 @@ final class BinauralPresetTests: XCTestCase {
         XCTAssertTrue(errors.first.map { "\($0)".contains("test.toml:9:") && "\($0)".contains("azimuth_deg") } ?? false, "\(errors)")
     }
 
-    /// An unreadable SOFA file: the preset parses, building its graph fails at the `hrtf` value naming the file and why.
-    func testAnUnreadableSOFAFileIsRefusedAtItsLineAndColumn() throws {
+    /// A missing SOFA file is an error of the preset itself (foldback check shows it), at the `hrtf` value.
+    func testAMissingSOFAFileIsAnErrorAtItsLineAndColumn() {
         let missing = text.replacingOccurrences(of: "binaural = true", with: "binaural = true\nhrtf = \"heads/nobody.sofa\"")
-        let preset = try PresetLoader.parse(missing, path: "/show/binaural.toml")
+        let errors = diagnostics(of: missing, path: "/show/binaural.toml").filter { $0.severity == .error }
+        XCTAssertEqual(errors.map(\.description), [
+            "/show/binaural.toml:4:8: error: bus 'iem': HRTF file 'heads/nobody.sofa' cannot be read (/show/heads/nobody.sofa)",
+        ])
+    }
+
+    /// A file that is there but is no SOFA file: the preset parses, building its graph fails at the `hrtf` value
+    /// naming the file and libmysofa's reason.
+    func testAnUnreadableSOFAFileIsRefusedAtItsLineAndColumn() throws {
+        let folder = NSTemporaryDirectory() + "binaural-preset-\(getpid())"
+        try FileManager.default.createDirectory(atPath: folder + "/heads", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Data("not HDF5\n".utf8).write(to: URL(fileURLWithPath: folder + "/heads/nobody.sofa"))
+        let broken = text.replacingOccurrences(of: "binaural = true", with: "binaural = true\nhrtf = \"heads/nobody.sofa\"")
+        let preset = try PresetLoader.parse(broken, path: folder + "/binaural.toml")
         XCTAssertThrowsError(try PresetGraphBuilder.graph(for: preset, sampleRate: 48000, maxFrames: 64)) { error in
             XCTAssertEqual(
                 "\(error)",
-                "/show/binaural.toml:4:8: error: bus 'iem': /show/heads/nobody.sofa: cannot use as an HRTF set: No such file or directory")
+                "\(folder)/binaural.toml:4:8: error: bus 'iem': \(folder)/heads/nobody.sofa: cannot use as an HRTF set: not a SOFA (HDF5) file")
         }
     }
 }
