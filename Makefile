@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 SHELL := /bin/bash
 SWIFT ?= swift
-DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev librubberband-dev liblo-dev libebur128-dev libfftw3-dev libqrencode-dev libsystemd-dev libavahi-client-dev libcurl4-openssl-dev pkg-config
+DEBS := jackd2 libjack-jackd2-dev liblilv-dev lv2-dev libsndfile1-dev libsamplerate0-dev librubberband-dev liblo-dev libebur128-dev libfftw3-dev libmysofa-dev libqrencode-dev libsystemd-dev libavahi-client-dev libcurl4-openssl-dev pkg-config
 # Tools and LV2 plugins the tests use (not needed to build or run foldback itself).
 TEST_DEBS := gcc rubberband-cli lilv-utils liblo-tools x42-plugins swh-lv2 mda-lv2 sox espeak-ng python3 python3-venv chromium chromium-driver pipewire pipewire-bin pipewire-jack iproute2
 # What `make deb` and its check need besides DEBS: Debian's packaging tools, lintian, and Avahi's daemon (with D-Bus) for DNS-SD.

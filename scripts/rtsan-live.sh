@@ -118,6 +118,29 @@ live "$backing_dir/backing.toml" main_L \
   "/foldback/strip/backing/source/tempo f 0.7STEP;/foldback/strip/backing/source/pitch_semitones f -STEP;/foldback/strip/backing/source/cents f 1STEP" \
   /foldback/strip/backing/send/main/gain_db \
   --play foldback:vox_in=voice --record foldback:main_L
+# A binaural in-ear bus (the Debian KEMAR set): sources placed around the head, moved over OSC and reloaded.
+cat >"$backing_dir/binaural.toml" <<'TOML'
+[[bus]]
+name = "main"
+
+[[bus]]
+name = "iem"
+in_ear = true
+binaural = true
+
+[[strip]]
+name = "vox"
+send = [{ bus = "main" }, { bus = "iem", azimuth_deg = 20.0 }]
+
+[[strip]]
+name = "keys"
+channels = 2
+send = [{ bus = "main" }, { bus = "iem", azimuth_deg = -90.0, distance_m = 2.0, width = 0.5 }]
+TOML
+live "$backing_dir/binaural.toml" iem_L \
+  "/foldback/strip/vox/send/iem/azimuth_deg f -1STEP0;/foldback/strip/keys/send/iem/azimuth_deg f 1STEP5;/foldback/strip/keys/send/iem/elevation_deg f STEP5;/foldback/strip/vox/send/iem/distance_m f 1.STEP" \
+  /foldback/strip/vox/send/iem/gain_db \
+  --play foldback:vox_in=voice --play foldback:keys_in_L=chord --play foldback:keys_in_R=chord --record foldback:iem_L
 rm -rf "$backing_dir"
 # The virtual sound check: the first run's take played through vocal-monitor's strips, moved live ↔ take (crossfades) and located.
 run_args="--soundcheck $take_dir"
@@ -125,4 +148,4 @@ live presets/vocal-monitor.toml main_L "/foldback/soundcheck/all s live;/foldbac
   /foldback/strip/vox/send/iem_vox/gain_db --play foldback:vox_in=voice --record foldback:main_L
 run_args=""
 rm -rf "$take_dir"
-echo "rtsan-live: three presets (strip units; bus units, effect return, send delays; de-esser and an echo following MIDI clock), a stretched file source with its tempo and key moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"
+echo "rtsan-live: three presets (strip units; bus units, effect return, send delays; de-esser and an echo following MIDI clock), a stretched file source with its tempo and key moving, a binaural in-ear bus with its sources moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"

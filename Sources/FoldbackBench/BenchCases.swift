@@ -32,7 +32,25 @@ package enum BenchCases {
         BenchCase(
             name: "chains_128", summary: "128 strips of the reference vocal chain into one limited bus (what bench --live runs): per-frame cost of all, with 128 strips' state in the caches",
             preset: vocalChains(strips: 128)),
+        BenchCase(
+            name: "binaural", summary: "one mono strip into a binaural bus (Debian KEMAR set): the cost of one placed source",
+            preset: binaural(strips: 1, buses: 1)),
+        BenchCase(
+            name: "binaural_64", summary: "16 mono strips into 4 binaural buses, each at its own position: 64 placed sources",
+            preset: binaural(strips: 16, buses: 4)),
     ]
+
+    /// `strips` mono strips each sent to every one of `buses` binaural in-ear buses (the KEMAR set), each send at its
+    /// own azimuth: what placing sources around the head costs.
+    package static func binaural(strips: Int, buses: Int) -> String {
+        let busText = (1...buses).map { "\n[[bus]]\nname = \"iem\($0)\"\nchannels = 2\nin_ear = true\nbinaural = true\nlimiter = false\n" }.joined()
+        let stripText = (0..<strips).map { index in
+            "\n[[strip]]\nname = \"in\(index + 1)\"\nchannels = 1\n" + (1...buses).map { bus in
+                "\n  [[strip.send]]\n  bus = \"iem\(bus)\"\n  gain_db = -6.0\n  azimuth_deg = \(Double((index * 37 + bus * 53) % 360 - 180))\n"
+            }.joined()
+        }
+        return busText + stripText.joined()
+    }
 
     /// `count` mono strips with one gain unit, each sent to two of four stereo buses (one pre-fader), no limiters:
     /// what every strip costs besides its units.

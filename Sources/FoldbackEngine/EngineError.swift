@@ -33,6 +33,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
     case sendLoop([String])
     /// A host-side parameter (``HostParameter``) its applier refused, and why.
     case hostParameterRefused(String)
+    /// A binaural bus that cannot render: not stereo, or its HRTF set is at another sample rate.
+    case binauralBus(name: String, reason: String)
 
     public var description: String {
         switch self {
@@ -67,6 +69,8 @@ public enum EngineError: Error, Sendable, Equatable, CustomStringConvertible {
             return "send loop: \(names.joined(separator: " → "))"
         case let .hostParameterRefused(reason):
             return reason
+        case let .binauralBus(name, reason):
+            return "binaural bus '\(name)': \(reason)"
         }
     }
 }

@@ -46,14 +46,24 @@ extension EngineGraph {
             for (sendOffset, send) in strip.sends.enumerated() {
                 let busChannels = busDescriptions[send.bus].channels
                 let level = Decibels.linearGain(fromDecibels: send.gainDB)
-                let routes = SendTapLaw.routes(stripChannels: prepared.outputChannels, busChannels: busChannels)
-                (sends + sendIndex).initialize(to: SendRender(
+                let hrtf = busDescriptions[send.bus].hrtf
+                let routes = hrtf == nil
+                    ? SendTapLaw.routes(stripChannels: prepared.outputChannels, busChannels: busChannels)
+                    : (0..<prepared.outputChannels).map { ($0, $0) }
+                var render = SendRender(
                     bus: Int32(send.bus), isPreFader: send.isPreFader, level: level,
                     firstTap: Int32(tapIndex), tapCount: Int32(routes.count),
                     pan: send.pan ?? strip.pan, hasOwnPan: send.pan != nil, width: send.width ?? 1, isMuted: send.isMuted,
-                    delay: sendDelay(frames: routing.sendDelays[index][sendOffset], channels: busChannels)))
+                    delay: sendDelay(frames: routing.sendDelays[index][sendOffset], channels: busChannels))
+                if let hrtf {
+                    render.position = send.position
+                    render.binaural = binauralSources(hrtf, send: send, channels: prepared.outputChannels)
+                    render.binauralInput = zeroedFrames()
+                }
+                (sends + sendIndex).initialize(to: render)
                 for (tap, route) in routes.enumerated() {
-                    let gain = SendTapLaw.gain(tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: send.pan ?? strip.pan, width: send.width ?? 1)
+                    let gain = hrtf != nil ? 1 : SendTapLaw.gain(
+                        tap: tap, stripChannels: prepared.outputChannels, busChannels: busChannels, pan: send.pan ?? strip.pan, width: send.width ?? 1)
                     (taps + tapIndex).initialize(to: SendTap(
                         sourceChannel: Int32(route.source), busChannel: Int32(route.bus),
                         coefficient: LinearSmoother(value: send.isMuted ? 0 : level * gain, rampFrames: smoothingRamp)))
@@ -153,6 +163,17 @@ extension EngineGraph {
         let table = allocate(UnsafeMutablePointer<Float>.self, count: count)
         for buffer in 0..<count { (table + buffer).initialize(to: zeroedFrames()) }
         return table
+    }
+
+    /// The binaural sources of a send from a strip of `channels` channels, at the send's position, freed with the graph.
+    private func binauralSources(_ hrtf: HRIRSet, send: SendDescription, channels: Int) -> UnsafeMutablePointer<BinauralSource> {
+        let sources = UnsafeMutablePointer<BinauralSource>.allocate(capacity: channels)
+        for channel in 0..<channels {
+            let position = BinauralSpread.position(of: channel, channels: channels, send: send.position, width: send.width ?? 1)
+            (sources + channel).initialize(to: BinauralSource(set: hrtf, position: position))
+        }
+        binauralSources.append((sources, channels))
+        return sources
     }
 
     /// A send's delay line of `frames` frames (nil for none), freed with the graph.

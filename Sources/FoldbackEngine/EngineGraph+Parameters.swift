@@ -80,6 +80,10 @@ extension EngineGraph {
         case let .sendMute(index, send):
             let owner = try strip(index)
             guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
+        case let .sendPosition(index, send, axis):
+            let owner = try strip(index)
+            guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }
+            if !axis.range.contains(value) { throw .valueOutOfRange(parameter: "\(owner.name)/send/\(send)/\(axis.key)", value: value, range: axis.range) }
         case let .sendPan(index, send), let .sendWidth(index, send):
             let owner = try strip(index)
             guard owner.sends.indices.contains(send) else { throw .unknownParameter("\(address): strip '\(owner.name)' has no send #\(send)") }

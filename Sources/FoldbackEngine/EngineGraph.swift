@@ -25,6 +25,9 @@ public final class EngineGraph: @unchecked Sendable {
     let cueLimiter: UnsafeMutablePointer<LimiterKernel>?
     /// The send delay lines that align paths into buses; freed in deinit.
     var sendDelays: [UnsafeMutablePointer<LookaheadDelay>] = []
+    /// The binaural sources of sends into binaural buses (pointer, count); freed in deinit. The description keeps
+    /// their HRTF sets alive.
+    var binauralSources: [(UnsafeMutablePointer<BinauralSource>, Int)] = []
     /// The render order and the latency of every path (see ``RoutingPlan``).
     let routing: RoutingPlan
     /// The graph this one continues units of (weak: it is freed once retired), and which units.
@@ -55,6 +58,13 @@ public final class EngineGraph: @unchecked Sendable {
         self.maxFrames = maxFrames
         for bus in description.buses where !(1...2).contains(bus.channels) {
             throw .unsupportedChannelCount(name: bus.name, channels: bus.channels)
+        }
+        for bus in description.buses {
+            guard let hrtf = bus.hrtf else { continue }
+            if bus.channels != 2 { throw .binauralBus(name: bus.name, reason: "a binaural bus is stereo, this one has \(bus.channels) channel(s)") }
+            if hrtf.sampleRate != sampleRate {
+                throw .binauralBus(name: bus.name, reason: "its HRTF set is at \(hrtf.sampleRate) Hz, the engine runs at \(sampleRate) Hz")
+            }
         }
         var preparedStrips: [PreparedStrip] = []
         for (index, strip) in description.strips.enumerated() {
@@ -111,6 +121,11 @@ public final class EngineGraph: @unchecked Sendable {
         for delay in sendDelays {
             delay.pointee.deallocate()
             Self.free(delay)
+        }
+        for (sources, count) in binauralSources {
+            for index in 0..<count { sources[index].deallocate() }
+            sources.deinitialize(count: count)
+            sources.deallocate()
         }
         render.pointee.meters.destroy()
         render.deinitialize(count: 1)

@@ -1,5 +1,6 @@
 // The off-thread description of a graph: strips, their units and sends, and buses. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+public import FoldbackDSP
 
 /// Everything needed to build an ``EngineGraph``: strips in input-port order, buses in output-port order.
 public struct GraphDescription: Sendable {
@@ -111,6 +112,9 @@ public struct SendDescription: Sendable {
     public var width: Float?
     /// Whether the send starts switched off (its level kept for when it is switched on).
     public var isMuted: Bool
+    /// Where the send's source sits around the listener in a binaural bus (see ``BusDescription/hrtf``); a stereo
+    /// strip is two points ``width`` × 30° either side of it. Ignored by other buses.
+    public var position = BinauralPosition()
 
     /// A send to bus number `bus`.
     public init(bus: Int, gainDB: Float = 0, isPreFader: Bool = false, pan: Float? = nil, width: Float? = nil, isMuted: Bool = false) {
@@ -145,6 +149,9 @@ public struct BusDescription: Sendable {
     public var hasOutput = true
     /// Whether faster paths into the bus are delayed so everything arrives sample-aligned.
     public var isCompensated = true
+    /// The HRTF set of a binaural bus (stereo only, at the graph's sample rate): each send renders through it at its
+    /// own ``SendDescription/position`` instead of being panned. Nil for an ordinary bus.
+    public var hrtf: HRIRSet?
 
     /// A bus.
     public init(

@@ -42,6 +42,13 @@ struct SendRender {
     var isMuted = false
     /// The delay aligning this send with the slowest path into its bus (per bus channel), or nil for none.
     var delay: UnsafeMutablePointer<LookaheadDelay>? = nil
+    /// Into a binaural bus: one source per strip channel (its taps give each channel's level, no pan law), the
+    /// position the send is at, a `maxFrames` buffer for a channel × its gains, and the silent frames fed since the
+    /// strip went silent (the sources play out their delays and filters, then stop). Nil sources otherwise.
+    var binaural: UnsafeMutablePointer<BinauralSource>? = nil
+    var position = BinauralPosition()
+    var binauralInput: UnsafeMutablePointer<Float>? = nil
+    var silentFrames = 0
 }
 
 /// A strip: where its input comes from, its units and sends, fader and gates.

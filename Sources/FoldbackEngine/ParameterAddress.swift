@@ -25,6 +25,9 @@ public enum ParameterAddress: Sendable, Hashable {
     case sendWidth(strip: Int, send: Int)
     /// Whether a strip's send number `send` is muted (switched off), 0/1; its level is kept and the taps ramp.
     case sendMute(strip: Int, send: Int)
+    /// Where a strip's send number `send` sits in a binaural bus, along `axis` (see ``BinauralAxis``); the source
+    /// crossfades to its new filters. Into other buses it is kept and has no effect.
+    case sendPosition(strip: Int, send: Int, axis: BinauralAxis)
     /// The gain of DCA `dca`, dB, added to each member's fader.
     case dcaGain(dca: Int)
     /// Whether DCA `dca` is muted (its members' faders closed), 0/1.
@@ -77,7 +80,7 @@ struct ParameterChange: BitwiseCopyable {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
         case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease, stripTrim, stripTrimCompensation, talkback
         case cueBus, cuePFL, cueAFL, cueGain, cueClear, sendPan, dcaGain, dcaMute, muteGroup
-        case sendWidth, sendMute
+        case sendWidth, sendMute, sendPosition
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
@@ -115,6 +118,7 @@ extension ParameterAddress {
         case let .sendPan(strip, send): return message(.sendPan, strip, send)
         case let .sendWidth(strip, send): return message(.sendWidth, strip, send)
         case let .sendMute(strip, send): return message(.sendMute, strip, send)
+        case let .sendPosition(strip, send, axis): return message(.sendPosition, strip, send, axis.rawValue)
         case let .dcaGain(dca): return message(.dcaGain, 0, dca)
         case let .dcaMute(dca): return message(.dcaMute, 0, dca)
         case let .muteGroup(group): return message(.muteGroup, 0, group)

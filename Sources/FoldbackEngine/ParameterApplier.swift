@@ -42,6 +42,12 @@ extension GraphRender {
             guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
             sends[Int(strips[strip].firstSend) + index].width = change.value
             retargetTaps(ofStrip: strip)
+            retargetBinaural(sends + Int(strips[strip].firstSend) + index)
+        case .sendPosition:
+            guard strip < stripCount, index < Int(strips[strip].sendCount), let axis = BinauralAxis(rawValue: Int(change.parameter)) else { return }
+            let send = sends + Int(strips[strip].firstSend) + index
+            send.pointee.position = axis.setting(change.value, in: send.pointee.position)
+            retargetBinaural(send)
         case .sendMute:
             guard strip < stripCount, index < Int(strips[strip].sendCount) else { return }
             sends[Int(strips[strip].firstSend) + index].isMuted = isOn

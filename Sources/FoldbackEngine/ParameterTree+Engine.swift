@@ -1,5 +1,6 @@
 // The engine's own parameters (strips, sends, buses, limiters, cue, talkback) declared once, with the engine's ranges. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackDSP
 
 extension ParameterTree {
     /// The declarations of the parameters the engine itself owns; units declare theirs in their ``EngineUnit/parameters``.
@@ -13,6 +14,18 @@ extension ParameterTree {
         public static let width = ParameterDescriptor(
             key: Key.width, range: SendTapLaw.widthRange, defaultValue: 1, curve: .linear, isSmoothed: true,
             summary: "Stereo width of the send: 0 mono sum, 1 as is, 2 wider.")
+        /// A send's azimuth in a binaural bus (see ``BinauralAxis``).
+        public static let azimuth = ParameterDescriptor(
+            key: Key.azimuth, range: BinauralPosition.azimuthRange, defaultValue: 0, curve: .linear, isSmoothed: true,
+            summary: "Binaural bus: direction of the source, degrees (0 front, 90 right, -90 left, 180 behind).")
+        /// A send's elevation in a binaural bus.
+        public static let elevation = ParameterDescriptor(
+            key: Key.elevation, range: BinauralPosition.elevationRange, defaultValue: 0, curve: .linear, isSmoothed: true,
+            summary: "Binaural bus: height of the source, degrees (0 ear level, 90 above).")
+        /// A send's distance in a binaural bus.
+        public static let distance = ParameterDescriptor(
+            key: Key.distance, range: BinauralPosition.distanceRange, defaultValue: BinauralPosition.referenceDistance, curve: .linear,
+            isSmoothed: true, summary: "Binaural bus: distance of the source, metres (level 1/r and delay beyond 1 m).")
         /// A strip's or bus's mute (ramped).
         public static let mute = ParameterDescriptor(
             key: Key.mute, range: 0...1, defaultValue: 0, type: .toggle, isSmoothed: true, summary: "Mute (ramped).")

@@ -141,6 +141,15 @@ extension GraphRender {
         let bus = buses + Int(send.pointee.bus)
         let busBuffers = strip.pointee.isTalkback ? bus.pointee.talk ?? bus.pointee.buffers : bus.pointee.buffers
         let gains = output.pointee.sends
+        if let sources = send.pointee.binaural {
+            let mixBuffers = send.pointee.delay == nil ? busBuffers : sendScratch
+            if send.pointee.delay != nil {
+                for channel in 0..<2 { MixKernels.clear(sendScratch[channel], frames: frames) }
+            }
+            mixBinaural(send, sources: sources, gains: gains, output: output, into: mixBuffers, frames: frames)
+            if let delay = send.pointee.delay { delaySend(delay, from: UnsafePointer(sendScratch), into: busBuffers, channels: 2, frames: frames) }
+            return
+        }
         if gains.isSilent {
             if let delay = send.pointee.delay { delaySend(delay, from: nil, into: busBuffers, channels: Int(bus.pointee.channels), frames: frames) }
             for tapOffset in 0..<Int(send.pointee.tapCount) {

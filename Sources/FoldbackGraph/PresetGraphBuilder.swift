@@ -3,11 +3,13 @@
 public import FoldbackPresets
 public import FoldbackEngine
 public import FoldbackLV2
+import FoldbackDSP
 
 /// Turns a ``Preset`` into what the engine and a backend need.
 public enum PresetGraphBuilder {
-    /// A graph description with fresh unit objects (strips and buses in preset order).
-    public static func description(for preset: Preset, hosting: PluginHosting = .live) throws(PresetError) -> GraphDescription {
+    /// A graph description with fresh unit objects (strips and buses in preset order). With `sampleRate`, binaural
+    /// buses get their HRTF sets at that rate; without (a port layout), they are plain stereo buses.
+    public static func description(for preset: Preset, hosting: PluginHosting = .live, sampleRate: Double? = nil) throws(PresetError) -> GraphDescription {
         let busIndex = Dictionary(uniqueKeysWithValues: preset.buses.enumerated().map { ($1.name, $0) })
         var strips: [StripDescription] = []
         for strip in preset.strips {
@@ -18,7 +20,9 @@ public enum PresetGraphBuilder {
                 guard let bus = busIndex[send.busName] else {
                     throw PresetError(diagnostics: [PresetDiagnostic(location: send.location, message: "send to unknown bus '\(send.busName)'")])
                 }
-                sends.append(SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader, pan: send.pan, width: send.width, isMuted: send.isMuted))
+                var description = SendDescription(bus: bus, gainDB: send.gainDB, isPreFader: send.isPreFader, pan: send.pan, width: send.width, isMuted: send.isMuted)
+                description.position = send.position ?? BinauralPosition()
+                sends.append(description)
             }
             var description = StripDescription(
                 name: strip.name, channels: strip.channels, units: units,
@@ -44,6 +48,9 @@ public enum PresetGraphBuilder {
                 name: bus.name, channels: bus.channels, gainDB: bus.gainDB, isMuted: bus.isMuted, limiter: bus.limiter,
                 units: units, unitIDs: bus.units.map(\.id), bypassedUnits: bus.units.map(\.isBypassed),
                 hasOutput: bus.hasOutput, isCompensated: bus.isCompensated))
+            if bus.isBinaural, let sampleRate {
+                buses[buses.count - 1].hrtf = try HRTFSets.set(for: bus, presetPath: preset.path, sampleRate: sampleRate)
+            }
         }
         var graph = GraphDescription(strips: strips, buses: buses)
         graph.cue = preset.cue.map { CueDescription(gainDB: $0.gainDB, limiter: $0.limiter) }
@@ -62,7 +69,7 @@ public enum PresetGraphBuilder {
     public static func graph(
         for preset: Preset, sampleRate: Double, maxFrames: Int, hosting: PluginHosting = .live, continuing predecessor: EngineGraph? = nil
     ) throws(PresetError) -> EngineGraph {
-        let description = try description(for: preset, hosting: hosting)
+        let description = try description(for: preset, hosting: hosting, sampleRate: sampleRate)
         do {
             return try EngineGraph(description, sampleRate: sampleRate, maxFrames: maxFrames, continuing: predecessor)
         } catch {

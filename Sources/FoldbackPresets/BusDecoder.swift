@@ -1,6 +1,7 @@
 // Validates one `[[bus]]` table into a BusSpec. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
+import Foundation
 
 /// Reads and checks a `[[bus]]` table.
 enum BusDecoder {
@@ -8,7 +9,7 @@ enum BusDecoder {
     static let keys = [
         "name", "channels", ParameterTree.Key.gain, ParameterTree.Key.mute, "connect", "in_ear", "limiter", "limiter_mode", ParameterTree.Key.limiterCeiling, ParameterTree.Key.limiterRelease,
         "unit", "output", "compensate", "recall_safe", "x32_main",
-        "label",
+        "label", "binaural", "hrtf",
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -23,6 +24,24 @@ enum BusDecoder {
             ceilingDB: reader.number(ParameterTree.Key.limiterCeiling, in: ParameterTree.EngineParameters.limiterCeiling.range, default: defaults.ceilingDB),
             releaseMs: reader.number(ParameterTree.Key.limiterRelease, in: ParameterTree.EngineParameters.limiterRelease.range, default: defaults.releaseMs),
             mode: LimiterMode.allCases[Int(modeIndex)])
+    }
+
+    /// `binaural` and `hrtf`: a stereo bus only; `hrtf` only with `binaural = true`, naming a file that exists.
+    private static func decodeBinaural(_ reader: TableReader, into bus: inout BusSpec, owner: String) {
+        bus.isBinaural = reader.bool("binaural", default: false)
+        if bus.isBinaural, bus.channels != 2 {
+            reader.log.error("\(owner) has \(bus.channels) channel(s); a binaural bus is stereo (channels = 2)", at: reader.keyLocation("binaural"))
+        }
+        guard let path = reader.string("hrtf") else { return }
+        if !bus.isBinaural {
+            reader.log.error("'hrtf' is the HRTF set of a binaural bus; add binaural = true to \(owner) or remove 'hrtf'", at: reader.keyLocation("hrtf"))
+        }
+        bus.hrtfPath = path
+        bus.hrtfLocation = reader.valueLocation("hrtf")
+        let file = bus.hrtfFile(presetPath: reader.location.file)
+        if !FileManager.default.isReadableFile(atPath: file) {
+            reader.log.error("\(owner): HRTF file '\(path)' cannot be read (\(file))", at: reader.valueLocation("hrtf"))
+        }
     }
 
     /// The bus, or nil if its name is missing or invalid (already reported).
@@ -55,6 +74,7 @@ enum BusDecoder {
         bus.isRecallSafe = isRecallSafe
         bus.isX32Main = reader.bool("x32_main", default: false)
         bus.label = label
+        decodeBinaural(reader, into: &bus, owner: owner)
         return bus
     }
 }

@@ -1,6 +1,7 @@
 // One output bus of a preset (`[[bus]]`). Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
+import Foundation
 
 /// An output bus: a mix of strip sends feeding one or two JACK output ports.
 public struct BusSpec: Sendable {
@@ -36,6 +37,13 @@ public struct BusSpec: Sendable {
     public var hasOutput = true
     /// Whether faster paths into the bus are delayed to arrive with the slowest (`compensate`, on by default).
     public var isCompensated = true
+    /// Whether each send renders at its own position around the listener through an HRTF set (`binaural = true`,
+    /// stereo buses only): pan is replaced by `azimuth_deg`, `elevation_deg` and `distance_m` on the sends.
+    public var isBinaural = false
+    /// The SOFA file of a binaural bus (`hrtf`, relative to the preset's folder), or nil for the Debian KEMAR set.
+    public var hrtfPath: String?
+    /// Where the `hrtf` value is, for errors about the file.
+    public var hrtfLocation: SourceLocation?
 
     /// Creates a bus description.
     public init(
@@ -55,6 +63,18 @@ public struct BusSpec: Sendable {
 }
 
 extension BusSpec {
+    /// The Debian KEMAR set libmysofa ships, a binaural bus's set without `hrtf`.
+    public static let defaultHRTFPath = "/usr/share/libmysofa/default.sofa"
+
+    /// The SOFA file of this binaural bus: `hrtf` made absolute against the folder of the preset at `presetPath`, or
+    /// the default set.
+    public func hrtfFile(presetPath: String) -> String {
+        guard let path = hrtfPath else { return Self.defaultHRTFPath }
+        if path.hasPrefix("/") { return path }
+        let folder = (presetPath as NSString).deletingLastPathComponent
+        return folder.isEmpty ? path : (folder as NSString).appendingPathComponent(path)
+    }
+
     /// The end-to-end delay a singer tolerates in in-ears, ms: listening tests put vocalists under about 3 ms
     /// and drummers under 6; Foldback warns past 5 ms of JACK round trip on an in-ear bus.
     public static let inEarRoundTripBudgetMs = 5.0

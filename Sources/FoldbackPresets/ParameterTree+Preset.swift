@@ -1,6 +1,7 @@
 // Builds the parameter tree of a preset, from its running graph's units or, before a graph, from the units' declarations. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 public import FoldbackEngine
+import FoldbackDSP
 import Synchronization
 
 extension ParameterTree {
@@ -76,7 +77,15 @@ extension ParameterTree {
             for (sendIndex, send) in strip.sends.enumerated() {
                 add(Path.send(name, send.busName), .sendGain(strip: index, send: sendIndex), Declared.gain, send.gainDB, musician: send.busName)
                 add(Path.send(name, send.busName, Key.mute), .sendMute(strip: index, send: sendIndex), Declared.mute, flag(send.isMuted), musician: send.busName)
-                if preset.bus(named: send.busName)?.channels == 2 {
+                if preset.bus(named: send.busName)?.isBinaural == true {
+                    for axis in BinauralAxis.allCases {
+                        add(Path.send(name, send.busName, axis.key), .sendPosition(strip: index, send: sendIndex, axis: axis), axis.descriptor,
+                            axis.value(of: send.position ?? BinauralPosition()), musician: send.busName)
+                    }
+                    if strip.channels == 2 {
+                        add(Path.send(name, send.busName, Key.width), .sendWidth(strip: index, send: sendIndex), Declared.width, send.width ?? 1, musician: send.busName)
+                    }
+                } else if preset.bus(named: send.busName)?.channels == 2 {
                     add(Path.send(name, send.busName, Key.pan), .sendPan(strip: index, send: sendIndex), Declared.pan, send.pan ?? strip.pan, musician: send.busName)
                     if strip.channels == 2 {
                         add(Path.send(name, send.busName, Key.width), .sendWidth(strip: index, send: sendIndex), Declared.width, send.width ?? 1, musician: send.busName)

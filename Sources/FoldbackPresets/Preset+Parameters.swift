@@ -64,6 +64,8 @@ extension Preset {
             strips[strip].sends[send].width = value
         case let .sendMute(strip, send) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
             strips[strip].sends[send].isMuted = isOn
+        case let .sendPosition(strip, send, axis) where strips.indices.contains(strip) && strips[strip].sends.indices.contains(send):
+            strips[strip].sends[send].position = axis.setting(value, in: strips[strip].sends[send].position ?? BinauralPosition())
         case let .dcaGain(dca) where dcas.indices.contains(dca): dcas[dca].gainDB = value
         case let .dcaMute(dca) where dcas.indices.contains(dca): dcas[dca].isMuted = isOn
         case let .muteGroup(group) where muteGroups.indices.contains(group): muteGroups[group].isMuted = isOn

@@ -1,5 +1,6 @@
 // Renders a preset's resolved chain as text for `foldback check`. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackDSP
 import FoldbackEngine
 
 /// A console engineer's view of a loaded preset: every strip with its JACK input ports and
@@ -19,7 +20,7 @@ public enum PresetReport {
         lines.append(row("Client", "\(clientName): \(count(inputs, "input port")), \(count(outputs, "output port"))"))
         for (index, strip) in preset.strips.enumerated() {
             lines.append("")
-            lines += stripLines(strip, number: index + 1, clientName: clientName)
+            lines += stripLines(strip, number: index + 1, clientName: clientName, binauralBuses: Set(preset.buses.filter(\.isBinaural).map(\.name)))
         }
         for (index, bus) in preset.buses.enumerated() {
             lines.append("")
@@ -35,7 +36,7 @@ public enum PresetReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    private static func stripLines(_ strip: StripSpec, number: Int, clientName: String) -> [String] {
+    private static func stripLines(_ strip: StripSpec, number: Int, clientName: String, binauralBuses: Set<String>) -> [String] {
         var lines = ["Strip \(number)  \(strip.name)  (\(layout(strip.channels)))"]
         let ports = PortNaming.inputPortNames(strip: strip.name, channels: strip.channels).map { "\(clientName):\($0)" }
         if let source = strip.source {
@@ -60,6 +61,7 @@ public enum PresetReport {
         let busWidth = strip.sends.map(\.busName.count).max() ?? 0
         let sends = strip.sends.map { send in
             "-> \(pad(send.busName, busWidth))  \(NumberFormatting.decibels(send.gainDB))  \(send.isPreFader ? "pre-fader" : "post-fader")"
+                + (binauralBuses.contains(send.busName) ? "   " + placement(send.position ?? BinauralPosition()) : "")
         }
         if let talkback = strip.talkback {
             let buses = talkback.busNames.joined(separator: ", ")
@@ -72,6 +74,7 @@ public enum PresetReport {
 
     private static func busLines(_ bus: BusSpec, number: Int, clientName: String) -> [String] {
         let kind = (bus.isInEar ? ", in-ear" : "") + (bus.hasOutput ? "" : ", effect bus") + (bus.isCompensated ? "" : ", not compensated")
+            + (bus.isBinaural ? ", binaural: \(bus.hrtfPath ?? "Debian KEMAR set")" : "")
         var lines = ["Bus \(number)  \(bus.name)  (\(layout(bus.channels))\(kind))"]
         let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels).map { "\(clientName):\($0)" }
         lines += block("outputs", bus.hasOutput ? portLines(ports, connections: bus.connections, arrow: "->") : ["(none: output = false)"])
@@ -131,6 +134,12 @@ public enum PresetReport {
     }
 
     /// A labelled block: the label on the first line, the rest indented under the content column.
+    /// Where a send into a binaural bus places its source: "at 20° right, 0° up, 1 m".
+    private static func placement(_ position: BinauralPosition) -> String {
+        let azimuth = position.azimuthDeg == 0 ? "0° (front)" : "\(NumberFormatting.plain(abs(position.azimuthDeg)))° \(position.azimuthDeg < 0 ? "left" : "right")"
+        return "at \(azimuth), elevation \(NumberFormatting.plain(position.elevationDeg))°, \(NumberFormatting.plain(position.distanceM)) m"
+    }
+
     private static func block(_ label: String, _ content: [String]) -> [String] {
         content.enumerated().map { index, line in row(index == 0 ? "  \(label)" : "", line) }
     }

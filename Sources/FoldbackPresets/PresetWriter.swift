@@ -119,6 +119,8 @@ public enum PresetWriter {
         }
         if !bus.hasOutput { text.key("output", false) }
         if !bus.isCompensated { text.key("compensate", false) }
+        if bus.isBinaural { text.key("binaural", true) }
+        if let path = bus.hrtfPath { text.key("hrtf", string: path) }
         writeUnits(bus.units, path: "bus.unit", into: &text)
     }
 
@@ -152,6 +154,9 @@ public enum PresetWriter {
             text.key("pre_fader", send.isPreFader)
             if let pan = send.pan { text.key(ParameterTree.Key.pan, pan) }
             if let width = send.width { text.key(ParameterTree.Key.width, width) }
+            if let position = send.position {
+                for axis in BinauralAxis.allCases { text.key(axis.key, axis.value(of: position)) }
+            }
             if send.isMuted { text.key(ParameterTree.Key.mute, true) }
         }
     }

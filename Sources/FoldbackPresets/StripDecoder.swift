@@ -1,5 +1,6 @@
 // Validates one `[[strip]]` table and its `[[strip.send]]` tables into a StripSpec. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackDSP
 import FoldbackEngine
 
 /// Reads and checks a `[[strip]]` table.
@@ -11,7 +12,9 @@ enum StripDecoder {
     static let keys = ["name", "channels", ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.mute, ParameterTree.Key.solo, ParameterTree.Key.enabled, "connect", "unit", "send", "source", "return", ParameterTree.Key.trim, "trim_compensate", "talkback", "talk_to", "dim_db", "x32_channel", "recall_safe",
         "label"]
     /// The keys a `[[strip.send]]` table accepts.
-    static let sendKeys = ["bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan, ParameterTree.Key.width, ParameterTree.Key.mute]
+    static let sendKeys = [
+        "bus", ParameterTree.Key.gain, "pre_fader", ParameterTree.Key.pan, ParameterTree.Key.width, ParameterTree.Key.mute,
+    ] + BinauralAxis.allCases.map(\.key)
 
     /// The buses sends may name. `isComplete` is false when some bus name was invalid,
     /// so an unknown-bus error would only repeat that problem.
@@ -97,6 +100,11 @@ enum StripDecoder {
             let pan = reader.table[ParameterTree.Key.pan] != nil ? reader.number(ParameterTree.Key.pan, in: -1...1, default: 0) : nil
             let width = reader.table[ParameterTree.Key.width] != nil
                 ? reader.number(ParameterTree.Key.width, in: ParameterTree.EngineParameters.width.range, default: 1) : nil
+            var position: BinauralPosition?
+            for axis in BinauralAxis.allCases where reader.table[axis.key] != nil {
+                let value = reader.number(axis.key, in: axis.range, default: axis.descriptor.defaultValue)
+                position = axis.setting(value, in: position ?? BinauralPosition())
+            }
             guard let busName else { continue }
             if buses.isComplete, !buses.names.contains(busName) {
                 let hint = Suggestion.hint(for: busName, in: buses.names, fallbackLabel: "the buses are")
@@ -112,7 +120,9 @@ enum StripDecoder {
             }
             let isNew = targets.register(busName, at: reader.valueLocation("bus"), context: " from \(owner)", log: reader.log)
             guard isNew else { continue }
-            sends.append(SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, pan: pan, width: width, isMuted: isMuted, location: reader.location))
+            var spec = SendSpec(busName: busName, gainDB: gainDB, isPreFader: isPreFader, pan: pan, width: width, isMuted: isMuted, location: reader.location)
+            spec.position = position
+            sends.append(spec)
         }
         return sends
     }

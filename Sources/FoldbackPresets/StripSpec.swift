@@ -1,5 +1,6 @@
 // One input strip of a preset (`[[strip]]`) and its sends (`[[strip.send]]`). Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+public import FoldbackDSP
 
 /// An input strip: JACK input ports, a chain of units, a fader and pan, and sends to buses.
 public struct StripSpec: Sendable {
@@ -83,6 +84,8 @@ public struct SendSpec: Sendable {
     public var width: Float?
     /// Whether the send is switched off (`mute = true`); its level is kept for when it is switched on.
     public var isMuted: Bool
+    /// Where the source sits in a binaural bus (`azimuth_deg`, `elevation_deg`, `distance_m`), or nil for in front at 1 m.
+    public var position: BinauralPosition?
     /// Where the send's `[[strip.send]]` table starts.
     public var location: SourceLocation
 

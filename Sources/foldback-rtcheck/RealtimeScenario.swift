@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackDSP
 import FoldbackEngine
+import FoldbackHRTF
 
 /// A monitor-mix graph like a small gig's: every built-in unit, mono mics and stereo playback, three limited buses.
 enum RealtimeScenario {
@@ -23,7 +24,8 @@ enum RealtimeScenario {
     /// `main` carries an EQ and a compressor, `iem_vox` a gain unit and a live feedback suppressor; strips 0 and 1 also feed the effect bus `verb`
     /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
     /// lookahead compressor makes every other path into its buses run through a send delay. Strip 0 has an input
-    /// trim; the talkback `tb` talks to both in-ear buses; the cue output follows the buses.
+    /// trim; the talkback `tb` talks to both in-ear buses; the cue output follows the buses. `iem_keys` is binaural
+    /// (the Debian KEMAR set): every send into it renders at its own position, see ``binauralChanges``.
     static func graph(maxFrames: Int, busGainDB: Float = 0, continuing predecessor: EngineGraph? = nil) throws(EngineError) -> EngineGraph {
         var buses = ["main", "iem_vox", "iem_keys"].map {
             BusDescription(name: $0, channels: 2, gainDB: busGainDB, limiter: LimiterSettings())
@@ -32,6 +34,7 @@ enum RealtimeScenario {
         buses[0].unitIDs = ["eq", "glue"]
         buses[1].units = [GainUnit(gainDB: -2), busFeedbackUnit()]
         buses[1].unitIDs = ["trim", "fbx"]
+        buses[2].hrtf = try binauralSet()
         buses.append(BusDescription(
             name: "verb", channels: 2, units: [ReverbUnit(settings: ReverbParameters(decay: 1.5, mix: 1))], unitIDs: ["plate"], hasOutput: false))
         var strips: [StripDescription] = []
@@ -121,6 +124,7 @@ enum RealtimeScenario {
         (.stripGain(strip: verbReturn), -4), (.sendGain(strip: verbReturn, send: 1), -3), (.unitBypass(strip: verbReturn, unit: 0), 1),
         (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
     ] + graphicEQAndDelayChanges + engineerToolChanges + lv2Changes + feedbackParameterChanges + groupAndSendPanChanges + echoChanges
+        + binauralChanges
 
     /// Send pans (a send with its own pan and one following the strip), a stereo send's width, DCA moves and mutes, a mute group.
     private static let groupAndSendPanChanges: [(ParameterAddress, Float)] = [
@@ -148,4 +152,24 @@ enum RealtimeScenario {
         (.unitParameter(strip: 2, unit: 3, parameter: 1), -15), (.unitBypass(strip: 4, unit: 5), 1),
         (.unitBypass(strip: 4, unit: 5), 0), (.unitParameter(strip: 2, unit: 4, parameter: 0), 0),
     ]
+
+    /// Sources moving in the binaural bus `iem_keys` (bus 2): a mono and a stereo strip round the head, up, away and
+    /// back, one move landing during another's crossfade, and the stereo strip's width.
+    private static let binauralChanges: [(ParameterAddress, Float)] = [
+        (.sendPosition(strip: 0, send: 2, axis: .azimuth), 90), (.sendPosition(strip: 4, send: 2, axis: .azimuth), -135),
+        (.sendPosition(strip: 0, send: 2, axis: .azimuth), -170), (.sendPosition(strip: 1, send: 2, axis: .elevation), 45),
+        (.sendPosition(strip: 1, send: 2, axis: .distance), 12), (.sendWidth(strip: 4, send: 2), 1.8),
+        (.sendPosition(strip: 4, send: 2, axis: .azimuth), 170), (.sendPosition(strip: 1, send: 2, axis: .distance), 0.3),
+        (.sendPosition(strip: 0, send: 2, axis: .azimuth), 0), (.sendPosition(strip: 1, send: 2, axis: .elevation), -40),
+    ]
+
+    /// The binaural bus's HRTF set, read once (every graph of the run shares it).
+    private static func binauralSet() throws(EngineError) -> HRIRSet {
+        switch loadedSet {
+        case let .success(set): return set
+        case let .failure(error): throw .binauralBus(name: "iem_keys", reason: error.description)
+        }
+    }
+
+    private static let loadedSet = Result { () throws(SOFAError) in try SOFALoader.load(path: SOFALoader.defaultPath, sampleRate: sampleRate) }
 }
