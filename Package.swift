@@ -177,7 +177,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-rtcheck",
             dependencies: [
-                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackAnalysis", "FoldbackFeedback", "FoldbackRender", "CFoldback",
+                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackSandbox", "FoldbackAnalysis", "FoldbackFeedback", "FoldbackRender", "CFoldback",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],
