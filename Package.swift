@@ -152,7 +152,8 @@ let package = Package(
         .target(
             name: "FoldbackBench",
             dependencies: [
-                "FoldbackLive", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackRender", "CFoldback",
+                "FoldbackLive", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackRender",
+                "FoldbackLV2", "FoldbackSandbox", "CFoldback",
             ],
             swiftSettings: strictSwift
         ),
