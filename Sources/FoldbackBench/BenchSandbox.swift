@@ -71,23 +71,9 @@ package struct BenchSandbox {
         }
     }
 
-    /// The chain's preset with its plugins at `isolation`.
+    /// The chain's preset with its plugins at `isolation`: one mono strip into a stereo bus, no limiter.
     package static func preset(isolation: String) -> String {
-        """
-        [preset]
-        isolation = "\(isolation)"
-
-        [[bus]]
-        name = "main"
-        channels = 2
-
-        [[strip]]
-        name = "vox"
-        channels = 1
-        \(BenchCases.lv2Chain())
-          [[strip.send]]
-          bus = "main"
-        """
+        BenchCases.preset(units: BenchCases.lv2Chain(isolation: isolation), limiter: false)
     }
 
     private func measure(isolation: String, block: Int, into figures: inout Figures) throws {
