@@ -143,9 +143,11 @@ rtsan-build: build test-deps
 	  done; \
 	elif [ $$status -ne 0 ]; then exit $$status; fi
 
-# The same scenario with the cycle wrapper built under clang's RealtimeSanitizer (errors are fatal).
+# The same scenario with the cycle wrapper built under clang's RealtimeSanitizer (errors are fatal). A sandbox's report
+# lands on the same standard error (the sandbox may be killed as hung while it prints it), so the output is checked too.
 rtsan: rtsan-build
-	RTSAN_OPTIONS=halt_on_error=true $(BOUNDED) 300 .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000
+	set -o pipefail; RTSAN_OPTIONS=halt_on_error=true $(BOUNDED) 300 .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000 2>&1 \
+	  | tee .build-rtsan/rtcheck.log && ! grep -q "ERROR: RealtimeSanitizer" .build-rtsan/rtcheck.log
 
 # The real foldback binary under RealtimeSanitizer, mixing live on a dummy JACK server with audio flowing.
 rtsan-live: rtsan-build

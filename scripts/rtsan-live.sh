@@ -113,19 +113,18 @@ rm -rf "$backing_dir"
 sandbox_dir=$(mktemp -d)
 sed 's/^name = "Vocal monitor (LV2)"$/&\nisolation = "unit"/' presets/lv2-vocal.toml >"$sandbox_dir/lv2-vocal-sandboxed.toml"
 grep -q '^isolation = "unit"' "$sandbox_dir/lv2-vocal-sandboxed.toml"
-sandbox_kill() {   # run beside live: once foldback (the run of this preset) has played a while, kills one of its sandboxes
-  local parent="" child=""
-  for _ in $(seq 1 200); do
-    parent=$(pgrep -n -f "foldback run $sandbox_dir/" || true)
-    [ -n "$parent" ] && child=$(pgrep -P "$parent" -f foldback-sandbox | head -n 1 || true)
-    [ -n "$child" ] && break
+sandbox_kill() {   # run beside live: once the preset reloads have begun (the period changes, which start new sandboxes, are
+  # over; each reload continues the running sandboxes: "kept running: vox/eq"), kills one sandbox of that foldback
+  local log=$1 parent child
+  for _ in $(seq 1 600); do
+    grep -q "kept running: vox/eq" "$log" 2>/dev/null && break
     sleep 0.05
   done
-  sleep 1.5
-  child=$(pgrep -P "$parent" -f foldback-sandbox | head -n 1 || true)
+  parent=$(pgrep -n -f "foldback run $sandbox_dir/" || true)
+  child=$([ -n "$parent" ] && pgrep -P "$parent" -f foldback-sandbox | head -n 1 || true)
   if [ -n "$child" ]; then kill -KILL "$child"; fi
 }
-( sandbox_kill ) &
+( sandbox_kill "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log" ) &
 killer=$!
 live "$sandbox_dir/lv2-vocal-sandboxed.toml" main_L "/foldback/strip/vox/unit/eq/gain3 f -STEP;/foldback/strip/vox/unit/comp/threshold f -2STEP" \
   /foldback/strip/vox/send/main/gain_db --play foldback:vox_in=voice --record foldback:main_L

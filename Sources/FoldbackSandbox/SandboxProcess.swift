@@ -141,11 +141,12 @@ public final class SandboxProcess: @unchecked Sendable {
 
     /// Kills the process, counts the fault and restarts it, or leaves the plugin bypassed after too many.
     private func fault(_ detected: String) {
-        // A sandbox that died of a signal while it looked hung (the exit is noticed a little after the missed deadlines) crashed.
+        // A sandbox that ended by itself while it looked hung (its end is seen a little after the missed deadlines) crashed
+        // or exited (a RealtimeSanitizer abort in the sandbox is an exit).
         let ended = kill()
         var how = detected
-        if let ended, ended.byItself || ended.signal != SIGKILL, !detected.hasPrefix("crashed") {
-            how = "crashed: signal \(ended.signal) (\(Self.signalName(ended.signal)))"
+        if let ended, ended.byItself || ended.signal.map({ $0 != SIGKILL }) == true, !detected.hasPrefix("crashed"), !detected.hasPrefix("exited") {
+            how = ended.signal.map { "crashed: signal \($0) (\(Self.signalName($0)))" } ?? "exited: status \(ended.status)"
         }
         channel.rearm()
         let now = ContinuousClock.now
@@ -220,17 +221,18 @@ public final class SandboxProcess: @unchecked Sendable {
         kill()
     }
 
-    /// SIGKILL and reap (bounded: a killed process is gone within milliseconds); returns the signal it died of, if any,
-    /// and whether it had died by itself (a zombie not yet reaped: its exit is seen a little after missed deadlines).
+    /// SIGKILL and reap (bounded: a killed process is gone within milliseconds); returns the signal it died of (nil: it
+    /// exited, with `status`), and whether it had ended by itself (a zombie not yet reaped: its exit is seen a little after missed deadlines).
     @discardableResult
-    private func kill() -> (signal: Int32, byItself: Bool)? {
+    private func kill() -> (signal: Int32?, status: Int32, byItself: Bool)? {
         guard let process = state.withLock({ state -> Process? in defer { state.process = nil }; return state.process }) else { return nil }
         let byItself = !process.isRunning || Self.hasExited(process.processIdentifier)
         if !byItself { Glibc.kill(process.processIdentifier, SIGKILL) }
         let deadline = ContinuousClock.now + .seconds(2)
         while process.isRunning, ContinuousClock.now < deadline { usleep(1000) }
-        guard !process.isRunning, process.terminationReason == .uncaughtSignal else { return nil }
-        return (process.terminationStatus, byItself)
+        guard !process.isRunning else { return nil }
+        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+        return (signal, process.terminationStatus, byItself)
     }
 
     /// Whether process `pid` has ended: it waits to be reaped (state Z in /proc/<pid>/stat), or is reaped already
