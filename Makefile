@@ -128,23 +128,26 @@ rtcheck: build
 	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(BOUNDED) 300 $(RELEASE_BIN)/foldback-rtcheck --cycles 20000 --threads 1
 	LD_PRELOAD=$(CURDIR)/$(RELEASE_BIN)/libFoldbackAllocCounter.so $(BOUNDED) 300 $(RELEASE_BIN)/foldback-rtcheck --cycles 20000 --threads 2
 
-# foldback-rtcheck and foldback with the audio path's C built under clang's RealtimeSanitizer, in .build-rtsan. Only
+# foldback-rtcheck, foldback and the plugin sandbox they start (foldback-sandbox, found beside them) with the audio
+# path's C built under clang's RealtimeSanitizer, in .build-rtsan. Only
 # Foldback's own C carries the sanitizer's marks (fb_realtime_scope.h), so scripts/rtsan-link.py recompiles just that C
 # with -fsanitize=realtime and links both products from the release build's objects with the sanitizer's runtime,
 # instead of compiling every module again (`-Xcc` reaches swiftc too); when SwiftPM's build manifest is not what the
 # script expects (exit 3) the full build runs instead.
 rtsan-build: build test-deps
-	@RTSAN_RUNTIME=$(RTSAN_RUNTIME) python3 scripts/rtsan-link.py foldback-rtcheck foldback; status=$$?; \
+	@RTSAN_RUNTIME=$(RTSAN_RUNTIME) python3 scripts/rtsan-link.py foldback-rtcheck foldback foldback-sandbox; status=$$?; \
 	if [ $$status -eq 3 ]; then \
 	  echo "rtsan: a full RealtimeSanitizer build in .build-rtsan instead"; rm -rf .build-rtsan; \
-	  for product in foldback-rtcheck foldback; do \
+	  for product in foldback-rtcheck foldback foldback-sandbox; do \
 	    $(SWIFT) build -c release --scratch-path .build-rtsan --product $$product -Xcc -fsanitize=realtime -Xlinker $(RTSAN_RUNTIME) || exit 1; \
 	  done; \
 	elif [ $$status -ne 0 ]; then exit $$status; fi
 
-# The same scenario with the cycle wrapper built under clang's RealtimeSanitizer (errors are fatal).
+# The same scenario with the cycle wrapper built under clang's RealtimeSanitizer (errors are fatal). A sandbox's report
+# lands on the same standard error (the sandbox may be killed as hung while it prints it), so the output is checked too.
 rtsan: rtsan-build
-	RTSAN_OPTIONS=halt_on_error=true $(BOUNDED) 300 .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000
+	set -o pipefail; RTSAN_OPTIONS=halt_on_error=true $(BOUNDED) 300 .build-rtsan/release/foldback-rtcheck --no-alloc-count --cycles 20000 2>&1 \
+	  | tee .build-rtsan/rtcheck.log && ! grep -q "ERROR: RealtimeSanitizer" .build-rtsan/rtcheck.log
 
 # The real foldback binary under RealtimeSanitizer, mixing live on a dummy JACK server with audio flowing.
 rtsan-live: rtsan-build

@@ -158,7 +158,8 @@ let package = Package(
         .target(
             name: "FoldbackBench",
             dependencies: [
-                "FoldbackLive", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackRender", "CFoldback",
+                "FoldbackLive", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackRender",
+                "FoldbackLV2", "FoldbackSandbox", "CFoldback",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift
@@ -184,7 +185,7 @@ let package = Package(
         .executableTarget(
             name: "foldback-rtcheck",
             dependencies: [
-                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackAnalysis", "FoldbackFeedback", "FoldbackRender", "CFoldback", "FoldbackHRTF",
+                "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackSandbox", "FoldbackAnalysis", "FoldbackFeedback", "FoldbackRender", "CFoldback", "FoldbackHRTF",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Atomics", package: "swift-atomics"),
             ],

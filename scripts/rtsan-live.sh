@@ -142,10 +142,44 @@ live "$backing_dir/binaural.toml" iem_L \
   /foldback/strip/vox/send/iem/gain_db \
   --play foldback:vox_in=voice --play foldback:keys_in_L=chord --play foldback:keys_in_R=chord --record foldback:iem_L
 rm -rf "$backing_dir"
+# Sandboxed LV2 plugins (presets/lv2-vocal.toml with isolation = "unit"): each in a foldback-sandbox process (linked into
+# .build-rtsan with RealtimeSanitizer, found beside foldback) whose serve cycle runs under the sanitizer as Foldback's own
+# cycle does; its stderr lands in the log, so a violation there fails the run too. Meanwhile OSC moves a sandboxed
+# plugin's control and one sandbox is killed (SIGKILL) mid-run: its unit bypasses, it is restarted off the audio thread
+# and comes back, with no other fault logged.
+sandbox_dir=$(mktemp -d)
+sed 's/^name = "Vocal monitor (LV2)"$/&\nisolation = "unit"/' presets/lv2-vocal.toml >"$sandbox_dir/lv2-vocal-sandboxed.toml"
+grep -q '^isolation = "unit"' "$sandbox_dir/lv2-vocal-sandboxed.toml"
+sandbox_kill() {   # run beside live: once the preset reloads have begun (the period changes, which start new sandboxes, are
+  # over; each reload continues the running sandboxes: "kept running: vox/eq"), kills one sandbox of that foldback
+  local log=$1 parent child
+  for _ in $(seq 1 600); do
+    grep -q "kept running: vox/eq" "$log" 2>/dev/null && break
+    sleep 0.05
+  done
+  parent=$(pgrep -n -f "foldback run $sandbox_dir/" || true)
+  child=$([ -n "$parent" ] && pgrep -P "$parent" -f foldback-sandbox | head -n 1 || true)
+  if [ -n "$child" ]; then kill -KILL "$child"; fi
+}
+( sandbox_kill "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log" ) &
+killer=$!
+live "$sandbox_dir/lv2-vocal-sandboxed.toml" main_L "/foldback/strip/vox/unit/eq/gain3 f -STEP;/foldback/strip/vox/unit/comp/threshold f -2STEP" \
+  /foldback/strip/vox/send/main/gain_db --play foldback:vox_in=voice --record foldback:main_L
+wait "$killer" || true
+log="${TMPDIR:-/tmp}/foldback-rtsan-live-$$.log"
+# A sandbox that missed deadlines at the 32-frame period of a loaded machine (a hang fault) is not a realtime violation;
+# one that crashed by itself or exited (a RealtimeSanitizer abort in the sandbox exits) is.
+if ! grep -q "faulted (crashed: signal 9 (SIGKILL))" "$log" || ! grep -q "came back" "$log" \
+   || grep "faulted (" "$log" | grep -v "signal 9 (SIGKILL)" | grep -qv "faulted (hang:"; then
+  cat "$log"
+  echo "rtsan-live: the sandboxed preset's killed sandbox did not come back, or a sandbox crashed or exited by itself"
+  exit 1
+fi
+rm -rf "$sandbox_dir"
 # The virtual sound check: the first run's take played through vocal-monitor's strips, moved live ↔ take (crossfades) and located.
 run_args="--soundcheck $take_dir"
 live presets/vocal-monitor.toml main_L "/foldback/soundcheck/all s live;/foldback/soundcheck/strip/vox s take;/foldback/soundcheck/all s take;/foldback/soundcheck/locate f 0.STEP" \
   /foldback/strip/vox/send/iem_vox/gain_db --play foldback:vox_in=voice --record foldback:main_L
 run_args=""
 rm -rf "$take_dir"
-echo "rtsan-live: three presets (strip units; bus units, effect return, send delays; de-esser and an echo following MIDI clock), a stretched file source with its tempo and key moving, a binaural in-ear bus with its sources moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"
+echo "rtsan-live: three presets (strip units; bus units, effect return, send delays; de-esser and an echo following MIDI clock), a preset of sandboxed LV2 plugins (one sandbox killed and back), a stretched file source with its tempo and key moving, a binaural in-ear bus with its sources moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"

@@ -31,47 +31,15 @@
 #include <unistd.h>
 
 #include "fb_realtime_scope.h"
+#include "sandbox_shared.h"
 
-enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 1, FB_SANDBOX_MAX_CHANNELS = 64 };
+enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 2, FB_SANDBOX_MAX_CHANNELS = 64 };
 /// +24 dBFS: a sample beyond this is garbage, as a NaN is.
 static const float FB_SANDBOX_ABSURD = 15.848932f;
 /// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: most round trips end within it.
 static const int64_t FB_SANDBOX_SPIN_NS = 30 * 1000;
 
-struct fb_sandbox_shared {
-    uint32_t magic;
-    uint32_t version;
-    uint32_t inputChannels;
-    uint32_t outputChannels;
-    uint32_t maxFrames;
-    uint32_t parameterCount;
-    uint64_t size;
-    _Alignas(64) _Atomic uint32_t request;
-    _Atomic uint32_t frames;
-    _Alignas(64) _Atomic uint32_t response;
-    _Alignas(64) _Atomic uint32_t state;
-    _Atomic uint32_t latency;
-    _Atomic uint32_t lateInARow;
-    _Atomic uint32_t garbage;
-    _Atomic uint32_t resets;
-    _Atomic uint64_t lateTotal;
-    _Atomic uint64_t delivered;
-    _Atomic uint64_t roundTripNs;
-    /// Controls (float bits), then the audio, each 64-byte aligned.
-    _Alignas(64) _Atomic uint32_t parameters[];
-};
 
-static size_t fb_align64(size_t value) { return (value + 63) / 64 * 64; }
-
-static size_t fb_parameters_bytes(uint32_t count) { return fb_align64((size_t)count * sizeof(uint32_t)); }
-
-static size_t fb_sandbox_size(uint32_t in, uint32_t out, uint32_t maxFrames, uint32_t parameterCount) {
-    return sizeof(fb_sandbox_shared) + fb_parameters_bytes(parameterCount) + (size_t)(in + out) * maxFrames * sizeof(float);
-}
-
-static float *fb_audio(fb_sandbox_shared *shared) {
-    return (float *)((char *)shared->parameters + fb_parameters_bytes(shared->parameterCount));
-}
 
 /// Touches every page (MAP_POPULATE already did; this also covers a kernel that ignored it) and locks the region.
 static int fb_prefault_and_lock(void *region, size_t size) {
@@ -106,7 +74,10 @@ fb_sandbox_shared *fb_sandbox_create(uint32_t in, uint32_t out, uint32_t maxFram
     uint32_t unset;
     float nan = NAN;
     memcpy(&unset, &nan, sizeof unset);
-    for (uint32_t index = 0; index < parameterCount; index++) atomic_init(&shared->parameters[index], unset);
+    for (uint32_t index = 0; index < parameterCount; index++) {
+        atomic_init(&shared->parameters[index], unset);
+        atomic_init(&fb_restored(shared)[index], unset);
+    }
     shared->version = FB_SANDBOX_VERSION;
     atomic_thread_fence(memory_order_release);
     shared->magic = FB_SANDBOX_MAGIC;
@@ -152,17 +123,12 @@ float *fb_sandbox_output(fb_sandbox_shared *shared, uint32_t channel) {
 
 float fb_sandbox_parameter(const fb_sandbox_shared *shared, uint32_t index) {
     if (index >= shared->parameterCount) return NAN;
-    uint32_t bits = atomic_load_explicit(&((fb_sandbox_shared *)shared)->parameters[index], memory_order_relaxed);
-    float value;
-    memcpy(&value, &bits, sizeof value);
-    return value;
+    return fb_load_float(&((fb_sandbox_shared *)shared)->parameters[index], memory_order_relaxed);
 }
 
 void fb_sandbox_set_parameter(fb_sandbox_shared *shared, uint32_t index, float value) {
     if (index >= shared->parameterCount) return;
-    uint32_t bits;
-    memcpy(&bits, &value, sizeof bits);
-    atomic_store_explicit(&shared->parameters[index], bits, memory_order_relaxed);
+    fb_store_float(&shared->parameters[index], value, memory_order_relaxed);
 }
 
 uint32_t fb_sandbox_state(const fb_sandbox_shared *shared) {
@@ -190,8 +156,6 @@ void fb_sandbox_rearm(fb_sandbox_shared *shared) {
 
 void fb_sandbox_request_reset(fb_sandbox_shared *shared) { atomic_fetch_add_explicit(&shared->resets, 1, memory_order_relaxed); }
 
-#define FB_COUNTER(name, type, field) \
-    type name(const fb_sandbox_shared *shared) { return atomic_load_explicit(&((fb_sandbox_shared *)shared)->field, memory_order_relaxed); }
 FB_COUNTER(fb_sandbox_late_in_a_row, uint32_t, lateInARow)
 FB_COUNTER(fb_sandbox_late_total, uint64_t, lateTotal)
 FB_COUNTER(fb_sandbox_delivered, uint64_t, delivered)
@@ -203,35 +167,6 @@ void fb_sandbox_limits(uint64_t *memlock, uint64_t *rttime) {
     struct rlimit limit;
     *memlock = getrlimit(RLIMIT_MEMLOCK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (uint64_t)limit.rlim_cur : UINT64_MAX;
     *rttime = getrlimit(RLIMIT_RTTIME, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY ? (uint64_t)limit.rlim_cur : UINT64_MAX;
-}
-
-static int64_t fb_now_ns(void) {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-}
-
-/// FUTEX_WAKE on a shared word (never blocks).
-static void fb_futex_wake(_Atomic uint32_t *word) {
-#ifdef FB_RTSAN
-    __rtsan_disable();
-#endif
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-#ifdef FB_RTSAN
-    __rtsan_enable();
-#endif
-}
-
-/// FUTEX_WAIT while `*word == value`, for at most `timeoutNs` (relative): the bounded wait the file comment explains.
-static void fb_futex_wait_for(_Atomic uint32_t *word, uint32_t value, int64_t timeoutNs) {
-    struct timespec timeout = {.tv_sec = timeoutNs / 1000000000, .tv_nsec = timeoutNs % 1000000000};
-#ifdef FB_RTSAN
-    __rtsan_disable();
-#endif
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, value, &timeout, NULL, 0);
-#ifdef FB_RTSAN
-    __rtsan_enable();
-#endif
 }
 
 int fb_sandbox_serve_wait(fb_sandbox_shared *shared, uint32_t *seen, uint32_t *frames, int64_t timeoutNs) {
@@ -342,3 +277,4 @@ int fb_sandbox_process(fb_sandbox_unit *unit, const float *const *inputs, float 
     unit->fadePosition = position + frames > unit->fadeFrames ? unit->fadeFrames : position + frames;
     return 1;
 }
+

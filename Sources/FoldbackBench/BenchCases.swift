@@ -104,9 +104,8 @@ package enum BenchCases {
         """
     }
 
-    /// `strips` mono strips of the reference vocal chain (`vox1`…), all sent to one limited stereo bus.
-    package static func vocalChains(strips: Int) -> String {
-        let chain = referenceChain
+    /// `strips` mono strips of the reference vocal chain (`vox1`…, or `chain`'s units), all sent to one limited stereo bus.
+    package static func vocalChains(strips: Int, chain: String = referenceChain) -> String {
         let stripTables = (1...max(1, strips)).map { index in
             "\n[[strip]]\nname = \"vox\(index)\"\nchannels = 1\n\(chain)\n  [[strip.send]]\n  bus = \"main\"\n"
         }
@@ -127,6 +126,17 @@ package enum BenchCases {
 
     /// The reference vocal chain's units (TOML): 10-band EQ → compressor → reverb (mono in, stereo out).
     package static let referenceChain = tenBandEQ + compressor + reverb
+
+    /// The reference chain as LV2 plugins, as `presets/lv2-vocal.toml` has it: x42 fil4 EQ → x42 darc compressor → swh
+    /// plate (mono in, stereo out); `isolation` (when given) on each unit.
+    package static func lv2Chain(isolation: String? = nil) -> String {
+        let place = isolation.map { "\n  isolation = \"\($0)\"" } ?? ""
+        return unit("lv2", "id = \"eq\"\n  uri = \"http://gareus.org/oss/lv2/fil4#mono\"\(place)\n"
+                    + "  controls = { HighPass = 1, HPfreq = 90, LSsec = 1, LSfreq = 200, LSgain = -2, sec3 = 1, freq3 = 3000, gain3 = 3 }")
+            + unit("lv2", "id = \"comp\"\n  uri = \"http://gareus.org/oss/lv2/darc#mono\"\(place)\n"
+                   + "  controls = { threshold = -24, Ratio = 0.5, attack = 0.005, release = 0.15 }")
+            + unit("lv2", "id = \"verb\"\n  uri = \"http://plugin.org.uk/swh-plugins/plate\"\(place)\n  controls = { time = 2.2, damping = 0.4, wet = 0.2 }")
+    }
 
     /// A feedback unit holding a saved ring-out of 16 notches (the most its bank runs), 250 Hz … 8.4 kHz.
     private static let feedback: String = {

@@ -19,11 +19,18 @@ package struct BenchLive {
 
     /// The largest count tried.
     package let maximumStrips: Int
+    /// Each strip's units (TOML): the reference vocal chain of built-in units, or ``BenchCases/lv2Chain(isolation:)``.
+    package let chain: String
+    /// What the chain is, in the heading.
+    package let chainName: String
 
     /// A search with trials of `seconds` each, judged by p99 (`byP99`) or by the maximum, on `threads` render
     /// threads, up to `maximumStrips` strips (clamped to ``strips``).
-    package init(seconds: Double, byP99: Bool, threads: Int = 1, maximumStrips: Int = BenchLive.strips.upperBound) {
+    /// With `lv2Isolation`, each strip runs the chain as LV2 plugins at that isolation.
+    package init(seconds: Double, byP99: Bool, threads: Int = 1, maximumStrips: Int = BenchLive.strips.upperBound, lv2Isolation: String? = nil) {
         (self.seconds, self.byP99, self.threads) = (seconds, byP99, threads)
+        chain = lv2Isolation.map { BenchCases.lv2Chain(isolation: $0) } ?? BenchCases.referenceChain
+        chainName = lv2Isolation.map { "the LV2 vocal chain (fil4 → darc → plate), isolation \"\($0)\"" } ?? "the reference vocal chain"
         self.maximumStrips = min(max(maximumStrips, Self.strips.lowerBound), Self.strips.upperBound)
     }
     package static let sampleRate = 48_000
@@ -56,8 +63,8 @@ package struct BenchLive {
     /// same machine (its load moves the absolute counts) and the gain compares like with like.
     package func run() throws -> Outcome {
         let isPaired = threads > 1
-        print(String(format: "foldback bench --live: private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial; %d render thread%@",
-                     Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds,
+        print(String(format: "foldback bench --live: %@ per strip; private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial; %d render thread%@",
+                     chainName, Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds,
                      threads, isPaired ? "s, taking turns with a one-thread search" : ""))
         print("strips      max µs      p99 µs   cycles" + (isPaired ? "   worker share  wakes/cycle  threads" : ""))
         var searches = [(threads: threads, search: StripCountSearch(limit: maximumStrips))]
@@ -82,7 +89,7 @@ package struct BenchLive {
     /// callback histogram. The server is stopped before the clients close: on a loaded machine a
     /// 64-frame dummy jackd can stop answering `jack_client_close`, and a dead server never blocks it.
     private func measure(strips: Int, threads: Int, isPaired: Bool) throws -> Trial {
-        let preset = try PresetLoader.parse(BenchCases.vocalChains(strips: strips), path: "<bench --live \(strips) strips>")
+        let preset = try PresetLoader.parse(BenchCases.vocalChains(strips: strips, chain: chain), path: "<bench --live \(strips) strips>")
         let launcher = try JACKServerLauncher(
             serverName: JACKServerLauncher.uniqueServerName(prefix: "fbbench"), sampleRate: Self.sampleRate,
             period: Self.period, timeout: 20)

@@ -63,7 +63,7 @@ package struct BenchTable {
     /// A live search's result as the summary line gives it, judged `by` max or p99.
     package static func describe(_ best: BenchLive.Trial?, by: String) -> String {
         guard let best else { return "not even one strip fits in \(Int(BenchLive.budgetMicroseconds)) µs by \(by)" }
-        return String(format: "%d strips of the reference vocal chain (max %.1f µs, p99 %.1f µs of a %.0f µs budget)",
+        return String(format: "%d strips of the chain (max %.1f µs, p99 %.1f µs of a %.0f µs budget)",
                       best.strips, best.maxMicroseconds, best.p99Microseconds, BenchLive.budgetMicroseconds)
     }
 

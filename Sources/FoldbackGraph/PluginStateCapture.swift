@@ -3,9 +3,11 @@
 public import FoldbackPresets
 public import FoldbackEngine
 import FoldbackLV2
+import FoldbackSandbox
 
 /// Captures what parameters cannot: each LV2 plugin's full state, as lilv state bundles a preset's
-/// `state = "…"` restores. Used when Foldback writes the running chain back to a preset (a session save).
+/// `state = "…"` restores, whether the plugin runs in Foldback's process or in a sandbox (which saves it itself).
+/// Used when Foldback writes the running chain back to a preset (a session save).
 public enum PluginStateCapture {
     /// Saves the state of every LV2 unit of `graph` into `directory`/`<strip>-<unit id>/` and sets that
     /// unit's `state` in `preset` to it (units matched by strip name and unit id); the right instance of a
@@ -29,9 +31,12 @@ public enum PluginStateCapture {
         _ units: [any EngineUnit], ids: [String], owner: String, into specs: inout [UnitSpec], directory: String, warnings: inout [String]
     ) {
         for (unit, id) in zip(units, ids) {
-            guard let plugin = unit as? LV2Unit, let unitIndex = specs.firstIndex(where: { $0.id == id && $0.lv2 != nil }) else { continue }
+            guard unit is LV2Unit || unit is SandboxedUnit, let unitIndex = specs.firstIndex(where: { $0.id == id && $0.lv2 != nil }) else { continue }
+            let folder = directory + "/" + fileSafe("\(owner)-\(id)")
             do {
-                let saved = try plugin.saveState(to: directory + "/" + fileSafe("\(owner)-\(id)"))
+                // A sandboxed plugin saves its state in its sandbox (which restores it if it is restarted later).
+                let saved: LV2SavedState? = if let sandboxed = unit as? SandboxedUnit { try sandboxed.saveState(to: folder) } else { try (unit as? LV2Unit)?.saveState(to: folder) }
+                guard let saved else { continue }
                 specs[unitIndex].lv2?.stateFile = saved.path
                 specs[unitIndex].lv2?.rightStateFile = saved.rightPath
             } catch {

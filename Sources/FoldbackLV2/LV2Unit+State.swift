@@ -7,6 +7,12 @@ public struct LV2SavedState: Sendable, Equatable {
     public var path: String
     /// For a dual-mono pair, the `.ttl` of the right instance's state (`state_right = "…"`); nil otherwise.
     public var rightPath: String?
+
+    /// Where a state was saved (a sandbox reports it in its answer).
+    public init(path: String, rightPath: String? = nil) {
+        self.path = path
+        self.rightPath = rightPath
+    }
 }
 
 extension LV2Unit {

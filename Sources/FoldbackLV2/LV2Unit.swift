@@ -167,6 +167,10 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
         return UnitContinuation(slot: slot(state), parameterValues: values)
     }
 
+    /// Each control's value after the plugin's default state, LV2 preset and state file were restored, before the unit's
+    /// own `controls` (a unit continuing this one takes these for the controls it does not set); nil until prepared.
+    public var restoredControlValues: [Float]? { setup?.restoredValues }
+
     /// Identities of the plugin instances this unit runs: a unit that continued another's has the same ones.
     public var instanceIdentifiers: [ObjectIdentifier] { instances.map(ObjectIdentifier.init) }
 

@@ -13,6 +13,9 @@ final class LV2WorkerThread: @unchecked Sendable {
     static let shared: LV2WorkerThread = LV2WorkerThread()
     /// How long the thread sleeps when no worker had anything to do.
     static let pollInterval = Duration.milliseconds(1)
+    /// How often it looks when no plugin has a worker (only plugins' log lines and restart requests to serve): each
+    /// plugin sandbox runs this thread too, and at 1 ms it cost a sandbox more CPU than serving its plugin.
+    static let quietPollInterval = Duration.milliseconds(10)
     /// The registered workers' states (raw pointers, owned by their ``LV2Worker``s).
     private struct Registry: @unchecked Sendable {
         var workers: [UnsafeMutablePointer<LV2WorkerState>] = []
@@ -64,8 +67,8 @@ final class LV2WorkerThread: @unchecked Sendable {
         registry.withLock { $0.workers.removeAll { $0 == worker } }
     }
 
-    /// One pass over everything registered: again at once after work, after ``pollInterval`` when idle,
-    /// only when woken with nothing registered.
+    /// One pass over everything registered: again at once after work, after ``pollInterval`` when idle
+    /// (``quietPollInterval`` when no plugin has a worker), only when woken with nothing registered.
     private func serve() -> PeriodicWorker.Next {
         registry.withLock { registry in
             var any = false
@@ -74,7 +77,7 @@ final class LV2WorkerThread: @unchecked Sendable {
             for unit in registry.restartableUnits where LV2UnitRender.performRequestedRestart(unit) { any = true }
             if any { return .after(.zero) }
             let isEmpty = registry.workers.isEmpty && registry.logs.isEmpty && registry.restartableUnits.isEmpty
-            return isEmpty ? .whenWoken : .after(Self.pollInterval)
+            return isEmpty ? .whenWoken : .after(registry.workers.isEmpty ? Self.quietPollInterval : Self.pollInterval)
         }
     }
 }

@@ -67,12 +67,47 @@ public final class SandboxChannel: @unchecked Sendable {
 
     /// Foldback's supervisor, once the old sandbox is gone: falls back until a new one reports ready.
     public func rearm() { fb_sandbox_rearm(shared) }
+
+    /// Whether the sandbox runs with the allocation counter preloaded, and the mallocs and frees its cycles made (0 and 0).
+    public var countsAllocations: Bool { fb_sandbox_counts_allocations(shared) != 0 }
+    public var sandboxAllocations: Int { Int(fb_sandbox_allocations(shared)) }
+    public var sandboxFrees: Int { Int(fb_sandbox_frees(shared)) }
+
+    /// Control `index` as Foldback last set it (nil: never set), and as the sandbox's plugin had it after its default
+    /// state, LV2 preset and state file were restored (nil: not reported yet).
+    public func parameterValue(at index: Int) -> Float? {
+        let value = fb_sandbox_parameter(shared, UInt32(index))
+        return value.isNaN ? nil : value
+    }
+
+    public func restoredValue(at index: Int) -> Float? {
+        let value = fb_sandbox_restored_value(shared, UInt32(index))
+        return value.isNaN ? nil : value
+    }
+
+    /// Asks the sandbox's command thread for `kind` with `text` and waits (off the audio thread) at most `timeout`, while
+    /// `isAlive` holds; the answer's status (0: done) and text, or nil when none came.
+    func request(_ kind: Int, text: String, timeout: Duration, isAlive: () -> Bool) -> (status: Int32, text: String)? {
+        let seq = fb_sandbox_command_post(shared, UInt32(kind), text)
+        let deadline = ContinuousClock.now + timeout
+        var status: Int32 = 0
+        var answer = [CChar](repeating: 0, count: Int(FB_SANDBOX_TEXT_BYTES))
+        while ContinuousClock.now < deadline {
+            if fb_sandbox_command_wait(shared, seq, 20_000_000, &status, &answer, UInt32(answer.count)) != 0 {
+                return (status, String(cString: answer))
+            }
+            if !isAlive() { return nil }
+        }
+        return nil
+    }
 }
 
 /// What can go wrong setting a sandbox up.
 public enum SandboxError: Error, CustomStringConvertible, Equatable {
     /// The shared memory could not be made or mapped.
     case channel(reason: String)
+    /// The sandbox did not do what Foldback asked (save its plugin's state): why.
+    case request(reason: String)
     /// The `foldback-sandbox` executable was not found.
     case executableMissing(path: String)
     /// The sandbox process could not be started.
@@ -83,6 +118,7 @@ public enum SandboxError: Error, CustomStringConvertible, Equatable {
         case .channel(let reason): "plugin sandbox: shared memory: \(reason)"
         case .executableMissing(let path): "plugin sandbox: \(path) is missing (build the foldback-sandbox product, or set FOLDBACK_SANDBOX)"
         case .launch(let reason): "plugin sandbox: cannot start: \(reason)"
+        case .request(let reason): "plugin sandbox: \(reason)"
         }
     }
 }

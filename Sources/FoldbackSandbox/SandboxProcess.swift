@@ -1,5 +1,7 @@
 // One sandbox process as Foldback supervises it: start, fault detection (crash, hang, garbage), restart, give up. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CFoldbackSandbox
+public import FoldbackLV2
 import Foundation
 import Glibc
 import Logging
@@ -33,12 +35,15 @@ public final class SandboxProcess: @unchecked Sendable {
     /// The plugin and where it sits, for log lines.
     public let label: String
     public let channel: SandboxChannel
-    private let configuration: SandboxConfiguration
     private let executable: String
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    /// One request to the sandbox's command thread at a time.
+    private let requests = Mutex(())
     private static let logger = Logger(label: "foldback.sandbox")
 
     private struct State {
+        /// What the next start hosts: the unit's recipe, with the state file last captured from the sandbox.
+        var configuration: SandboxConfiguration
         var process: Process?
         var phase: Phase = .starting
         var startedAt = ContinuousClock.now
@@ -48,7 +53,7 @@ public final class SandboxProcess: @unchecked Sendable {
     }
 
     init(configuration: SandboxConfiguration, channel: SandboxChannel, executable: String) {
-        self.configuration = configuration
+        state = Mutex(State(configuration: configuration))
         self.channel = channel
         self.executable = executable
         label = configuration.label
@@ -82,6 +87,7 @@ public final class SandboxProcess: @unchecked Sendable {
     func launch() throws(SandboxError) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
+        let configuration = state.withLock { $0.configuration }
         let json = (try? JSONEncoder().encode(configuration)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         process.arguments = ["--configuration", json]
         // A crashing plugin must end the sandbox at once: Swift's backtracer would keep it alive for seconds.
@@ -135,10 +141,13 @@ public final class SandboxProcess: @unchecked Sendable {
 
     /// Kills the process, counts the fault and restarts it, or leaves the plugin bypassed after too many.
     private func fault(_ detected: String) {
-        // A sandbox that died of a signal while it looked hung (the exit is noticed a little after the missed deadlines) crashed.
+        // A sandbox that ended by itself while it looked hung (its end is seen a little after the missed deadlines) crashed
+        // or exited (a RealtimeSanitizer abort in the sandbox is an exit).
         let ended = kill()
         var how = detected
-        if let signal = ended, signal != SIGKILL, !detected.hasPrefix("crashed") { how = "crashed: signal \(signal) (\(Self.signalName(signal)))" }
+        if let ended, ended.byItself || ended.signal.map({ $0 != SIGKILL }) == true, !detected.hasPrefix("crashed"), !detected.hasPrefix("exited") {
+            how = ended.signal.map { "crashed: signal \($0) (\(Self.signalName($0)))" } ?? "exited: status \(ended.status)"
+        }
         channel.rearm()
         let now = ContinuousClock.now
         let faults = state.withLock { state -> Int in
@@ -168,6 +177,35 @@ public final class SandboxProcess: @unchecked Sendable {
         }
     }
 
+    /// How long a state save may take in the sandbox.
+    public static let requestTimeout: Duration = .seconds(10)
+
+    /// The state file a restart restores (the preset's, or the one last captured by ``saveState(to:)``).
+    public var stateFile: String? { state.withLock { $0.configuration.plugin.stateFile } }
+
+    /// Asks the sandbox to save its plugin's state (control inputs and the plugin's own) as a lilv state bundle in
+    /// `directory`, as ``LV2Unit/saveState(to:)`` does in Foldback's process (a dual-mono pair's right instance in
+    /// `directory-right`), off the audio thread and without disturbing its cycles. A later restart of this sandbox
+    /// re-instantiates the plugin from that state (then applies the last control values Foldback set).
+    public func saveState(to directory: String) throws(SandboxError) -> LV2SavedState {
+        let path = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
+        let answer = requests.withLock { _ in
+            channel.isReady ? channel.request(FB_SANDBOX_COMMAND_SAVE_STATE, text: path, timeout: Self.requestTimeout) {
+                state.withLock { $0.process?.isRunning ?? false }
+            } : nil
+        }
+        guard let answer else { throw .request(reason: "\(label): its sandbox is not running (\(lastFault ?? "starting")): state not saved") }
+        guard answer.status == 0 else { throw .request(reason: "\(label): \(answer.text)") }
+        let paths = answer.text.split(separator: "\n").map(String.init)
+        guard let first = paths.first else { throw .request(reason: "\(label): the sandbox saved no state") }
+        let saved = LV2SavedState(path: first, rightPath: paths.dropFirst().first)
+        state.withLock {
+            $0.configuration.plugin.stateFile = saved.path
+            $0.configuration.plugin.rightStateFile = saved.rightPath
+        }
+        return saved
+    }
+
     /// Starts a plugin left bypassed after too many faults again (the engineer's re-enable).
     public func reenable() {
         guard phase == .faulted else { return }
@@ -183,14 +221,26 @@ public final class SandboxProcess: @unchecked Sendable {
         kill()
     }
 
-    /// SIGKILL and reap (bounded: a killed process is gone within milliseconds); returns the signal it died of, if any.
+    /// SIGKILL and reap (bounded: a killed process is gone within milliseconds); returns the signal it died of (nil: it
+    /// exited, with `status`), and whether it had ended by itself (a zombie not yet reaped: its exit is seen a little after missed deadlines).
     @discardableResult
-    private func kill() -> Int32? {
+    private func kill() -> (signal: Int32?, status: Int32, byItself: Bool)? {
         guard let process = state.withLock({ state -> Process? in defer { state.process = nil }; return state.process }) else { return nil }
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        let byItself = !process.isRunning || Self.hasExited(process.processIdentifier)
+        if !byItself { Glibc.kill(process.processIdentifier, SIGKILL) }
         let deadline = ContinuousClock.now + .seconds(2)
         while process.isRunning, ContinuousClock.now < deadline { usleep(1000) }
-        return !process.isRunning && process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+        guard !process.isRunning else { return nil }
+        let signal = process.terminationReason == .uncaughtSignal ? process.terminationStatus : nil
+        return (signal, process.terminationStatus, byItself)
+    }
+
+    /// Whether process `pid` has ended: it waits to be reaped (state Z in /proc/<pid>/stat), or is reaped already
+    /// (Foundation's reaper got there before `isRunning` says so).
+    private static func hasExited(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return access("/proc/\(pid)", F_OK) != 0 }
+        guard let close = stat.lastIndex(of: ")") else { return false }
+        return stat[close...].dropFirst(2).first == "Z"
     }
 
     static func milliseconds(_ duration: Duration) -> Int {

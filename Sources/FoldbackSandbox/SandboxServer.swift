@@ -30,6 +30,8 @@ public enum SandboxServer {
         }
         do {
             let served = try ServedUnit(configuration: configuration, channel: channel)
+            // Before this thread turns SCHED_FIFO: the command thread (state saves) runs at normal priority.
+            SandboxCommandThread.start(serving: served, parentProcess: configuration.parentProcess)
             prepareRealtime(configuration, channelLocked: channel.isLocked)
             fb_sandbox_set_ready(channel.shared, UInt32(served.slot.latencyFrames))
             served.serve(until: { getppid() != configuration.parentProcess })
@@ -70,8 +72,9 @@ public enum SandboxServer {
     }
 }
 
-/// The unit a sandbox hosts, its render slot and the pointers into the channel, set up before serving.
-final class ServedUnit {
+/// The unit a sandbox hosts, its render slot and the pointers into the channel, set up before serving. Sendable: its
+/// audio thread runs the cycles, its command thread only asks the plugin for its state (which LV2 allows beside `run`).
+final class ServedUnit: @unchecked Sendable {
     let unit: LV2Unit
     let slot: UnitRenderSlot
     let channel: SandboxChannel
@@ -99,8 +102,11 @@ final class ServedUnit {
         parameterCount = unit.parameters.count
         applied = .allocate(capacity: max(1, parameterCount))
         applied.initialize(repeating: .nan, count: max(1, parameterCount))
+        // What the plugin's default state, LV2 preset and state file gave each control, for a unit continuing this sandbox.
+        for (index, value) in (unit.restoredControlValues ?? []).enumerated() { fb_sandbox_set_restored_value(channel.shared, UInt32(index), value) }
         applyParameters()   // a restarted sandbox takes the last values Foldback set
         firstRequest = currentRequest()
+        resets = fb_sandbox_resets(channel.shared)
     }
 
     deinit {
@@ -119,27 +125,36 @@ final class ServedUnit {
         }
     }
 
-    /// The serve loop (realtime once it runs): waits for Foldback's request, runs the plugin, hands the outputs back.
+    /// The serve loop: waits for Foldback's request, runs ``cycle(frames:)`` in the realtime scope (CFoldbackSandbox), hands
+    /// the outputs back; returns once `parentIsGone` after an idle wait.
     func serve(until parentIsGone: () -> Bool) {
-        let shared = channel.shared
         var seen = firstRequest
-        var resets = fb_sandbox_resets(shared)
-        var frames: UInt32 = 0
-        let maxFrames = UInt32(channel.maxFrames)
+        let context = Unmanaged.passUnretained(self).toOpaque()
         while true {
-            guard fb_sandbox_serve_wait(shared, &seen, &frames, SandboxServer.idleCheckNanoseconds) != 0 else {
+            guard fb_sandbox_serve_cycle(channel.shared, &seen, SandboxServer.idleCheckNanoseconds, Self.cycleFunction, context) != 0 else {
                 if parentIsGone() { return }
                 continue
             }
-            applyParameters()
-            let requested = fb_sandbox_resets(shared)
-            if requested != resets {
-                resets = requested
-                slot.functions.reset(slot.state)
-            }
-            slot.functions.process(slot.state, UnsafePointer(inputs), UnsafePointer(outputs), Int32(min(frames, maxFrames)))
-            fb_sandbox_serve_done(shared, seen)
         }
+    }
+
+    /// The resets Foldback requested so far, as this sandbox has acted on them.
+    private var resets: UInt32 = 0
+
+    /// One cycle (realtime): the controls Foldback changed, a reset it asked for, then the plugin.
+    private func cycle(frames: UInt32) {
+        applyParameters()
+        let requested = fb_sandbox_resets(channel.shared)
+        if requested != resets {
+            resets = requested
+            slot.functions.reset(slot.state)
+        }
+        slot.functions.process(slot.state, UnsafePointer(inputs), UnsafePointer(outputs), Int32(frames))
+    }
+
+    private static let cycleFunction: fb_sandbox_cycle_fn = { context, frames in
+        guard let context else { return }
+        Unmanaged<ServedUnit>.fromOpaque(context).takeUnretainedValue().cycle(frames: frames)
     }
 
     /// The request word as Foldback last wrote it.

@@ -43,8 +43,11 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
     public let label: String
     private let options: SandboxOptions
     private let hosting: PluginHosting
-    /// The running sandbox, once prepared.
-    public private(set) var process: SandboxProcess?
+    /// The running sandbox, once prepared (shared with a unit that continues this one across a preset switch).
+    public var process: SandboxProcess? { lease?.process }
+    private var lease: SandboxLease?
+    /// The format the sandbox was prepared for: what a successor must match to continue it.
+    private var format: (channels: Int, sampleRate: Double, maxFrames: Int, inputs: Int, outputs: Int)?
     private var render: UnsafeMutablePointer<fb_sandbox_unit>?
 
     /// A sandboxed unit for `plugin` (validated, not prepared), hosted for `hosting`; `owner` (`strip 'vox'`) for log lines.
@@ -56,10 +59,6 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
     }
 
     deinit {
-        if let process {
-            SandboxSupervisor.shared.unwatch(process)
-            process.stop()
-        }
         render?.deallocate()
     }
 
@@ -84,20 +83,53 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         }
         // A plugin that fails to start is a fault like any other: the unit falls back and the supervisor restarts it.
         _ = process.waitUntilStarted()
-        self.process = process
-        SandboxSupervisor.shared.watch(process)
+        lease = SandboxLease(process)
+        format = (channels, sampleRate, maxFrames, counts.inputs, counts.outputs)
+        return makeSlot(process, inputs: counts.inputs, outputs: counts.outputs, sampleRate: sampleRate)
+    }
+
+    /// The realtime record over `process`'s channel and the render slot around it.
+    private func makeSlot(_ process: SandboxProcess, inputs: Int, outputs: Int, sampleRate: Double) -> UnitRenderSlot {
         let fadeFrames = UInt32(max(1, (options.fadeSeconds * sampleRate).rounded()))
         let state = UnsafeMutablePointer<fb_sandbox_unit>.allocate(capacity: 1)
         state.initialize(to: fb_sandbox_unit(
-            shared: process.channel.shared, inputChannels: UInt32(counts.inputs), outputChannels: UInt32(counts.outputs),
+            shared: process.channel.shared, inputChannels: UInt32(inputs), outputChannels: UInt32(outputs),
             onFault: options.onFault == .mute ? UInt32(FB_SANDBOX_MUTE) : UInt32(FB_SANDBOX_BYPASS),
             deadlineFraction: options.deadlineFraction, sampleRate: sampleRate,
             fixedTimeoutNs: options.offlineTimeout.map { Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 } ?? 0,
             fadeFrames: fadeFrames, fadePosition: fadeFrames))
         render = state
         return UnitRenderSlot(
-            functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: counts.inputs, outputChannels: counts.outputs,
+            functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: inputs, outputChannels: outputs,
             latencyFrames: process.channel.latency, selfBypassParameter: plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation))
+    }
+
+    /// Continues `predecessor`'s sandbox (its plugin instance, with its tail and its whole state) across a preset switch
+    /// when it hosts the same plugin with the same LV2 preset, state file, audio ports and hosting for the same format;
+    /// only control values may differ. The new graph's values reach the sandbox at the engine's takeover: the unit's
+    /// `controls`, else what the plugin's default state, preset and state file gave it, as an ``LV2Unit`` continues.
+    public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {
+        var mine = plugin.recipe, theirs = (predecessor as? SandboxedUnit)?.plugin.recipe
+        mine.controls = [:]
+        theirs?.controls = [:]
+        guard render == nil, let old = predecessor as? SandboxedUnit, old !== self, mine == theirs, old.hosting == hosting,
+              let lease = old.lease, let format = old.format, format.channels == channels, format.sampleRate == sampleRate,
+              format.maxFrames == maxFrames, lease.process.phase != .stopped
+        else { return nil }
+        self.lease = lease
+        self.format = format
+        let channel = lease.process.channel
+        let values = plugin.parameters.enumerated().map { index, parameter in
+            plugin.recipe.controls[parameter.key] ?? channel.restoredValue(at: index) ?? parameter.defaultValue
+        }
+        return UnitContinuation(slot: makeSlot(lease.process, inputs: format.inputs, outputs: format.outputs, sampleRate: sampleRate), parameterValues: values)
+    }
+
+    /// Saves the sandboxed plugin's state as a lilv state bundle in `directory` (see ``SandboxProcess/saveState(to:)``),
+    /// off the audio thread; a later restart of its sandbox restores it.
+    public func saveState(to directory: String) throws(SandboxError) -> LV2SavedState {
+        guard let process else { throw .request(reason: "\(label): not prepared yet: state not saved") }
+        return try process.saveState(to: directory)
     }
 
     /// Whether the unit plays its fallback after a fault: its sandbox restarting after one, or left bypassed after too many.
@@ -135,4 +167,20 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
             fb_sandbox_request_reset(state.assumingMemoryBound(to: fb_sandbox_unit.self).pointee.shared)
         }
     )
+}
+
+/// Owns a running sandbox for the units that use it (one, or a chain continuing it across preset switches): the
+/// supervisor watches it while any of them lives, and the process ends with the last.
+final class SandboxLease: Sendable {
+    let process: SandboxProcess
+
+    init(_ process: SandboxProcess) {
+        self.process = process
+        SandboxSupervisor.shared.watch(process)
+    }
+
+    deinit {
+        SandboxSupervisor.shared.unwatch(process)
+        process.stop()
+    }
 }

@@ -14,10 +14,12 @@ struct RealtimeCheck: ParsableCommand {
         Runs the engine's cycle on a dedicated audio thread, through fb_realtime_cycle (the same entry the
         JACK callback uses), while a control thread changes every kind of parameter and swaps in new graphs
         (--swaps of them, each with a 50 ms equal-power crossfade, as preset switches do; every other one
-        continues the running graph's LV2 plugins, handing their instances over at the swap), and a file source
+        continues the running graph's LV2 plugins, handing their instances over at the swap, and its sandboxed plugin's
+        sandbox process, which is killed once and stopped once (a hang) mid-run and must come back), and a file source
         stretched by Rubber Band on its disk thread plays into a strip with its tempo and key moving (the audio
         thread, faster than real time, waits between cycles for the disk thread to have the next cycle's frames).
-        With LD_PRELOAD=libFoldbackAllocCounter.so it counts mallocs and frees made on the audio path (must be 0).
+        With LD_PRELOAD=libFoldbackAllocCounter.so it counts mallocs and frees made on the audio path (must be 0),
+        and in the sandbox processes' cycles too (each publishes its count in its shared memory).
         Built with -fsanitize=realtime (see `make rtsan`), RealtimeSanitizer aborts on any malloc, free, lock
         or blocking call inside the cycle.
         With --threads N (default 2) the engine renders each cycle with a render team: N − 1 worker threads
@@ -61,6 +63,7 @@ struct RealtimeCheck: ParsableCommand {
         try engine.install(first, crossfade: .none)
         let stream = player.stream
         RealtimeMIDIClock.prepare()
+        let sandboxFaults = RealtimeSandboxFaults()
         let audio = AudioThreadDriver(
             engine: engine, cycles: cycles, frames: frames, paceMicroseconds: pace, injectFault: injectFault,
             isSourceReady: { [frames] in stream.bufferedFrames >= frames })
@@ -88,9 +91,10 @@ struct RealtimeCheck: ParsableCommand {
             streams.service(cyclesDone: done, cycles: cycles)
             take.service(cyclesDone: done, cycles: cycles)
             player.service(cyclesDone: done)
+            sandboxFaults.service(engine: engine, cyclesDone: done, cycles: cycles)
             // The next swap once its time has come and the previous fade is over (one graph held).
             // Odd swaps continue the running graph's plugins (the instance changes hands at the swap).
-            if swapped < swaps, done >= swapCycle(swapped + 1), engine.liveGraphCount == 1 {
+            if swapped < swaps, done >= swapCycle(swapped + 1), engine.liveGraphCount == 1, !sandboxFaults.isUnderway {
                 let replacement = try RealtimeScenario.graph(
                     maxFrames: maxFrames, busGainDB: swapped % 2 == 0 ? -6 : 0, continuing: swapped % 2 == 1 ? engine.runningGraph : nil)
                 try streams.attach(to: replacement)
@@ -110,23 +114,25 @@ struct RealtimeCheck: ParsableCommand {
         streams.service(cyclesDone: cycles, cycles: cycles)
         take.service(cyclesDone: cycles, cycles: cycles)
         engine.collectGarbage()
+        sandboxFaults.finish(engine: engine, countingAllocations: counter != nil && !noAllocCount)
 
         var failures: [String] = []
         if cycles < 10_000 { failures.append("only \(cycles) cycles; the verdict needs at least 10000") }
         if !audio.ftzDazEnabled { failures.append("FTZ/DAZ was not set on the audio thread") }
         if applied != RealtimeScenario.changes.count { failures.append("only \(applied) of \(RealtimeScenario.changes.count) parameter changes were made") }
         if swapped != swaps { failures.append("only \(swapped) of \(swaps) graph swaps were made") }
-        let expectedContinuations = swaps / 2 * (RealtimeScenario.pluginCount + RealtimeScenario.feedbackUnitCount + RealtimeScenario.continuingEchoCount)
+        let expectedContinuations = swaps / 2 * (RealtimeScenario.pluginCount + RealtimeScenario.sandboxedCount + RealtimeScenario.feedbackUnitCount
+            + RealtimeScenario.continuingEchoCount)
         if continuedPlugins != expectedContinuations {
-            failures.append("\(continuedPlugins) units (plugins, feedback units, echoes) continued across swaps, expected \(expectedContinuations)")
+            failures.append("\(continuedPlugins) units (plugins, sandboxed plugins, feedback units, echoes) continued across swaps, expected \(expectedContinuations)")
         }
         if engine.liveGraphCount != 1 { failures.append("graph swaps incomplete: \(engine.liveGraphCount) graphs still held") }
         if !audio.outputWasFinite { failures.append("non-finite output") }
         if audio.peak == 0 { failures.append("the output was silent") }
-        failures += streams.failures + take.failures + player.failures + RealtimeMIDIClock.failures
+        failures += streams.failures + take.failures + player.failures + RealtimeMIDIClock.failures + sandboxFaults.failures
         let feedbackChanges = RealtimeScenario.feedbackChanges.load(ordering: .relaxed)
         if feedbackChanges == 0 { failures.append("the feedback units' analysis never moved a notch") }
-        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins, feedback units and echoes continued), \(streams.summary), \(player.summary), \(take.summary), \(feedbackChanges) feedback notch changes, \(RealtimeMIDIClock.summary)"
+        var summary = "foldback-rtcheck: \(audio.cyclesRun) cycles × \(frames) frames, \(applied) parameter changes, \(swapped) graph swaps (\(continuedPlugins) plugins, sandboxed plugins, feedback units and echoes continued), \(sandboxFaults.summary), \(streams.summary), \(player.summary), \(take.summary), \(feedbackChanges) feedback notch changes, \(RealtimeMIDIClock.summary)"
         if let team = engine.renderTeamStatistics {
             let workerItems = team.itemsByLane.dropFirst().reduce(0, +)
             summary += "; \(threads) render threads, workers ran \(workerItems) of \(team.itemsByLane.reduce(0, +)) work items, \(team.wakes) futex wakes in \(team.cycles) cycles"

@@ -19,7 +19,7 @@ enum RealtimeScenario {
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
     /// on strips 0 and 4; → de-esser → echo, mono in → stereo out, on strip 3, see ``echoUnits()``;
     /// → graphic EQ → delay on strips 2 and 4; → an LV2 plugin on strips 1 and 5, see
-    /// ``lv2Unit(strip:)``; → a feedback suppressor with its analysis worker on strips 2 and 5, see
+    /// ``lv2Unit(strip:)``; → x42 fil4 in a sandbox process on strip 0, see ``sandboxedUnit(strip:)``; → a feedback suppressor with its analysis worker on strips 2 and 5, see
     /// ``feedbackUnit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     /// `main` carries an EQ and a compressor, `iem_vox` a gain unit and a live feedback suppressor; strips 0 and 1 also feed the effect bus `verb`
     /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
@@ -56,6 +56,10 @@ enum RealtimeScenario {
             if let plugin = try lv2Unit(strip: index) {
                 units.append(plugin)
                 ids.append("lv2")
+            }
+            if let sandboxed = try sandboxedUnit(strip: index) {
+                units.append(sandboxed)
+                ids.append("fil4")
             }
             if let feedback = feedbackUnit(strip: index) {
                 units.append(feedback)
@@ -124,7 +128,7 @@ enum RealtimeScenario {
         (.stripGain(strip: verbReturn), -4), (.sendGain(strip: verbReturn, send: 1), -3), (.unitBypass(strip: verbReturn, unit: 0), 1),
         (.busUnitBypass(bus: 0, unit: 1), 0), (.busLimiterCeiling(bus: 1), -1), (.unitBypass(strip: verbReturn, unit: 0), 0),
     ] + graphicEQAndDelayChanges + engineerToolChanges + lv2Changes + feedbackParameterChanges + groupAndSendPanChanges + echoChanges
-        + binauralChanges
+        + binauralChanges + sandboxChanges
 
     /// Send pans (a send with its own pan and one following the strip), a stereo send's width, DCA moves and mutes, a mute group.
     private static let groupAndSendPanChanges: [(ParameterAddress, Float)] = [

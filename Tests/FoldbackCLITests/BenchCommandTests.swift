@@ -38,4 +38,33 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.standardError)
         XCTAssertTrue(run.standardOutput.contains("run under LD_PRELOAD"), run.standardOutput)
     }
+
+    /// `--sandbox`: both isolations at 64 and 256 frames; the in-process rows spend nothing in sandboxes, the sandboxed
+    /// ones do (three plugins, three processes), and each block size ends with its per-unit summary.
+    func testSandboxComparesBothIsolationsAtBothBlockSizes() throws {
+        let run = try FoldbackProcess.run(["bench", "--sandbox", "--seconds", "0.2"])
+        if run.standardError.contains("unavailable") || run.standardError.contains("unknown") {
+            throw XCTSkip("the LV2 vocal chain's plugins are not installed: \(run.standardError)")
+        }
+        XCTAssertEqual(run.status, 0, run.standardError)
+        let rows = run.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            .filter { $0.count == 8 && Int($0[0]) != nil }
+        XCTAssertEqual(rows.map { "\($0[0]) \($0[1])" }, ["64 none", "64 unit", "256 none", "256 unit"], run.standardOutput)
+        for row in rows {
+            XCTAssertGreaterThan(Double(row[2]) ?? 0, 0, "cycle median: \(row)")
+            let sandboxCPU = Double(row[5]) ?? -1
+            if row[1] == "none" { XCTAssertEqual(sandboxCPU, 0, "no sandbox in process: \(row)") } else { XCTAssertGreaterThan(sandboxCPU, 0, "\(row)") }
+        }
+        XCTAssertEqual(run.standardOutput.components(separatedBy: "per sandboxed unit:").count, 3, run.standardOutput)
+    }
+
+    /// `--lv2` belongs to `--live`, and takes an isolation: a clear error otherwise.
+    func testLV2NeedsLiveAndAnIsolation() throws {
+        let alone = try FoldbackProcess.run(["bench", "--lv2", "unit"])
+        XCTAssertNotEqual(alone.status, 0)
+        XCTAssertTrue(alone.standardError.contains("--lv2 needs --live"), alone.standardError)
+        let wrong = try FoldbackProcess.run(["bench", "--live", "--lv2", "sandbox"])
+        XCTAssertNotEqual(wrong.status, 0)
+        XCTAssertTrue(wrong.standardError.contains("--lv2 must be none, unit or strip, got 'sandbox'"), wrong.standardError)
+    }
 }

@@ -69,7 +69,8 @@ final class SandboxedUnitTests: XCTestCase {
                 options: SandboxOptions(offlineTimeout: .seconds(2)), owner: "strip 'test'")
             let a = SlotDriver(try local.prepare(channels: 1, sampleRate: 48_000, maxFrames: maxFrames), maxFrames: maxFrames)
             let b = SlotDriver(try sandboxed.prepare(channels: 1, sampleRate: 48_000, maxFrames: maxFrames), maxFrames: maxFrames)
-            XCTAssertEqual(sandboxed.process?.phase, .starting, "ready; the supervisor marks it running on its next check")
+            // Ready; the supervisor marks it running on its next check (which may already have come: it runs every 10 ms).
+            XCTAssertTrue([.starting, .running].contains(sandboxed.process?.phase), "\(String(describing: sandboxed.process?.phase))")
             XCTAssertEqual(a.slot.latencyFrames, b.slot.latencyFrames, "the sandbox reports the plugin's latency")
             var seed: UInt64 = 7
             var blocks = 0

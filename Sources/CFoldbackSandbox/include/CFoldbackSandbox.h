@@ -69,6 +69,41 @@ int fb_sandbox_serve_wait(fb_sandbox_shared *shared, uint32_t *seen, uint32_t *f
 /// The sandbox's side: the outputs for request `seq` are written; publishes them and wakes Foldback.
 void fb_sandbox_serve_done(fb_sandbox_shared *shared, uint32_t seq);
 
+/// One cycle of the sandbox's work, called with the cycle's frames (realtime).
+typedef void (*fb_sandbox_cycle_fn)(void *context, uint32_t frames);
+/// The sandbox's audio thread: waits as fb_sandbox_serve_wait does (not a realtime scope: the idle wait between cycles,
+/// as JACK's own), then runs `cycle` and fb_sandbox_serve_done inside the realtime scope Foldback's cycle has (the
+/// allocation counter's audio flag, RealtimeSanitizer's nonblocking mark), and publishes the sandbox's audio-path
+/// allocation and free counts when the counter is preloaded. Returns 1 after a cycle, 0 on timeout.
+int fb_sandbox_serve_cycle(fb_sandbox_shared *shared, uint32_t *seen, int64_t timeoutNs, fb_sandbox_cycle_fn cycle, void *context);
+/// Whether the sandbox runs with the allocation counter preloaded, and the mallocs and frees its cycles made (must be 0).
+int fb_sandbox_counts_allocations(const fb_sandbox_shared *shared);
+uint64_t fb_sandbox_allocations(const fb_sandbox_shared *shared);
+uint64_t fb_sandbox_frees(const fb_sandbox_shared *shared);
+
+/// The control values the sandbox's plugin had after its default state, LV2 preset and state file were restored (before
+/// Foldback's controls), written once by the sandbox before it reports ready; NaN until then.
+float fb_sandbox_restored_value(const fb_sandbox_shared *shared, uint32_t index);
+void fb_sandbox_set_restored_value(fb_sandbox_shared *shared, uint32_t index, float value);
+
+/// Requests Foldback makes off the audio thread to a sandbox's own non-realtime thread.
+enum { FB_SANDBOX_COMMAND_SAVE_STATE = 1 };
+/// The text a request carries (a directory) and its answer (paths, or an error) hold at most this many bytes with the NUL.
+enum { FB_SANDBOX_TEXT_BYTES = 8192 };
+/// Foldback's side (non-realtime, one request at a time): writes `text` and `kind`, bumps the request word and wakes the
+/// sandbox's command thread; returns the request's number.
+uint32_t fb_sandbox_command_post(fb_sandbox_shared *shared, uint32_t kind, const char *text);
+/// Foldback's side: waits at most `timeoutNs` for request `seq`'s answer; 1 with the status and the answer's text copied to
+/// `text` (`capacity` bytes), 0 on timeout.
+int fb_sandbox_command_wait(fb_sandbox_shared *shared, uint32_t seq, int64_t timeoutNs, int32_t *status, char *text, uint32_t capacity);
+/// The sandbox's command thread: waits at most `timeoutNs` for a request newer than `*seen`; 1 with `*seen`, the kind and
+/// its text (copied to `text`) set, 0 on timeout.
+int fb_sandbox_command_take(fb_sandbox_shared *shared, uint32_t *seen, int64_t timeoutNs, uint32_t *kind, char *text, uint32_t capacity);
+/// The sandbox's command thread: answers request `seq` with `status` (0: done) and `text`, and wakes Foldback.
+void fb_sandbox_command_answer(fb_sandbox_shared *shared, uint32_t seq, int32_t status, const char *text);
+/// The last request's number (a new sandbox starts serving after it).
+uint32_t fb_sandbox_command_latest(const fb_sandbox_shared *shared);
+
 /// The calling process's soft RLIMIT_MEMLOCK (bytes) and RLIMIT_RTTIME (µs); UINT64_MAX for unlimited. Non-realtime.
 void fb_sandbox_limits(uint64_t *memlock, uint64_t *rttime);
 

@@ -1,0 +1,46 @@
+// The sandbox process's command thread: answers Foldback's requests (save the plugin's LV2 state) beside the audio thread. Non-realtime.
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CFoldbackSandbox
+import Foundation
+import Glibc
+
+/// A thread of the sandbox process, at normal priority, that waits on the channel's command word and does what Foldback
+/// asks off the sandbox's audio thread: saving the plugin's state as a lilv state bundle (LV2 lets a plugin's state
+/// save run alongside its `run`, as Foldback's own process does for a plugin it hosts).
+enum SandboxCommandThread {
+    /// How often the thread looks up from waiting to see whether Foldback is still there.
+    static let idleCheckNanoseconds: Int64 = 200_000_000
+
+    /// Starts the thread for `served`; it ends when Foldback (`parentProcess`) is gone.
+    static func start(serving served: ServedUnit, parentProcess: Int32) {
+        let channel = served.channel
+        let thread = Thread {
+            var seen = fb_sandbox_command_latest(channel.shared)
+            var kind: UInt32 = 0
+            var text = [CChar](repeating: 0, count: Int(FB_SANDBOX_TEXT_BYTES))
+            while getppid() == parentProcess {
+                guard fb_sandbox_command_take(channel.shared, &seen, idleCheckNanoseconds, &kind, &text, UInt32(text.count)) != 0 else { continue }
+                let (status, answer) = answer(kind, text: String(cString: text), served: served)
+                fb_sandbox_command_answer(channel.shared, seen, status, answer)
+            }
+        }
+        thread.name = "fb-sandbox-cmd"
+        thread.start()
+    }
+
+    /// Does request `kind`: status 0 and the answer, or 1 and why not. A saved state answers with its `.ttl` path, and the
+    /// right instance's on a second line for a dual-mono pair.
+    private static func answer(_ kind: UInt32, text: String, served: ServedUnit) -> (Int32, String) {
+        switch Int(kind) {
+        case Int(FB_SANDBOX_COMMAND_SAVE_STATE):
+            do {
+                let saved = try served.unit.saveState(to: text)
+                return (0, [saved.path, saved.rightPath].compactMap { $0 }.joined(separator: "\n"))
+            } catch {
+                return (1, error.description)
+            }
+        default:
+            return (1, "unknown request \(kind)")
+        }
+    }
+}
