@@ -43,6 +43,8 @@ public struct DelayKernel: ~Copyable {
     private var previousFrames: Int
     private var requestedFrames: Int
     private var fadeLeft = 0
+    /// Frames since anything but +0.0 was written to a line (at least `capacity`: every line is exact zeros).
+    private var zeroRun = Int.max / 2
 
     /// A silent line of `channels` channels (at least 1) at `sampleRate` Hz, delaying by `delayFrames`
     /// frames (clamped to 0 … ``maximumFrames``). Allocates; call off the audio thread.
@@ -82,10 +84,20 @@ public struct DelayKernel: ~Copyable {
     /// Whether no crossfade is running or waiting.
     public var isSettled: Bool { fadeLeft == 0 && requestedFrames == delayFrames }
 
+    /// Whether processing zeros would write exact +0.0 and change nothing but the write position (silence
+    /// gating): no crossfade running or due, and every line exact zeros.
+    public var isAtRest: Bool { isSettled && zeroRun >= capacity }
+
+    /// Moves the write position by `frames`, as ``process(inputs:outputs:frames:)`` does at rest.
+    public mutating func advanceAtRest(frames: Int) {
+        write = (write &+ frames) & mask
+    }
+
     /// Clears the line and jumps to the requested delay.
     public mutating func reset() {
         ring.update(repeating: 0, count: channels * capacity)
         write = 0
+        zeroRun = capacity
         delayFrames = requestedFrames
         previousFrames = requestedFrames
         fadeLeft = 0
@@ -105,11 +117,17 @@ public struct DelayKernel: ~Copyable {
             }
             var count = min(frames - done, Self.chunkFrames)
             if fadeLeft > 0 { count = min(count, fadeLeft) }
+            var isChunkSilent = true
             for channel in 0..<channels {
                 let line = ring + channel * capacity
                 let input = inputs[channel] + done
                 let output = outputs[channel] + done
-                for frame in 0..<count { line[(write &+ frame) & mask] = input[frame] }
+                var written: UInt32 = 0
+                for frame in 0..<count {
+                    line[(write &+ frame) & mask] = input[frame]
+                    written |= input[frame].bitPattern
+                }
+                if written != 0 { isChunkSilent = false }
                 if fadeLeft == 0 {
                     for frame in 0..<count { output[frame] = line[(write &+ frame &- delayFrames) & mask] }
                 } else {
@@ -117,6 +135,7 @@ public struct DelayKernel: ~Copyable {
                 }
             }
             write = (write &+ count) & mask
+            zeroRun = isChunkSilent ? min(zeroRun &+ count, capacity) : 0
             if fadeLeft > 0 { fadeLeft -= count }
             done += count
         }

@@ -47,6 +47,9 @@ struct EchoDucker {
         gain = 1
     }
 
+    /// Whether silence changes nothing: the envelope is zero and the wet gain fully back at 1.
+    var isReleased: Bool { envelope == 0 && gain == 1 }
+
     /// Takes one frame's dry peak `level` (≥ 0) and returns the wet gain.
     @inline(__always)
     mutating func next(level: Float) -> Float {

@@ -54,6 +54,8 @@ public struct EchoKernel: ~Copyable {
     private var feed: LinearSmoother
     private var dryGain: LinearSmoother
     private var wetGain: LinearSmoother
+    /// Frames since either line was last written anything but +0.0 (at least ``capacity``: both lines are exact zeros).
+    private var zeroRun: Int
 
     /// A silent echo with `parameters` at `sampleRate` Hz, reading one input channel or two. Allocates;
     /// call off the audio thread.
@@ -65,6 +67,7 @@ public struct EchoKernel: ~Copyable {
         var size = 1
         while size < Int((Self.maximumTime * sampleRate).rounded(.up)) + 8 { size <<= 1 }
         capacity = size
+        zeroRun = size
         mask = size - 1
         leftLine = .allocate(capacity: size)
         leftLine.initialize(repeating: 0, count: size)
@@ -136,6 +139,7 @@ public struct EchoKernel: ~Copyable {
         leftLine.update(repeating: 0, count: capacity)
         rightLine.update(repeating: 0, count: capacity)
         write = 0
+        zeroRun = capacity
         head.settle()
         leftState = EchoLoopFilter.State()
         rightState = EchoLoopFilter.State()
@@ -170,6 +174,21 @@ public struct EchoKernel: ~Copyable {
         }
     }
 
+    /// Whether processing zeros would write exact +0.0 and change nothing but the write position (silence
+    /// gating): both lines exact zeros, the loop filters' state zero and their corners still, the read head and
+    /// every ramp settled, the ducker released, the mix levels not negative.
+    public func isAtRest() -> Bool {
+        zeroRun >= capacity && head.isSettled && filter.isSettled && leftState.isZero && rightState.isZero
+            && ducker.isReleased && feedback.isSettled && hold.isSettled && feed.isSettled && dryGain.isSettled
+            && wetGain.isSettled && dryGain.value.sign == .plus && wetGain.value.sign == .plus
+    }
+
+    /// Moves the write position by `frames`, as ``process(left:right:outputLeft:outputRight:frames:)`` does at rest.
+    public mutating func advanceAtRest(frames: Int) {
+        write = (write &+ frames) & mask
+        zeroRun = min(zeroRun &+ frames, capacity)
+    }
+
     /// One frame of the lines: reads, writes the loop and returns the wet pair.
     @inline(__always)
     private mutating func step(_ inputLeft: Float, _ inputRight: Float) -> (left: Float, right: Float) {
@@ -198,6 +217,7 @@ public struct EchoKernel: ~Copyable {
         }
         leftLine[write] = writeLeft
         rightLine[write] = writeRight
+        zeroRun = (writeLeft.bitPattern | writeRight.bitPattern) == 0 ? zeroRun &+ 1 : 0
         write = (write &+ 1) & mask
         return (readLeft, readRight)
     }

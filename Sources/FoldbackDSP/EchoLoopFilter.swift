@@ -35,7 +35,13 @@ struct EchoLoopFilter {
     /// One line's filter memory.
     struct State {
         var high1 = 0.0, high2 = 0.0, low1 = 0.0, low2 = 0.0
+
+        /// Whether all memory is zero (silence gating).
+        var isZero: Bool { high1 == 0 && high2 == 0 && low1 == 0 && low2 == 0 }
     }
+
+    /// Whether neither corner glides (``glide(frames:)`` changes nothing).
+    var isSettled: Bool { highPass.corner == highPass.target && lowPass.corner == lowPass.target }
 
     private(set) var highPass: Section
     private(set) var lowPass: Section

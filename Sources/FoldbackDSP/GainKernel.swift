@@ -27,6 +27,9 @@ public struct GainKernel: Sendable {
         smoother.setTarget(Decibels.linearGain(fromDecibels: gainDB) * (isInverted ? -1 : 1))
     }
 
+    /// Whether zeros in give exact +0.0 out and change nothing (silence gating): the gain is settled, not negative.
+    public var isAtRest: Bool { smoother.isSettled && smoother.value.sign == .plus }
+
     /// Jumps to the current targets (after a reset).
     public mutating func settle() { smoother.reset(to: smoother.target) }
 

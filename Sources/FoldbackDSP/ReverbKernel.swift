@@ -147,6 +147,29 @@ public struct ReverbKernel: ~Copyable {
         quietDiffuserFrames = 0
     }
 
+    /// Whether processing zeros would write exact +0.0 and change nothing but the clocks (silence gating):
+    /// the tank at rest (``ReverbTank/isAtRest(tickEnd:predelay:)``), every ramp settled.
+    public func isAtRest() -> Bool {
+        lengthTicksLeft == 0 && decayRate.isSettled && damping.isSettled && diffusion.isSettled && dryGain.isSettled
+            && wetGain.isSettled && width.isSettled && tank.isAtRest(tickEnd: tickEnd, predelay: predelayTarget)
+    }
+
+    /// Moves the control-tick clocks by `frames`, as ``process(left:right:outputLeft:outputRight:frames:)`` does at rest
+    /// (a control tick at rest only restarts the tank's steady tick).
+    public mutating func advanceAtRest(frames: Int) {
+        var done = 0
+        while done < frames {
+            if tickFramesLeft == 0 {
+                tank.beginTick(from: tickEnd, to: tickEnd)
+                tickFramesLeft = ReverbDesign.controlInterval
+            }
+            let count = min(frames - done, tickFramesLeft)
+            tank.advanceAtRest(frames: count)
+            tickFramesLeft -= count
+            done += count
+        }
+    }
+
     /// How many values in the delay memory and filters are subnormal (for tests: there must never be any).
     func stateSubnormalCount() -> Int { tank.subnormalCount() }
 

@@ -14,9 +14,9 @@ struct ReverbOutput {
     private let ring: UnsafeMutablePointer<SIMD2<Float>>
     private let mask: Int
     private var write = 0
-    private var tap = 0
+    private(set) var tap = 0
     private var previousTap = 0
-    private var fade: Float = 1
+    private(set) var fade: Float = 1
     private var fadeStep: Float = 1
     private let routing: ReverbDesign.Routing
 

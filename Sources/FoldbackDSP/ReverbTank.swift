@@ -55,7 +55,7 @@ struct ReverbTank: ~Copyable {
     private let diffuserLengths: SIMD4<Int32>
     // A segment's interpolated line outputs, then (mono) its damped and scaled loop signals before the mix.
     private let lineOutputs: UnsafeMutablePointer<SIMD8<Float>>
-    private var output: ReverbOutput
+    var output: ReverbOutput
 
     private let laneNumbers = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
     private let monoInputGains = ReverbLanes(ReverbDesign.Routing.mono.leftInput)
@@ -80,17 +80,17 @@ struct ReverbTank: ~Copyable {
     private var segmentOffset = 0
     private var segmentLeft = 0
     private var rotationDue = 0
-    private var tickFrame = 0
+    var tickFrame = 0
     private var previousNear = SIMD8<Float>()
     private var eta = SIMD8<Float>()
     private var etaStep = SIMD8<Float>()
-    private var isRamping = false
+    var isRamping = false
 
-    private var current: Coefficients
-    private var step: Coefficients
-    private var lineEnergy = SIMD8<Float>()
-    private var diffusedEnergy: Float = 0
-    private var inputHeard = false
+    var current: Coefficients
+    var step: Coefficients
+    var lineEnergy = SIMD8<Float>()
+    var diffusedEnergy: Float = 0
+    var inputHeard = false
 
     /// The total span of the delay memory in frames: after this long with silent output, nothing in it is louder.
     let memoryFrames: Int

@@ -131,6 +131,7 @@ extension EngineGraph {
             busOutputs: outputTable(BusOutput.self, count: busDescriptions.count, silence: silence),
             stages: RenderStages(routing.order, description: description) { UnsafeMutableRawPointer(self.allocate(Int64.self, count: ($0 + 7) / 8)) })
         render.cue = cue
+        render.isGatingEnabled = description.isGatingEnabled
         if cue != nil { render.outputChannelCount += 2 }
         return render
     }

@@ -133,6 +133,15 @@ public final class EngineGraph: @unchecked Sendable {
         for allocation in allocations { allocation.deallocate() }
     }
 
+    /// How many chunks silence gating skipped, per unit in run-list order (every bus's units, then every strip's):
+    /// what tests and benchmarks read to see gating happen. Read it while the graph is not rendering.
+    public var gatedUnitChunks: [Int] {
+        let strips = render.pointee.strips, buses = render.pointee.buses
+        let count = (0..<render.pointee.stripCount).reduce(0) { $0 + Int(strips[$1].unitCount) }
+            + (0..<render.pointee.busCount).reduce(0) { $0 + Int(buses[$1].unitCount) }
+        return (0..<count).map { render.pointee.units[$0].gatedChunks }
+    }
+
     /// Prepares a strip's or bus's units in order, flowing the channel count through them; units continue
     /// those of `predecessor` (the same strip or bus in the predecessor graph) where they can.
     private static func prepareUnits(of strip: UnitChainDescription, predecessor: ContinuableStrip?, sampleRate: Double, maxFrames: Int) throws(EngineError)

@@ -17,16 +17,21 @@ public struct UnitRenderFunctions: Sendable {
     public var setParameter: @convention(c) (_ state: UnsafeMutableRawPointer, _ index: Int32, _ value: Float) -> Void
     /// Clears internal state (delay lines, envelopes) and jumps smoothers to their targets.
     public var reset: @convention(c) (_ state: UnsafeMutableRawPointer) -> Void
+    /// Silence gating (see ``UnitRest``): nil for a unit never gated (LV2 and sandboxed plugins, which may
+    /// make sound from silence).
+    public var rest: UnitRest?
 
-    /// Bundles the three entry points.
+    /// Bundles the entry points.
     public init(
         process: @escaping @convention(c) (UnsafeMutableRawPointer, UnsafePointer<UnsafePointer<Float>>, UnsafePointer<UnsafeMutablePointer<Float>>, Int32) -> Void,
         setParameter: @escaping @convention(c) (UnsafeMutableRawPointer, Int32, Float) -> Void,
-        reset: @escaping @convention(c) (UnsafeMutableRawPointer) -> Void
+        reset: @escaping @convention(c) (UnsafeMutableRawPointer) -> Void,
+        rest: UnitRest? = nil
     ) {
         self.process = process
         self.setParameter = setParameter
         self.reset = reset
+        self.rest = rest
     }
 }
 

@@ -14,6 +14,9 @@ public struct GraphDescription: Sendable {
     public var dcas: [DCADescription] = []
     /// Mute groups over the strips (see ``MuteGroupDescription``).
     public var muteGroups: [MuteGroupDescription] = []
+    /// Silence gating (`gating` in `[preset]`): a strip or bus whose input is exact zeros and whose units are all
+    /// at rest (``UnitRest``) skips its units, with output bit-identical to running them. On unless switched off.
+    public var isGatingEnabled = true
 
     /// A graph of `strips` mixing into `buses`.
     public init(strips: [StripDescription], buses: [BusDescription]) {

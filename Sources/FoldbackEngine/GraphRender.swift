@@ -16,6 +16,8 @@ struct UnitSlot {
     /// Where the unit's output is copied each chunk while the graph it was continued from fades out
     /// (that graph's slot replays it; see `GraphHandover.swift`), or nil.
     var mirror: UnsafeMutablePointer<UnitMirror>? = nil
+    /// Chunks this unit was skipped by silence gating (read by tests; each unit is written by one lane at a time).
+    var gatedChunks = 0
 }
 
 /// One source-channel → bus-channel path of a send, with its smoothed coefficient (send level × pan law).
@@ -213,6 +215,9 @@ struct GraphRender {
     var stripGainFrames: UnsafeMutablePointer<Float>? = nil
     /// This lane's slot of the engine's ``UnitActivity`` (lane 0's in the graph itself; set when the engine takes the graph).
     var activeUnit: UnsafeMutablePointer<UnsafeAtomic<Int>.Storage>? = nil
+
+    /// Whether chains at rest on exact zeros skip their units (see ``GraphDescription/isGatingEnabled``).
+    var isGatingEnabled = true
 
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8

@@ -5,10 +5,12 @@ import FoldbackDSP
 extension GraphRender {
     /// Runs the units `first..<first + count` in order on ``stripChannels`` (`channels` of them) through the
     /// ping-pong `work` buffers ([A0, A1, B0, B1]); returns the channel count after them.
+    /// A unit at rest on exact zeros is skipped (silence gating: ``skipsAtRest(_:isInputSilent:frames:)``).
     mutating func runUnits(first: Int, count: Int, work: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, channels: Int, frames: Int) -> Int {
         let current = stripChannels
         var currentCount = channels
         var useFirstPair = true
+        var isSilent = count > 0 && isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames)
         for offset in 0..<count {
             let slot = units + first + offset
             let inputChannels = Int(slot.pointee.inputChannels)
@@ -16,6 +18,11 @@ extension GraphRender {
             if slot.pointee.bypass.isSettled && slot.pointee.bypass.value >= 1 {
                 for channel in currentCount..<max(currentCount, outputChannels) { current[channel] = current[currentCount - 1] }
                 currentCount = max(currentCount, outputChannels)
+                continue
+            }
+            if skipsAtRest(slot, isInputSilent: isSilent, frames: frames) {
+                for channel in 0..<outputChannels { current[channel] = UnsafePointer(silence) }
+                currentCount = outputChannels
                 continue
             }
             for channel in 0..<inputChannels {
@@ -34,6 +41,7 @@ extension GraphRender {
             for channel in 0..<outputChannels { current[channel] = UnsafePointer(unitOutputs[channel]) }
             currentCount = outputChannels
             useFirstPair.toggle()
+            isSilent = offset + 1 < count && isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames)
         }
         noteActiveUnit(-1)
         return currentCount

@@ -57,6 +57,7 @@ public enum PresetGraphBuilder {
         func members(_ group: StripGroupSpec) -> [Int] { group.strips.compactMap { name in preset.strips.firstIndex { $0.name == name } } }
         graph.dcas = preset.dcas.map { DCADescription(name: $0.name, strips: members($0), gainDB: $0.gainDB, isMuted: $0.isMuted) }
         graph.muteGroups = preset.muteGroups.map { MuteGroupDescription(name: $0.name, strips: members($0), isMuted: $0.isMuted) }
+        graph.isGatingEnabled = preset.isGatingEnabled
         return graph
     }
 

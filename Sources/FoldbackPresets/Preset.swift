@@ -30,6 +30,8 @@ public struct Preset: Sendable {
     public var x32Buses: [String]?
     /// Parameters a song change never recalls (`[preset] recall_safe`); see also ``isRecallSafe(_:)``.
     public var recallSafe = RecallSafes()
+    /// `[preset] gating`: whether silent strips and buses at rest skip their units (default true; docs/presets.md).
+    public var isGatingEnabled = true
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 

@@ -8,7 +8,7 @@ enum PresetDecoder {
     /// The keys allowed at the top level.
     static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group", "x32"]
     /// The keys of the `[preset]` table.
-    static let infoKeys = ["name", "description", "recall_safe", "isolation", "on_fault"]
+    static let infoKeys = ["name", "description", "recall_safe", "isolation", "on_fault", "gating"]
 
     /// The validated preset, its `lv2` units checked against `plugins`; throws every error found (and any warnings) otherwise.
     static func decode(
@@ -23,6 +23,7 @@ enum PresetDecoder {
         let recallSafe = info.map { RecallSafes.decodePaths($0) } ?? []
         let isolation = info?.keyword("isolation", as: PluginIsolation.self) ?? .none
         let onFault = info?.keyword("on_fault", as: PluginFaultAction.self) ?? .bypass
+        let isGatingEnabled = info?.bool("gating", default: true) ?? true
 
         let busReaders = reader.tables("bus", label: "[[bus]]") ?? []
         requireOneOrMore("bus", plural: "buses", in: reader)
@@ -81,6 +82,7 @@ enum PresetDecoder {
         preset.x32Buses = x32Buses
         preset.dcas = routing.dcas
         preset.muteGroups = routing.muteGroups
+        preset.isGatingEnabled = isGatingEnabled
         preset.recallSafe = RecallSafes(paths: recallSafe.map(\.path))
         RecallSafes.check(recallSafe, in: preset, log: log)
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }

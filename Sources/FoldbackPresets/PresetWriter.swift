@@ -34,10 +34,11 @@ public enum PresetWriter {
     /// The preset as TOML text.
     public static func text(for preset: Preset) -> String {
         var text = TOMLText()
-        if preset.name != nil || preset.description != nil || !preset.recallSafe.paths.isEmpty {
+        if preset.name != nil || preset.description != nil || !preset.recallSafe.paths.isEmpty || !preset.isGatingEnabled {
             text.table("[preset]")
             text.key("name", string: preset.name)
             text.key("description", string: preset.description)
+            if !preset.isGatingEnabled { text.raw("gating", "false") }
             if !preset.recallSafe.paths.isEmpty { text.raw("recall_safe", "[" + preset.recallSafe.paths.map(TOMLText.quoted).joined(separator: ", ") + "]") }
         }
         if let cue = preset.cue {

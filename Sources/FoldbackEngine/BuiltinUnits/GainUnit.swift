@@ -56,6 +56,9 @@ public final class GainUnit: EngineUnit, @unchecked Sendable {
         },
         reset: { state in
             state.assumingMemoryBound(to: State.self).pointee.kernel.settle()
+        },
+        rest: UnitRest { state, _, _ in
+            state.assumingMemoryBound(to: State.self).pointee.kernel.isAtRest
         }
     )
 }
