@@ -22,8 +22,6 @@ struct BenchCommand: ParsableCommand {
             EXAMPLES
               foldback bench
               foldback bench --live --threads 2
-              foldback bench --sandbox
-              foldback bench --live --lv2 unit
             """
     )
 
