@@ -4,13 +4,12 @@
 extension GraphRender {
     /// Whether the unit at `slot` may be skipped for this chunk: gating is on, its input is exact +0.0
     /// (`isInputSilent`), no bypass crossfade or handover mirror involves it, and it is at rest (``UnitRest``).
-    /// Then its clocks have been advanced by `frames` and the caller points its output channels at ``silence``:
+    /// Then its clocks have been advanced by `frames` (by the same call) and the caller points its output channels at ``silence``:
     /// bit-identical to running it, by the rest contract, so the first non-zero sample runs it from its rest
     /// state in the same chunk. Counts the skip in ``UnitSlot/gatedChunks``.
     mutating func skipsAtRest(_ slot: UnsafeMutablePointer<UnitSlot>, isInputSilent: Bool, frames: Int) -> Bool {
         guard isInputSilent, slot.pointee.bypass.isSettled, slot.pointee.bypass.value == 0, slot.pointee.mirror == nil,
-              let rest = slot.pointee.functions.rest, rest.check(slot.pointee.state, Int32(frames), false) else { return false }
-        _ = rest.check(slot.pointee.state, Int32(frames), true)
+              let rest = slot.pointee.functions.rest, rest.check(slot.pointee.state, Int32(frames)) else { return false }
         slot.pointee.gatedChunks &+= 1
         return true
     }

@@ -139,10 +139,10 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
             unit.pointee.gainReduction.store(0, ordering: .relaxed)
             unit.pointee.expansion.store(0, ordering: .relaxed)
         },
-        rest: UnitRest { state, frames, advance in
+        rest: UnitRest { state, frames in
             let unit = state.assumingMemoryBound(to: State.self)
             guard unit.pointee.kernel.isAtRest() else { return false }
-            if advance { unit.pointee.kernel.advanceAtRest(frames: Int(frames)) }
+            unit.pointee.kernel.advanceAtRest(frames: Int(frames))
             return true
         }
     )

@@ -119,10 +119,10 @@ public final class EQUnit: EngineUnit, @unchecked Sendable {
         reset: { state in
             state.assumingMemoryBound(to: State.self).pointee.kernel.reset()
         },
-        rest: UnitRest { state, frames, advance in
+        rest: UnitRest { state, frames in
             let unit = state.assumingMemoryBound(to: State.self)
             guard unit.pointee.kernel.isAtRest() else { return false }
-            if advance { unit.pointee.kernel.advanceAtRest(frames: Int(frames)) }
+            unit.pointee.kernel.advanceAtRest(frames: Int(frames))
             return true
         }
     )

@@ -57,7 +57,7 @@ public final class GainUnit: EngineUnit, @unchecked Sendable {
         reset: { state in
             state.assumingMemoryBound(to: State.self).pointee.kernel.settle()
         },
-        rest: UnitRest { state, _, _ in
+        rest: UnitRest { state, _ in
             state.assumingMemoryBound(to: State.self).pointee.kernel.isAtRest
         }
     )
