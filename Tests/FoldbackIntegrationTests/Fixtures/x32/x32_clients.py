@@ -146,6 +146,22 @@ def collect(client, seconds):
     return messages
 
 
+def drain_until_reply(client, address, seconds):
+    """Asks `address` and drops what arrives until its reply: the console handles one port's messages in order,
+    so every frame after the reply was sent after the requests before it had taken effect."""
+    client.send_message(address, [])
+    end = time.monotonic() + seconds
+    while (left := end - time.monotonic()) > 0:
+        try:
+            for message in client.get_messages(timeout=left):
+                if message.address == address:
+                    return
+                break
+        except (TimeoutError, OSError):
+            break
+    raise SystemExit("no %s reply within %.0f s" % (address, seconds))
+
+
 def blobs(messages, address):
     return [(at, params[0]) for at, path, params in messages if path == address and params and isinstance(params[0], bytes)]
 
@@ -157,7 +173,7 @@ def periodic(x32_port, xair_port):
     first = collect(x32, 1.0)
     meters, packed = blobs(first, "/mtr"), blobs(first, "/faders")
     x32.send_message("/unsubscribe", ["/mtr"])
-    time.sleep(0.2)
+    drain_until_reply(x32, "/xinfo", 5.0)
     after = collect(x32, 0.5)
     frame = meters[-1][1] if meters else b""
     floats = struct.unpack("<i%df" % ((len(frame) - 4) // 4), frame) if frame else []
