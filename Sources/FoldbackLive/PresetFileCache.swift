@@ -1,11 +1,15 @@
-// The presets a live session has loaded, by file and its modification stamp, so a setlist move reads a song's file once. Non-realtime.
+// The presets a live session has loaded, by file and its modification stamp (time, size, inode), so a setlist move reads a song's file once. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
 package import FoldbackPresets
 import FoldbackGraph
 import Synchronization
 
-/// Presets loaded by path, kept while their file's modification time and size stay the same.
+/// Presets loaded by path, kept while their file's modification time, size and inode stay the same.
+///
+/// The inode matters: the kernel stamps files from a coarse clock (a few milliseconds), so an editor's save of a
+/// same-sized edit in the same tick keeps the time, but a save that writes a new file and renames it over the old one
+/// (most editors, Foundation's atomic write) gives it a new inode.
 ///
 /// Each parse of a TOML file keeps memory for good (TOMLKit 0.6.0's `TOMLTable(string:)` never frees the toml++
 /// table it creates, nor its error buffer: about 20 KB a switch with the shipped presets), so a show that moves
@@ -22,6 +26,8 @@ package final class PresetFileCache: Sendable {
         var seconds: Int
         var nanoseconds: Int
         var size: Int64
+        var inode: UInt64
+        var device: UInt64
     }
 
     /// Files kept at most (the least recently used goes first).
@@ -60,6 +66,7 @@ package final class PresetFileCache: Sendable {
     private static func stamp(_ path: String) -> Stamp? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return Stamp(seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec, size: Int64(info.st_size))
+        return Stamp(seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec, size: Int64(info.st_size),
+                     inode: UInt64(info.st_ino), device: UInt64(info.st_dev))
     }
 }

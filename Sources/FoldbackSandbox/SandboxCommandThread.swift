@@ -14,8 +14,11 @@ enum SandboxCommandThread {
     /// Starts the thread for `served`; it ends when Foldback (`parentProcess`) is gone.
     static func start(serving served: ServedUnit, parentProcess: Int32) {
         let channel = served.channel
+        // Read before the thread starts, so before the sandbox says it is ready: a request Foldback posts as soon as it
+        // sees ready is newer than this even when the new thread first runs after it (reading it in the thread lost one).
+        let latest = fb_sandbox_command_latest(channel.shared)
         let thread = Thread {
-            var seen = fb_sandbox_command_latest(channel.shared)
+            var seen = latest
             var kind: UInt32 = 0
             var text = [CChar](repeating: 0, count: Int(FB_SANDBOX_TEXT_BYTES))
             while getppid() == parentProcess {

@@ -25,7 +25,7 @@ final class PresetFileCacheTests: XCTestCase {
             XCTAssertEqual(try cache.load(path: move % 2 == 0 ? one : two).strips[0].gainDB, move % 2 == 0 ? -1 : -2)
         }
         XCTAssertEqual(cache.count, 2, "two files kept, whatever the number of moves")
-        try song(gainDB: -7.5).write(toFile: one, atomically: true, encoding: .utf8)   // an edit: a new size and time
+        try song(gainDB: -7.5).write(toFile: one, atomically: true, encoding: .utf8)   // an edit of the same size, likely in the same clock tick: a new inode
         XCTAssertEqual(try cache.load(path: one).strips[0].gainDB, -7.5, "an edited file is read again")
         XCTAssertEqual(cache.count, 2)
         try "[[bus]]\nname = \"main\"\n[[strip]]\nname = \"vox\"\ngain_db = \"loud\"\n".write(toFile: two, atomically: true, encoding: .utf8)
