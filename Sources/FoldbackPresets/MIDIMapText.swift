@@ -10,8 +10,9 @@ enum MIDIMapText {
         for control in map.controls {
             let source = "ch \(control.channel)  \(control.kind.name(control.controller))".padding(width, left: false)
             let isSwitch = (try? control.target.info(in: preset).get())?.isSwitch ?? false
-            let mapping = isSwitch
-                ? control.mode.rawValue
+            let isPress = control.target.isTempoTap || control.target.sourceTransport != nil   // a mode means nothing there
+            let mapping = isPress ? (control.kind == .note ? "press (note-on)" : "press (rising through 64)")
+                : isSwitch ? control.mode.rawValue
                 : "\(NumberFormatting.plain(control.minimum)) to \(NumberFormatting.plain(control.maximum)), \(control.curve.rawValue)"
             lines.append("  \(source)  -> \(control.target)  \(mapping)")
         }

@@ -151,4 +151,20 @@ extension MIDIMapPresetTests {
 
             """), report)
     }
+
+    /// A press target (`tempo.tap`) shows how it is pressed, not a switch mode that means nothing there.
+    func testCheckReportsAPressAsAPress() throws {
+        let preset = try PresetLoader.parse(routing + """
+            [midi]
+              [[midi.cc]]
+              cc = 80
+              target = "tempo.tap"
+              [[midi.note]]
+              note = 60
+              target = "tempo.tap"
+            """, path: "test.toml")
+        let report = PresetReport.render(preset)
+        XCTAssertTrue(report.contains("ch 1  CC 80    -> tempo.tap  press (rising through 64)\n"), report)
+        XCTAssertTrue(report.contains("ch 1  note 60  -> tempo.tap  press (note-on)\n"), report)
+    }
 }
