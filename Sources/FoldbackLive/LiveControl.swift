@@ -38,7 +38,7 @@ package final class LiveControl: @unchecked Sendable {
     /// ports and latency (``LiveShow``), so those come first.
     package private(set) var announcement: [String] = []
     /// The current preset file's modification time, as last seen by `--watch` (or written by a session save).
-    private let watchedStamp: Mutex<(path: String, time: timespec?)>
+    private let watchedStamp: Mutex<(path: String, stamp: FileStamp?)>
 
     /// Starts OSC (if a port was given), the web surface (if a port was given), the reload poller and the
     /// meter view for `session`, all driving one ``ControlRouter`` whose log lines name the surface.
@@ -52,7 +52,7 @@ package final class LiveControl: @unchecked Sendable {
         }
         self.setlist = setlistController
         watch = options.watch
-        watchedStamp = Mutex((session.preset.path, Self.modificationTime(session.preset.path)))
+        watchedStamp = Mutex((session.preset.path, FileStamp(path: session.preset.path)))
         let box = RouterBox()
         if let port = options.oscPort {
             let server = try OSCServer(host: options.oscBind, port: port) { message, sender in box.router?.handle(message, from: sender, surface: .osc) ?? [] }
@@ -105,7 +105,7 @@ package final class LiveControl: @unchecked Sendable {
         let path = session.preset.path
         watchedStamp.withLock { stamp in
             write()
-            stamp = (path, Self.modificationTime(path))
+            stamp = (path, FileStamp(path: path))
         }
     }
 
@@ -221,25 +221,18 @@ package final class LiveControl: @unchecked Sendable {
         } catch {
             StandardError.writeLine("foldback: not reloading \(path) (\(reason)):\n\(error)")
         }
-        watchedStamp.withLock { $0 = (path, Self.modificationTime(path)) }
+        watchedStamp.withLock { $0 = (path, FileStamp(path: path)) }
     }
 
-    /// Whether the playing preset's file has a new modification time (a new path counts as seen).
+    /// Whether the playing preset's file has a new ``FileStamp`` (time, size or inode; a new path counts as seen).
     private func hasPresetFileChanged() -> Bool {
         let path = session.preset.path
-        return watchedStamp.withLock { stamp in
-            let time = Self.modificationTime(path)
-            defer { stamp = (path, time) }
-            guard stamp.path == path, let time else { return false }
-            guard let seen = stamp.time else { return true }
-            return seen.tv_sec != time.tv_sec || seen.tv_nsec != time.tv_nsec
+        return watchedStamp.withLock { watched in
+            let now = FileStamp(path: path)
+            defer { watched = (path, now) }
+            guard watched.path == path, let now else { return false }
+            return watched.stamp != now
         }
-    }
-
-    private static func modificationTime(_ path: String) -> timespec? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return info.st_mtim
     }
 }
 
