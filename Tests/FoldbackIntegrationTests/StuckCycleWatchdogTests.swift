@@ -61,13 +61,15 @@ struct StuckCycleScenario {
     /// Periods repeated at full level that are tolerated after the hang begins: the issue's ~100 ms.
     static let toleratedSeconds = 0.100
 
-    /// `foldback run` of `preset` (TOML text) as client `name`, with LV2_PATH the faulty bundle, once it says it runs.
-    static func show(named name: String, serverName: String, testBundle: Bundle, preset: String, threads: Int = 1) throws -> FoldbackRun {
+    /// `foldback run` of `preset` (TOML text) as client `name`, with LV2_PATH the faulty bundle and `arguments` added,
+    /// once it says it runs.
+    static func show(named name: String, serverName: String, testBundle: Bundle, preset: String, threads: Int = 1,
+                     arguments: [String] = []) throws -> FoldbackRun {
         let bundle = try FaultyPluginBundle.build()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).toml")
         try preset.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }   // read at start; nothing reloads it
-        let run = try FoldbackRun(["run", file.path, "--server", serverName, "--name", name, "--quiet", "--threads", String(threads)],
+        let run = try FoldbackRun(["run", file.path, "--server", serverName, "--name", name, "--quiet", "--threads", String(threads)] + arguments,
                                   testBundle: testBundle, environment: ["LV2_PATH": bundle.lv2Path])
         try run.waitUntilRunning()
         return run
