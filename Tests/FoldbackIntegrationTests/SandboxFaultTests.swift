@@ -21,26 +21,13 @@ class SandboxFaultTests: JACKServerTestCase {
         let name = "fb-sbx-\(getpid())-\(Self.period)-\(plugin.rawValue)"
         let player = try JACKTestPlayer(name: "\(name)-player", serverName: serverName, signals: [.sine(frequency: 440, level: -18)])
         defer { player.close() }
-        let run = try StuckCycleScenario.show(named: name, serverName: serverName, testBundle: Bundle(for: Self.self), preset: """
-            [[strip]]
-            name = "vox"
-            send = [{ bus = "mix" }]
-              [[strip.unit]]
-              type = "lv2"
-              uri = "\(plugin.uri)"
-              isolation = "unit"
-              \(plugin == .abortAtInstantiate ? "" : "controls = { fault_after_s = 1 }")
-
+        let run = try StuckCycleScenario.show(named: name, serverName: serverName, testBundle: Bundle(for: Self.self), preset: StuckCycleScenario.faultyVox(
+            plugin, unitKeys: ["isolation = \"unit\"", plugin == .abortAtInstantiate ? "" : "controls = { fault_after_s = 1 }"], gtr: """
             [[strip]]
             name = "gtr"
             connect = ["\(name)-player:out_1"]
             send = [{ bus = "mix" }]
-
-            [[bus]]
-            name = "mix"
-            channels = 1
-            limiter = false
-            """)
+            """))
         defer { run.stop() }
         let recorder = try JACKTestRecorder(name: "\(name)-recorder", serverName: serverName, channels: 1, seconds: 4)
         defer { recorder.close() }

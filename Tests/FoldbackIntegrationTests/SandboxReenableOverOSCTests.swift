@@ -18,23 +18,9 @@ final class SandboxReenableOverOSCTests: JACKServerTestCase {
         let name = "fb-reen-\(getpid())"
         let player = try JACKTestPlayer(name: "\(name)-player", serverName: serverName, signals: [.sine(frequency: 1000, level: -18)])
         defer { player.close() }
-        let run = try StuckCycleScenario.show(named: name, serverName: serverName, testBundle: Bundle(for: Self.self), preset: """
-            [[strip]]
-            name = "vox"
-            connect = ["\(name)-player:out_1"]
-            send = [{ bus = "mix" }]
-              [[strip.unit]]
-              type = "lv2"
-              id = "crash"
-              uri = "\(FaultyPlugin.segfault.uri)"
-              isolation = "unit"
-              controls = { fault_after_s = 1.5, gain = 0.25 }
-
-            [[bus]]
-            name = "mix"
-            channels = 1
-            limiter = false
-            """, arguments: ["--osc-port", "0"])
+        let run = try StuckCycleScenario.show(named: name, serverName: serverName, testBundle: Bundle(for: Self.self), preset: StuckCycleScenario.faultyVox(
+            .segfault, connect: "\(name)-player:out_1",
+            unitKeys: ["id = \"crash\"", "isolation = \"unit\"", "controls = { fault_after_s = 1.5, gain = 0.25 }"]), arguments: ["--osc-port", "0"])
         defer { run.stop() }
         let osc = try OSCClient(serverPort: try run.announcedOSCPort())
         let recorder = try JACKTestRecorder(name: "\(name)-recorder", serverName: serverName, channels: 1, seconds: 2)

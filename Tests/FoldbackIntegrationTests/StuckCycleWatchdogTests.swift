@@ -75,32 +75,27 @@ struct StuckCycleScenario {
         return run
     }
 
+    /// A preset's strip `vox` (playing `connect`, if any) through one faulty `plugin` with `unitKeys` (TOML lines) into
+    /// bus `mix`, and that bus, mono without limiter; `gtr` is the strip that follows it, if any.
+    static func faultyVox(_ plugin: FaultyPlugin, connect: String? = nil, unitKeys: [String], gtr: String = "", mixKeys: [String] = []) -> String {
+        (["[[strip]]", "name = \"vox\""] + (connect.map { ["connect = [\"\($0)\"]"] } ?? []) + ["send = [{ bus = \"mix\" }]",
+          "  [[strip.unit]]", "  type = \"lv2\"", "  uri = \"\(plugin.uri)\""] + unitKeys.map { "  " + $0 }
+         + ["", gtr, "", "[[bus]]", "name = \"mix\"", "channels = 1", "limiter = false"] + mixKeys).joined(separator: "\n")
+    }
+
     func run(testBundle: Bundle) throws {
         if TestJACKServers.isPipeWire { throw XCTSkip("the port monitor reads another client's buffer, which only jack2 allows") }
         let name = "fb-stuck-\(getpid())-\(period)"
         let player = try JACKTestPlayer(name: "\(name)-player", serverName: serverName,
                                         signals: [.sine(frequency: 1000, level: -12), .sine(frequency: 440, level: -18)])
         defer { player.close() }
-        let run = try Self.show(named: name, serverName: serverName, testBundle: testBundle, preset: """
-            [[strip]]
-            name = "vox"
-            connect = ["\(name)-player:out_1"]
-            send = [{ bus = "mix" }]
-              [[strip.unit]]
-              type = "lv2"
-              uri = "\(FaultyPlugin.hang.uri)"
-              controls = { fault_after_s = 3, busy = \(isBusy ? 1 : 0) }
-
+        let run = try Self.show(named: name, serverName: serverName, testBundle: testBundle, preset: Self.faultyVox(
+            .hang, connect: "\(name)-player:out_1", unitKeys: ["controls = { fault_after_s = 3, busy = \(isBusy ? 1 : 0) }"], gtr: """
             [[strip]]
             name = "gtr"
             connect = ["\(name)-player:out_2"]
             send = [{ bus = "mix" }, { bus = "gtr" }]
-
-            [[bus]]
-            name = "mix"
-            channels = 1
-            limiter = false
-            connect = ["system:playback_1"]
+            """, mixKeys: ["connect = [\"system:playback_1\"]"]) + """
 
             [[bus]]
             name = "gtr"
