@@ -168,7 +168,7 @@ unit: unit-build
 	SWIFT=$(SWIFT) UNIT_BUILD="$(UNIT_BUILD)" bash scripts/unit-tests.sh
 
 # The JACK integration tests PipeWire must pass (levels, threads, pretty names and latency, MIDI, stop signals with a
-# take, ten PipeWire restarts, first contact), on private headless pipewire daemons through PipeWire's libjack.
+# take, ten PipeWire restarts, first contact, a sandboxed plugin crashing and hanging), on private headless pipewire daemons through PipeWire's libjack.
 pipewire-tests: unit-build
 	SWIFT=$(SWIFT) UNIT_BUILD="$(UNIT_BUILD)" $(BOUNDED) 300 bash scripts/pipewire-tests.sh
 

@@ -54,6 +54,11 @@ tests=(
   FoldbackIntegrationTests.HostIntegrationTests/testSecondHostWithTheSameNameGetsItsOwnPorts
   FoldbackIntegrationTests.MIDIControlTests/testControlChangesMoveTheirParametersThroughTheMappedCurves
   FoldbackIntegrationTests.RecordTapEndToEndTests/testASignalledTakeHoldsEveryFrameAndEqualsWhatTheBusPortsCarried
+  FoldbackIntegrationTests.SandboxFaultTests/testSegfaultingPlugin  # a sandboxed plugin crashes 3 times: the other strip's tone stays a clean sine
+  FoldbackIntegrationTests.SandboxFaultTests/testHangingPlugin       # … hangs 3 times: the same, each fault seen and the plugin back within 1 s
+  FoldbackIntegrationTests.SandboxFault64Tests/testSegfaultingPlugin  # the same at a 64-frame quantum
+  FoldbackIntegrationTests.SandboxFault64Tests/testHangingPlugin
+  FoldbackIntegrationTests.SandboxReenableOverOSCTests               # bypassed after 3 crashes, re-enabled by oscsend: faulted 0, the plugin's gain again
 )
 filter=$(IFS=,; echo "${tests[*]%%#*}" | tr -d ' ')
 # The XCTest binary directly: `swift test` replaces LD_LIBRARY_PATH, and with it PipeWire's libjack.

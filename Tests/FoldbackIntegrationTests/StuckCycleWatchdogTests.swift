@@ -61,16 +61,26 @@ struct StuckCycleScenario {
     /// Periods repeated at full level that are tolerated after the hang begins: the issue's ~100 ms.
     static let toleratedSeconds = 0.100
 
-    /// `foldback run` of `preset` (TOML text) as client `name`, with LV2_PATH the faulty bundle, once it says it runs.
-    static func show(named name: String, serverName: String, testBundle: Bundle, preset: String, threads: Int = 1) throws -> FoldbackRun {
+    /// `foldback run` of `preset` (TOML text) as client `name`, with LV2_PATH the faulty bundle and `arguments` added,
+    /// once it says it runs.
+    static func show(named name: String, serverName: String, testBundle: Bundle, preset: String, threads: Int = 1,
+                     arguments: [String] = []) throws -> FoldbackRun {
         let bundle = try FaultyPluginBundle.build()
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(name).toml")
         try preset.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }   // read at start; nothing reloads it
-        let run = try FoldbackRun(["run", file.path, "--server", serverName, "--name", name, "--quiet", "--threads", String(threads)],
+        let run = try FoldbackRun(["run", file.path, "--server", serverName, "--name", name, "--quiet", "--threads", String(threads)] + arguments,
                                   testBundle: testBundle, environment: ["LV2_PATH": bundle.lv2Path])
         try run.waitUntilRunning()
         return run
+    }
+
+    /// A preset's strip `vox` (playing `connect`, if any) through one faulty `plugin` with `unitKeys` (TOML lines) into
+    /// bus `mix`, and that bus, mono without limiter; `gtr` is the strip that follows it, if any.
+    static func faultyVox(_ plugin: FaultyPlugin, connect: String? = nil, unitKeys: [String], gtr: String = "", mixKeys: [String] = []) -> String {
+        (["[[strip]]", "name = \"vox\""] + (connect.map { ["connect = [\"\($0)\"]"] } ?? []) + ["send = [{ bus = \"mix\" }]",
+          "  [[strip.unit]]", "  type = \"lv2\"", "  uri = \"\(plugin.uri)\""] + unitKeys.map { "  " + $0 }
+         + ["", gtr, "", "[[bus]]", "name = \"mix\"", "channels = 1", "limiter = false"] + mixKeys).joined(separator: "\n")
     }
 
     func run(testBundle: Bundle) throws {
@@ -79,26 +89,13 @@ struct StuckCycleScenario {
         let player = try JACKTestPlayer(name: "\(name)-player", serverName: serverName,
                                         signals: [.sine(frequency: 1000, level: -12), .sine(frequency: 440, level: -18)])
         defer { player.close() }
-        let run = try Self.show(named: name, serverName: serverName, testBundle: testBundle, preset: """
-            [[strip]]
-            name = "vox"
-            connect = ["\(name)-player:out_1"]
-            send = [{ bus = "mix" }]
-              [[strip.unit]]
-              type = "lv2"
-              uri = "\(FaultyPlugin.hang.uri)"
-              controls = { fault_after_s = 3, busy = \(isBusy ? 1 : 0) }
-
+        let run = try Self.show(named: name, serverName: serverName, testBundle: testBundle, preset: Self.faultyVox(
+            .hang, connect: "\(name)-player:out_1", unitKeys: ["controls = { fault_after_s = 3, busy = \(isBusy ? 1 : 0) }"], gtr: """
             [[strip]]
             name = "gtr"
             connect = ["\(name)-player:out_2"]
             send = [{ bus = "mix" }, { bus = "gtr" }]
-
-            [[bus]]
-            name = "mix"
-            channels = 1
-            limiter = false
-            connect = ["system:playback_1"]
+            """, mixKeys: ["connect = [\"system:playback_1\"]"]) + """
 
             [[bus]]
             name = "gtr"

@@ -37,8 +37,11 @@ final class PluginFaultStateTests: XCTestCase {
         try waitFor("comp comes back", timeout: 2) { graph.pluginFaultValue(comp) == 0 }
         let back = Date().timeIntervalSince(killed)
         print("faulted read \(Int(noticed * 1000)) ms after SIGSEGV, 0 again \(Int(back * 1000)) ms after it")
-        XCTAssertLessThan(noticed, SandboxSupervisor.period.seconds + 0.1, "seen within a supervisor period (10 ms) and 100 ms of slack")
-        XCTAssertLessThan(back, 1, "back within 1 s")
+        // The rule for a crash is the comeback: within 1 s. Seeing it takes Foundation's reaper thread noticing the
+        // exit, then an `fb-sandbox` check (every 10 ms), then this test's poll: three normal-priority threads, each of which
+        // a loaded machine's scheduler can delay by tens of ms (195 ms seen in CI), so no tighter bound is a product fact.
+        XCTAssertLessThan(noticed, back, "faulted read before the comeback")
+        XCTAssertLessThan(back, 1, "back within 1 s (faulted read after \(Int(noticed * 1000)) ms)")
         XCTAssertEqual(unit.process?.lastFault, "crashed: signal 11 (SIGSEGV)")
         XCTAssertNil(graph.faultedPluginsStatus)
 
@@ -58,14 +61,15 @@ final class PluginFaultStateTests: XCTestCase {
         let uri = SandboxedUnitTests.fil4
         guard (try? LV2World.shared.plugin(uri: uri)) != nil else { throw XCTSkip("\(uri) is not installed (x42-plugins)") }
         let controls: [String: Float] = ["sec3": 1, "freq3": 3000, "gain3": 6]
+        // The cycles at SCHED_FIFO as JACK's, the sandbox at the same priority as `foldback run` starts it, where allowed.
+        let realtime = SandboxedUnitTests.enterRealtime()
+        defer { SandboxedUnitTests.leaveRealtime() }
+        let hosting = PluginHosting.live(period: 256, priority: realtime ? SandboxedUnitTests.priority : nil)
         let unit = SandboxedUnit(
-            plugin: try LV2Unit(uri: uri, controls: controls, hosting: .live(period: 256)), hosting: .live(period: 256),
-            options: SandboxOptions(), owner: "strip 'vox'")
+            plugin: try LV2Unit(uri: uri, controls: controls, hosting: hosting), hosting: hosting, options: SandboxOptions(), owner: "strip 'vox'")
         let driver = SlotDriver(try unit.prepare(channels: 1, sampleRate: 48_000, maxFrames: 256), maxFrames: 256)
         let process = try XCTUnwrap(unit.process)
         let channel = process.channel
-        let realtime = SandboxedUnitTests.enterRealtime()
-        defer { SandboxedUnitTests.leaveRealtime() }
         var seed: UInt64 = 3
         let period = 256.0 / 48_000
         let start = Date()
@@ -127,20 +131,31 @@ final class PluginFaultStateTests: XCTestCase {
         let local = try LV2Unit(uri: uri, controls: controls, hosting: .offline(block: 256))
         let reference = SlotDriver(try local.prepare(channels: 1, sampleRate: 48_000, maxFrames: 256), maxFrames: 256)
         var sandboxEnergy: Float = 0, localEnergy: Float = 0, inputEnergy: Float = 0
-        var played = 0
-        while played < 100 {
+        // 96 blocks in a row that the sandbox delivered, after 20 more (the fade back in, 960 frames, and the plugin
+        // settling): a late block on a loaded machine is its input passed through, and the plugin skips the block after
+        // it (its sandbox still busy), so its filters' history parts from the reference's until they ring out. A gap
+        // starts the measurement again (counted, and bounded: 3,000 blocks, 16 s).
+        var played = 0, inARow = 0, gaps = 0, blocks = 0
+        while played < 96 {
             let (input, output, wasDelivered) = step()
             let expected = reference.run(input)[0]
-            guard wasDelivered else { continue }
+            blocks += 1
+            guard blocks < 3_000 else { throw CycleTimeout(what: "96 delivered blocks in a row (\(gaps) gaps)", seconds: 16) }
+            guard wasDelivered else {
+                if inARow > 0 { gaps += 1 }
+                (played, inARow, sandboxEnergy, localEnergy, inputEnergy) = (0, 0, 0, 0, 0)
+                continue
+            }
+            inARow += 1
+            if inARow <= 20 { continue }
             played += 1
-            if played <= 4 { continue }   // the fade back in (960 frames)
             sandboxEnergy += output.reduce(0) { $0 + $1 * $1 }
             localEnergy += expected.reduce(0) { $0 + $1 * $1 }
             inputEnergy += input.reduce(0) { $0 + $1 * $1 }
         }
         let gainDB = 10 * log10(sandboxEnergy / inputEnergy), expectedDB = 10 * log10(localEnergy / inputEnergy)
         print("fil4 sandbox: back \(comebacks.map { Int($0 * 1000) }) ms after two crashes; left bypassed after the third; "
-              + "back \(Int(back * 1000)) ms after re-enabling; gain \(gainDB) dB (in process \(expectedDB) dB)"
+              + "back \(Int(back * 1000)) ms after re-enabling; gain \(gainDB) dB (in process \(expectedDB) dB; \(gaps) late blocks restarted the measurement)"
               + (realtime ? "" : " (no SCHED_FIFO)"))
         XCTAssertEqual(comebacks.count, 2)
         XCTAssertLessThan(comebacks.max() ?? 9, 1, "each one-off crash: back within 1 s")
@@ -157,6 +172,3 @@ private struct CycleTimeout: Error, CustomStringConvertible {
     var description: String { "\(seconds) s of cycles without \(what)" }
 }
 
-private extension Duration {
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}

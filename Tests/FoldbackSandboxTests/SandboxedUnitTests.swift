@@ -97,9 +97,14 @@ final class SandboxedUnitTests: XCTestCase {
     /// how long after the fault the sandbox delivered again.
     private func survive(_ fault: (pid_t) -> Void, expectedFault: String) throws -> (worst: Double, slack: Double, backAfter: Double) {
         try requirePlugin(Self.fil4)
+        // The cycles run at SCHED_FIFO, as JACK's process thread does, so that what is timed is the unit's wait and not
+        // the scheduler of a loaded test machine; the sandbox too, as `foldback run` starts it (at the client's priority).
+        // Where the system refuses, the slack is widened and the test says so.
+        let realtime = Self.enterRealtime()
+        defer { Self.leaveRealtime() }
+        let hosting = PluginHosting.live(period: 256, priority: realtime ? Self.priority : nil)
         let unit = SandboxedUnit(
-            plugin: try LV2Unit(uri: Self.fil4, hosting: .live(period: 256)), hosting: .live(period: 256),
-            options: SandboxOptions(), owner: "strip 'vox'")
+            plugin: try LV2Unit(uri: Self.fil4, hosting: hosting), hosting: hosting, options: SandboxOptions(), owner: "strip 'vox'")
         let driver = SlotDriver(try unit.prepare(channels: 1, sampleRate: 48_000, maxFrames: 256), maxFrames: 256)
         let process = try XCTUnwrap(unit.process)
         let channel = process.channel
@@ -107,10 +112,7 @@ final class SandboxedUnitTests: XCTestCase {
         var worst = 0.0
         var faultedAt: Double?
         var backAt: Double?
-        // The cycles run at SCHED_FIFO, as JACK's process thread does, so that what is timed is the unit's wait and not
-        // the scheduler of a loaded test machine; where the system refuses, the slack is widened and the test says so.
-        let realtime = Self.enterRealtime()
-        defer { Self.leaveRealtime() }
+        var firstFault: String?
         let slack = realtime ? 0.003 : 0.010
         let start = Date()
         var cycle = 0
@@ -125,6 +127,7 @@ final class SandboxedUnitTests: XCTestCase {
             worst = max(worst, driver.lastProcessSeconds)
             if cycle < 50, channel.delivered > delivered { roundTrips.append(channel.lastRoundTripNanoseconds) }
             XCTAssertTrue(output[0].allSatisfy(\.isFinite))
+            if firstFault == nil, process.restarts > 0 { firstFault = process.lastFault }
             if let faultedAt, backAt == nil, process.restarts > 0, channel.delivered > delivered {
                 backAt = Date().timeIntervalSince(start) - faultedAt
             }
@@ -132,8 +135,15 @@ final class SandboxedUnitTests: XCTestCase {
             let next = start.addingTimeInterval(Double(cycle) * period)
             if next > Date() { Thread.sleep(until: next) }
         }
-        XCTAssertEqual(process.lastFault.map { $0.hasPrefix(expectedFault) }, true, "fault: \(process.lastFault ?? "none")")
-        XCTAssertEqual(process.restarts, 1)
+        XCTAssertEqual(firstFault.map { $0.hasPrefix(expectedFault) }, true, "fault: \(firstFault ?? "none")")
+        if realtime {
+            XCTAssertEqual(process.restarts, 1, "one fault, one restart (last fault: \(process.lastFault ?? "none"))")
+        } else if process.restarts > 1 {
+            // A sandbox at normal priority on a loaded machine can miss 8 deadlines in a row after its restart: a hang, by
+            // the product's rule, and rightly restarted. Only where SCHED_FIFO is refused, and said.
+            print("no SCHED_FIFO: \(process.restarts) restarts, the last for \(process.lastFault ?? "none")")
+            XCTAssertEqual(process.lastFault.map { $0.hasPrefix("hang: missed") }, true, "a later fault: \(process.lastFault ?? "none")")
+        }
         roundTrips.sort()
         if !roundTrips.isEmpty {   // the figure for docs/sandbox.md (a loaded machine's scheduler: the sandbox has no SCHED_FIFO)
             print("Sandbox round trip at 256 frames, fil4: median \(roundTrips[roundTrips.count / 2] / 1000) µs, "
@@ -143,9 +153,12 @@ final class SandboxedUnitTests: XCTestCase {
         return (worst, slack, try XCTUnwrap(backAt, "the sandbox came back"))
     }
 
-    /// Puts this thread at SCHED_FIFO 20; false where the system does not allow it.
+    /// The SCHED_FIFO priority of the test's cycles and of its sandboxes (where allowed).
+    static let priority: Int32 = 20
+
+    /// Puts this thread at SCHED_FIFO ``priority``; false where the system does not allow it.
     static func enterRealtime() -> Bool {
-        var parameters = sched_param(sched_priority: 20)
+        var parameters = sched_param(sched_priority: priority)
         return pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters) == 0
     }
 
