@@ -15,20 +15,30 @@ class SandboxFaultTests: JACKServerTestCase {
     func testHangingPlugin() throws { try scenario(.hang, expect: "hang: missed") }
     func testNaNPlugin() throws { try scenario(.nan, expect: "garbage:") }
     func testPluginAbortingAtInstantiation() throws { try scenario(.abortAtInstantiate, expect: "crashed: signal 6 (SIGABRT)", comesBack: false) }
+    /// `isolation = "strip"`: a pass-through plugin and the segfaulting one share one sandbox; the crash takes both
+    /// (the log names the group) and both come back, while `gtr` plays on.
+    func testSegfaultInAStripSandbox() throws { try scenario(.segfault, expect: "crashed: signal 11 (SIGSEGV)", grouped: true) }
 
     /// Runs the show with `plugin`, records 3 s of `mix`, checks the tone, the log and that Foldback still runs.
-    func scenario(_ plugin: FaultyPlugin, expect fault: String, comesBack: Bool = true) throws {
-        let name = "fb-sbx-\(getpid())-\(Self.period)-\(plugin.rawValue)"
+    func scenario(_ plugin: FaultyPlugin, expect fault: String, comesBack: Bool = true, grouped: Bool = false) throws {
+        let name = "fb-sbx-\(getpid())-\(Self.period)-\(plugin.rawValue)\(grouped ? "-strip" : "")"
+        let companion = grouped ? """
+              [[strip.unit]]
+              type = "lv2"
+              uri = "\(FaultyPlugin.passThrough.uri)"
+              isolation = "strip"
+
+            """ : ""
         let player = try JACKTestPlayer(name: "\(name)-player", serverName: serverName, signals: [.sine(frequency: 440, level: -18)])
         defer { player.close() }
         let run = try StuckCycleScenario.show(named: name, serverName: serverName, testBundle: Bundle(for: Self.self), preset: """
             [[strip]]
             name = "vox"
             send = [{ bus = "mix" }]
-              [[strip.unit]]
+            \(companion)  [[strip.unit]]
               type = "lv2"
               uri = "\(plugin.uri)"
-              isolation = "unit"
+              isolation = "\(grouped ? "strip" : "unit")"
               \(plugin == .abortAtInstantiate ? "" : "controls = { fault_after_s = 1 }")
 
             [[strip]]
@@ -54,6 +64,7 @@ class SandboxFaultTests: JACKServerTestCase {
         let log = run.standardError
         XCTAssertTrue(log.contains("faulted (\(fault)"), "the log says how it faulted: \(log)")
         XCTAssertTrue(log.contains("strip 'vox'") && log.contains(plugin.uri), "the log names the plugin: \(log)")
+        if grouped { XCTAssertTrue(log.contains("LV2 plugins ") && log.contains(FaultyPlugin.passThrough.uri), "the log names the group: \(log)") }
         if comesBack {
             let backs = log.components(separatedBy: " came back ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
             XCTAssertGreaterThanOrEqual(backs.count, 1, log)
