@@ -36,7 +36,9 @@
 enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 2, FB_SANDBOX_MAX_CHANNELS = 64 };
 /// +24 dBFS: a sample beyond this is garbage, as a NaN is.
 static const float FB_SANDBOX_ABSURD = 15.848932f;
-/// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: most round trips end within it.
+/// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: a short round trip ends within it. When the
+/// last round trip took longer (a strip's chain of plugins), it sleeps at once: spinning would only burn the CPU the
+/// sandbox needs.
 static const int64_t FB_SANDBOX_SPIN_NS = 30 * 1000;
 
 
@@ -223,6 +225,7 @@ static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs
     int64_t timeout = unit->fixedTimeoutNs > 0 ? unit->fixedTimeoutNs
                                                : (int64_t)((double)frames / unit->sampleRate * unit->deadlineFraction * 1e9);
     int64_t deadline = start + timeout;
+    int64_t spin = (int64_t)atomic_load_explicit(&shared->roundTripNs, memory_order_relaxed) > FB_SANDBOX_SPIN_NS ? 0 : FB_SANDBOX_SPIN_NS;
     for (uint32_t channel = 0; channel < unit->inputChannels; channel++)
         memcpy(fb_sandbox_input(shared, channel), inputs[channel], frames * sizeof(float));
     uint32_t seq = request + 1;
@@ -234,7 +237,7 @@ static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs
         if (response == seq) break;
         int64_t now = fb_now_ns();
         if (now >= deadline) return 0;
-        if (now - start >= FB_SANDBOX_SPIN_NS) fb_futex_wait_for(&shared->response, response, deadline - now);
+        if (now - start >= spin) fb_futex_wait_for(&shared->response, response, deadline - now);
     }
     atomic_store_explicit(&shared->roundTripNs, (uint64_t)(fb_now_ns() - start), memory_order_relaxed);
     if (fb_is_garbage(shared, frames)) {
