@@ -36,7 +36,9 @@
 enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 2, FB_SANDBOX_MAX_CHANNELS = 64 };
 /// +24 dBFS: a sample beyond this is garbage, as a NaN is.
 static const float FB_SANDBOX_ABSURD = 15.848932f;
-/// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: most round trips end within it.
+/// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: a short round trip ends within it. When the
+/// last round trip took longer (a strip's chain of plugins), it sleeps at once: spinning would only burn the CPU the
+/// sandbox needs.
 static const int64_t FB_SANDBOX_SPIN_NS = 30 * 1000;
 
 
@@ -203,7 +205,8 @@ static void fb_fallback(const fb_sandbox_unit *unit, const float *const *inputs,
 }
 
 /// Whether any output sample is NaN, infinite or above +24 dBFS.
-static int fb_is_garbage(fb_sandbox_shared *shared, uint32_t channels, uint32_t frames) {
+static int fb_is_garbage(fb_sandbox_shared *shared, uint32_t frames) {
+    uint32_t channels = shared->outputChannels;
     int bad = 0;
     for (uint32_t channel = 0; channel < channels; channel++) {
         const float *samples = fb_sandbox_output(shared, channel);
@@ -222,6 +225,7 @@ static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs
     int64_t timeout = unit->fixedTimeoutNs > 0 ? unit->fixedTimeoutNs
                                                : (int64_t)((double)frames / unit->sampleRate * unit->deadlineFraction * 1e9);
     int64_t deadline = start + timeout;
+    int64_t spin = (int64_t)atomic_load_explicit(&shared->roundTripNs, memory_order_relaxed) > FB_SANDBOX_SPIN_NS ? 0 : FB_SANDBOX_SPIN_NS;
     for (uint32_t channel = 0; channel < unit->inputChannels; channel++)
         memcpy(fb_sandbox_input(shared, channel), inputs[channel], frames * sizeof(float));
     uint32_t seq = request + 1;
@@ -233,40 +237,35 @@ static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs
         if (response == seq) break;
         int64_t now = fb_now_ns();
         if (now >= deadline) return 0;
-        if (now - start >= FB_SANDBOX_SPIN_NS) fb_futex_wait_for(&shared->response, response, deadline - now);
+        if (now - start >= spin) fb_futex_wait_for(&shared->response, response, deadline - now);
     }
     atomic_store_explicit(&shared->roundTripNs, (uint64_t)(fb_now_ns() - start), memory_order_relaxed);
-    if (fb_is_garbage(shared, unit->outputChannels, frames)) {
+    if (fb_is_garbage(shared, frames)) {
         atomic_fetch_add_explicit(&shared->garbage, 1, memory_order_relaxed);
         return -1;
     }
     return 1;
 }
 
-int fb_sandbox_process(fb_sandbox_unit *unit, const float *const *inputs, float *const *outputs, uint32_t frames) {
+/// The unit's part of a delivered (`result` 1) or missed cycle: the sandbox's outputs (after a fallback, crossfaded in
+/// over `fadeFrames`) or the fallback.
+static int fb_sandbox_deliver(fb_sandbox_unit *unit, int result, const float *const *inputs, float *const *outputs, uint32_t frames) {
     fb_sandbox_shared *shared = unit->shared;
-    int result = fb_sandbox_exchange(unit, inputs, frames);
     if (result <= 0) {
-        if (result == 0 && atomic_load_explicit(&shared->state, memory_order_relaxed) == FB_SANDBOX_READY) {
-            atomic_fetch_add_explicit(&shared->lateInARow, 1, memory_order_relaxed);
-            atomic_fetch_add_explicit(&shared->lateTotal, 1, memory_order_relaxed);
-        }
         fb_fallback(unit, inputs, outputs, frames);
         unit->fadePosition = 0;
         return 0;
     }
-    atomic_store_explicit(&shared->lateInARow, 0, memory_order_relaxed);
-    atomic_fetch_add_explicit(&shared->delivered, 1, memory_order_relaxed);
     if (unit->fadePosition >= unit->fadeFrames) {
         for (uint32_t channel = 0; channel < unit->outputChannels; channel++)
-            memcpy(outputs[channel], fb_sandbox_output(shared, channel), frames * sizeof(float));
+            memcpy(outputs[channel], fb_sandbox_output(shared, unit->outputOffset + channel), frames * sizeof(float));
         return 1;
     }
     // Back after a fallback: a linear crossfade from the fallback to the sandbox's output over `fadeFrames`.
     fb_fallback(unit, inputs, outputs, frames);
     uint32_t position = unit->fadePosition;
     for (uint32_t channel = 0; channel < unit->outputChannels; channel++) {
-        const float *wet = fb_sandbox_output(shared, channel);
+        const float *wet = fb_sandbox_output(shared, unit->outputOffset + channel);
         float *out = outputs[channel];
         for (uint32_t frame = 0; frame < frames; frame++) {
             uint32_t at = position + frame;
@@ -278,3 +277,31 @@ int fb_sandbox_process(fb_sandbox_unit *unit, const float *const *inputs, float 
     return 1;
 }
 
+int fb_sandbox_process(fb_sandbox_unit *unit, const float *const *inputs, float *const *outputs, uint32_t frames) {
+    fb_sandbox_shared *shared = unit->shared;
+    fb_sandbox_group *group = unit->group;
+    if (group && unit->member > 0) {
+        // A later unit of a group: the first one's exchange this cycle ran the whole chain (or failed).
+        int result = group->stamp != unit->seenStamp ? group->result : 0;
+        unit->seenStamp = group->stamp;
+        return fb_sandbox_deliver(unit, result, inputs, outputs, frames);
+    }
+    int result = fb_sandbox_exchange(unit, inputs, frames);
+    if (result == 0 && atomic_load_explicit(&shared->state, memory_order_relaxed) == FB_SANDBOX_READY) {
+        atomic_fetch_add_explicit(&shared->lateInARow, 1, memory_order_relaxed);
+        atomic_fetch_add_explicit(&shared->lateTotal, 1, memory_order_relaxed);
+    } else if (result > 0) {
+        atomic_store_explicit(&shared->lateInARow, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&shared->delivered, 1, memory_order_relaxed);
+    }
+    if (group) {
+        group->result = result;
+        group->stamp++;
+        unit->seenStamp = group->stamp;
+    }
+    return fb_sandbox_deliver(unit, result, inputs, outputs, frames);
+}
+
+void fb_sandbox_unit_set_parameter(fb_sandbox_unit *unit, uint32_t index, float value) {
+    fb_sandbox_set_parameter(unit->shared, unit->parameterOffset + index, value);
+}

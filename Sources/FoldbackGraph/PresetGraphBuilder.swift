@@ -13,8 +13,7 @@ public enum PresetGraphBuilder {
         let busIndex = Dictionary(uniqueKeysWithValues: preset.buses.enumerated().map { ($1.name, $0) })
         var strips: [StripDescription] = []
         for strip in preset.strips {
-            var units: [any EngineUnit] = []
-            for unit in strip.units { units.append(try UnitFactory.makeUnit(unit, hosting: hosting, owner: "strip '\(strip.name)'")) }
+            let units = try UnitFactory.makeUnits(strip.units, hosting: hosting, owner: "strip '\(strip.name)'")
             var sends: [SendDescription] = []
             for send in strip.sends {
                 guard let bus = busIndex[send.busName] else {
@@ -42,8 +41,7 @@ public enum PresetGraphBuilder {
         }
         var buses: [BusDescription] = []
         for bus in preset.buses {
-            var units: [any EngineUnit] = []
-            for unit in bus.units { units.append(try UnitFactory.makeUnit(unit, hosting: hosting, owner: "bus '\(bus.name)'")) }
+            let units = try UnitFactory.makeUnits(bus.units, hosting: hosting, owner: "bus '\(bus.name)'")
             buses.append(BusDescription(
                 name: bus.name, channels: bus.channels, gainDB: bus.gainDB, isMuted: bus.isMuted, limiter: bus.limiter,
                 units: units, unitIDs: bus.units.map(\.id), bypassedUnits: bus.units.map(\.isBypassed),

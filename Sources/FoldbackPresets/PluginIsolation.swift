@@ -5,7 +5,8 @@
 public enum PluginIsolation: String, Sendable, Equatable, CaseIterable {
     /// In Foldback's own process, as before sandboxes (a trusted plugin at the lowest periods).
     case none
-    /// In a sandbox process for the strip's (or bus's) plugins. Today each sandboxed unit gets its own process, as `unit`.
+    /// In one sandbox process for each run of the strip's (or bus's) consecutive `strip` plugins: one round trip a cycle for
+    /// the run; a fault in it bypasses or mutes all of the run's units.
     case strip
     /// In a sandbox process of its own.
     case unit

@@ -12,7 +12,7 @@ enum SandboxCommandThread {
     static let idleCheckNanoseconds: Int64 = 200_000_000
 
     /// Starts the thread for `served`; it ends when Foldback (`parentProcess`) is gone.
-    static func start(serving served: ServedUnit, parentProcess: Int32) {
+    static func start(serving served: ServedChain, parentProcess: Int32) {
         let channel = served.channel
         // Read before the thread starts, so before the sandbox says it is ready: a request Foldback posts as soon as it
         // sees ready is newer than this even when the new thread first runs after it (reading it in the thread lost one).
@@ -33,11 +33,14 @@ enum SandboxCommandThread {
 
     /// Does request `kind`: status 0 and the answer, or 1 and why not. A saved state answers with its `.ttl` path, and the
     /// right instance's on a second line for a dual-mono pair.
-    private static func answer(_ kind: UInt32, text: String, served: ServedUnit) -> (Int32, String) {
+    private static func answer(_ kind: UInt32, text: String, served: ServedChain) -> (Int32, String) {
         switch Int(kind) {
         case Int(FB_SANDBOX_COMMAND_SAVE_STATE):
             do {
-                let saved = try served.unit.saveState(to: text)
+                // "member\npath": which plugin of the chain, and where.
+                let parts = text.split(separator: "\n", maxSplits: 1).map(String.init)
+                guard parts.count == 2, let member = Int(parts[0]), served.units.indices.contains(member) else { return (1, "bad request: \(text)") }
+                let saved = try served.units[member].saveState(to: parts[1])
                 return (0, [saved.path, saved.rightPath].compactMap { $0 }.joined(separator: "\n"))
             } catch {
                 return (1, error.description)

@@ -4,8 +4,8 @@ public import FoldbackLV2
 
 /// The one argument of `foldback-sandbox` (as JSON): everything it needs to host one LV2 unit as Foldback would.
 public struct SandboxConfiguration: Sendable, Equatable, Codable {
-    /// The plugin to instantiate, as the preset set it up.
-    public var plugin: LV2UnitRecipe
+    /// The plugins to instantiate, as the preset set them up: one, or a strip's chain run in order (`isolation = "strip"`).
+    public var plugins: [LV2UnitRecipe]
     /// Who the plugin is in log lines (`x42 EQ on strip 'vox'`).
     public var label: String
     /// The strip channels the unit is prepared for, the sample rate and the largest block.
@@ -23,10 +23,10 @@ public struct SandboxConfiguration: Sendable, Equatable, Codable {
 
     /// A configuration.
     public init(
-        plugin: LV2UnitRecipe, label: String, channels: Int, sampleRate: Double, maxFrames: Int, hosting: PluginHosting,
+        plugins: [LV2UnitRecipe], label: String, channels: Int, sampleRate: Double, maxFrames: Int, hosting: PluginHosting,
         channelPath: String, parentProcess: Int32
     ) {
-        self.plugin = plugin
+        self.plugins = plugins
         self.label = label
         self.channels = channels
         self.sampleRate = sampleRate

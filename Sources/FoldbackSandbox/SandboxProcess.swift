@@ -180,17 +180,20 @@ public final class SandboxProcess: @unchecked Sendable {
     /// How long a state save may take in the sandbox.
     public static let requestTimeout: Duration = .seconds(10)
 
-    /// The state file a restart restores (the preset's, or the one last captured by ``saveState(to:)``).
-    public var stateFile: String? { state.withLock { $0.configuration.plugin.stateFile } }
+    /// The state file a restart restores to the first (or only) plugin (the preset's, or the one last captured by ``saveState(to:member:)``).
+    public var stateFile: String? { stateFile(member: 0) }
 
-    /// Asks the sandbox to save its plugin's state (control inputs and the plugin's own) as a lilv state bundle in
+    /// The state file a restart restores to plugin `member` of the sandbox's chain.
+    public func stateFile(member: Int) -> String? { state.withLock { $0.configuration.plugins[member].stateFile } }
+
+    /// Asks the sandbox to save its plugin's (or its chain's plugin `member`'s) state (control inputs and the plugin's own) as a lilv state bundle in
     /// `directory`, as ``LV2Unit/saveState(to:)`` does in Foldback's process (a dual-mono pair's right instance in
     /// `directory-right`), off the audio thread and without disturbing its cycles. A later restart of this sandbox
     /// re-instantiates the plugin from that state (then applies the last control values Foldback set).
-    public func saveState(to directory: String) throws(SandboxError) -> LV2SavedState {
+    public func saveState(to directory: String, member: Int = 0) throws(SandboxError) -> LV2SavedState {
         let path = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
         let answer = requests.withLock { _ in
-            channel.isReady ? channel.request(FB_SANDBOX_COMMAND_SAVE_STATE, text: path, timeout: Self.requestTimeout) {
+            channel.isReady ? channel.request(FB_SANDBOX_COMMAND_SAVE_STATE, text: "\(member)\n\(path)", timeout: Self.requestTimeout) {
                 state.withLock { $0.process?.isRunning ?? false }
             } : nil
         }
@@ -200,8 +203,8 @@ public final class SandboxProcess: @unchecked Sendable {
         guard let first = paths.first else { throw .request(reason: "\(label): the sandbox saved no state") }
         let saved = LV2SavedState(path: first, rightPath: paths.dropFirst().first)
         state.withLock {
-            $0.configuration.plugin.stateFile = saved.path
-            $0.configuration.plugin.rightStateFile = saved.rightPath
+            $0.configuration.plugins[member].stateFile = saved.path
+            $0.configuration.plugins[member].rightStateFile = saved.rightPath
         }
         return saved
     }

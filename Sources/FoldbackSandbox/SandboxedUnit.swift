@@ -43,9 +43,13 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
     public let label: String
     private let options: SandboxOptions
     private let hosting: PluginHosting
-    /// The running sandbox, once prepared (shared with a unit that continues this one across a preset switch).
-    public var process: SandboxProcess? { lease?.process }
+    /// The running sandbox, once prepared (shared with a unit that continues this one across a preset switch, or with
+    /// the other units of its ``SandboxGroup``).
+    public var process: SandboxProcess? { lease?.process ?? group?.process }
     private var lease: SandboxLease?
+    /// The group whose sandbox hosts this unit's plugin with the strip's others (`isolation = "strip"`), and its place in it.
+    private let group: SandboxGroup?
+    private let member: Int
     /// The format the sandbox was prepared for: what a successor must match to continue it.
     private var format: (channels: Int, sampleRate: Double, maxFrames: Int, inputs: Int, outputs: Int)?
     private var render: UnsafeMutablePointer<fb_sandbox_unit>?
@@ -56,6 +60,20 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         self.hosting = hosting
         self.options = options
         label = "LV2 plugin \(plugin.info.name) <\(plugin.typeName)>" + (owner.map { " on \($0)" } ?? "")
+        group = nil
+        member = 0
+    }
+
+    /// Member `member` of `group` (see ``SandboxGroup/units()``).
+    init(group: SandboxGroup, member: Int) {
+        plugin = group.plugins[member]
+        hosting = group.hosting
+        var options = group.options
+        options.onFault = group.faultActions[member]
+        self.options = options
+        label = group.label
+        self.group = group
+        self.member = member
     }
 
     deinit {
@@ -64,13 +82,23 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
 
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
         guard render == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
+        if let group {
+            let (process, layout) = try group.prepare(member: member, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames)
+            // The engine's bypass of a plugin without an `lv2:enabled` port goes to the sandbox (the word after its controls),
+            // which crossfades around the plugin inside the chain.
+            let bypass = plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation) ?? plugin.parameters.count
+            return makeSlot(
+                process, inputs: layout.inputs, outputs: layout.outputs, sampleRate: sampleRate,
+                grouping: (group.record, layout.outputOffset, layout.parameterOffset), latency: member == 0 ? process.channel.latency : 0,
+                bypassParameter: bypass)
+        }
         let counts: (inputs: Int, outputs: Int)
         let process: SandboxProcess
         do {
             counts = try plugin.slotChannels(channels: channels)
             let channel = try SandboxChannel(inputs: counts.inputs, outputs: counts.outputs, maxFrames: maxFrames, parameters: parameters.count)
             let configuration = SandboxConfiguration(
-                plugin: plugin.recipe, label: label, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames, hosting: hosting,
+                plugins: [plugin.recipe], label: label, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames, hosting: hosting,
                 channelPath: channel.path, parentProcess: getpid())
             process = SandboxProcess(configuration: configuration, channel: channel, executable: try SandboxProcess.locateExecutable())
             try process.launch()
@@ -89,11 +117,17 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
     }
 
     /// The realtime record over `process`'s channel and the render slot around it.
-    private func makeSlot(_ process: SandboxProcess, inputs: Int, outputs: Int, sampleRate: Double) -> UnitRenderSlot {
+    private func makeSlot(
+        _ process: SandboxProcess, inputs: Int, outputs: Int, sampleRate: Double,
+        grouping: (record: UnsafeMutablePointer<fb_sandbox_group>, outputOffset: Int, parameterOffset: Int)? = nil,
+        latency: Int? = nil, bypassParameter: Int? = nil
+    ) -> UnitRenderSlot {
         let fadeFrames = UInt32(max(1, (options.fadeSeconds * sampleRate).rounded()))
         let state = UnsafeMutablePointer<fb_sandbox_unit>.allocate(capacity: 1)
         state.initialize(to: fb_sandbox_unit(
-            shared: process.channel.shared, inputChannels: UInt32(inputs), outputChannels: UInt32(outputs),
+            shared: process.channel.shared, group: grouping?.record, member: UInt32(member),
+            outputOffset: UInt32(grouping?.outputOffset ?? 0), parameterOffset: UInt32(grouping?.parameterOffset ?? 0), seenStamp: 0,
+            inputChannels: UInt32(inputs), outputChannels: UInt32(outputs),
             onFault: options.onFault == .mute ? UInt32(FB_SANDBOX_MUTE) : UInt32(FB_SANDBOX_BYPASS),
             deadlineFraction: options.deadlineFraction, sampleRate: sampleRate,
             fixedTimeoutNs: options.offlineTimeout.map { Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 } ?? 0,
@@ -101,7 +135,8 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         render = state
         return UnitRenderSlot(
             functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: inputs, outputChannels: outputs,
-            latencyFrames: process.channel.latency, selfBypassParameter: plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation))
+            latencyFrames: latency ?? process.channel.latency,
+            selfBypassParameter: bypassParameter ?? plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation))
     }
 
     /// Continues `predecessor`'s sandbox (its plugin instance, with its tail and its whole state) across a preset switch
@@ -112,7 +147,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         var mine = plugin.recipe, theirs = (predecessor as? SandboxedUnit)?.plugin.recipe
         mine.controls = [:]
         theirs?.controls = [:]
-        guard render == nil, let old = predecessor as? SandboxedUnit, old !== self, mine == theirs, old.hosting == hosting,
+        guard render == nil, group == nil, let old = predecessor as? SandboxedUnit, old !== self, mine == theirs, old.hosting == hosting,
               let lease = old.lease, let format = old.format, format.channels == channels, format.sampleRate == sampleRate,
               format.maxFrames == maxFrames, lease.process.phase != .stopped
         else { return nil }
@@ -125,11 +160,11 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         return UnitContinuation(slot: makeSlot(lease.process, inputs: format.inputs, outputs: format.outputs, sampleRate: sampleRate), parameterValues: values)
     }
 
-    /// Saves the sandboxed plugin's state as a lilv state bundle in `directory` (see ``SandboxProcess/saveState(to:)``),
+    /// Saves the sandboxed plugin's state as a lilv state bundle in `directory` (see ``SandboxProcess/saveState(to:member:)``),
     /// off the audio thread; a later restart of its sandbox restores it.
     public func saveState(to directory: String) throws(SandboxError) -> LV2SavedState {
         guard let process else { throw .request(reason: "\(label): not prepared yet: state not saved") }
-        return try process.saveState(to: directory)
+        return try process.saveState(to: directory, member: member)
     }
 
     /// Whether the unit plays its fallback after a fault: its sandbox restarting after one, or left bypassed after too many.
@@ -161,7 +196,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         },
         setParameter: { state, index, value in
             let unit = state.assumingMemoryBound(to: fb_sandbox_unit.self)
-            fb_sandbox_set_parameter(unit.pointee.shared, UInt32(bitPattern: index), value)
+            fb_sandbox_unit_set_parameter(unit, UInt32(bitPattern: index), value)
         },
         reset: { state in
             fb_sandbox_request_reset(state.assumingMemoryBound(to: fb_sandbox_unit.self).pointee.shared)

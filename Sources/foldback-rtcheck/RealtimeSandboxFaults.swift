@@ -45,7 +45,7 @@ final class RealtimeSandboxFaults {
     /// One step of the control loop.
     func service(engine: Engine, cyclesDone: Int, cycles: Int) {
         guard let process = Self.sandbox(of: engine.runningGraph) else { return }
-        observe(process)
+        for other in Self.allSandboxes(of: engine.runningGraph) { observe(other) }
         if var current = underway {
             serviceUnderway(&current)
             return
@@ -89,7 +89,7 @@ final class RealtimeSandboxFaults {
 
     /// The end of the run: every fault recovered, no sandbox faulted by itself, the sandboxes' cycles allocation-free.
     func finish(engine: Engine, countingAllocations: Bool) {
-        if let process = Self.sandbox(of: engine.runningGraph) { observe(process) }
+        for process in Self.allSandboxes(of: engine.runningGraph) { observe(process) }
         countedSandboxes = seen.values.filter(\.channel.countsAllocations).count
         if next < Fault.allCases.count || underway != nil { failures.append("only \(recoveries.count) of \(Fault.allCases.count) sandbox faults were recovered") }
         let deliberate = Fault.allCases.count
@@ -119,6 +119,11 @@ final class RealtimeSandboxFaults {
         let units = strips[RealtimeScenario.sandboxedStrip].units
         guard units.indices.contains(RealtimeScenario.sandboxedIndex) else { return nil }
         return (units[RealtimeScenario.sandboxedIndex] as? SandboxedUnit)?.process
+    }
+
+    /// Every sandbox `graph` runs (the unit's own and the strip group's).
+    private static func allSandboxes(of graph: EngineGraph?) -> [SandboxProcess] {
+        (graph?.description.strips ?? []).flatMap(\.units).compactMap { ($0 as? SandboxedUnit)?.process }
     }
 
     private static func milliseconds(_ duration: Duration) -> Int {

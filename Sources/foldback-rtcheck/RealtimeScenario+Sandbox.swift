@@ -1,4 +1,4 @@
-// The sandboxed LV2 unit in the realtime scenario (x42 fil4 in a foldback-sandbox process, isolation "unit") and its changes. Non-realtime.
+// The sandboxed LV2 units in the realtime scenario (x42 fil4 alone, isolation "unit"; swh amp and x42 darc sharing one, "strip") and their changes. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
@@ -25,9 +25,31 @@ extension RealtimeScenario {
         }
     }
 
-    /// Live changes to the sandboxed plugin: its `gain`, a band's gain, a bypass and back.
+    /// The `isolation = "strip"` pair after it on the same strip: swh amp and x42 darc (dual-mono pairs on the stereo
+    /// strip) run in order by one sandbox process (a ``SandboxGroup``: one round trip a cycle for both). The amp has no
+    /// `lv2:enabled` port, so its bypass is the sandbox's crossfade.
+    static let groupedIndex = sandboxedIndex + 1
+
+    static func sandboxedGroup(strip: Int) throws(EngineError) -> [any EngineUnit] {
+        guard strip == sandboxedStrip else { return [] }
+        let hosting = PluginHosting(isSynchronous: false, nominalBlockLength: nil, realtimePriority: 10)
+        do {
+            let plugins = [
+                try LV2Unit(uri: "http://plugin.org.uk/swh-plugins/amp", controls: ["gain": -3], hosting: hosting),
+                try LV2Unit(uri: "http://gareus.org/oss/lv2/darc#mono", controls: ["threshold": -20], hosting: hosting),
+            ]
+            return SandboxGroup(plugins: plugins, hosting: hosting, options: SandboxOptions(onFault: .bypass), owner: "strip 'strip0'").units()
+        } catch {
+            throw .unitSetupFailed(unit: "amp + darc", reason: error.description)
+        }
+    }
+
+    /// Live changes to the sandboxed plugins: fil4's `gain`, a band's gain, a bypass and back; darc's threshold, and the
+    /// amp bypassed and back.
     static let sandboxChanges: [(ParameterAddress, Float)] = [
         (.unitParameter(strip: sandboxedStrip, unit: sandboxedIndex, parameter: 1), 3),
         (.unitBypass(strip: sandboxedStrip, unit: sandboxedIndex), 1), (.unitBypass(strip: sandboxedStrip, unit: sandboxedIndex), 0),
+        (.unitParameter(strip: sandboxedStrip, unit: groupedIndex + 1, parameter: 3), -16),
+        (.unitBypass(strip: sandboxedStrip, unit: groupedIndex), 1), (.unitBypass(strip: sandboxedStrip, unit: groupedIndex), 0),
     ]
 }

@@ -61,6 +61,9 @@ enum RealtimeScenario {
                 units.append(sandboxed)
                 ids.append("fil4")
             }
+            let group = try sandboxedGroup(strip: index)
+            units += group
+            ids += ["amp-strip", "darc-strip"].prefix(group.count)
             if let feedback = feedbackUnit(strip: index) {
                 units.append(feedback)
                 ids.append("fbx")

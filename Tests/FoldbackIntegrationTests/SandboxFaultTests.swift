@@ -15,14 +15,18 @@ class SandboxFaultTests: JACKServerTestCase {
     func testHangingPlugin() throws { try scenario(.hang, expect: "hang: missed") }
     func testNaNPlugin() throws { try scenario(.nan, expect: "garbage:") }
     func testPluginAbortingAtInstantiation() throws { try scenario(.abortAtInstantiate, expect: "crashed: signal 6 (SIGABRT)", comesBack: false) }
+    /// `isolation = "strip"`: a pass-through plugin and the segfaulting one share one sandbox; the crash takes both
+    /// (the log names the group) and both come back, while `gtr` plays on.
+    func testSegfaultInAStripSandbox() throws { try scenario(.segfault, expect: "crashed: signal 11 (SIGSEGV)", grouped: true) }
 
     /// Runs the show with `plugin`, records 3 s of `mix`, checks the tone, the log and that Foldback still runs.
-    func scenario(_ plugin: FaultyPlugin, expect fault: String, comesBack: Bool = true) throws {
-        let name = "fb-sbx-\(getpid())-\(Self.period)-\(plugin.rawValue)"
+    func scenario(_ plugin: FaultyPlugin, expect fault: String, comesBack: Bool = true, grouped: Bool = false) throws {
+        let name = "fb-sbx-\(getpid())-\(Self.period)-\(plugin.rawValue)\(grouped ? "-strip" : "")"
         let player = try JACKTestPlayer(name: "\(name)-player", serverName: serverName, signals: [.sine(frequency: 440, level: -18)])
         defer { player.close() }
         let run = try StuckCycleScenario.show(named: name, serverName: serverName, testBundle: Bundle(for: Self.self), preset: StuckCycleScenario.faultyVox(
-            plugin, unitKeys: ["isolation = \"unit\"", plugin == .abortAtInstantiate ? "" : "controls = { fault_after_s = 1 }"], gtr: """
+            plugin, before: grouped ? .passThrough : nil, unitKeys: ["isolation = \"\(grouped ? "strip" : "unit")\"",
+                                                                  plugin == .abortAtInstantiate ? "" : "controls = { fault_after_s = 1 }"], gtr: """
             [[strip]]
             name = "gtr"
             connect = ["\(name)-player:out_1"]
@@ -42,6 +46,7 @@ class SandboxFaultTests: JACKServerTestCase {
         XCTAssertTrue(log.contains("faulted (\(fault)"), "the log says how it faulted: \(log)")
         XCTAssertTrue(log.contains("strip 'vox'") && log.contains(plugin.uri), "the log names the plugin: \(log)")
         let backs = log.components(separatedBy: " came back ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+        if grouped { XCTAssertTrue(log.contains("LV2 plugins ") && log.contains(FaultyPlugin.passThrough.uri), "the log names the group: \(log)") }
         if comesBack {
             XCTAssertGreaterThanOrEqual(backs.count, 1, log)
             XCTAssertLessThan(backs.max() ?? .max, 900, "back within 1 s of the fault (restart time \(backs) ms, plus ≤ 100 ms to notice)")

@@ -77,8 +77,10 @@ struct StuckCycleScenario {
 
     /// A preset's strip `vox` (playing `connect`, if any) through one faulty `plugin` with `unitKeys` (TOML lines) into
     /// bus `mix`, and that bus, mono without limiter; `gtr` is the strip that follows it, if any.
-    static func faultyVox(_ plugin: FaultyPlugin, connect: String? = nil, unitKeys: [String], gtr: String = "", mixKeys: [String] = []) -> String {
-        (["[[strip]]", "name = \"vox\""] + (connect.map { ["connect = [\"\($0)\"]"] } ?? []) + ["send = [{ bus = \"mix\" }]",
+    static func faultyVox(_ plugin: FaultyPlugin, connect: String? = nil, before: FaultyPlugin? = nil, unitKeys: [String], gtr: String = "",
+                          mixKeys: [String] = []) -> String {
+        let leading = before.map { ["  [[strip.unit]]", "  type = \"lv2\"", "  uri = \"\($0.uri)\"", "  isolation = \"strip\""] } ?? []
+        return (["[[strip]]", "name = \"vox\""] + (connect.map { ["connect = [\"\($0)\"]"] } ?? []) + ["send = [{ bus = \"mix\" }]"] + leading + [
           "  [[strip.unit]]", "  type = \"lv2\"", "  uri = \"\(plugin.uri)\""] + unitKeys.map { "  " + $0 }
          + ["", gtr, "", "[[bus]]", "name = \"mix\"", "channels = 1", "limiter = false"] + mixKeys).joined(separator: "\n")
     }

@@ -46,7 +46,7 @@ final class SandboxChannelTests: XCTestCase {
     /// `timeout` (ns) replaces the half-period deadline where a test checks outputs rather than timing (a loaded machine).
     private func unit(_ channel: SandboxChannel, onFault: UInt32 = UInt32(FB_SANDBOX_BYPASS), fade: UInt32 = 0, timeout: Int64 = 0) -> fb_sandbox_unit {
         fb_sandbox_unit(
-            shared: channel.shared, inputChannels: UInt32(channel.inputChannels), outputChannels: UInt32(channel.outputChannels),
+            shared: channel.shared, group: nil, member: 0, outputOffset: 0, parameterOffset: 0, seenStamp: 0, inputChannels: UInt32(channel.inputChannels), outputChannels: UInt32(channel.outputChannels),
             onFault: onFault, deadlineFraction: 0.5, sampleRate: Self.rate, fixedTimeoutNs: timeout, fadeFrames: fade, fadePosition: fade)
     }
 

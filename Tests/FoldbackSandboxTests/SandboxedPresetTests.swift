@@ -57,9 +57,39 @@ final class SandboxedPresetTests: XCTestCase {
             let actual = try render(sandboxed, block: block, cycles: 48_000 / block)
             let energy = expected[0].reduce(0) { $0 + $1 * $1 }
             XCTAssertGreaterThan(energy, 1, "the chain makes sound (block \(block))")
-            XCTAssertTrue(expected == actual, "block \(block): sandboxed output differs from isolation none; first difference at frame "
-                + "\(zip(expected[0], actual[0]).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+            assertIdentical(expected, actual, "block \(block), isolation strip")
         }
+    }
+
+    /// `isolation = "strip"`: the vocal's three plugins share one sandbox process (one round trip a cycle), and render
+    /// bit-identical to `none` and to `unit` at awkward blocks (1, 7, 253, 1024), also with the plate (no `lv2:enabled`
+    /// port: the sandbox does its bypass) and the EQ bypassed by the preset.
+    func testAStripsPluginsShareOneSandboxBitIdenticalAtAwkwardBlocks() throws {
+        let strip = try Self.vocalPreset(isolation: "strip")
+        let graph = try PresetGraphBuilder.graph(for: strip, sampleRate: 48_000, maxFrames: 256, hosting: .offline(block: 256))
+        let plugins = graph.description.strips[0].units.compactMap { $0 as? SandboxedUnit }
+        XCTAssertEqual(plugins.count, 3)
+        XCTAssertEqual(Set(plugins.compactMap { $0.process.map(ObjectIdentifier.init) }).count, 1, "one sandbox for the strip's three plugins")
+        XCTAssertEqual(Set(try Self.vocalPreset(isolation: "unit").strips[0].units.compactMap(\.lv2?.isolation)), [.unit])
+        var bypassedNone = try Self.vocalPreset(isolation: "none"), bypassedStrip = strip
+        for index in [1, 3] {
+            bypassedNone.strips[0].units[index].isBypassed = true
+            bypassedStrip.strips[0].units[index].isBypassed = true
+        }
+        for block in [1, 7, 253, 1024] {
+            let cycles = (block == 1 ? 4_800 : 24_000) / block   // 0.1 s at block 1, else 0.5 s
+            let expected = try render(try Self.vocalPreset(isolation: "none"), block: block, cycles: cycles)
+            assertIdentical(expected, try render(strip, block: block, cycles: cycles), "block \(block), isolation strip")
+            assertIdentical(expected, try render(try Self.vocalPreset(isolation: "unit"), block: block, cycles: cycles), "block \(block), isolation unit")
+            let bypassed = try render(bypassedNone, block: block, cycles: cycles)
+            XCTAssertFalse(bypassed == expected, "the bypass changes the sound (block \(block))")
+            assertIdentical(bypassed, try render(bypassedStrip, block: block, cycles: cycles), "block \(block), eq and verb bypassed, isolation strip")
+        }
+    }
+
+    private func assertIdentical(_ expected: [[Float]], _ actual: [[Float]], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(expected == actual, "\(what): output differs from isolation none; first difference at frame "
+            + "\(zip(expected[0], actual[0]).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)", file: file, line: line)
     }
 
     func testIsolationAndOnFaultAreCheckedWithTheirLocation() throws {

@@ -107,9 +107,23 @@ uint32_t fb_sandbox_command_latest(const fb_sandbox_shared *shared);
 /// The calling process's soft RLIMIT_MEMLOCK (bytes) and RLIMIT_RTTIME (µs); UINT64_MAX for unlimited. Non-realtime.
 void fb_sandbox_limits(uint64_t *memlock, uint64_t *rttime);
 
+/// Foldback's realtime record of a group of sandboxed units sharing one sandbox (`isolation = "strip"`): the cycle the
+/// group's first unit last exchanged and whether the sandbox delivered it; the units after it read their outputs from it.
+typedef struct {
+    uint32_t stamp;
+    int32_t result;
+} fb_sandbox_group;
+
 /// Foldback's realtime record of one sandboxed unit (allocated by the unit, read by the audio thread).
 typedef struct {
     fb_sandbox_shared *shared;
+    /// The group the unit belongs to (NULL: a sandbox of its own), its place in it (0: the unit that exchanges the cycle),
+    /// where its outputs and controls start in the channel, and the group's stamp it last used.
+    fb_sandbox_group *group;
+    uint32_t member;
+    uint32_t outputOffset;
+    uint32_t parameterOffset;
+    uint32_t seenStamp;
     uint32_t inputChannels;
     uint32_t outputChannels;
     /// FB_SANDBOX_BYPASS or FB_SANDBOX_MUTE.
@@ -127,7 +141,11 @@ typedef struct {
 /// One cycle of a sandboxed unit (Foldback's audio thread): when the sandbox is ready and idle, copies the inputs in,
 /// wakes it (FUTEX_WAKE) and waits for its outputs until the deadline (FUTEX_WAIT with a timeout); a late, absent or
 /// garbage-producing sandbox gives the fallback (`onFault`) for this cycle. Returns 1 when the sandbox's output was used.
+/// In a group, the first unit exchanges the whole chain's cycle; each later unit copies its own outputs from that same
+/// cycle, or gives its fallback when the exchange failed or did not happen this cycle.
 int fb_sandbox_process(fb_sandbox_unit *unit, const float *const *inputs, float *const *outputs, uint32_t frames);
+/// Sets the unit's control `index` (its place in the channel's controls, after the group's earlier units'). Realtime.
+void fb_sandbox_unit_set_parameter(fb_sandbox_unit *unit, uint32_t index, float value);
 
 #ifdef __cplusplus
 }
