@@ -238,7 +238,7 @@ let package = Package(
             dependencies: [
                 "FoldbackJACK", "FoldbackJACKTesting", "FoldbackEngine", "FoldbackRender", "FoldbackLV2", "FoldbackControl", "FoldbackPresets",
                 "FoldbackGraph", "FoldbackWeb", "FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackLive", "FoldbackTestSupport", "foldback",
-                "FoldbackX32", "FoldbackDSP",
+                "FoldbackX32", "FoldbackDSP", "FoldbackHRTF",
             ],
             exclude: ["Fixtures"]
         ),

@@ -9,7 +9,7 @@ enum BusDecoder {
     static let keys = [
         "name", "channels", ParameterTree.Key.gain, ParameterTree.Key.mute, "connect", "in_ear", "limiter", "limiter_mode", ParameterTree.Key.limiterCeiling, ParameterTree.Key.limiterRelease,
         "unit", "output", "compensate", "recall_safe", "x32_main",
-        "label", "binaural", "hrtf",
+        "label", "binaural", "hrtf", "listener",
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -31,6 +31,14 @@ enum BusDecoder {
         bus.isBinaural = reader.bool("binaural", default: false)
         if bus.isBinaural, bus.channels != 2 {
             reader.log.error("\(owner) has \(bus.channels) channel(s); a binaural bus is stereo (channels = 2)", at: reader.keyLocation("binaural"))
+        }
+        if let listener = reader.string("listener") {   // checked against [stage]'s players once it is read
+            if !bus.isBinaural {
+                reader.log.error("'listener' places a binaural bus's sources from the stage plot; add binaural = true to \(owner) or remove 'listener'",
+                                 at: reader.keyLocation("listener"))
+            }
+            bus.listener = listener
+            bus.listenerLocation = reader.valueLocation("listener")
         }
         guard let path = reader.string("hrtf") else { return }
         if !bus.isBinaural {

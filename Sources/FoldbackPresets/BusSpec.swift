@@ -44,6 +44,11 @@ public struct BusSpec: Sendable {
     public var hrtfPath: String?
     /// Where the `hrtf` value is, for errors about the file.
     public var hrtfLocation: SourceLocation?
+    /// The `[stage]` player whose ears this binaural bus is (`listener = "bass"`): its sends default to where their
+    /// players stand relative to them; nil for none.
+    public var listener: String?
+    /// Where the `listener` value is, for errors about it.
+    public var listenerLocation: SourceLocation?
 
     /// Creates a bus description.
     public init(

@@ -32,6 +32,8 @@ public struct Preset: Sendable {
     public var recallSafe = RecallSafes()
     /// `[preset] gating`: whether silent strips and buses at rest skip their units (default true; docs/presets.md).
     public var isGatingEnabled = true
+    /// The stage plot (`[stage]`), or nil: where players stand, for binaural buses' default positions.
+    public var stage: StagePlot?
     /// Things that load but look unintended (for example a strip with no sends).
     public var warnings: [PresetDiagnostic]
 

@@ -6,7 +6,7 @@ import TOMLKit
 /// Turns a parsed preset document into the model, or into the list of everything wrong with it.
 enum PresetDecoder {
     /// The keys allowed at the top level.
-    static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group", "x32"]
+    static let rootKeys = ["preset", "bus", "strip", "midi", "web", "cue", "dca", "mute_group", "x32", "stage"]
     /// The keys of the `[preset]` table.
     static let infoKeys = ["name", "description", "recall_safe", "isolation", "on_fault", "gating"]
 
@@ -57,6 +57,14 @@ enum PresetDecoder {
         }
 
         PluginIsolation.fillDefaults(isolation, onFault: onFault, strips: &strips, buses: &buses)
+        let stage = StageDecoder.decode(reader.subtable("stage", label: "[stage]"), strips: strips.map(\.name))
+        StageDecoder.checkListeners(buses, stage: stage, log: log)
+        if !log.hasErrors, strips.count == stripReaders.count {   // a send's own azimuth_deg / distance_m wins over the plot
+            StageDecoder.place(&strips, buses: buses, stage: stage) { strip, send, axis in
+                guard let sends = stripReaders[strip].table["send"]?.array, send < sends.count else { return false }
+                return sends[send].table?[axis.key] != nil
+            }
+        }
         SendLoopCheck.report(strips: strips, log: log)
         var routing = Preset(buses: buses, strips: strips, path: locator.file)
         routing.cue = CueDecoder.decode(reader.subtable("cue", label: "[cue]"), buses: buses)
@@ -83,6 +91,7 @@ enum PresetDecoder {
         preset.dcas = routing.dcas
         preset.muteGroups = routing.muteGroups
         preset.isGatingEnabled = isGatingEnabled
+        preset.stage = stage
         preset.recallSafe = RecallSafes(paths: recallSafe.map(\.path))
         RecallSafes.check(recallSafe, in: preset, log: log)
         guard !log.hasErrors else { throw PresetError(diagnostics: log.sortedDiagnostics()) }

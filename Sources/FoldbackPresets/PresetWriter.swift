@@ -58,6 +58,14 @@ public enum PresetWriter {
                 text.key(ParameterTree.Key.mute, group.isMuted)
             }
         }
+        for player in preset.stage?.players ?? [] {   // positions are written on the sends too, so the plot only documents them
+            text.table("[[stage.player]]")
+            text.key("name", string: player.name)
+            text.key("x_m", player.xM)
+            text.key("y_m", player.yM)
+            text.key("facing_deg", player.facingDeg)
+            text.raw("strips", "[" + player.strips.map(TOMLText.quoted).joined(separator: ", ") + "]")
+        }
         MIDIMapWriter.write(preset.midi, into: &text)
         preset.web.write(into: &text)
         if let buses = preset.x32Buses {
@@ -122,6 +130,7 @@ public enum PresetWriter {
         if !bus.isCompensated { text.key("compensate", false) }
         if bus.isBinaural { text.key("binaural", true) }
         if let path = bus.hrtfPath { text.key("hrtf", string: path) }
+        text.key("listener", string: bus.listener)
         writeUnits(bus.units, path: "bus.unit", into: &text)
     }
 

@@ -99,8 +99,8 @@ struct WebPages: Sendable {
             }
             return data
         }
-        var script = Data()   // the console, the unit editors, their outputs, the analyser, groups and playback panels ride with app.js
-        for name in ["app", "tree", "console", "editors", "outputs", "analyser", "groups", "playback"] { script += try read(name, "js") + Data("\n".utf8) }
+        var script = Data()   // the console, the unit editors, their outputs, the analyser, groups and playback panels and binaural stage plots ride with app.js
+        for name in ["app", "tree", "console", "editors", "outputs", "analyser", "groups", "playback", "stage"] { script += try read(name, "js") + Data("\n".utf8) }
         return WebPages(
             indexTemplate: String(decoding: try read("index", "html"), as: UTF8.self),
             script: script,

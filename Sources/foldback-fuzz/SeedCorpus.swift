@@ -89,6 +89,37 @@ enum SeedCorpus {
               bus = "wedge"
 
             """.utf8)),
+        ("stage plot", Array("""
+            [[bus]]
+            name = "iem_bass"
+            binaural = true
+            listener = "bass"
+
+            [[strip]]
+            name = "drums"
+            channels = 2
+              [[strip.send]]
+              bus = "iem_bass"
+              elevation_deg = 10
+            [[strip]]
+            name = "bass"
+              [[strip.send]]
+              bus = "iem_bass"
+              distance_m = 0.3
+
+            [[stage.player]]
+            name = "bass"
+            x_m = 2.0
+            y_m = -0.5
+            facing_deg = 30
+            strips = ["bass"]
+            [[stage.player]]
+            name = "drums"
+            x_m = 0
+            y_m = 3
+            strips = ["drums"]
+
+            """.utf8)),
     ]
 
     /// Every `.toml` file directly in `folder`.

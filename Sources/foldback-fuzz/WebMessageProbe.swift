@@ -17,6 +17,7 @@ struct WebMessageProbe {
     /// Every kind of request a page sends.
     static let seeds = [
         #"{"path":"/foldback/strip/vox/send/iem_vox/gain_db","value":-3}"#, #"{"path":"/foldback/bus/iem_vox/mute","value":1}"#,
+        #"{"path":"/foldback/strip/vox/send/iem_bass/azimuth_deg","value":-135}"#, #"{"path":"/foldback/strip/vox/send/iem_bass/distance_m","value":1.25}"#,
         #"{"command":"setlist/next"}"#, #"{"command":"bus/wedge/unit/fbx/notch/3/clear"}"#, #"{"command":"strip/click/source/play"}"#,
         #"{"analyser":"bus/iem_vox"}"#, #"{"analyser":"off"}"#, #"{"meters":25}"#, #"{"meters":0}"#, #"{"meters":12.5}"#,
     ].map { Array($0.utf8) }
@@ -24,7 +25,7 @@ struct WebMessageProbe {
     static let tokens = [
         "{", "}", "[", "]", "\"", ":", ",", " ", "\\", "\\u0000", "\u{0}", "é", "😀", "\u{FEFF}", "-", ".", "e", "E", "0", "-0", "25", "26",
         "25.0001", "-1", "1e999", "-1e999", "1e-999", "NaN", "Infinity", "null", "true", "false", "[]", "{}", "\"\"",
-        "\"path\"", "\"value\"", "\"command\"", "\"analyser\"", "\"meters\"", "\"/foldback/\"", "/foldback/strip/vox/gain_db",
+        "\"path\"", "\"value\"", "\"command\"", "\"analyser\"", "\"meters\"", "\"/foldback/\"", "/foldback/strip/vox/gain_db", "azimuth_deg", "elevation_deg", "distance_m", "180", "-180.5", "90.01", "0.19",
         String(repeating: "a", count: 300), String(repeating: "9", count: 400),
     ].map { Array($0.utf8) }
 

@@ -64,6 +64,29 @@ final class CheckCommandTests: XCTestCase {
         ])
     }
 
+    /// A binaural bus's listener that no `[stage]` player has: the error at its line and column, exit status 2.
+    func testAnUnknownStageListenerExitsTwoAtItsLine() throws {
+        let path = try FoldbackProcess.temporaryPreset("""
+            [[bus]]
+            name = "iem"
+            binaural = true
+            listener = "bas"
+            [[strip]]
+            name = "vox"
+              [[strip.send]]
+              bus = "iem"
+            [[stage.player]]
+            name = "bass"
+            x_m = 1
+            y_m = 0
+            """)
+        let run = try FoldbackProcess.run(["check", path])
+        XCTAssertEqual(run.status, 2)
+        XCTAssertEqual(run.standardError.split(separator: "\n").map(String.init), [
+            "\(path):4:12: error: no stage player named 'bas'; did you mean 'bass'?", "foldback: \(path) has 1 error",
+        ])
+    }
+
     func testSyntaxErrorsAndMissingFilesExitTwo() throws {
         let path = try FoldbackProcess.temporaryPreset("[[bus]\nname = \"main\"\n")
         let syntax = try FoldbackProcess.run(["check", path])

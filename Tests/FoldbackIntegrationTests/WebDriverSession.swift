@@ -81,6 +81,20 @@ final class WebDriverSession {
     /// Makes tab `handle` the one commands go to.
     func switchTo(_ handle: String) throws { _ = try call("POST", "/session/\(session)/window", ["handle": handle]) }
 
+    /// Drags with one finger (`pointerType` "touch") or the mouse from `points[0]` through each of the others (viewport CSS
+    /// pixels), `stepMs` apart, and lifts: chromedriver dispatches them as real input events (CDP `Input.dispatch…`), so the
+    /// page sees pointerdown, pointermove and pointerup as from a hand.
+    func drag(_ points: [(x: Double, y: Double)], pointerType: String = "touch", stepMs: Int = 30) throws {
+        guard let first = points.first else { return }
+        var steps: [[String: Any]] = [["type": "pointerMove", "duration": 0, "x": Int(first.x.rounded()), "y": Int(first.y.rounded())], ["type": "pointerDown", "button": 0]]
+        for point in points.dropFirst() {
+            steps.append(["type": "pointerMove", "duration": stepMs, "origin": "viewport", "x": Int(point.x.rounded()), "y": Int(point.y.rounded())])
+        }
+        steps.append(["type": "pointerUp", "button": 0])
+        _ = try call("POST", "/session/\(session)/actions", ["actions": [["type": "pointer", "id": "finger", "parameters": ["pointerType": pointerType], "actions": steps]]])
+        _ = try call("DELETE", "/session/\(session)/actions")
+    }
+
     /// A PNG of the window.
     func screenshot() throws -> Data {
         let text = try XCTUnwrap(try call("GET", "/session/\(session)/screenshot")["value"] as? String)

@@ -62,6 +62,38 @@ final class WebAccessTests: XCTestCase {
             XCTAssertFalse(may(vox, path), path)
         }
     }
+
+    /// A binaural bus's stage plot moves: its musician and the engineer may set its sends' azimuth, elevation and distance
+    /// (as parsed from the page's message); another bus's musician may not, and a send into a plain stereo bus has no position.
+    func testAMusicianPlacesOnlyTheirOwnBinauralBusesSources() throws {
+        let tree = ParameterTree(preset: try PresetLoader.parse("""
+            [[bus]]
+            name = "ears"
+            channels = 2
+            binaural = true
+            [[bus]]
+            name = "wedge"
+            channels = 2
+            [[strip]]
+            name = "vox"
+              [[strip.send]]
+              bus = "ears"
+              azimuth_deg = 30.0
+              [[strip.send]]
+              bus = "wedge"
+            """, path: "/tmp/web-binaural.toml"))
+        func may(_ role: WebRole, _ path: String) -> Bool { WebAccess.mayChange(role, path.split(separator: "/", omittingEmptySubsequences: false), in: tree) }
+        for key in ["azimuth_deg", "elevation_deg", "distance_m"] {
+            let request = try WebRequest.parse(#"{"path":"/foldback/strip/vox/send/ears/\#(key)","value":-90}"#)
+            XCTAssertEqual(request, .set(path: "/foldback/strip/vox/send/ears/\(key)", value: -90))
+            XCTAssertTrue(may(.musician(bus: "ears"), "strip/vox/send/ears/\(key)"), key)
+            XCTAssertTrue(may(.engineer, "strip/vox/send/ears/\(key)"), key)
+            XCTAssertFalse(may(.musician(bus: "wedge"), "strip/vox/send/ears/\(key)"), key)
+            XCTAssertNil(tree.node(at: "strip/vox/send/wedge/\(key)"), "no position on a plain stereo bus")
+        }
+        XCTAssertEqual(tree.node(at: "strip/vox/send/ears/azimuth_deg")?.descriptor.range, -180...180)
+        XCTAssertEqual(tree.node(at: "strip/vox/send/ears/elevation_deg")?.descriptor.range, -40...90)
+    }
 }
 
 /// QR codes of the links, from libqrencode.

@@ -100,7 +100,7 @@
     const source = strip.source ? [el("div", { class: "small source", id: `source/${strip.name}` }, sourceText(strip.source))] : [];
     return el("div", { class: "row" },
       el("div", { class: "line" }, el("span", { class: "name", title: strip.name }, shownName(strip)), ...fader(path + "gain_db", send.gain_db)),
-      ...source, ...pan, ...width, meter("strip/" + strip.name));
+      ...source, ...pan, ...width, ...(window.foldbackStage ? window.foldbackStage.elevation(page, strip, send.bus) : []), meter("strip/" + strip.name));
   }
 
   function busRow(b, title, withUnits, muteLabel = "M") {
@@ -126,6 +126,8 @@
         el("button", { id: "tap", onpointerdown: () => send({ command: "tempo/tap" }) }, "tap ♩"), el("span", { class: "small", id: "tempo" }, s.tempo)));
     }
     view.append(el("h2", {}, "In your mix"));
+    // A binaural mix: the stage seen from above, each source a dot to drag around the listener (stage.js).
+    if (window.foldbackStage && window.foldbackStage.isBinaural(page, bus)) view.append(window.foldbackStage.plot(page, s, bus));
     for (const strip of s.strips) for (const send of strip.sends) if (send.bus === bus) view.append(stripSend(strip, send));
   }
 
@@ -137,6 +139,7 @@
       el("span", { class: "small", id: "setlist" }, s.setlist || "")));
     if (narrow.matches) renderStacked(s); else window.foldbackConsole.render(s, page);   // console.js
     if (window.foldbackPlayback) view.append(...window.foldbackPlayback.panel(s, page, sourceText));   // playback.js: tempo, key, live/take
+    if (window.foldbackStage) view.append(...window.foldbackStage.section(page, s));   // stage.js: binaural buses' source positions
     if (window.foldbackAnalyser) view.append(el("h2", {}, "Analyser"), window.foldbackAnalyser.panel(s, send));   // analyser.js
     if (links.length) {   // each musician's link; its QR code on demand ("show QR"), for a phone to scan
       const named = new Map(s.buses.map((b) => [b.name, shownName(b)]));
@@ -349,7 +352,7 @@
 
   // What console.js and editors.js build with: this page's helpers and its state.
   const page = {
-    el, fader, toggle, meter, send, move, node, travel, fmt, signed, shownName, talkButtons, controls, grs, loudness, root,
+    el, fader, toggle, meter, send, move, node, travel, fmt, signed, shownName, talkButtons, controls, grs, loudness, root, dragging,
     get state() { return state; }, get mix() { return mix; }, get cueFollows() { return cueFollows; },
     selectMix(name) {
       mix = name;
