@@ -1,7 +1,7 @@
 // A preset's stage plot (`[stage]`): where each player stands and faces and which strips are theirs, giving binaural buses' default source positions. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Foundation
-public import FoldbackDSP
+import FoldbackDSP
 
 /// The stage seen from above, the audience at the bottom: `x_m` to the right, `y_m` upstage (away from the audience).
 /// A binaural bus that names its `listener` places every send from a player's strip where that player stands, relative
