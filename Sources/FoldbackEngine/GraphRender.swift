@@ -99,6 +99,8 @@ struct StripRender {
     var isTalkback = false
     var isTalking = false
     var talkbackDim: Float = 1
+    /// Chunks whose signal after the units was exact +0.0, so its sends added nothing (silence gating; read by tests).
+    var silentChunks = 0
 }
 
 /// A bus: its mix buffers, units, output gain and limiter.
@@ -126,6 +128,8 @@ struct BusRender {
     /// rest of the mix is scaled by ``dim`` before the talk is added, ahead of the bus's units.
     var talk: UnsafeMutablePointer<UnsafeMutablePointer<Float>>? = nil
     var dim: LinearSmoother
+    /// Chunks its limiter was skipped at rest on exact +0.0 (silence gating; read by tests).
+    var limiterGatedChunks = 0
 }
 
 /// A whole graph for the audio thread: flat run lists of strips, units, sends, taps and buses.
