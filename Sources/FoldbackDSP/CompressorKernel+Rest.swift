@@ -7,7 +7,8 @@ extension CompressorKernel {
     /// block published no reduction, the lookahead line (if any) all +0.0, and the detector at the floor: with
     /// peak detection each channel's mean square at the floor; with RMS detection the sub-block state current,
     /// each channel's running power at the floor with nothing pending and its gain ramp flat at the makeup's gain.
-    public func isAtRest() -> Bool {
+    /// (`mutating` only so that a caller passes the kernel by address: as a plain method it was copied whole for each call.)
+    public mutating func isAtRest() -> Bool {
         guard curve.expanderSlope == 0, makeupDB == makeupTargetDB, blockCompressionDB == 0, blockExpansionDB == 0,
               curve.compression(atLevel: Self.restLevel) == 0, isRMS == isSubBlockStateCurrent else { return false }
         let makeupGain = Self.exp2Approx(makeupDB * Self.log2OfTenOver20)

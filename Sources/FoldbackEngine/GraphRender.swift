@@ -18,6 +18,11 @@ struct UnitSlot {
     var mirror: UnsafeMutablePointer<UnitMirror>? = nil
     /// Chunks this unit was skipped by silence gating (read by tests; each unit is written by one lane at a time).
     var gatedChunks = 0
+    /// Its rest check passed and nothing has reached it since (cleared whenever it processes or a parameter
+    /// or reset is applied to it): gating then only advances its clocks (see ``UnitRest``).
+    var isKnownAtRest = false
+    /// Frames its clocks are owed while known at rest (paid by ``GraphRender/wake(_:)``).
+    var restFrames = 0
 }
 
 /// One source-channel → bus-channel path of a send, with its smoothed coefficient (send level × pan law).

@@ -103,7 +103,7 @@ extension GraphRender {
         runBusUnits(bus, frames: frames, factors: factors)
         let channels = Int(bus.pointee.channels)
         // Exact +0.0 after the units stays +0.0 through the gain (≥ 0) and a limiter at rest, and meters as 0.
-        let isSilent = isExactSilence(UnsafePointer(stripChannels), channels: channels, frames: frames)
+        let isSilent = Self.isExactSilence(UnsafePointer(stripChannels), channels: channels, frames: frames, silence: silence, isEnabled: isGatingEnabled)
         let destinations = unitOutputs   // free scratch between units
         writeScaled(
             channels: channels, gain: &bus.pointee.gain, firstPort: Int(bus.pointee.outputChannel), fallback: bus.pointee.buffers,

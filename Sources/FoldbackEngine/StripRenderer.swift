@@ -62,7 +62,7 @@ extension GraphRender {
         tapAnalyser(kind: AnalyserTapState.stripPre, index: index, channels: currentCount, frames: frames)
         currentCount = runUnits(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), work: strip.pointee.work, channels: currentCount, frames: frames)
         tapAnalyser(kind: AnalyserTapState.stripPost, index: index, channels: currentCount, frames: frames)
-        let isSilent = isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames)
+        let isSilent = Self.isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames, silence: silence, isEnabled: isGatingEnabled)
         if isSilent {   // what the meter reads of exact zeros: peak 0, mean square 0
             strip.pointee.silentChunks &+= 1
             meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: meterFactors)

@@ -107,8 +107,6 @@ public final class DeesserUnit: BuiltinEffectUnit, @unchecked Sendable {
             unit.pointee.kernel.reset()
             unit.pointee.reduction.store(0, ordering: .relaxed)
         },
-        rest: UnitRest { state, _ in
-            state.assumingMemoryBound(to: State.self).pointee.kernel.isAtRest()
-        }
+        rest: UnitRest({ state, _ in state.assumingMemoryBound(to: State.self).pointee.kernel.isAtRest() }, advance: { _, _ in })
     )
 }
