@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU per thread of a running show: `foldback run` with --web-port and --osc-port on a private dummy jackd
-# (48 kHz / 256), sampled from /proc/<pid>/task/*/stat over SECONDS after it settles; prints a table
+# (48 kHz / 256), sampled from /proc/<pid>/task/*/schedstat over SECONDS after it settles; prints a table
 # (Benchmarks/threadcpu.py). Not a test: figures go to Benchmarks/README.md.
 #
 #   Benchmarks/idle-cpu.sh [--buses N] [--signal] [--seconds S] [PRESET] [-- RUN-ARG...]

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Per-thread CPU of a running process from /proc/<pid>/task/*/stat (utime + stime), as % of one core.
+"""Per-thread CPU of a running process from /proc/<pid>/task/*/schedstat (ns on the CPU; else stat's utime +
+stime, in clock ticks), as % of one core.
 
 Usage: threadcpu.py PID SECONDS     samples twice, SECONDS apart, and prints one row per thread name
                                     (threads of one name summed, with their count), busiest first, then
@@ -31,6 +32,11 @@ def threads(pid):
         fields = text[text.rindex(")") + 2:].split()
         # fields[0] is field 3 (state): utime is field 14, stime 15, policy 41.
         cpu = (int(fields[11]) + int(fields[12])) / TICKS
+        try:   # the scheduler's own count, in ns, where the kernel keeps it (sampled ticks are 10 ms coarse)
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                cpu = int(f.read().split()[0]) / 1e9
+        except (OSError, ValueError, IndexError):
+            pass
         out[tid] = (name, cpu, int(fields[38]) in (1, 2))
     return out
 
@@ -64,7 +70,7 @@ def table(pid, seconds):
             other += percent
     print(f"{'non-audio total':<24} {'':>3} {other:>12.2f}")
     print(f"{'all threads':<24} {'':>3} {audio + other:>12.2f}")
-    print(f"(over {elapsed:.1f} s; 1 tick = {1000 / TICKS:.0f} ms of CPU)")
+    print(f"(over {elapsed:.1f} s; from schedstat where the kernel keeps it, else in ticks of {1000 / TICKS:.0f} ms of CPU)")
 
 
 if __name__ == "__main__":

@@ -97,6 +97,15 @@ public struct DeesserKernel: ~Copyable {
         listen.reset(to: listen.target)
     }
 
+    /// Whether processing zeros would write exact +0.0 and change nothing (silence gating; it has no clocks):
+    /// the key filter's state and the envelope exactly zero (so the gain is 1), the last block reduced nothing
+    /// and no threshold, range, wide or listen ramp is moving.
+    public func isAtRest() -> Bool {
+        guard envelope == 0, reductionDB == 0, threshold.isSettled, floor.isSettled, wide.isSettled, listen.isSettled else { return false }
+        for index in 0..<2 * channels where state[index] != 0 { return false }
+        return true
+    }
+
     /// De-esses ``channels`` channels of `frames` frames from `inputs` into `outputs` (which may not alias).
     public mutating func process(
         inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int
@@ -126,5 +135,15 @@ public struct DeesserKernel: ~Copyable {
             }
         }
         reductionDB = smallest < 1 ? -20 * log10(smallest) : 0
+        flushTinyState()
+    }
+
+    /// Flushes an envelope and key filter state below 1e-30 (−600 dB, far under any threshold) to zero once a
+    /// block, as the EQ does its filters': left alone, a release ends stuck just above the smallest normal float
+    /// (its step underflows) and the key filter's `Double` state takes a minute to underflow, so the unit would
+    /// never come to rest on silence.
+    private mutating func flushTinyState() {
+        if envelope < 1e-30 { envelope = 0 }
+        for index in 0..<2 * channels where abs(state[index]) < 1e-30 { state[index] = 0 }
     }
 }

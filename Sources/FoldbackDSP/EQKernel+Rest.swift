@@ -5,7 +5,8 @@ extension EQKernel {
     /// Whether processing `frames` of exact zeros would write exact +0.0 and change no state but
     /// ``chunkPhase``: the plan is valid (nothing gliding, fading or pending), the output gain is settled and
     /// not negative, and every planned section's state (in its pipeline where one holds it) is exactly zero.
-    public func isAtRest() -> Bool {
+    /// (`mutating` only so that a caller passes the kernel by address: as a plain method it was copied whole for each call.)
+    public mutating func isAtRest() -> Bool {
         guard isPlanValid, glidingBands == 0, outputGain.isSettled, outputGain.value.sign == .plus else { return false }
         for index in 0..<bandCount where bands[index].fadeFrames > 0 || bands[index].isTypePending { return false }
         return plan.isAtRest(sections)
@@ -20,7 +21,7 @@ extension EQKernel {
 extension EQCascadePlan {
     /// Whether every planned section's state is exactly zero, read where ``sanitize(_:)`` reads it (a mixed
     /// run's from its pipeline, with the pipeline's registers).
-    func isAtRest(_ sections: UnsafeMutablePointer<EQSection>) -> Bool {
+    mutating func isAtRest(_ sections: UnsafeMutablePointer<EQSection>) -> Bool {
         var next = 0
         for run in 0..<runs {
             let length = min(count - next, 10)

@@ -177,7 +177,7 @@ public struct EchoKernel: ~Copyable {
     /// Whether processing zeros would write exact +0.0 and change nothing but the write position (silence
     /// gating): both lines exact zeros, the loop filters' state zero and their corners still, the read head and
     /// every ramp settled, the ducker released, the mix levels not negative.
-    public func isAtRest() -> Bool {
+    public mutating func isAtRest() -> Bool {
         zeroRun >= capacity && head.isSettled && filter.isSettled && leftState.isZero && rightState.isZero
             && ducker.isReleased && feedback.isSettled && hold.isSettled && feed.isSettled && dryGain.isSettled
             && wetGain.isSettled && dryGain.value.sign == .plus && wetGain.value.sign == .plus

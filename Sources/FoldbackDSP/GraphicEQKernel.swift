@@ -70,6 +70,13 @@ public struct GraphicEQKernel: ~Copyable {
         eq.process(inputs: inputs, outputs: outputs, frames: frames)
     }
 
+    /// Whether processing zeros would write exact +0.0 and change nothing but the EQ's chunk clock (silence
+    /// gating): no fader move waiting to be solved and the EQ at rest (``EQKernel/isAtRest()``).
+    public mutating func isAtRest() -> Bool { !needsSolve && eq.isAtRest() }
+
+    /// Moves the clocks by `frames`, as ``process(inputs:outputs:frames:)`` does at rest.
+    public mutating func advanceAtRest(frames: Int) { eq.advanceAtRest(frames: frames) }
+
     /// Clears the filters and jumps every glide to its target.
     public mutating func reset() {
         if needsSolve { retargetBands() }

@@ -41,6 +41,22 @@ public struct LookaheadDelay: @unchecked Sendable {
         return delayed
     }
 
+    /// Whether every sample in the line is exact +0.0 (bit pattern 0; −0.0 counts as sound): then `frames`
+    /// frames of +0.0 through it give +0.0 and leave it as it is but for ``advance(by:)`` (silence gating).
+    @_noLocks
+    public func holdsOnlyZeros() -> Bool {
+        var any: UInt32 = 0
+        for index in 0..<channels * frames { any |= storage[index].bitPattern }
+        return any == 0
+    }
+
+    /// Moves on by `count` frames, as `count` calls of ``advance()`` do.
+    @inlinable @_noLocks
+    public mutating func advance(by count: Int) {
+        if frames == 0 { return }
+        position = (position + count) % frames
+    }
+
     /// Moves on to the next frame, after every channel's ``exchange(_:channel:)``.
     @inlinable @inline(__always) @_noLocks
     public mutating func advance() {

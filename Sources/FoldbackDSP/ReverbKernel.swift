@@ -149,7 +149,8 @@ public struct ReverbKernel: ~Copyable {
 
     /// Whether processing zeros would write exact +0.0 and change nothing but the clocks (silence gating):
     /// the tank at rest (``ReverbTank/isAtRest(tickEnd:predelay:)``), every ramp settled.
-    public func isAtRest() -> Bool {
+    /// (`mutating` only so that a caller passes the kernel by address: as a plain method it was copied whole for each call.)
+    public mutating func isAtRest() -> Bool {
         lengthTicksLeft == 0 && decayRate.isSettled && damping.isSettled && diffusion.isSettled && dryGain.isSettled
             && wetGain.isSettled && width.isSettled && tank.isAtRest(tickEnd: tickEnd, predelay: predelayTarget)
     }

@@ -85,15 +85,17 @@ extension GraphRender {
     }
 
     /// Copies a bus's final output (`channels` pointers in `unitInputs`) into its analysis tap, the analyser's
-    /// when it listens there and, while recording, its record tap.
+    /// when it listens there and, while recording, its record tap. `isSilent`: the output is exact +0.0 (the
+    /// taps write zeros, which costs nothing once a ring holds only zeros).
     @inline(__always)
-    func tapBus(_ index: Int, channels: Int, frames: Int) {
+    func tapBus(_ index: Int, channels: Int, frames: Int, isSilent: Bool = false) {
         tapAnalyserBus(index, channels: channels, frames: frames)
+        let count = isSilent ? 0 : channels
         if isTapping, let analysis = busAnalysisTaps[index] {
-            analysis.pointee.write(UnsafePointer(unitInputs), count: channels, frames: frames, gain: 1, frameGains: nil)
+            analysis.pointee.write(UnsafePointer(unitInputs), count: count, frames: frames, gain: 1, frameGains: nil)
         }
         guard tapsActive, let ring = busTaps[index] else { return }
-        ring.pointee.write(UnsafePointer(unitInputs), count: channels, frames: frames, gain: 1, frameGains: nil)
+        ring.pointee.write(UnsafePointer(unitInputs), count: count, frames: frames, gain: 1, frameGains: nil)
     }
 
     /// Points the strip's channels at its file source's next `frames` frames; false when the strip

@@ -142,6 +142,13 @@ public final class EngineGraph: @unchecked Sendable {
         return (0..<count).map { render.pointee.units[$0].gatedChunks }
     }
 
+    /// Per bus, the chunks its limiter was skipped at rest, and per strip, the chunks its signal after the units was
+    /// exact +0.0 (its sends skipped): silence gating around the units, as tests read it. Read while not rendering.
+    public var gatedAroundUnits: (limiters: [Int], silentStrips: [Int]) {
+        let strips = render.pointee.strips, buses = render.pointee.buses
+        return ((0..<render.pointee.busCount).map { buses[$0].limiterGatedChunks }, (0..<render.pointee.stripCount).map { strips[$0].silentChunks })
+    }
+
     /// Prepares a strip's or bus's units in order, flowing the channel count through them; units continue
     /// those of `predecessor` (the same strip or bus in the predecessor graph) where they can.
     private static func prepareUnits(of strip: UnitChainDescription, predecessor: ContinuableStrip?, sampleRate: Double, maxFrames: Int) throws(EngineError)

@@ -54,9 +54,11 @@ extension GraphRender {
     /// parameter values and, when `previous` (their predecessor) fades out, turns its slots into mirrors.
     mutating func takeOver(from previous: UnsafeMutablePointer<GraphRender>?, isFading: Bool) {
         let mirrors = isFading && previous != nil && UnsafeMutableRawPointer(previous) == predecessor
+        previous?.pointee.settleRestClocks()   // the units it shares with this graph meet it with their clocks paid
         for index in 0..<handoverCount {
             let handover = handovers + index
             let slot = units + Int(handover.pointee.slot)
+            Self.wake(slot)
             for parameter in 0..<Int(handover.pointee.valueCount) {
                 slot.pointee.functions.setParameter(slot.pointee.state, Int32(parameter), handover.pointee.values[parameter])
             }

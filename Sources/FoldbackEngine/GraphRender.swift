@@ -18,6 +18,11 @@ struct UnitSlot {
     var mirror: UnsafeMutablePointer<UnitMirror>? = nil
     /// Chunks this unit was skipped by silence gating (read by tests; each unit is written by one lane at a time).
     var gatedChunks = 0
+    /// Its rest check passed and nothing has reached it since (cleared whenever it processes or a parameter
+    /// or reset is applied to it): gating then only advances its clocks (see ``UnitRest``).
+    var isKnownAtRest = false
+    /// Frames its clocks are owed while known at rest (paid by ``GraphRender/wake(_:)``).
+    var restFrames = 0
 }
 
 /// One source-channel → bus-channel path of a send, with its smoothed coefficient (send level × pan law).
@@ -99,6 +104,8 @@ struct StripRender {
     var isTalkback = false
     var isTalking = false
     var talkbackDim: Float = 1
+    /// Chunks whose signal after the units was exact +0.0, so its sends added nothing (silence gating; read by tests).
+    var silentChunks = 0
 }
 
 /// A bus: its mix buffers, units, output gain and limiter.
@@ -126,6 +133,8 @@ struct BusRender {
     /// rest of the mix is scaled by ``dim`` before the talk is added, ahead of the bus's units.
     var talk: UnsafeMutablePointer<UnsafeMutablePointer<Float>>? = nil
     var dim: LinearSmoother
+    /// Chunks its limiter was skipped at rest on exact +0.0 (silence gating; read by tests).
+    var limiterGatedChunks = 0
 }
 
 /// A whole graph for the audio thread: flat run lists of strips, units, sends, taps and buses.

@@ -102,21 +102,29 @@ extension GraphRender {
         mixTalk(into: bus, frames: frames)
         runBusUnits(bus, frames: frames, factors: factors)
         let channels = Int(bus.pointee.channels)
+        // Exact +0.0 after the units stays +0.0 through the gain (≥ 0) and a limiter at rest, and meters as 0.
+        let isSilent = Self.isExactSilence(UnsafePointer(stripChannels), channels: channels, frames: frames, silence: silence, isEnabled: isGatingEnabled)
         let destinations = unitOutputs   // free scratch between units
         writeScaled(
             channels: channels, gain: &bus.pointee.gain, firstPort: Int(bus.pointee.outputChannel), fallback: bus.pointee.buffers,
             outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
-        if let limiter = bus.pointee.limiter {
+        var isOutputSilent = isSilent
+        if let limiter = bus.pointee.limiter, !(isSilent && limiter.pointee.skipsAtRest(frames: frames)) {
             limiter.pointee.process(inputs: UnsafePointer(unitInputs), outputs: UnsafePointer(destinations), channels: channels, frames: frames)
+            isOutputSilent = false
+        } else if isSilent, bus.pointee.limiter != nil {
+            bus.pointee.limiterGatedChunks &+= 1
         }
-        let level = MixKernels.level(of: unitInputs, count: channels, frames: frames)   // = destinations, limited in place
+        let level = isOutputSilent
+            ? (peak: Float(0), meanSquare: Float(0))
+            : MixKernels.level(of: unitInputs, count: channels, frames: frames)   // = destinations, limited in place
         if bus.pointee.isReturned {
             for channel in 0..<channels where destinations[channel] != bus.pointee.buffers[channel] {
                 MixKernels.scale(unitInputs[channel], into: bus.pointee.buffers[channel], gain: 1, frames: frames)
             }
         }
         meters.update(Int(bus.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
-        tapBus(bus - buses, channels: channels, frames: frames)
+        tapBus(bus - buses, channels: channels, frames: frames, isSilent: isOutputSilent)
         busOutputs[bus - buses] = BusOutput(first: unitInputs[0], second: unitInputs[min(1, channels - 1)], channels: Int32(channels))
     }
 }

@@ -62,6 +62,7 @@ extension GraphRender {
             buses[index].gain.setTarget(isOn ? 0 : buses[index].gainLinear)
         case .unitParameter, .busUnitParameter:
             guard let slot = unitSlot(of: change) else { return }
+            Self.wake(slot)
             slot.pointee.functions.setParameter(slot.pointee.state, change.parameter, change.value)
         case .unitBypass, .busUnitBypass:
             guard let slot = unitSlot(of: change) else { return }
@@ -109,6 +110,7 @@ extension GraphRender {
     /// Bypasses a unit (or brings it back): through its own bypass parameter if it has one, else by the crossfade.
     private static func setBypass(_ slot: UnsafeMutablePointer<UnitSlot>, isOn: Bool) {
         if slot.pointee.selfBypassParameter >= 0 {
+            wake(slot)
             slot.pointee.functions.setParameter(slot.pointee.state, slot.pointee.selfBypassParameter, isOn ? 0 : 1)
         } else {
             slot.pointee.bypass.setTarget(isOn ? 1 : 0)

@@ -26,6 +26,8 @@ struct StripOutput: ChunkOutput {
     var first: UnsafePointer<Float>
     var second: UnsafePointer<Float>
     var channels: Int32 = 0
+    /// Its channels are exact +0.0 in this chunk (only when gating is on): its sends add nothing.
+    var isSilent = false
     var sends: SendGains
     /// Gate × fader for the record tap and AFL cue, or frame by frame (`postFaderFrames`) while they ramp.
     var postFader: Float = 0

@@ -48,6 +48,7 @@ extension GraphRender {
             meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: meterFactors)
             advanceTrim(of: strip, frames: frames)
             output.pointee.channels = 0
+            output.pointee.isSilent = true
             output.pointee.sends.isSilent = true
             output.pointee.postFader = 0
             output.pointee.postFaderFrames = nil
@@ -61,7 +62,11 @@ extension GraphRender {
         tapAnalyser(kind: AnalyserTapState.stripPre, index: index, channels: currentCount, frames: frames)
         currentCount = runUnits(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), work: strip.pointee.work, channels: currentCount, frames: frames)
         tapAnalyser(kind: AnalyserTapState.stripPost, index: index, channels: currentCount, frames: frames)
-        if !meterStrip(strip, channels: currentCount, frames: frames, factors: meterFactors) {
+        let isSilent = Self.isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames, silence: silence, isEnabled: isGatingEnabled)
+        if isSilent {   // what the meter reads of exact zeros: peak 0, mean square 0
+            strip.pointee.silentChunks &+= 1
+            meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: meterFactors)
+        } else if !meterStrip(strip, channels: currentCount, frames: frames, factors: meterFactors) {
             guardNonFinite(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount), channels: currentCount, meter: Int(strip.pointee.meter), factors: meterFactors)
         }
         let isSettled = strip.pointee.gate.isSettled && strip.pointee.fader.isSettled
@@ -69,6 +74,7 @@ extension GraphRender {
         output.pointee.first = current[0]
         output.pointee.second = current[min(1, currentCount - 1)]
         output.pointee.channels = Int32(currentCount)
+        output.pointee.isSilent = isSilent
         output.pointee.sends = sendGains(of: strip, frames: frames)
         output.pointee.postFader = postFader
         output.pointee.postFaderFrames = isSettled ? nil : postFaderFrames
@@ -150,13 +156,11 @@ extension GraphRender {
             if let delay = send.pointee.delay { delaySend(delay, from: UnsafePointer(sendScratch), into: busBuffers, channels: 2, frames: frames) }
             return
         }
-        if gains.isSilent {
-            if let delay = send.pointee.delay { delaySend(delay, from: nil, into: busBuffers, channels: Int(bus.pointee.channels), frames: frames) }
-            for tapOffset in 0..<Int(send.pointee.tapCount) {
-                taps[Int(send.pointee.firstTap) + tapOffset].coefficient.advance(by: frames)
-            }
+        if gains.isSilent || output.pointee.isSilent {
+            skipSilentSend(send, into: busBuffers, channels: Int(bus.pointee.channels), frames: frames)
             return
         }
+        send.pointee.silentFrames = 0
         let isPreFader = send.pointee.isPreFader
         let mixBuffers = send.pointee.delay == nil ? busBuffers : sendScratch
         if send.pointee.delay != nil {
@@ -182,6 +186,26 @@ extension GraphRender {
             }
         }
         if let delay = send.pointee.delay { delaySend(delay, from: UnsafePointer(sendScratch), into: busBuffers, channels: Int(bus.pointee.channels), frames: frames) }
+    }
+
+    /// A send of a strip that adds nothing in this chunk (its gains steady at zero, or its signal exact +0.0: a
+    /// product with +0.0 is ±0.0, which leaves a bus mix, built up from +0.0, as it is): its taps' ramps advance
+    /// as mixing would move them, and its delay line, if any, plays out; once the line has taken in as many
+    /// frames of zeros as it holds (it holds nothing else) and gating is on, only its position moves.
+    private func skipSilentSend(
+        _ send: UnsafeMutablePointer<SendRender>, into busBuffers: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, channels: Int, frames: Int
+    ) {
+        for tapOffset in 0..<Int(send.pointee.tapCount) {
+            taps[Int(send.pointee.firstTap) + tapOffset].coefficient.advance(by: frames)
+        }
+        if let delay = send.pointee.delay {
+            if isGatingEnabled && send.pointee.silentFrames >= delay.pointee.frames {
+                delay.pointee.advance(by: frames)
+            } else {
+                delaySend(delay, from: nil, into: busBuffers, channels: channels, frames: frames)
+            }
+        }
+        send.pointee.silentFrames = min(send.pointee.silentFrames + frames, Int(Int32.max))
     }
 
     /// Passes a delayed send's mix (or silence, from nil) through its delay line into its bus's `buffers`.

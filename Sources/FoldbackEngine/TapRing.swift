@@ -18,6 +18,9 @@ struct TapRingState {
     /// Producer-set position the consumer does not read past while a restart prepares what follows it (`Int.max`:
     /// none): the consumer plays silence there without counting an underrun, so a player starts with its first frame.
     let holdAt: UnsafeAtomic<Int>
+    /// Producer-side: how many frames of zeros were written last in a row (capped at the capacity; the storage
+    /// starts as zeros). At the capacity every slot holds zeros, so writing silence only moves the head.
+    let zeroRun: UnsafeMutablePointer<Int>
 
     /// Producer: appends `frames` frames of `count` channels scaled by `gain` (or `frameGains[frame]` when
     /// given), all or nothing; a missing channel repeats the last one, `count == 0` writes silence.
@@ -33,6 +36,11 @@ struct TapRingState {
             overruns.wrappingIncrement(ordering: .relaxed)
             return
         }
+        if count == 0 && zeroRun.pointee >= core.capacity {   // every slot already holds zeros
+            core.publish(upTo: start + frames)
+            return
+        }
+        zeroRun.pointee = count == 0 ? min(zeroRun.pointee + frames, core.capacity) : 0
         for channel in 0..<channels {
             if count == 0 {
                 for frame in 0..<frames { storage[((start + frame) & mask) * channels + channel] = 0 }
@@ -89,16 +97,19 @@ public final class TapRing: @unchecked Sendable {
         let channels = max(1, channels)
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: core.capacity * channels)
         storage.initialize(repeating: 0, count: core.capacity * channels)
+        let zeroRun = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        zeroRun.initialize(to: core.capacity)
         state = .allocate(capacity: 1)
         state.initialize(to: TapRingState(
             storage: storage, channels: channels, core: core,
             framesOffered: .create(0), framesDropped: .create(0), overruns: .create(0), underruns: .create(0), skipTo: .create(0),
-            holdAt: .create(.max)))
+            holdAt: .create(.max), zeroRun: zeroRun))
     }
 
     deinit {
         let ring = state.pointee
         ring.storage.deallocate()
+        ring.zeroRun.deallocate()
         ring.core.destroy()
         for atomic in [ring.framesOffered, ring.framesDropped, ring.overruns, ring.underruns, ring.skipTo, ring.holdAt] { atomic.destroy() }
         state.deinitialize(count: 1)
@@ -140,6 +151,7 @@ public final class TapRing: @unchecked Sendable {
     public func fill(from buffer: UnsafePointer<Float>, frames: Int) -> Bool {
         let ring = state.pointee
         guard let start = ring.core.reserve(frames) else { return false }
+        ring.zeroRun.pointee = 0
         for frame in 0..<frames {
             let slot = ((start + frame) & ring.core.mask) * ring.channels
             for channel in 0..<ring.channels { ring.storage[slot + channel] = buffer[frame * ring.channels + channel] }

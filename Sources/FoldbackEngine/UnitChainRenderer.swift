@@ -7,10 +7,10 @@ extension GraphRender {
     /// ping-pong `work` buffers ([A0, A1, B0, B1]); returns the channel count after them.
     /// A unit at rest on exact zeros is skipped (silence gating: ``skipsAtRest(_:isInputSilent:frames:)``).
     mutating func runUnits(first: Int, count: Int, work: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, channels: Int, frames: Int) -> Int {
-        let current = stripChannels
+        let current = stripChannels, silence = UnsafePointer(self.silence), gating = isGatingEnabled
         var currentCount = channels
         var useFirstPair = true
-        var isSilent = count > 0 && isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames)
+        var isSilent = count > 0 && Self.isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames, silence: silence, isEnabled: gating)
         for offset in 0..<count {
             let slot = units + first + offset
             let inputChannels = Int(slot.pointee.inputChannels)
@@ -20,8 +20,8 @@ extension GraphRender {
                 currentCount = max(currentCount, outputChannels)
                 continue
             }
-            if skipsAtRest(slot, isInputSilent: isSilent, frames: frames) {
-                for channel in 0..<outputChannels { current[channel] = UnsafePointer(silence) }
+            if Self.skipsAtRest(slot, isInputSilent: isSilent, frames: frames) {
+                for channel in 0..<outputChannels { current[channel] = silence }
                 currentCount = outputChannels
                 continue
             }
@@ -33,6 +33,7 @@ extension GraphRender {
                 unitOutputs[channel] = work[pair + channel]
             }
             noteActiveUnit(first + offset)
+            Self.wake(slot)
             slot.pointee.functions.process(slot.pointee.state, UnsafePointer(unitInputs), UnsafePointer(unitOutputs), Int32(frames))
             mirrorOutput(of: slot, frames: frames)
             if !(slot.pointee.bypass.isSettled && slot.pointee.bypass.value == 0) {
@@ -41,7 +42,8 @@ extension GraphRender {
             for channel in 0..<outputChannels { current[channel] = UnsafePointer(unitOutputs[channel]) }
             currentCount = outputChannels
             useFirstPair.toggle()
-            isSilent = offset + 1 < count && isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames)
+            isSilent = offset + 1 < count
+                && Self.isExactSilence(UnsafePointer(current), channels: currentCount, frames: frames, silence: silence, isEnabled: gating)
         }
         noteActiveUnit(-1)
         return currentCount
@@ -75,6 +77,7 @@ extension GraphRender {
         for channel in 0..<channels { stripChannels[channel] = UnsafePointer(silence) }
         for offset in 0..<count {
             let slot = units + first + offset
+            Self.wake(slot)
             slot.pointee.functions.reset(slot.pointee.state)
         }
         meters.recordGuardTrip(meter)

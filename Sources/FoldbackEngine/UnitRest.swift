@@ -9,12 +9,22 @@
 /// moved those clocks (phases, counters) by `frames` frames as processing would, so the engine skips the unit
 /// with one call. No allocation, lock or system call. A unit that can make sound from silence (a generator, a synth, any
 /// plugin) has no rest check and is never gated.
+///
+/// A unit found at rest stays at rest until it processes or a parameter or reset reaches it (the check reads no
+/// clock), so when the unit gives `advance`, the engine asks `check` once and then only calls `advance` each
+/// chunk until then: it touches the clocks and nothing else of an idle unit's state.
 public struct UnitRest: Sendable {
     /// True when the unit is at rest for `frames` frames of zeros, having moved its clocks by them.
     public var check: @convention(c) (_ state: UnsafeMutableRawPointer, _ frames: Int32) -> Bool
+    /// Moves the clocks of a unit already found at rest by `frames` frames of zeros (nil: `check` every chunk).
+    public var advance: (@convention(c) (_ state: UnsafeMutableRawPointer, _ frames: Int32) -> Void)?
 
-    /// A rest check.
-    public init(_ check: @escaping @convention(c) (UnsafeMutableRawPointer, Int32) -> Bool) {
+    /// A rest check, and the clock advance of a unit known to be at rest.
+    public init(
+        _ check: @escaping @convention(c) (UnsafeMutableRawPointer, Int32) -> Bool,
+        advance: (@convention(c) (UnsafeMutableRawPointer, Int32) -> Void)? = nil
+    ) {
         self.check = check
+        self.advance = advance
     }
 }

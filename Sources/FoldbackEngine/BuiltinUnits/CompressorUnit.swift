@@ -139,11 +139,8 @@ public final class CompressorUnit: EngineUnit, @unchecked Sendable {
             unit.pointee.gainReduction.store(0, ordering: .relaxed)
             unit.pointee.expansion.store(0, ordering: .relaxed)
         },
-        rest: UnitRest { state, frames in
-            let unit = state.assumingMemoryBound(to: State.self)
-            guard unit.pointee.kernel.isAtRest() else { return false }
-            unit.pointee.kernel.advanceAtRest(frames: Int(frames))
-            return true
-        }
+        rest: UnitRest(
+            { state, frames in state.assumingMemoryBound(to: State.self).pointee.kernel.restsAtRest(frames: frames) },
+            advance: { state, frames in state.assumingMemoryBound(to: State.self).pointee.kernel.advanceAtRest(frames: Int(frames)) })
     )
 }

@@ -106,6 +106,7 @@ public final class DeesserUnit: BuiltinEffectUnit, @unchecked Sendable {
             let unit = state.assumingMemoryBound(to: State.self)
             unit.pointee.kernel.reset()
             unit.pointee.reduction.store(0, ordering: .relaxed)
-        }
+        },
+        rest: UnitRest({ state, _ in state.assumingMemoryBound(to: State.self).pointee.kernel.isAtRest() }, advance: { _, _ in })
     )
 }

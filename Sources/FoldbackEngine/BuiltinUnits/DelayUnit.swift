@@ -57,11 +57,13 @@ public final class DelayUnit: EngineUnit, @unchecked Sendable {
         reset: { state in
             state.assumingMemoryBound(to: State.self).pointee.kernel.reset()
         },
-        rest: UnitRest { state, frames in
-            let unit = state.assumingMemoryBound(to: State.self)
-            guard unit.pointee.kernel.isAtRest else { return false }
-            unit.pointee.kernel.advanceAtRest(frames: Int(frames))
-            return true
-        }
+        rest: UnitRest(
+            { state, frames in
+                let unit = state.assumingMemoryBound(to: State.self)
+                guard unit.pointee.kernel.isAtRest else { return false }
+                unit.pointee.kernel.advanceAtRest(frames: Int(frames))
+                return true
+            },
+            advance: { state, frames in state.assumingMemoryBound(to: State.self).pointee.kernel.advanceAtRest(frames: Int(frames)) })
     )
 }

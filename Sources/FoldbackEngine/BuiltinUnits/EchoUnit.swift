@@ -159,11 +159,8 @@ public final class EchoUnit: BuiltinEffectUnit, @unchecked Sendable {
         reset: { state in
             state.assumingMemoryBound(to: State.self).pointee.kernel.reset()
         },
-        rest: UnitRest { state, frames in
-            let unit = state.assumingMemoryBound(to: State.self)
-            guard unit.pointee.kernel.isAtRest() else { return false }
-            unit.pointee.kernel.advanceAtRest(frames: Int(frames))
-            return true
-        }
+        rest: UnitRest(
+            { state, frames in state.assumingMemoryBound(to: State.self).pointee.kernel.restsAtRest(frames: frames) },
+            advance: { state, frames in state.assumingMemoryBound(to: State.self).pointee.kernel.advanceAtRest(frames: Int(frames)) })
     )
 }

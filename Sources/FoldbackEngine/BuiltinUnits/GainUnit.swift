@@ -57,8 +57,6 @@ public final class GainUnit: EngineUnit, @unchecked Sendable {
         reset: { state in
             state.assumingMemoryBound(to: State.self).pointee.kernel.settle()
         },
-        rest: UnitRest { state, _ in
-            state.assumingMemoryBound(to: State.self).pointee.kernel.isAtRest
-        }
+        rest: UnitRest({ state, _ in state.assumingMemoryBound(to: State.self).pointee.kernel.isAtRest }, advance: { _, _ in })
     )
 }

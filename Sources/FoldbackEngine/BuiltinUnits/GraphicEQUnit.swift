@@ -64,6 +64,9 @@ public final class GraphicEQUnit: EngineUnit, @unchecked Sendable {
         },
         reset: { state in
             state.assumingMemoryBound(to: State.self).pointee.kernel.reset()
-        }
+        },
+        rest: UnitRest(
+            { state, frames in state.assumingMemoryBound(to: State.self).pointee.kernel.restsAtRest(frames: frames) },
+            advance: { state, frames in state.assumingMemoryBound(to: State.self).pointee.kernel.advanceAtRest(frames: Int(frames)) })
     )
 }
