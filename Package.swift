@@ -54,7 +54,7 @@ let package = Package(
         .target(name: "CFoldbackSandbox", dependencies: ["CFoldbackTeam"]),
 
         // MARK: Realtime core
-        .target(name: "FoldbackDSP", swiftSettings: strictSwift),
+        .target(name: "FoldbackDSP", dependencies: ["CFFTW"], swiftSettings: strictSwift),
         .target(
             name: "FoldbackEngine",
             dependencies: ["FoldbackDSP", "CFoldbackTeam", .product(name: "Atomics", package: "swift-atomics")],

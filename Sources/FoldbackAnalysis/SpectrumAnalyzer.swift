@@ -1,17 +1,16 @@
 // Short-time power spectra through FFTW (single precision, real input): the feedback worker's and the analyser's FFT. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CFFTW
-import Synchronization
+import FoldbackDSP
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A Hann-windowed real FFT of a fixed size with its FFTW plan and buffers, made once off the audio thread.
 ///
-/// FFTW's planner is not thread-safe, so plans are made and destroyed under one process-wide lock; running
+/// FFTW's planner is not thread-safe, so plans are made and destroyed under the process's one lock (`FFTWPlanner`); running
 /// a plan (``powerSpectrumDB(_:)``) needs none. Levels are calibrated so a full-scale sine reads 0 dB.
 package final class SpectrumAnalyzer {
-    private static let plannerLock = Mutex(())
     /// Transform size, frames.
     package let size: Int
     /// Bins in the spectrum (size / 2 + 1).
@@ -30,7 +29,7 @@ package final class SpectrumAnalyzer {
         let input = fftwf_alloc_real(size)!
         let output = fftwf_alloc_complex(size / 2 + 1)!
         nonisolated(unsafe) let buffers = (input, output)
-        let address = Self.plannerLock.withLock { _ in
+        let address = FFTWPlanner.lock.withLock { _ in
             Int(bitPattern: fftwf_plan_dft_r2c_1d(Int32(size), buffers.0, buffers.1, UInt32(FFTW_ESTIMATE)))
         }
         guard let made = fftwf_plan(bitPattern: address) else {
@@ -49,7 +48,7 @@ package final class SpectrumAnalyzer {
 
     deinit {
         let address = Int(bitPattern: plan)
-        Self.plannerLock.withLock { _ in fftwf_destroy_plan(fftwf_plan(bitPattern: address)) }
+        FFTWPlanner.lock.withLock { _ in fftwf_destroy_plan(fftwf_plan(bitPattern: address)) }
         fftwf_free(input)
         fftwf_free(output)
         levels.deallocate()

@@ -3,36 +3,39 @@
 
 /// Renders one mono signal at a ``BinauralPosition`` through an ``HRIRSet`` and adds it to a left and right buffer.
 ///
-/// Each ear is a direct-form FIR of the trimmed, interpolated response read from a history of the input at the ear's
-/// own delay (the interpolated onset plus the distance's delay). The fractional part of the delay is folded into the
-/// filter (third-order Lagrange, four taps), so the delay stays a pure, exact delay at the measured directions and
-/// the filter runs as one contiguous vectorised dot product per ear and frame. A move builds the new filter pair in
-/// the spare slot and crossfades from the old pair to the new one over ``crossfadeFrames`` frames; a move during a
-/// crossfade waits for it to end (the latest position wins). Everything is per frame, so the output does not depend
-/// on how the frames are split into blocks. No allocation after `init`; call ``deallocate()`` once.
+/// Each ear's filter is the trimmed, interpolated response read from a history of the input at the ear's own delay
+/// (the interpolated onset plus the distance's delay). The fractional part of the delay is folded into the filter
+/// (third-order Lagrange, four taps), so the delay stays a pure, exact delay at the measured directions. The filter
+/// runs without added latency as a uniformly partitioned convolution (see `BinauralSource+Partitions.swift`): its
+/// first ``partitionFrames`` taps as a direct dot product per frame, the rest in the frequency domain once every
+/// ``partitionFrames`` frames (FFTW), where every partition reads the input spectra the source keeps, one forward
+/// transform shared by both ears. A move builds the new filter pair in the spare slot and crossfades from the old
+/// pair's output to the new one's over ``crossfadeFrames`` frames; a move during a crossfade waits for it to end (the
+/// latest position wins). The output does not depend on how the frames are split into blocks. No allocation after
+/// `init`; call ``deallocate()`` once.
 public struct BinauralSource: @unchecked Sendable {
+    /// Frames per partition: the direct part's taps, and how often the frequency-domain part runs.
+    public static let partitionFrames = 64
     /// Frames of the crossfade between the old and the new filter pair.
     public let crossfadeFrames: Int
-    /// Filter taps per ear (the trimmed response, three Lagrange taps, padding to a multiple of 16).
+    /// Filter taps per ear (the trimmed response, three Lagrange taps, the alignments' room, to a multiple of 16).
     public let filterLength: Int
     /// The set's storage (the owner keeps the set alive while the source renders).
-    private let taps: UnsafeMutablePointer<Float>
-    private let onsets: UnsafeMutablePointer<Float>
-    private let alignments: UnsafeMutablePointer<Float>
-    private let rings: HRIRRings
-    private let measuredDistance: Float
-    private let setLength: Int
-    private let sampleRate: Float
-    /// Two slots × two ears × ``filterLength`` taps, stored reversed (oldest input first).
-    private let filters: UnsafeMutablePointer<Float>
-    /// Each slot's ear delays (whole frames the FIR's first tap reads back): [slot 0 L, slot 0 R, slot 1 L, slot 1 R].
-    private var bases: SIMD4<Int32> = .zero
+    let taps: UnsafeMutablePointer<Float>
+    let onsets: UnsafeMutablePointer<Float>
+    let alignments: UnsafeMutablePointer<Float>
+    let rings: HRIRRings
+    let measuredDistance: Float
+    let setLength: Int
+    let sampleRate: Float
+    /// The frequency-domain part: spectra, input spectra, the partitions' output (`BinauralSource+Partitions.swift`).
+    var partitions: BinauralPartitions
     /// The input, written twice (at `p` and `p + capacity`) so every window is contiguous.
-    private let history: UnsafeMutablePointer<Float>
-    private let capacity: Int
-    private var writeIndex = 0
-    private var active = 0
-    private var fadePosition = -1
+    let history: UnsafeMutablePointer<Float>
+    let capacity: Int
+    var writeIndex = 0
+    var active = 0
+    var fadePosition = -1
     private var target: BinauralPosition
     /// The position the spare slot's filters render while crossfading in.
     private var incoming: BinauralPosition
@@ -53,11 +56,10 @@ public struct BinauralSource: @unchecked Sendable {
         filterLength = (set.length + 3 + 2 * HRIRSet.maxAlignment + 15) / 16 * 16
         let maxDelay = Int(set.maxOnset.rounded(.up)) + 2
             + Int((BinauralPosition.distanceRange.upperBound - BinauralPosition.referenceDistance) / BinauralPosition.speedOfSound * Float(set.sampleRate)) + 2
-        capacity = maxDelay + filterLength + 1
+        capacity = maxDelay + filterLength + 2 * Self.partitionFrames + 1
         history = .allocate(capacity: capacity * 2)
         history.initialize(repeating: 0, count: capacity * 2)
-        filters = .allocate(capacity: 4 * filterLength)
-        filters.initialize(repeating: 0, count: 4 * filterLength)
+        partitions = BinauralPartitions(filterLength: filterLength, maxDelay: maxDelay, partitionFrames: Self.partitionFrames)
         self.position = position
         target = position
         incoming = position
@@ -67,7 +69,7 @@ public struct BinauralSource: @unchecked Sendable {
     /// Frees the buffers. Call once, after the last use of any copy.
     public func deallocate() {
         history.deallocate()
-        filters.deallocate()
+        partitions.deallocate()
     }
 
     /// Moves the source to `newPosition`, crossfading from where it is (realtime-safe).
@@ -76,8 +78,9 @@ public struct BinauralSource: @unchecked Sendable {
         isPending = newPosition != position || fadePosition >= 0
     }
 
-    /// Frames of silence after which the source's output is silent (its longest delay and filter).
-    public var historyFrames: Int { capacity }
+    /// Frames of silence after which the source's output is silent (its longest delay and filter, and the input
+    /// spectra its partitions read).
+    public var historyFrames: Int { max(capacity, partitions.historyFrames) }
 
     /// Whether a move is still under way (crossfading or waiting for one to end).
     public var isMoving: Bool { fadePosition >= 0 || isPending }
@@ -85,6 +88,7 @@ public struct BinauralSource: @unchecked Sendable {
     /// Renders `frames` frames of `input` and adds them to `left` and `right` (realtime-safe).
     public mutating func process(input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
         for frame in 0..<frames {
+            if partitions.phase == 0 { startPartition() }
             history[writeIndex] = input[frame]
             history[writeIndex + capacity] = input[frame]
             let newest = writeIndex + capacity
@@ -94,12 +98,12 @@ public struct BinauralSource: @unchecked Sendable {
                 isPending = false
                 fadePosition = 0
             }
-            var outLeft = ear(slot: active, ear: 0, newest: newest)
-            var outRight = ear(slot: active, ear: 1, newest: newest)
+            var outLeft = partitions.output(slot: active, ear: 0, history: history, newest: newest)
+            var outRight = partitions.output(slot: active, ear: 1, history: history, newest: newest)
             if fadePosition >= 0 {
                 let share = Float(fadePosition + 1) / Float(crossfadeFrames)
-                outLeft += share * (ear(slot: 1 - active, ear: 0, newest: newest) - outLeft)
-                outRight += share * (ear(slot: 1 - active, ear: 1, newest: newest) - outRight)
+                outLeft += share * (partitions.output(slot: 1 - active, ear: 0, history: history, newest: newest) - outLeft)
+                outRight += share * (partitions.output(slot: 1 - active, ear: 1, history: history, newest: newest) - outRight)
                 fadePosition += 1
                 if fadePosition == crossfadeFrames {
                     active = 1 - active
@@ -109,6 +113,7 @@ public struct BinauralSource: @unchecked Sendable {
             }
             left[frame] += outLeft
             right[frame] += outRight
+            partitions.advance()
             writeIndex += 1
             if writeIndex == capacity { writeIndex = 0 }
         }
@@ -117,33 +122,22 @@ public struct BinauralSource: @unchecked Sendable {
     /// Clears the input history (silence in, silence out at once).
     public mutating func reset() {
         history.update(repeating: 0, count: capacity * 2)
+        partitions.reset()
     }
 
-    /// One ear's output for the frame whose input sits at `newest`.
-    @inline(__always)
-    private func ear(slot: Int, ear: Int, newest: Int) -> Float {
-        let base = Int(bases[slot * 2 + ear])
-        return Self.dot(filters + (slot * 2 + ear) * filterLength, history + (newest - base - filterLength + 1), count: filterLength)
+    /// At a partition's first frame: the spectrum of the input's last two partitions, then the frequency-domain
+    /// part's output for this partition of the slots that play.
+    private mutating func startPartition() {
+        let frames = 2 * Self.partitionFrames
+        partitions.pushInput(history + (writeIndex + capacity - frames))
+        partitions.renderTail(slot: active)
+        if fadePosition >= 0 { partitions.renderTail(slot: 1 - active) }
     }
 
-    /// Σ a[i]·b[i] over `count` (a multiple of 16) floats.
-    @inline(__always)
-    static func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, count: Int) -> Float {
-        var sum0 = SIMD8<Float>.zero, sum1 = SIMD8<Float>.zero
-        let rawA = UnsafeRawPointer(a), rawB = UnsafeRawPointer(b)
-        var offset = 0
-        let bytes = count * 4
-        while offset < bytes {
-            sum0 += rawA.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self) * rawB.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
-            sum1 += rawA.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self) * rawB.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self)
-            offset += 64
-        }
-        return (sum0 + sum1).sum()
-    }
-
-    /// Builds the filter pair of `position` into `slot` (realtime-safe): each ear's arrival is the neighbours'
+    /// Builds the filter pair of `position` into `slot` (realtime-safe, bounded): each ear's arrival is the neighbours'
     /// interpolated arrival (onset + alignment) plus the distance's delay; each neighbour's response, × its weight and
-    /// the distance gain, is placed at that arrival less its own alignment, the fraction as four Lagrange taps.
+    /// the distance gain, is placed at that arrival less its own alignment, the fraction as four Lagrange taps. The
+    /// filter then goes into the slot's partitions, whose output for the current partition is rendered at once.
     private mutating func build(slot: Int, position: BinauralPosition) {
         let weights = rings.weights(azimuthDeg: position.azimuthDeg, elevationDeg: position.elevationDeg)
         let added = position.addedDelaySeconds * sampleRate
@@ -159,8 +153,7 @@ public struct BinauralSource: @unchecked Sendable {
                 earliest = min(earliest, arrival - alignments[Int(weights.indices[point]) * 2 + ear])
             }
             let base = max(0, Int(earliest) - 1)
-            let filter = filters + (slot * 2 + ear) * filterLength
-            filter.update(repeating: 0, count: filterLength)
+            let filter = partitions.filterScratch(base: base)
             for point in 0..<4 where weights.weights[point] > 0 {
                 let response = Int(weights.indices[point]) * 2 + ear
                 let delay = max(0, arrival - alignments[response])
@@ -171,14 +164,15 @@ public struct BinauralSource: @unchecked Sendable {
                 let measured = taps + response * setLength
                 for tap in 0..<4 {
                     let shift = whole - 1 + tap - base
-                    guard shift >= 0, lagrange[tap] != 0 else { continue }
                     let end = min(setLength, filterLength - shift)
+                    guard shift >= 0, end > 0, lagrange[tap] != 0 else { continue }
                     let coefficient = lagrange[tap]
-                    let reversed = filter + (filterLength - 1 - shift)
-                    for frame in 0..<end { reversed[-frame] += coefficient * measured[frame] }
+                    let placed = filter + shift
+                    for frame in 0..<end { placed[frame] += coefficient * measured[frame] }
                 }
             }
-            bases[slot * 2 + ear] = Int32(base)
+            partitions.load(slot: slot, ear: ear, base: base)
         }
+        partitions.renderTail(slot: slot)
     }
 }
