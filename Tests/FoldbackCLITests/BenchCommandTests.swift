@@ -39,9 +39,9 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertTrue(run.standardOutput.contains("run under LD_PRELOAD"), run.standardOutput)
     }
 
-    /// `--sandbox`: both isolations at 64 and 256 frames; the in-process rows spend nothing in sandboxes, the sandboxed
-    /// ones do (three plugins, three processes), and each block size ends with its per-unit summary.
-    func testSandboxComparesBothIsolationsAtBothBlockSizes() throws {
+    /// `--sandbox`: the three isolations at 64 and 256 frames; the in-process rows spend nothing in sandboxes, the
+    /// sandboxed ones do (three plugins in three processes, or in one), and each block size ends with its per-unit summary.
+    func testSandboxComparesTheIsolationsAtBothBlockSizes() throws {
         let run = try FoldbackProcess.run(["bench", "--sandbox", "--seconds", "0.2"])
         if run.standardError.contains("unavailable") || run.standardError.contains("unknown") {
             throw XCTSkip("the LV2 vocal chain's plugins are not installed: \(run.standardError)")
@@ -49,7 +49,7 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.standardError)
         let rows = run.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
             .filter { $0.count == 8 && Int($0[0]) != nil }
-        XCTAssertEqual(rows.map { "\($0[0]) \($0[1])" }, ["64 none", "64 unit", "256 none", "256 unit"], run.standardOutput)
+        XCTAssertEqual(rows.map { "\($0[0]) \($0[1])" }, ["64 none", "64 unit", "64 strip", "256 none", "256 unit", "256 strip"], run.standardOutput)
         for row in rows {
             XCTAssertGreaterThan(Double(row[2]) ?? 0, 0, "cycle median: \(row)")
             let sandboxCPU = Double(row[5]) ?? -1
