@@ -175,6 +175,17 @@ if ! grep -q "faulted (crashed: signal 9 (SIGKILL))" "$log" || ! grep -q "came b
   echo "rtsan-live: the sandboxed preset's killed sandbox did not come back, or a sandbox crashed or exited by itself"
   exit 1
 fi
+# The same chain with isolation = "strip": the three plugins in one sandbox, one wake and one collect per cycle, its
+# chain's serve cycle under the sanitizer; a reload starts a new group sandbox (only "unit" sandboxes carry over).
+sed 's/^isolation = "unit"$/isolation = "strip"/' "$sandbox_dir/lv2-vocal-sandboxed.toml" >"$sandbox_dir/lv2-vocal-strip.toml"
+grep -q '^isolation = "strip"' "$sandbox_dir/lv2-vocal-strip.toml"
+live "$sandbox_dir/lv2-vocal-strip.toml" main_L "/foldback/strip/vox/unit/eq/gain3 f -STEP;/foldback/strip/vox/unit/comp/threshold f -2STEP" \
+  /foldback/strip/vox/send/main/gain_db --play foldback:vox_in=voice --record foldback:main_L
+if grep "faulted (" "$log" | grep -qv "faulted (hang:"; then
+  cat "$log"
+  echo "rtsan-live: a strip sandbox crashed or exited by itself"
+  exit 1
+fi
 rm -rf "$sandbox_dir"
 # The virtual sound check: the first run's take played through vocal-monitor's strips, moved live ↔ take (crossfades) and located.
 run_args="--soundcheck $take_dir"
@@ -182,4 +193,4 @@ live presets/vocal-monitor.toml main_L "/foldback/soundcheck/all s live;/foldbac
   /foldback/strip/vox/send/iem_vox/gain_db --play foldback:vox_in=voice --record foldback:main_L
 run_args=""
 rm -rf "$take_dir"
-echo "rtsan-live: three presets (strip units; bus units, effect return, send delays; de-esser and an echo following MIDI clock), a preset of sandboxed LV2 plugins (one sandbox killed and back), a stretched file source with its tempo and key moving, a binaural in-ear bus with its sources moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"
+echo "rtsan-live: three presets (strip units; bus units, effect return, send delays; de-esser and an echo following MIDI clock), a preset of sandboxed LV2 plugins (one sandbox killed and back) and the same in one strip sandbox, a stretched file source with its tempo and key moving, a binaural in-ear bus with its sources moving, and a sound-check take played back, each through five period changes, then 3 s of live JACK processing with MIDI, OSC moves, preset reloads and web moves from four pages under RealtimeSanitizer, no violation"
