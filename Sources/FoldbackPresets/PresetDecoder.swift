@@ -41,7 +41,8 @@ enum PresetDecoder {
         requireOneOrMore("strip", plural: "strips", in: reader)
         let knownBuses = StripDecoder.BusNames(
             names: buses.map(\.name), isComplete: buses.count == busReaders.count,
-            channels: Dictionary(buses.map { ($0.name, $0.channels) }, uniquingKeysWith: { first, _ in first }))
+            channels: Dictionary(buses.map { ($0.name, $0.channels) }, uniquingKeysWith: { first, _ in first }),
+            binaural: Set(buses.filter(\.isBinaural).map(\.name)))
         var strips: [StripSpec] = []
         var stripNames = NameRegistry(what: "strip name")
         for stripReader in stripReaders {

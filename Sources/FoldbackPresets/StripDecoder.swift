@@ -23,6 +23,8 @@ enum StripDecoder {
         var isComplete: Bool
         /// Channel counts by bus name, for a return strip that does not declare its own.
         var channels: [String: Int] = [:]
+        /// The buses with `binaural = true` (a send's position means something only there).
+        var binaural: Set<String> = []
     }
 
     /// The strip, or nil if its name is missing or invalid (already reported).
@@ -117,6 +119,10 @@ enum StripDecoder {
             if width != nil, buses.channels[busName] == 1 || channels == 1 {
                 let reason = channels == 1 ? "from a mono strip" : "into mono bus '\(busName)'"
                 reader.log.warning("'width' on a send \(reason) has no effect", at: reader.keyLocation(ParameterTree.Key.width))
+            }
+            if let axis = BinauralAxis.allCases.first(where: { reader.table[$0.key] != nil }), buses.isComplete, !buses.binaural.contains(busName) {
+                reader.log.warning("'\(axis.key)' on a send into bus '\(busName)', which is not binaural, has no effect (binaural = true on the bus places its sends)",
+                                   at: reader.keyLocation(axis.key))
             }
             let isNew = targets.register(busName, at: reader.valueLocation("bus"), context: " from \(owner)", log: reader.log)
             guard isNew else { continue }

@@ -79,6 +79,16 @@ final class BinauralPresetTests: XCTestCase {
             "[[bus]]\nname = \"iem\"\nhrtf = \"/usr/share/libmysofa/default.sofa\"\n[[strip]]\nname = \"s\"\n", line: 3, column: 1, contains: ["add binaural = true to bus 'iem'"])
     }
 
+    /// A position on a send into a bus that is not binaural would do nothing: the load says so at the key, as it does for
+    /// a pan into a mono bus.
+    func testAPositionIntoABusThatIsNotBinauralIsAWarningAtItsKey() throws {
+        let preset = try PresetLoader.parse(
+            "[[bus]]\nname = \"main\"\n[[strip]]\nname = \"vox\"\nsend = [{ bus = \"main\", azimuth_deg = 30.0 }]\n", path: "test.toml")
+        XCTAssertEqual(preset.warnings.count, 1, "\(preset.warnings)")
+        let warning = preset.warnings.first.map { "\($0)" } ?? ""
+        XCTAssertTrue(warning.contains("test.toml:5:") && warning.contains("'azimuth_deg' on a send into bus 'main', which is not binaural"), warning)
+    }
+
     func testAnAzimuthOutOfRangeIsAnError() {
         let wrong = text.replacingOccurrences(of: "azimuth_deg = 60", with: "azimuth_deg = 270")
         let errors = diagnostics(of: wrong).filter { $0.severity == .error }
