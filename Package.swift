@@ -99,7 +99,7 @@ let package = Package(
             swiftSettings: strictSwift
         ),
         .target(name: "FoldbackRender", dependencies: ["CSndfile", "CSamplerate", "CRubberBand", "CFoldback", "FoldbackEngine"], swiftSettings: strictSwift),
-        .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "CFFTW", "FoldbackEngine", "FoldbackDSP"], swiftSettings: strictSwift),
+        .target(name: "FoldbackAnalysis", dependencies: ["CEBUR128", "FoldbackEngine", "FoldbackDSP"], swiftSettings: strictSwift),
         // SOFA HRTF files (libmysofa) read into FoldbackDSP's `HRIRSet` for binaural buses, at the engine's rate.
         .target(name: "FoldbackHRTF", dependencies: ["CMySofa", "FoldbackDSP"], swiftSettings: strictSwift),
 

@@ -1,45 +1,33 @@
 // Short-time power spectra through FFTW (single precision, real input): the feedback worker's and the analyser's FFT. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-import CFFTW
 import FoldbackDSP
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A Hann-windowed real FFT of a fixed size with its FFTW plan and buffers, made once off the audio thread.
-///
-/// FFTW's planner is not thread-safe, so plans are made and destroyed under the process's one lock (`FFTWPlanner`); running
-/// a plan (``powerSpectrumDB(_:)``) needs none. Levels are calibrated so a full-scale sine reads 0 dB.
+/// A Hann-windowed real FFT of a fixed size with its buffers, made once off the audio thread; the transform is the
+/// process's shared plan of that size (``RealFFTPlans``, planned under FFTW's one planner lock; running it needs none).
+/// Levels are calibrated so a full-scale sine reads 0 dB.
 package final class SpectrumAnalyzer {
     /// Transform size, frames.
     package let size: Int
     /// Bins in the spectrum (size / 2 + 1).
     package var binCount: Int { size / 2 + 1 }
     private let input: UnsafeMutablePointer<Float>
-    private let output: UnsafeMutablePointer<fftwf_complex>
+    /// The half spectrum, interleaved re, im.
+    private let output: UnsafeMutablePointer<Float>
     private let window: [Float]
     private let levels: UnsafeMutablePointer<Float>
-    private let plan: fftwf_plan
+    private let plans: RealFFTPlans
     private let scale: Float
 
-    /// An analyser of `size` frames (a power of two ≥ 64), or nil when FFTW cannot plan it.
+    /// An analyser of `size` frames (a power of two ≥ 64), else nil.
     package init?(size: Int) {
         guard size >= 64, size & (size - 1) == 0 else { return nil }
         self.size = size
-        let input = fftwf_alloc_real(size)!
-        let output = fftwf_alloc_complex(size / 2 + 1)!
-        nonisolated(unsafe) let buffers = (input, output)
-        let address = FFTWPlanner.lock.withLock { _ in
-            Int(bitPattern: fftwf_plan_dft_r2c_1d(Int32(size), buffers.0, buffers.1, UInt32(FFTW_ESTIMATE)))
-        }
-        guard let made = fftwf_plan(bitPattern: address) else {
-            fftwf_free(input)
-            fftwf_free(output)
-            return nil
-        }
-        self.input = input
-        self.output = output
-        plan = made
+        input = RealFFTPlans.allocateReal(size)
+        output = RealFFTPlans.allocateComplex(size / 2 + 1)
+        plans = RealFFTPlans.plans(size: size)
         window = (0..<size).map { Float(0.5 - 0.5 * cos(2 * Double.pi * Double($0) / Double(size))) }
         levels = .allocate(capacity: size / 2 + 1)
         levels.initialize(repeating: -200, count: size / 2 + 1)
@@ -47,10 +35,8 @@ package final class SpectrumAnalyzer {
     }
 
     deinit {
-        let address = Int(bitPattern: plan)
-        FFTWPlanner.lock.withLock { _ in fftwf_destroy_plan(fftwf_plan(bitPattern: address)) }
-        fftwf_free(input)
-        fftwf_free(output)
+        RealFFTPlans.free(input)
+        RealFFTPlans.free(output)
         levels.deallocate()
     }
 
@@ -69,10 +55,9 @@ package final class SpectrumAnalyzer {
     /// until the next call.
     package func powerSpectrum(_ samples: UnsafeBufferPointer<Float>) -> UnsafeBufferPointer<Float> {
         for index in 0..<size { input[index] = samples[index] * window[index] }
-        fftwf_execute(plan)
-        let raw = UnsafeMutableRawPointer(output).assumingMemoryBound(to: Float.self)
+        plans.forward(input, into: output)
         for bin in 0..<binCount {
-            let re = raw[2 * bin] * scale, im = raw[2 * bin + 1] * scale
+            let re = output[2 * bin] * scale, im = output[2 * bin + 1] * scale
             levels[bin] = re * re + im * im
         }
         return UnsafeBufferPointer(start: levels, count: binCount)
