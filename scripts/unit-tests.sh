@@ -60,7 +60,9 @@ for index in "${!filters[@]}"; do
   shard=$((index + 1))
   [ "$index" -eq "$alone_shard" ] && [ ${#pids[@]} -gt 0 ] && wait "${pids[@]}"   # the alone shard starts when the others end
   # Line-buffered, so a hang shows the test it hangs in; the deadline kills a hang instead of stalling CI.
-  ( timeout --kill-after=30 "$deadline" stdbuf -oL -eL "$xctest" "${filters[$index]}" >".build/unit-tests.$shard.log" 2>&1
+  # Each shard's JACK servers keep their metadata (pretty names) to themselves: make test runs other servers beside them.
+  ( timeout --kill-after=30 "$deadline" bash scripts/private-jack-metadata.sh stdbuf -oL -eL "$xctest" "${filters[$index]}" \
+      >".build/unit-tests.$shard.log" 2>&1
     echo $? >".build/unit-tests.$shard.status" ) &
   pids+=($!)
 done
