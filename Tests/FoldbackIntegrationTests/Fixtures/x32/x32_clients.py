@@ -64,15 +64,21 @@ async def behringer_set(kind, port, key, value):
     await mixer.stop()
 
 
+# xair-api answers a query with the last message received after a fixed wait (`delay`, 20 ms by default), so a reply
+# later than that reads as the previous one (a CI run under load got "/xinfo"'s "127.0.0.1" as channel 1's name).
+# 0.25 s is the wait a busy machine needs; the library has no other way to pair a reply with its query.
+XAIRAPI_DELAY = 0.25
+
+
 def xairapi_get(port):
-    with xair_api.connect("X32", ip="127.0.0.1", port=int(port)) as mixer:
+    with xair_api.connect("X32", ip="127.0.0.1", port=int(port), delay=XAIRAPI_DELAY) as mixer:
         strip = mixer.strip[0]
         out({"name": strip.config.name, "fader_db": strip.mix.fader, "mute": strip.mute,
              "send1_db": strip.send[0].level, "dca1_on": mixer.dca[0].on, "info": list(mixer.info_response)})
 
 
 def xairapi_set(port, what, value):
-    with xair_api.connect("X32", ip="127.0.0.1", port=int(port)) as mixer:
+    with xair_api.connect("X32", ip="127.0.0.1", port=int(port), delay=XAIRAPI_DELAY) as mixer:
         strip = mixer.strip[0]
         if what == "fader":
             strip.mix.fader = float(value)
