@@ -156,8 +156,9 @@ struct ReverbTank: ~Copyable {
     /// its value now to its value ``segmentFrames`` awake samples on, read as an integer delay plus an
     /// all-pass interpolated fraction whose coefficient ramps. First turns the phasors by the awake samples
     /// since they last turned and renormalises them (first order, no libm).
+    /// `write` is the line ring's write position at the segment's start.
     @_noLocks
-    private mutating func beginSegment(frameInTick: Int) {
+    private mutating func beginSegment(frameInTick: Int, write: Int) {
         if rotationDue == Self.segmentFrames {
             (phasorCos, phasorSin) = Self.rotated(phasorCos, phasorSin, by: rotationCos, rotationSin)
         } else {   // a segment cut short by a clear
@@ -186,7 +187,7 @@ struct ReverbTank: ~Copyable {
         eta = (1 - startFraction) / (1 + startFraction)
         etaStep = ((1 - endFraction) / (1 + endFraction) - eta) * scale
         let mask = SIMD8(repeating: Int32(truncatingIfNeeded: lineMask))
-        let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: lineWrite)) &- wholes) & mask
+        let rows = (SIMD8(repeating: Int32(truncatingIfNeeded: write)) &- wholes) & mask
         readIndex = rows &<< 3 &+ laneNumbers
         previousNear = gatherLines(((rows &- 1) & mask) &<< 3 &+ laneNumbers)
         segmentOffset = 0
@@ -281,16 +282,11 @@ struct ReverbTank: ~Copyable {
             }
             isDormant = false
         }
-        while frame < count {   // segment by segment
-            if segmentLeft == 0 { beginSegment(frameInTick: tickFrame + frame) }
-            let end = min(count, frame + segmentLeft)
-            // One loop per routing and per steady/ramping tick, so the loop itself never branches on them.
-            if isStereo {
-                renderStereo(left, right, outputLeft, outputRight, frame, end)
-            } else {
-                renderMono(left, right, outputLeft, outputRight, frame, end)
-            }
-            frame = end
+        // One loop per routing and per steady/ramping tick, so the loop itself never branches on them.
+        if isStereo {
+            renderStereo(left, right, outputLeft, outputRight, frame, count)
+        } else {
+            renderMono(left, right, outputLeft, outputRight, frame, count)
         }
         tickFrame += count
     }
@@ -307,8 +303,10 @@ struct ReverbTank: ~Copyable {
         if isRamping { renderAwake(l, r, outL, outR, first, end, stereo: true, ramping: true) } else { renderAwake(l, r, outL, outR, first, end, stereo: true, ramping: false) }
     }
 
-    /// Frames `first..<end` (within one segment): the mono diffuser, then the network frame by frame into
-    /// ``lineOutputs``, then the statistics and the output stage over the whole stretch.
+    /// Frames `first..<end` (within one tick, at most ``segmentFrames``): the mono diffuser, the network segment
+    /// by segment into ``lineOutputs``, then the mono line writes, the statistics and the output stage over the
+    /// whole stretch. Only the network's reads depend on the segment, so a segment boundary inside a tick (a tank
+    /// that woke mid-tick) splits the network alone; frame by frame the arithmetic is that of split stretches.
     @inline(__always) @_noLocks
     private mutating func renderAwake(
         _ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>,
@@ -316,6 +314,7 @@ struct ReverbTank: ~Copyable {
         _ first: Int, _ end: Int, stereo: Bool, ramping: Bool
     ) {
         let count = end &- first
+        assert(count <= Self.segmentFrames, "the reverb renders at most a tick at once")
         if !stereo {
             let heard = ReverbMonoDiffuser.diffuse(
                 left + first, right + first, count: count, into: diffused,
@@ -325,7 +324,20 @@ struct ReverbTank: ~Copyable {
             inputHeard = inputHeard || heard
             diffuserWrite = (diffuserWrite &+ count) & diffuserMask
         }
-        runNetwork(left + first, right + first, count: count, stereo: stereo, ramping: ramping)
+        // A mono tank's line writes wait for the stretch's end (``writeMonoLines(count:)``), so a segment starting
+        // inside it counts its rows from where the writes will be by then.
+        var done = 0, diffusion = current.levels[0]   // (a stereo network's diffuser ramps it)
+        while done < count {
+            if segmentLeft == 0 {
+                beginSegment(frameInTick: tickFrame &+ first &+ done, write: stereo ? lineWrite : (lineWrite &+ done) & lineMask)
+            }
+            let part = min(count &- done, segmentLeft)
+            runNetwork(left + (first &+ done), right + (first &+ done), at: done, count: part, diffusion: &diffusion, stereo: stereo, ramping: ramping)
+            segmentOffset &+= part
+            segmentLeft &-= part
+            rotationDue &+= part
+            done &+= part
+        }
         if !stereo { writeMonoLines(count: count) }
         var energy = lineEnergy, diffusedSum = diffusedEnergy
         for frame in 0..<count {
@@ -337,31 +349,29 @@ struct ReverbTank: ~Copyable {
         output.mix(
             lineOutputs, left + first, right + first, outputLeft + first, outputRight + first, count: count,
             levels: &current.levels, step: step.levels, stereo: stereo, ramping: ramping)
-        segmentOffset &+= count
-        segmentLeft &-= count
-        rotationDue &+= count
     }
 
-    /// The network over `count` frames of the segment, each frame's line outputs into ``lineOutputs``. The
-    /// recurrences, ramps and write positions live in locals, so they stay in registers instead of making
-    /// a round trip through `self` every sample.
+    /// The network over `count` frames of the segment, frame `at` of the stretch on, each frame's line
+    /// outputs into ``lineOutputs`` (from slot `at`). The recurrences, ramps and write positions live in
+    /// locals, so they stay in registers instead of making a round trip through `self` every sample.
     @inline(__always) @_noLocks
-    private mutating func runNetwork(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, count: Int, stereo: Bool, ramping: Bool) {
+    private mutating func runNetwork(_ left: UnsafePointer<Float>, _ right: UnsafePointer<Float>, at start: Int, count: Int, diffusion: inout Float, stereo: Bool, ramping: Bool) {
         let taps = Taps(lines + segmentOffset &* 8, readIndex)
         var state = LoopState(
             lowpass: ReverbLanes(lowpass), interpolated: ReverbLanes(interpolated), previousNear: ReverbLanes(previousNear),
             eta: ReverbLanes(eta), loopGains: ReverbLanes(current.loopGains), poles: ReverbLanes(current.poles),
-            diffusion: current.levels[0], diffusedEnergy: diffusedEnergy, lineWrite: lineWrite, diffuserWrite: diffuserWrite)
+            diffusion: diffusion, diffusedEnergy: diffusedEnergy, lineWrite: lineWrite, diffuserWrite: diffuserWrite)
         let etaStep = ReverbLanes(etaStep), loopGainStep = ReverbLanes(step.loopGains), poleStep = ReverbLanes(step.poles)
+        let diffusedInput = diffused + start, outputs = lineOutputs + start, loopSignals = lineOutputs + (Self.segmentFrames &+ start)
         var inputBits = SIMD2<UInt32>()   // a stereo tank's input magnitudes, ORed
         for frame in 0..<count {
-            var input = SIMD2(diffused[frame], 0)
+            var input = SIMD2(diffusedInput[frame], 0)
             if stereo {
                 input = SIMD2(left[frame], right[frame])
                 inputBits |= unsafeBitCast(input, to: SIMD2<UInt32>.self) & 0x7FFF_FFFF
             }
-            networkSample(&state, input: input, near: taps.read(row: frame), loopSignal: lineOutputs + (Self.segmentFrames &+ frame), stereo: stereo)
-                .store(to: UnsafeMutableRawPointer(lineOutputs + frame))
+            networkSample(&state, input: input, near: taps.read(row: frame), loopSignal: loopSignals + frame, stereo: stereo)
+                .store(to: UnsafeMutableRawPointer(outputs + frame))
             if ramping {
                 state.loopGains += loopGainStep
                 state.poles += poleStep
@@ -372,7 +382,7 @@ struct ReverbTank: ~Copyable {
         (lowpass, interpolated) = (state.lowpass.vector, state.interpolated.flushed().vector)
         (previousNear, eta) = (state.previousNear.vector, state.eta.vector)
         (current.loopGains, current.poles, diffusedEnergy) = (state.loopGains.vector, state.poles.vector, state.diffusedEnergy)
-        (lineWrite, diffuserWrite) = (state.lineWrite, state.diffuserWrite)
+        (lineWrite, diffuserWrite, diffusion) = (state.lineWrite, state.diffuserWrite, state.diffusion)
         inputHeard = inputHeard || inputBits != SIMD2()
     }
 

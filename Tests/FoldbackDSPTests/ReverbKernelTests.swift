@@ -127,6 +127,33 @@ final class ReverbKernelTests: XCTestCase {
         }
     }
 
+    /// A tank that wakes mid-tick (after 19 frames of silence) has its modulation segments out of phase with
+    /// the 32-sample ticks, so a tick of a large block spans two segments: mono and true stereo, with every
+    /// ramp moving (decay, damping, diffusion, mix, width and size changed at frame 1000), blocks of 7, 253 and
+    /// 1024 frames give the output of 1-frame blocks bit for bit.
+    func testATankWokenMidTickGivesTheSameOutputAtEveryBlockSize() {
+        let left = [Float](repeating: 0, count: 19) + noise(8000, seed: 11)
+        let right = [Float](repeating: 0, count: 19) + noise(8000, seed: 12)
+        for isStereo in [false, true] {
+            func run(_ blockSize: Int) -> (left: [Float], right: [Float]) {
+                var kernel = ReverbKernel(parameters: ReverbParameters(decay: 2, predelay: 3, mix: 0.5), sampleRate: 48000, isStereo: isStereo)
+                var changed = false
+                return Measure.render(&kernel, left: left, right: right, blockSize: blockSize) { frame, kernel in
+                    guard !changed, frame >= 1000 else { return }
+                    changed = true
+                    kernel.update(ReverbParameters(decay: 0.9, predelay: 3, size: 0.4, damping: 0.8, diffusion: 0.4, mix: 0.8, width: 0.5))
+                }
+            }
+            let reference = run(1)
+            XCTAssertGreaterThan(reference.left.suffix(1000).map(\.magnitude).max()!, 0.01, "a wet tail")
+            for blockSize in [7, 253, 1024] {
+                let output = run(blockSize)
+                XCTAssertTrue(output.left == reference.left && output.right == reference.right,
+                              "\(isStereo ? "stereo" : "mono"), block \(blockSize) against block 1")
+            }
+        }
+    }
+
     /// The tank sleeps through exact silence, and its modulation keeps awake time: after 13, 100 or 4000 frames
     /// of silence (any phase against the 32-sample control ticks) the output is the immediately fed one's,
     /// shifted, within 1e-6 (as a live run, which starts in silence, must match an offline render).
