@@ -3,9 +3,16 @@
 // Realtime: fb_sandbox_process on Foldback's audio thread, fb_sandbox_serve_wait/done on the sandbox's. The rest is setup.
 //
 // Hand-over: two 32-bit words. Foldback writes the inputs, then `request` = seq (release) and one FUTEX_WAKE; the sandbox
-// runs its plugins, writes the outputs, then `response` = seq (release) and one FUTEX_WAKE. Foldback waits on `response`
-// with FUTEX_WAIT and a timeout that ends at the deadline inside the period (never longer), so a crashed or hung sandbox
-// costs its own unit that cycle and nothing else. A sandbox still busy with a late request (response != request) is not
+// runs its plugins, writes the outputs, then `response` = seq. Foldback waits on `response` in three steps, each ending at
+// the deadline inside the period at the latest (never longer), so a crashed or hung sandbox costs its own unit that cycle
+// and nothing else: (1) when the last round trip was long (a chain of plugins) and the sandbox runs on another CPU, a nap
+// of most of it (FUTEX_WAIT with that timeout, unannounced: the sandbox does not wake it, the nap's own timer on
+// Foldback's CPU does); (2) a short spin (on the same CPU it would only hold the sandbox off); (3) it sets `waiting` and
+// sleeps in FUTEX_WAIT until the deadline; the sandbox issues its FUTEX_WAKE only when it sees `waiting` set. A wake
+// across CPUs costs both sides an interrupt (an IPI, on a VM a trap to the hypervisor), so most cycles now have none on
+// the way back. `waiting` and `response` are stored and read sequentially consistent on both sides (Foldback: set
+// `waiting`, read `response`; the sandbox: set `response`, read `waiting`), so one of them always sees the other's
+// store: no wake-up is lost (SandboxChannelTests' stress), and the futex's own value check covers the rest. A sandbox still busy with a late request (response != request) is not
 // given a new one: its unit falls back until it catches up or the supervisor restarts it. The futex words live in a
 // MAP_SHARED memfd, so both sides use the shared (not _PRIVATE) futex operations.
 //
@@ -20,6 +27,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <math.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -33,13 +41,19 @@
 #include "fb_realtime_scope.h"
 #include "sandbox_shared.h"
 
-enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 2, FB_SANDBOX_MAX_CHANNELS = 64 };
+enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 3, FB_SANDBOX_MAX_CHANNELS = 64 };
 /// +24 dBFS: a sample beyond this is garbage, as a NaN is.
 static const float FB_SANDBOX_ABSURD = 15.848932f;
 /// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: a short round trip ends within it. When the
 /// last round trip took longer (a strip's chain of plugins), it sleeps at once: spinning would only burn the CPU the
 /// sandbox needs.
 static const int64_t FB_SANDBOX_SPIN_NS = 30 * 1000;
+/// After a long last round trip: Foldback naps for this share of it (in eighths)…
+static const int64_t FB_SANDBOX_NAP_EIGHTHS = 7;
+/// …unless that is shorter than this (a sleep and its wake cost about as much)…
+static const int64_t FB_SANDBOX_MIN_NAP_NS = 20 * 1000;
+/// …then spins at most this long before it sleeps until the sandbox wakes it or the deadline passes.
+static const int64_t FB_SANDBOX_TAIL_SPIN_NS = 10 * 1000;
 
 
 
@@ -178,6 +192,8 @@ int fb_sandbox_serve_wait(fb_sandbox_shared *shared, uint32_t *seen, uint32_t *f
         if (request != *seen) {
             *seen = request;
             *frames = atomic_load_explicit(&shared->frames, memory_order_relaxed);
+            int cpu = sched_getcpu();
+            atomic_store_explicit(&shared->sandboxCpu, cpu < 0 ? UINT32_MAX : (uint32_t)cpu, memory_order_relaxed);
             return 1;
         }
         int64_t left = deadline - fb_now_ns();
@@ -187,8 +203,9 @@ int fb_sandbox_serve_wait(fb_sandbox_shared *shared, uint32_t *seen, uint32_t *f
 }
 
 void fb_sandbox_serve_done(fb_sandbox_shared *shared, uint32_t seq) {
-    atomic_store_explicit(&shared->response, seq, memory_order_release);
-    fb_futex_wake(&shared->response);
+    atomic_store_explicit(&shared->doneAtNs, fb_now_ns(), memory_order_relaxed);
+    atomic_store_explicit(&shared->response, seq, memory_order_seq_cst);
+    if (atomic_load_explicit(&shared->waiting, memory_order_seq_cst)) fb_futex_wake(&shared->response);
 }
 
 /// The fallback for a cycle without the sandbox's output: the inputs passed through (channel by channel, the last
@@ -216,6 +233,47 @@ static int fb_is_garbage(fb_sandbox_shared *shared, uint32_t frames) {
     return bad;
 }
 
+/// Foldback's wait for response `seq` (it read `busy` while the sandbox worked), the file comment's three steps, each
+/// bounded by `deadline`: 1 when it came, 0 when the deadline passed.
+static int fb_sandbox_await(fb_sandbox_shared *shared, uint32_t seq, uint32_t busy, int64_t start, int64_t last, int64_t deadline) {
+    // A short round trip: spin as before, no nap. A long one with the sandbox on this CPU (it last ran here: pinned by
+    // the user, or the scheduler's choice): no nap and no spin, the wake costs no interrupt and ends the wait soonest.
+    int64_t spinEnd = start + FB_SANDBOX_SPIN_NS;
+    int64_t service = atomic_load_explicit(&shared->serviceNs, memory_order_relaxed);
+    int64_t previous = atomic_load_explicit(&shared->previousServiceNs, memory_order_relaxed);
+    int64_t expected = previous > 0 && previous < service ? previous : service;
+    if (last > FB_SANDBOX_SPIN_NS && expected > 0) {
+        int cpu = sched_getcpu();
+        int apart = cpu >= 0 && (uint32_t)cpu != atomic_load_explicit(&shared->sandboxCpu, memory_order_relaxed);
+        spinEnd = 0;
+        if (apart) {
+            // ⅞ of the shorter of the last two services (request to the sandbox's done), at most a quarter of the way to
+            // the deadline: a slow cycle (a page fault, a preemption) neither lengthens the next naps nor eats the period.
+            int64_t napEnd = start + expected / 8 * FB_SANDBOX_NAP_EIGHTHS;
+            if (napEnd > start + (deadline - start) / 4) napEnd = start + (deadline - start) / 4;
+            int64_t now = fb_now_ns();
+            if (napEnd - now >= FB_SANDBOX_MIN_NAP_NS) fb_futex_wait_for(&shared->response, busy, napEnd - now);
+            spinEnd = fb_now_ns() + FB_SANDBOX_TAIL_SPIN_NS;
+        }
+    }
+    int delivered = 0;
+    for (;;) {
+        uint32_t response = atomic_load_explicit(&shared->response, memory_order_acquire);
+        if (response == seq) {
+            delivered = 1;
+            break;
+        }
+        int64_t now = fb_now_ns();
+        if (now >= deadline) break;
+        if (now < spinEnd) continue;
+        atomic_store_explicit(&shared->waiting, 1, memory_order_seq_cst);
+        response = atomic_load_explicit(&shared->response, memory_order_seq_cst);
+        if (response != seq) fb_futex_wait_for(&shared->response, response, deadline - now);
+    }
+    atomic_store_explicit(&shared->waiting, 0, memory_order_relaxed);
+    return delivered;
+}
+
 static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs, uint32_t frames) FB_NONBLOCKING {
     fb_sandbox_shared *shared = unit->shared;
     if (atomic_load_explicit(&shared->state, memory_order_acquire) != FB_SANDBOX_READY) return 0;
@@ -225,21 +283,21 @@ static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs
     int64_t timeout = unit->fixedTimeoutNs > 0 ? unit->fixedTimeoutNs
                                                : (int64_t)((double)frames / unit->sampleRate * unit->deadlineFraction * 1e9);
     int64_t deadline = start + timeout;
-    int64_t spin = (int64_t)atomic_load_explicit(&shared->roundTripNs, memory_order_relaxed) > FB_SANDBOX_SPIN_NS ? 0 : FB_SANDBOX_SPIN_NS;
+    int64_t last = (int64_t)atomic_load_explicit(&shared->roundTripNs, memory_order_relaxed);
     for (uint32_t channel = 0; channel < unit->inputChannels; channel++)
         memcpy(fb_sandbox_input(shared, channel), inputs[channel], frames * sizeof(float));
     uint32_t seq = request + 1;
     atomic_store_explicit(&shared->frames, frames, memory_order_relaxed);
     atomic_store_explicit(&shared->request, seq, memory_order_release);
     fb_futex_wake(&shared->request);
-    for (;;) {
-        uint32_t response = atomic_load_explicit(&shared->response, memory_order_acquire);
-        if (response == seq) break;
-        int64_t now = fb_now_ns();
-        if (now >= deadline) return 0;
-        if (now - start >= spin) fb_futex_wait_for(&shared->response, response, deadline - now);
-    }
+    int delivered = fb_sandbox_await(shared, seq, request, start, last, deadline);
+    if (!delivered) return 0;
     atomic_store_explicit(&shared->roundTripNs, (uint64_t)(fb_now_ns() - start), memory_order_relaxed);
+    int64_t service = atomic_load_explicit(&shared->doneAtNs, memory_order_relaxed) - start;
+    if (service > 0 && service < timeout) {
+        atomic_store_explicit(&shared->previousServiceNs, atomic_load_explicit(&shared->serviceNs, memory_order_relaxed), memory_order_relaxed);
+        atomic_store_explicit(&shared->serviceNs, service, memory_order_relaxed);
+    }
     if (fb_is_garbage(shared, frames)) {
         atomic_fetch_add_explicit(&shared->garbage, 1, memory_order_relaxed);
         return -1;

@@ -28,6 +28,11 @@ struct fb_sandbox_shared {
     _Alignas(64) _Atomic uint32_t request;
     _Atomic uint32_t frames;
     _Alignas(64) _Atomic uint32_t response;
+    /// 1 while Foldback's thread sleeps on `response` until the deadline: only then does the sandbox wake it (see
+    /// sandbox_channel.c). On `response`'s cache line, which the sandbox writes anyway.
+    _Atomic uint32_t waiting;
+    /// The CPU the sandbox's thread took its last request on (Foldback spins only when that is another CPU than its own).
+    _Atomic uint32_t sandboxCpu;
     _Alignas(64) _Atomic uint32_t state;
     _Atomic uint32_t latency;
     _Atomic uint32_t lateInARow;
@@ -36,6 +41,12 @@ struct fb_sandbox_shared {
     _Atomic uint64_t lateTotal;
     _Atomic uint64_t delivered;
     _Atomic uint64_t roundTripNs;
+    /// When the sandbox finished its last cycle (CLOCK_MONOTONIC ns, one clock for both processes), and how long the last
+    /// two exchanges took from Foldback's request to that: what Foldback's nap follows (not the round trip it saw, which
+    /// includes the nap's own overshoot), the shorter of the two, so one slow cycle does not lengthen it.
+    _Atomic int64_t doneAtNs;
+    _Atomic int64_t serviceNs;
+    _Atomic int64_t previousServiceNs;
     _Atomic uint32_t countsAllocations;
     _Atomic uint64_t sandboxAllocations;
     _Atomic uint64_t sandboxFrees;

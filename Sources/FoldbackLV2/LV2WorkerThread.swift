@@ -14,8 +14,11 @@ final class LV2WorkerThread: @unchecked Sendable {
     /// How long the thread sleeps when no worker had anything to do.
     static let pollInterval = Duration.milliseconds(1)
     /// How often it looks when no plugin has a worker (only plugins' log lines and restart requests to serve): each
-    /// plugin sandbox runs this thread too, and at 1 ms it cost a sandbox more CPU than serving its plugin.
+    /// plugin sandbox runs this thread too, and at 1 ms it cost a sandbox more CPU than serving its plugin. A plugin
+    /// sandbox sets a longer one (``LV2WorkerThreadPolicy``) and wakes the thread itself when a restart is due.
     static let quietPollInterval = Duration.milliseconds(10)
+    /// The quiet poll this process uses, in nanoseconds (``quietPollInterval`` unless ``LV2WorkerThreadPolicy`` set one).
+    private let quietNanoseconds = Atomic<Int64>(Int64(quietPollInterval.components.attoseconds / 1_000_000_000))
     /// The registered workers' states (raw pointers, owned by their ``LV2Worker``s).
     private struct Registry: @unchecked Sendable {
         var workers: [UnsafeMutablePointer<LV2WorkerState>] = []
@@ -57,6 +60,17 @@ final class LV2WorkerThread: @unchecked Sendable {
         registry.withLock { $0.restartableUnits.removeAll { $0 == unit } }
     }
 
+    /// Sets the quiet poll (see ``quietNanoseconds``).
+    func pollWhenQuiet(every interval: Duration) {
+        let (seconds, attoseconds) = interval.components
+        quietNanoseconds.store(seconds * 1_000_000_000 + attoseconds / 1_000_000_000, ordering: .relaxed)
+    }
+
+    /// Runs a pass at once (never from the audio thread: see ``LV2WorkerThreadPolicy/wake()``).
+    func wake() {
+        worker.wake()
+    }
+
     private func startIfNeeded() {
         worker.start()   // the first time only
         worker.wake()
@@ -77,7 +91,24 @@ final class LV2WorkerThread: @unchecked Sendable {
             for unit in registry.restartableUnits where LV2UnitRender.performRequestedRestart(unit) { any = true }
             if any { return .after(.zero) }
             let isEmpty = registry.workers.isEmpty && registry.logs.isEmpty && registry.restartableUnits.isEmpty
-            return isEmpty ? .whenWoken : .after(registry.workers.isEmpty ? Self.quietPollInterval : Self.pollInterval)
+            let quiet = Duration.nanoseconds(quietNanoseconds.load(ordering: .relaxed))
+            return isEmpty ? .whenWoken : .after(registry.workers.isEmpty ? quiet : Self.pollInterval)
         }
+    }
+}
+
+/// The LV2 worker thread's pace, for a process whose own loop knows when a plugin restart is due: the plugin sandbox,
+/// whose serving thread sees the reset requests Foldback sends (`foldback-sandbox`). Foldback's own process keeps the
+/// defaults.
+public enum LV2WorkerThreadPolicy {
+    /// With no plugin worker to serve, the thread looks for log lines and restart requests this often (10 ms by default;
+    /// 1 ms stays the pace while a plugin has a worker).
+    public static func pollWhenQuiet(every interval: Duration) {
+        LV2WorkerThread.shared.pollWhenQuiet(every: interval)
+    }
+
+    /// Runs the thread's pass at once (a restart the caller just requested). Takes a lock: never on a realtime path.
+    public static func wake() {
+        LV2WorkerThread.shared.wake()
     }
 }

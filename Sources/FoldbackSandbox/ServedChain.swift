@@ -41,6 +41,8 @@ final class ServedChain: @unchecked Sendable {
     private var firstRequest: UInt32 = 0
     /// The resets Foldback requested so far, as this sandbox has acted on them.
     private var resets: UInt32 = 0
+    /// Set by a cycle that passed a reset to the plugins: their restart is the LV2 worker thread's, woken after the cycle.
+    private var restartRequested = false
 
     init(configuration: SandboxConfiguration, channel: SandboxChannel) throws {
         let grouped = configuration.plugins.count > 1
@@ -132,6 +134,12 @@ final class ServedChain: @unchecked Sendable {
                 if parentIsGone() { return }
                 continue
             }
+            // After the cycle's output is handed back, outside its realtime scope (as the wait for the next request): the
+            // worker thread polls slowly in a sandbox (SandboxServer), so a restart the cycle asked for wakes it.
+            if restartRequested {
+                restartRequested = false
+                LV2WorkerThreadPolicy.wake()
+            }
         }
     }
 
@@ -142,6 +150,7 @@ final class ServedChain: @unchecked Sendable {
         let requested = fb_sandbox_resets(channel.shared)
         let reset = requested != resets
         resets = requested
+        if reset { restartRequested = true }
         for index in 0..<stageCount {
             let stage = stages + index
             if reset { stage.pointee.slot.functions.reset(stage.pointee.slot.state) }

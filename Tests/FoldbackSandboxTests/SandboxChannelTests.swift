@@ -101,6 +101,40 @@ final class SandboxChannelTests: XCTestCase {
         XCTAssertEqual(delivered, 6, "the sandbox thread answered every cycle within 200 ms")
     }
 
+    /// The wait's nap, spin and announced sleep (`waiting`: the sandbox wakes Foldback only when it is set) lose no wake-up:
+    /// 10,000 cycles with the sandbox taking 0 … 150 µs (so the last round trip is short and long by turns) and Foldback
+    /// pausing 0 … 100 µs between cycles; a lost wake-up would sleep until the 200 ms deadline and fall back.
+    func testTheWaiterFlagLosesNoWakeUpUnderRandomDelays() throws {
+        let channel = try SandboxChannel(inputs: 1, outputs: 1, maxFrames: 64, parameters: 0)
+        let server = ChannelServer(channel: channel) { channel, frames, cycle in
+            let delays: [UInt64] = [0, 5_000, 20_000, 35_000, 80_000, 150_000]
+            let busyUntil = DispatchTime.now().uptimeNanoseconds + delays[(cycle &* 7919 &+ cycle / 13) % delays.count]
+            while DispatchTime.now().uptimeNanoseconds < busyUntil {}
+            let input = fb_sandbox_input(channel.shared, 0)!, output = fb_sandbox_output(channel.shared, 0)!
+            for frame in 0..<frames { output[frame] = input[frame] * 2 }
+        }
+        defer { server.stop() }
+        var record = unit(channel, timeout: 200_000_000)
+        var seed: UInt32 = 12345
+        var slowest = 0.0
+        for index in 0..<10_000 {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            let input = [ramp(64, offset: Float(index % 17) / 32)]   // within ±1: twice it stays below +24 dBFS
+            let (output, delivered, took) = cycle(&record, input: input, outputs: 1)
+            XCTAssertTrue(delivered, "cycle \(index) was not collected (a lost wake-up waits until the deadline)")
+            if delivered { XCTAssertEqual(output[0], input[0].map { $0 * 2 }, "cycle \(index)") }
+            slowest = max(slowest, took)
+            if seed >> 30 == 0 { usleep(UInt32(seed >> 8 & 0x3F)) } else if seed >> 30 == 1 {
+                let until = DispatchTime.now().uptimeNanoseconds + UInt64(seed >> 8 & 0xFFFF)
+                while DispatchTime.now().uptimeNanoseconds < until {}
+            }
+            if !delivered { break }
+        }
+        XCTAssertEqual(channel.lateTotal, 0)
+        XCTAssertEqual(channel.delivered, 10_000)
+        XCTAssertLessThan(slowest, 0.1, "no cycle slept until its 200 ms deadline")
+    }
+
     func testALateSandboxCostsAtMostTheDeadlineAndBypasses() throws {
         let channel = try SandboxChannel(inputs: 1, outputs: 2, maxFrames: 256, parameters: 0)
         let server = ChannelServer(channel: channel) { _, _, _ in usleep(30_000) }   // far past any deadline
