@@ -183,6 +183,17 @@ struct BinauralPartitions: @unchecked Sendable {
         return result
     }
 
+    /// Moves the partition clock by `frames` frames of zeros, as processing them would, when every input read is
+    /// zero already (after ``historyFrames`` frames of zeros): the input spectra's ring turns once per partition
+    /// started, the two partitions' spectra swap as often; every value stays zero.
+    mutating func rest(frames: Int) {
+        guard frames > 0 else { return }
+        let starts = (phase + frames - 1) / partitionFrames + (phase == 0 ? 1 : 0)
+        newestInput = (newestInput + starts) % depth
+        if starts % 2 == 1 { swap(&latest, &earlier) }
+        phase = (phase + frames) % partitionFrames
+    }
+
     /// Moves to the next frame of the partition.
     @inline(__always)
     mutating func advance() {

@@ -105,6 +105,16 @@ public struct BinauralSource: @unchecked Sendable {
         }
     }
 
+    /// Skips `frames` frames of silence when the source has taken in ``historyFrames`` frames of zeros since its
+    /// last sound and no move is under way: its clocks move exactly as processing those zeros would (the output it
+    /// would add is zeros), so sound that comes back is cut at the same partition boundaries, bit for bit. Returns
+    /// false, doing nothing, while a move is under way (process the zeros then). Realtime-safe.
+    public mutating func rest(frames: Int) -> Bool {
+        guard !isMoving else { return false }
+        partitions.rest(frames: frames)
+        return true
+    }
+
     /// Clears the input history (silence in, silence out at once).
     public mutating func reset() {
         partitions.reset()
