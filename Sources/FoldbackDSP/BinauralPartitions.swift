@@ -1,4 +1,4 @@
-// A binaural source's filters as uniform partitions: the first as a direct dot product, the rest as spectra (FFTW). Realtime after init.
+// A binaural source's filters as uniform partitions: the current partition's input through a direct dot product, older input through spectra (FFTW). Realtime after init.
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 /// The filter pairs of a ``BinauralSource``'s two slots (× two ears) split into ``partitionFrames``-frame partitions,
