@@ -45,7 +45,7 @@ public struct BusLoudness: Sendable {
     }
 }
 
-/// Drains one analysis tap per bus every ``interval`` seconds into libebur128, keeps each in-ear bus's
+/// Drains one analysis tap per bus every ``interval`` seconds (``restingInterval`` while every bus rests) into libebur128, keeps each in-ear bus's
 /// ear dose over the show, and warns (once per bus, again after falling below 90 %) when a projected
 /// dose passes 100 %. Survives preset switches and sample-rate changes: a bus keeps its ring and its dose
 /// while its name and channel count stay; a new rate restarts its loudness windows.
@@ -58,6 +58,11 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
     public static let ringFrames = 32_768
     /// Seconds between drains.
     public static let interval = 0.05
+    /// Seconds between drains while every bus rests (has fed ``silenceSeconds`` of zeros and its last drain held
+    /// nothing else): a quarter of a second, or half a ring at the buses' rate when that is shorter, so a ring
+    /// never fills. The first sound after a rest reaches the readings up to this late (nothing is lost: the ring
+    /// holds it), then drains go back to ``interval``.
+    public static let restingInterval = 0.25
     /// Seconds of zeros a bus feeds its meter before it skips them: the 3 s short-term window and a margin.
     public static let silenceSeconds = 3.5
     /// Seconds of sound between two readings: 10 a second, EBU Tech 3341's rate for momentary and short-term
@@ -173,17 +178,24 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
 
     private func start() {
         guard runsWorker, worker == nil else { return }
-        let worker = PeriodicWorker(name: "fb-loudness", period: .seconds(Self.interval)) { [self] in
+        let worker = PeriodicWorker(name: "fb-loudness") { [self] in
             // The worker's scratch: `poll()` never runs on a monitor with a worker.
-            for entry in entries.withLock({ Array($0.values) }) { measure(entry, scratch: pollScratch, capacity: scratchCapacity) }
+            var isResting = true, rate = 48_000
+            for entry in entries.withLock({ Array($0.values) }) {
+                isResting = measure(entry, scratch: pollScratch, capacity: scratchCapacity) && isResting
+                rate = max(rate, entry.meter?.sampleRate ?? 0)
+            }
+            guard isResting else { return .after(.seconds(Self.interval)) }
+            return .after(.seconds(min(Self.restingInterval, Double(Self.ringFrames) / 2 / Double(rate))))
         }
         self.worker = worker
         worker.start()
     }
 
     /// Drains `entry`'s ring through its meter (skipping zeros past ``silenceSeconds``), updates its dose,
-    /// warns past 100 % projected.
-    private func measure(_ entry: Entry, scratch: UnsafeMutablePointer<Float>, capacity: Int) {
+    /// warns past 100 % projected. Returns whether the bus rests: everything drained was zeros skipped at rest.
+    @discardableResult
+    private func measure(_ entry: Entry, scratch: UnsafeMutablePointer<Float>, capacity: Int) -> Bool {
         let channels = max(entry.bus.channels, 1)
         let maxFrames = capacity / channels
         let skipAfter = Int(Self.silenceSeconds * Double(entry.meter?.sampleRate ?? 48_000))
@@ -198,7 +210,7 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
             fed += drained
             entry.silentFrames = trailingZeros == drained ? entry.silentFrames + drained : trailingZeros
         }
-        guard frames > 0, let meter = entry.meter else { return }
+        guard frames > 0, let meter = entry.meter else { return fed == 0 }
         entry.unreadFrames += fed
         let isDue = Double(entry.unreadFrames) >= Self.readingSeconds * Double(meter.sampleRate) - 0.5
         let reading = isDue ? meter.read() : entry.reading
@@ -221,10 +233,14 @@ public final class BusLoudnessMonitor: @unchecked Sendable {
             }
         }
         if let message { warn(message) }
+        return fed == 0
     }
 
     /// How many whole frames at the end of `frames` interleaved frames are exactly zero.
     private static func trailingZeroFrames(_ samples: UnsafePointer<Float>, frames: Int, channels: Int) -> Int {
+        var magnitudes: UInt32 = 0   // ±0.0 alone: all zeros (one pass the compiler vectorises)
+        for index in 0..<frames * channels { magnitudes |= samples[index].bitPattern & 0x7fff_ffff }
+        if magnitudes == 0 { return frames }
         var index = frames * channels
         while index > 0, samples[index - 1] == 0 { index -= 1 }
         return frames - (index + channels - 1) / channels

@@ -17,6 +17,8 @@ public final class OSCServer: @unchecked Sendable {
     private let socket: UDPSocket
     private let handler: Handler
     private var worker: PeriodicWorker?
+    private let stopping = NSLock()
+    private var isStopping = false
 
     /// Binds `host:port` (port 0 picks a free one); call ``start()`` to begin answering.
     /// - Throws: ``ControlError/failed(_:)`` if the address cannot be bound.
@@ -33,9 +35,12 @@ public final class OSCServer: @unchecked Sendable {
     /// Starts the listening thread.
     public func start() {
         guard worker == nil else { return }
-        // Each run waits up to 0.1 s for a packet (so a stop is seen within that), then runs again at once.
+        stopping.withLock { isStopping = false }
+        // Each run waits for a packet without a timeout (an idle server never wakes), then runs again at once;
+        // ``stop()`` interrupts the wait.
         let worker = PeriodicWorker(name: "fb-osc") { [self] in
-            if let (packet, sender) = socket.receive(timeout: 0.1) {
+            guard !stopping.withLock({ isStopping }) else { return .whenWoken }
+            if let (packet, sender) = socket.receive(timeout: nil) {
                 for reply in Self.replies(to: packet, from: sender, handler: handler) { send(reply, to: sender) }
             }
             return .after(.zero)
@@ -47,6 +52,8 @@ public final class OSCServer: @unchecked Sendable {
     /// Stops the listening thread and waits for it; the socket closes once the server is released (the
     /// thread no longer holds it). Safe to call twice.
     public func stop() {
+        stopping.withLock { isStopping = true }   // before the interrupt: a run that starts after it sees the flag
+        socket.interrupt()
         worker?.stop()
         worker = nil   // the worker's body holds the server (and its socket): let both go
     }

@@ -1,4 +1,4 @@
-// A bound IPv4 UDP socket: receive with a timeout, reply to any sender. Non-realtime.
+// A bound IPv4 UDP socket: receive with a timeout (or none, until interrupted), reply to any sender. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import Glibc
 
@@ -59,6 +59,8 @@ public struct OSCPeer: Sendable, Hashable, CustomStringConvertible {
 /// owns the socket and uses liblo only to encode and decode (``OSCCodec``).
 public final class UDPSocket: @unchecked Sendable {
     private let descriptor: Int32
+    /// A pipe whose read end ``receive(timeout:)`` polls beside the socket: ``interrupt()`` writes to it.
+    private var wakePipe: (read: Int32, write: Int32) = (-1, -1)
     /// The address and port bound (the port the kernel picked when 0 was asked).
     public let local: OSCPeer
 
@@ -86,14 +88,39 @@ public final class UDPSocket: @unchecked Sendable {
         }
         self.descriptor = descriptor
         local = OSCPeer(actual)
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            wakePipe = (ends[0], ends[1])
+        }
     }
 
-    deinit { Glibc.close(descriptor) }
+    deinit {
+        Glibc.close(descriptor)
+        if wakePipe.read >= 0 {
+            Glibc.close(wakePipe.read)
+            Glibc.close(wakePipe.write)
+        }
+    }
 
-    /// The next datagram and its sender, or nil if none arrives within `timeout` seconds.
-    public func receive(timeout: Double) -> (packet: [UInt8], sender: OSCPeer)? {
-        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, Int32(max(0, timeout * 1000))) > 0 else { return nil }
+    /// Makes a ``receive(timeout:)`` waiting now (or the next one) return nil at once: how a thread blocked
+    /// without a timeout is told to stop.
+    public func interrupt() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
+    }
+
+    /// The next datagram and its sender, or nil if none arrives within `timeout` seconds (nil: wait until
+    /// one comes; a thread waiting so costs nothing while nothing arrives) or ``interrupt()`` is called.
+    public func receive(timeout: Double?) -> (packet: [UInt8], sender: OSCPeer)? {
+        var pollers = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+        let milliseconds = timeout.map { Int32(max(0, $0 * 1000)) } ?? -1
+        guard poll(&pollers, nfds_t(wakePipe.read >= 0 ? 2 : 1), milliseconds) > 0 else { return nil }
+        if pollers[1].revents != 0 {   // interrupted: take the byte (so a later receive waits again)
+            var byte: UInt8 = 0
+            _ = read(wakePipe.read, &byte, 1)
+            return nil
+        }
         var buffer = [UInt8](repeating: 0, count: 65_536)
         var sender = sockaddr_in()
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)

@@ -247,6 +247,12 @@ public final class JACKClient: @unchecked Sendable {
         return Self.takeNameList(jack_port_get_all_connections(handle, port))
     }
 
+    /// Full names of the ports connected to `port`, one of this client's (no look-up by name).
+    func connections(of port: JACKPort) -> [String] {
+        guard let handle = openHandle else { return [] }
+        return Self.takeNameList(jack_port_get_all_connections(handle, port.handle))
+    }
+
     /// The latency range JACK holds for the port named `fullName`, in frames.
     public func latencyRange(ofPort fullName: String, mode: JACKLatencyMode) -> ClosedRange<Int>? {
         guard let handle = openHandle, let port = jack_port_by_name(handle, fullName) else { return nil }

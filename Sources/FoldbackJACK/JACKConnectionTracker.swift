@@ -52,10 +52,12 @@ final class JACKConnectionTracker: @unchecked Sendable {
     /// Replaces the known connections with what the server holds for `ports` now. Skipped while the
     /// server no longer lists our own ports (it is tearing this client down before the shutdown notice).
     func snapshot(client: JACKClient, ports: [JACKPort], now: Date = Date()) {
-        guard ports.allSatisfy({ Self.portExists($0.name, client: client) }) else { return }
+        // The first and last port stand for all (a client's ports go together): each look-up by name walks the
+        // server's whole port table (twice per port every 100 ms was most of an idle show's main-thread CPU).
+        guard [ports.first, ports.last].allSatisfy({ $0.map { Self.portExists($0.name, client: client) } ?? true }) else { return }
         var current: Set<JACKConnection> = []
         for port in ports {
-            for peer in client.connections(ofPort: port.name) {
+            for peer in client.connections(of: port) {
                 current.insert(JACKConnection(port: port.shortName, peer: peer))
             }
         }

@@ -70,7 +70,7 @@ public final class JACKHost: @unchecked Sendable {
         process.initialize(to: JACKHostProcess(
             inputs: PortSlotTable(count: capacity.inputCapacity), outputs: PortSlotTable(count: capacity.outputCapacity),
             io: engine.io, cycleContext: engine.cycleContext, cycleFunction: Engine.cycleFunction, cycles: .create(0),
-            started: .create(0), frames: .create(0), midi: JACKMIDICapture()))
+            started: .create(0), frames: .create(0), midi: JACKMIDICapture(), skipsUnconnectedInputs: JACKHostProcess.asksConnections))
         try installCallbacks()
         try updatePorts(for: layout)
     }

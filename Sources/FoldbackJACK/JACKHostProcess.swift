@@ -21,6 +21,18 @@ struct JACKHostProcess {
     var frames: UnsafeAtomic<Int>
     /// The MIDI input port and the ring its messages go to.
     var midi: JACKMIDICapture
+    /// Whether an input port without connections is handed to the engine as absent (nil: it reads its own
+    /// zeros, exactly what JACK would give) instead of asking JACK for its buffer, which JACK zeroes each
+    /// cycle: see ``asksConnections``.
+    var skipsUnconnectedInputs = false
+
+    /// Whether this process's libjack answers `jack_port_connected` on the process thread without a lock or a
+    /// wait: jackd2's (1.9.x; it reads the graph state of the running cycle, as `jack_port_get_buffer` does).
+    /// Not PipeWire's libjack (it takes a mutex and walks a list) nor another implementation.
+    static var asksConnections: Bool {
+        guard !PipeWirePresence.isLibjackPipeWires, let version = jack_get_version_string() else { return false }
+        return String(cString: version).hasPrefix("1.9.")
+    }
 
     /// The JACK process callback: the whole cycle runs inside fb_realtime_cycle, so RealtimeSanitizer
     /// and the allocation counter see the port lookups as well as the engine. When callback timing is
@@ -39,8 +51,10 @@ struct JACKHostProcess {
         state.pointee.frames.store(Int(frames), ordering: .relaxed)
         let io = state.pointee.io
         var used = 0
+        let skipsUnconnected = state.pointee.skipsUnconnectedInputs
         for channel in 0..<state.pointee.inputs.count {
-            if let port = state.pointee.inputs.load(channel), let buffer = jack_port_get_buffer(port, frames) {
+            if let port = state.pointee.inputs.load(channel), !(skipsUnconnected && jack_port_connected(port) == 0),
+               let buffer = jack_port_get_buffer(port, frames) {
                 io.pointee.inputs[channel] = UnsafePointer(buffer.assumingMemoryBound(to: Float.self))
                 used = channel + 1
             } else {

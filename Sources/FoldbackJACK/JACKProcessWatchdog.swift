@@ -18,9 +18,10 @@ public struct StuckCycle: Sendable, Equatable {
 }
 
 /// Watches the host's cycle counters from a ``PeriodicWorker`` (`fb-watchdog`): every 5 ms while a cycle is in
-/// progress, every 20 ms while none is (most of the time: a cycle takes a small part of its period), so an idle show
-/// wakes it 50 times a second instead of 200. A hung cycle is seen at most 20 ms after it starts, and declared stuck
-/// 50 ms (or two periods) after it started, or after the 8 polls of 5 ms its own running time needs, whichever is later.
+/// progress, every 30 ms while none is (most of the time: a cycle takes a small part of its period), so an idle show
+/// wakes it 33 times a second instead of 200. A hung cycle is seen at most 30 ms after it starts, and declared stuck
+/// 50 ms (or two periods) after it was first seen, or after the 8 polls of 5 ms its own running time needs, whichever
+/// is later: at most about 85 ms after it started at 48 kHz / 256.
 ///
 /// The process callback stores the number of the cycle it starts (one relaxed store) and counts it when it ends.
 /// A cycle started and not ended for ``threshold(period:)`` (50 ms, or two periods when longer) is stuck:
@@ -38,7 +39,7 @@ final class JACKProcessWatchdog {
     /// The poll period while a cycle is in progress.
     static let poll = Duration.milliseconds(5)
     /// The poll period while no cycle is in progress.
-    static let idlePoll = Duration.milliseconds(20)
+    static let idlePoll = Duration.milliseconds(30)
 
     /// How long a cycle may run before it counts as stuck, seconds: 50 ms, or two periods of `period` seconds.
     static func threshold(period: Double) -> Double { max(0.050, 2 * period) }
