@@ -116,13 +116,7 @@ final class ReverbKernelTests: XCTestCase {
                     kernel.update(ReverbParameters(decay: 3, predelay: 0, size: 0.3, mix: 1))
                     return Measure.render(&kernel, left: left, right: right, blockSize: blockSize)
                 }
-                let reference = run(1)
-                XCTAssertGreaterThan(reference.left.suffix(1000).map(\.magnitude).max()!, 0.01, "\(sampleRate) Hz: a wet tail")
-                for blockSize in [7, 253, 1024] {
-                    let output = run(blockSize)
-                    XCTAssertTrue(output.left == reference.left && output.right == reference.right,
-                                  "\(sampleRate) Hz, \(isStereo ? "stereo" : "mono"), block \(blockSize) against block 1")
-                }
+                assertBlockSizesMatchBlockOne(run, context: "\(sampleRate) Hz, \(isStereo ? "stereo" : "mono")")
             }
         }
     }
@@ -144,13 +138,7 @@ final class ReverbKernelTests: XCTestCase {
                     kernel.update(ReverbParameters(decay: 0.9, predelay: 3, size: 0.4, damping: 0.8, diffusion: 0.4, mix: 0.8, width: 0.5))
                 }
             }
-            let reference = run(1)
-            XCTAssertGreaterThan(reference.left.suffix(1000).map(\.magnitude).max()!, 0.01, "a wet tail")
-            for blockSize in [7, 253, 1024] {
-                let output = run(blockSize)
-                XCTAssertTrue(output.left == reference.left && output.right == reference.right,
-                              "\(isStereo ? "stereo" : "mono"), block \(blockSize) against block 1")
-            }
+            assertBlockSizesMatchBlockOne(run, context: isStereo ? "stereo" : "mono")
         }
     }
 
@@ -243,4 +231,17 @@ final class ReverbKernelTests: XCTestCase {
 /// The published mix law, restated for the tests.
 private enum ReverbDesignLaw {
     static func dryGain(mix: Float) -> Float { Float(cos(Double(mix) * Double.pi / 2)) }
+}
+
+/// Asserts that `run` leaves a wet tail at block 1 and gives that output bit for bit at blocks of 7, 253 and 1024.
+private func assertBlockSizesMatchBlockOne(
+    _ run: (Int) -> (left: [Float], right: [Float]), context: String, file: StaticString = #filePath, line: UInt = #line
+) {
+    let reference = run(1)
+    XCTAssertGreaterThan(reference.left.suffix(1000).map(\.magnitude).max()!, 0.01, "\(context): a wet tail", file: file, line: line)
+    for blockSize in [7, 253, 1024] {
+        let output = run(blockSize)
+        XCTAssertTrue(output.left == reference.left && output.right == reference.right,
+                      "\(context), block \(blockSize) against block 1", file: file, line: line)
+    }
 }
