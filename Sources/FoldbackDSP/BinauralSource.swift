@@ -3,13 +3,13 @@
 
 /// Renders one mono signal at a ``BinauralPosition`` through an ``HRIRSet`` and adds it to a left and right buffer.
 ///
-/// Each ear's filter is the trimmed, interpolated response read from a history of the input at the ear's own delay
-/// (the interpolated onset plus the distance's delay). The fractional part of the delay is folded into the filter
+/// Each ear's filter is the trimmed, interpolated response read from the input at the ear's own delay (the
+/// interpolated onset plus the distance's delay). The fractional part of the delay is folded into the filter
 /// (third-order Lagrange, four taps), so the delay stays a pure, exact delay at the measured directions. The filter
-/// runs without added latency as a uniformly partitioned convolution (see `BinauralSource+Partitions.swift`): its
-/// first ``partitionFrames`` taps as a direct dot product per frame, the rest in the frequency domain once every
-/// ``partitionFrames`` frames (FFTW), where every partition reads the input spectra the source keeps, one forward
-/// transform shared by both ears. A move builds the new filter pair in the spare slot and crossfades from the old
+/// runs without added latency as a uniformly partitioned convolution (see `BinauralPartitions.swift`): the part of
+/// its first ``partitionFrames`` taps that reads the current partition's input as a direct dot product per frame,
+/// everything else in the frequency domain once every ``partitionFrames`` frames (FFTW), from the input spectra the
+/// source keeps (one forward transform per partition, shared by both ears). A move builds the new filter pair in the spare slot and crossfades from the old
 /// pair's output to the new one's over ``crossfadeFrames`` frames; a move during a crossfade waits for it to end (the
 /// latest position wins). The output does not depend on how the frames are split into blocks. No allocation after
 /// `init`; call ``deallocate()`` once.
@@ -30,10 +30,6 @@ public struct BinauralSource: @unchecked Sendable {
     let sampleRate: Float
     /// The frequency-domain part: spectra, input spectra, the partitions' output (`BinauralSource+Partitions.swift`).
     var partitions: BinauralPartitions
-    /// The input, written twice (at `p` and `p + capacity`) so every window is contiguous.
-    let history: UnsafeMutablePointer<Float>
-    let capacity: Int
-    var writeIndex = 0
     var active = 0
     var fadePosition = -1
     private var target: BinauralPosition
@@ -56,9 +52,6 @@ public struct BinauralSource: @unchecked Sendable {
         filterLength = (set.length + 3 + 2 * HRIRSet.maxAlignment + 15) / 16 * 16
         let maxDelay = Int(set.maxOnset.rounded(.up)) + 2
             + Int((BinauralPosition.distanceRange.upperBound - BinauralPosition.referenceDistance) / BinauralPosition.speedOfSound * Float(set.sampleRate)) + 2
-        capacity = maxDelay + filterLength + 2 * Self.partitionFrames + 1
-        history = .allocate(capacity: capacity * 2)
-        history.initialize(repeating: 0, count: capacity * 2)
         partitions = BinauralPartitions(filterLength: filterLength, maxDelay: maxDelay, partitionFrames: Self.partitionFrames)
         self.position = position
         target = position
@@ -68,7 +61,6 @@ public struct BinauralSource: @unchecked Sendable {
 
     /// Frees the buffers. Call once, after the last use of any copy.
     public func deallocate() {
-        history.deallocate()
         partitions.deallocate()
     }
 
@@ -80,7 +72,7 @@ public struct BinauralSource: @unchecked Sendable {
 
     /// Frames of silence after which the source's output is silent (its longest delay and filter, and the input
     /// spectra its partitions read).
-    public var historyFrames: Int { max(capacity, partitions.historyFrames) }
+    public var historyFrames: Int { partitions.historyFrames }
 
     /// Whether a move is still under way (crossfading or waiting for one to end).
     public var isMoving: Bool { fadePosition >= 0 || isPending }
@@ -89,21 +81,17 @@ public struct BinauralSource: @unchecked Sendable {
     public mutating func process(input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
         for frame in 0..<frames {
             if partitions.phase == 0 { startPartition() }
-            history[writeIndex] = input[frame]
-            history[writeIndex + capacity] = input[frame]
-            let newest = writeIndex + capacity
+            partitions.write(input[frame])
             if fadePosition < 0 && isPending {
                 build(slot: 1 - active, position: target)
                 incoming = target
                 isPending = false
                 fadePosition = 0
             }
-            var outLeft = partitions.output(slot: active, ear: 0, history: history, newest: newest)
-            var outRight = partitions.output(slot: active, ear: 1, history: history, newest: newest)
+            var out = partitions.output(slot: active)
             if fadePosition >= 0 {
                 let share = Float(fadePosition + 1) / Float(crossfadeFrames)
-                outLeft += share * (partitions.output(slot: 1 - active, ear: 0, history: history, newest: newest) - outLeft)
-                outRight += share * (partitions.output(slot: 1 - active, ear: 1, history: history, newest: newest) - outRight)
+                out += share * (partitions.output(slot: 1 - active) - out)
                 fadePosition += 1
                 if fadePosition == crossfadeFrames {
                     active = 1 - active
@@ -111,25 +99,31 @@ public struct BinauralSource: @unchecked Sendable {
                     position = incoming
                 }
             }
-            left[frame] += outLeft
-            right[frame] += outRight
+            left[frame] += out.x
+            right[frame] += out.y
             partitions.advance()
-            writeIndex += 1
-            if writeIndex == capacity { writeIndex = 0 }
         }
+    }
+
+    /// Skips `frames` frames of silence when the source has taken in ``historyFrames`` frames of zeros since its
+    /// last sound and no move is under way: its clocks move exactly as processing those zeros would (the output it
+    /// would add is zeros), so sound that comes back is cut at the same partition boundaries, bit for bit. Returns
+    /// false, doing nothing, while a move is under way (process the zeros then). Realtime-safe.
+    public mutating func rest(frames: Int) -> Bool {
+        guard !isMoving else { return false }
+        partitions.rest(frames: frames)
+        return true
     }
 
     /// Clears the input history (silence in, silence out at once).
     public mutating func reset() {
-        history.update(repeating: 0, count: capacity * 2)
         partitions.reset()
     }
 
-    /// At a partition's first frame: the spectrum of the input's last two partitions, then the frequency-domain
-    /// part's output for this partition of the slots that play.
+    /// At a partition's first frame: the spectra of the partition just ended, then the frequency-domain part's
+    /// output for this partition of the slots that play.
     private mutating func startPartition() {
-        let frames = 2 * Self.partitionFrames
-        partitions.pushInput(history + (writeIndex + capacity - frames))
+        partitions.pushInput()
         partitions.renderTail(slot: active)
         if fadePosition >= 0 { partitions.renderTail(slot: 1 - active) }
     }

@@ -4,20 +4,22 @@ import FoldbackDSP
 
 extension GraphRender {
     /// Adds a send's channels, each × its send gains and tap level, through their binaural sources into the bus's
-    /// left and right `buffers`; a silent strip's sources are fed silence until their delays and filters have played out.
+    /// left and right `buffers`. A send that adds nothing in this chunk (its gains steady at zero, or the strip's
+    /// signal exact +0.0) feeds its sources silence until their delays and filters have played out; then, with
+    /// gating on, they rest (``BinauralSource/rest(frames:)``: their clocks move as processing zeros would, so the
+    /// output is bit-identical to gating off).
     func mixBinaural(
         _ send: UnsafeMutablePointer<SendRender>, sources: UnsafeMutablePointer<BinauralSource>, gains: SendGains,
         output: UnsafeMutablePointer<StripOutput>, into buffers: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int
     ) {
         let input = send.pointee.binauralInput!
-        let flush = sources.pointee.historyFrames
-        if gains.isSilent {
+        if gains.isSilent || output.pointee.isSilent {
             for tapOffset in 0..<Int(send.pointee.tapCount) {
                 taps[Int(send.pointee.firstTap) + tapOffset].coefficient.advance(by: frames)
             }
-            guard send.pointee.silentFrames < flush else { return }
-            send.pointee.silentFrames += frames
-            for tapOffset in 0..<Int(send.pointee.tapCount) {
+            let isAtRest = isGatingEnabled && send.pointee.silentFrames >= sources.pointee.historyFrames
+            send.pointee.silentFrames = min(send.pointee.silentFrames + frames, Int(Int32.max))
+            for tapOffset in 0..<Int(send.pointee.tapCount) where !(isAtRest && sources[tapOffset].rest(frames: frames)) {
                 sources[tapOffset].process(input: UnsafePointer(silence), left: buffers[0], right: buffers[1], frames: frames)
             }
             return

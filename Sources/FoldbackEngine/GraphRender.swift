@@ -51,7 +51,7 @@ struct SendRender {
     var delay: UnsafeMutablePointer<LookaheadDelay>? = nil
     /// Into a binaural bus: one source per strip channel (its taps give each channel's level, no pan law), the
     /// position the send is at, a `maxFrames` buffer for a channel × its gains, and the silent frames fed since the
-    /// strip went silent (the sources play out their delays and filters, then stop). Nil sources otherwise.
+    /// strip went silent (the sources play out their delays and filters, then rest with gating on). Nil sources otherwise.
     var binaural: UnsafeMutablePointer<BinauralSource>? = nil
     var position = BinauralPosition()
     var binauralInput: UnsafeMutablePointer<Float>? = nil

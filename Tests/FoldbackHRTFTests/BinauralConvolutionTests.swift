@@ -7,15 +7,17 @@ import XCTest
 private typealias Measure = BinauralMeasurement
 
 final class BinauralConvolutionTests: XCTestCase {
-    /// Four directions around the head with onsets 70 … 250 frames (so the input is read several partitions back) and
-    /// 300-frame decaying noise responses, measured at the reference distance (gain 1).
-    private func syntheticSet(sampleRate: Double) -> HRIRSet {
+    /// Four directions around the head with onsets `firstOnset` … `firstOnset` + 161 frames (from 70, the input is read
+    /// several partitions back; from 5, the first directions' ears read it undelayed, so their first partition runs
+    /// partly as the direct dot product, and direction 1's two ears differ) and 300-frame decaying noise responses,
+    /// measured at the reference distance (gain 1).
+    private func syntheticSet(sampleRate: Double, firstOnset: Int = 70) -> HRIRSet {
         var generator = SeededGenerator(seed: 40)
         let irLength = 600
         let directions = [0, 90, 180, -90].map { HRIRDirection(azimuthDeg: Float($0), elevationDeg: 0) }
         var irs = [Float](repeating: 0, count: directions.count * 2 * irLength)
         for response in 0..<(directions.count * 2) {
-            let onset = 70 + 23 * response
+            let onset = firstOnset + 23 * response
             for frame in 0..<300 {
                 irs[response * irLength + onset + frame] = Float.random(in: -1...1, using: &generator) * exp(-Float(frame) / 60)
             }
@@ -45,12 +47,13 @@ final class BinauralConvolutionTests: XCTestCase {
     }
 
     /// At a measured direction the output is the set's response at its onset, within −100 dB, at blocks 1, 7, 253 and
-    /// 1024 (bit-identical to each other) and at 44.1 and 48 kHz.
+    /// 1024 (bit-identical to each other) and at 44.1 and 48 kHz, for onsets that read the input partitions back and
+    /// for ones that read it undelayed (the direct part).
     func testAMeasuredDirectionIsTheDirectConvolution() {
         var generator = SeededGenerator(seed: 7)
         let noise = (0..<3000).map { _ in Float.random(in: -0.5...0.5, using: &generator) }
-        for sampleRate in [44100.0, 48000.0] {
-            let set = syntheticSet(sampleRate: sampleRate)
+        for sampleRate in [44100.0, 48000.0] { for firstOnset in [70, 5] {
+            let set = syntheticSet(sampleRate: sampleRate, firstOnset: firstOnset)
             for direction in 0..<4 {
                 let references = (0..<2).map { direct(set, direction: direction, ear: $0, input: noise) }
                 var first: (left: [Float], right: [Float])?
@@ -58,8 +61,9 @@ final class BinauralConvolutionTests: XCTestCase {
                     var source = BinauralSource(set: set, position: BinauralPosition(azimuthDeg: set.directions[direction].azimuthDeg))
                     let output = Measure.render(&source, input: noise, blockSize: blockSize)
                     source.deallocate()
-                    XCTAssertLessThan(errorDB(output.left, references[0]), -100, "direction \(direction) block \(blockSize) left")
-                    XCTAssertLessThan(errorDB(output.right, references[1]), -100, "direction \(direction) block \(blockSize) right")
+                    let label = "onset \(firstOnset) direction \(direction) block \(blockSize)"
+                    XCTAssertLessThan(errorDB(output.left, references[0]), -100, "\(label) left")
+                    XCTAssertLessThan(errorDB(output.right, references[1]), -100, "\(label) right")
                     if let first {
                         XCTAssertEqual(output.left, first.left)
                         XCTAssertEqual(output.right, first.right)
@@ -67,17 +71,17 @@ final class BinauralConvolutionTests: XCTestCase {
                     first = first ?? output
                 }
             }
-        }
+        } }
     }
 
     /// A move at a frame inside a partition crossfades the two directions' direct convolutions over the crossfade,
-    /// within −100 dB.
+    /// within −100 dB, with onsets that read the input partitions back and ones that read it undelayed.
     func testAMoveInsideAPartitionCrossfadesTheTwoDirectConvolutions() {
         var generator = SeededGenerator(seed: 9)
         let noise = (0..<4000).map { _ in Float.random(in: -0.5...0.5, using: &generator) }
-        let set = syntheticSet(sampleRate: 48000)
         let moveFrame = 1000 + 13
-        for blockSize in [1, 7, 253, 1024] {
+        for firstOnset in [70, 5] { for blockSize in [1, 7, 253, 1024] {
+            let set = syntheticSet(sampleRate: 48000, firstOnset: firstOnset)
             var source = BinauralSource(set: set, position: BinauralPosition(azimuthDeg: 90))
             let fade = source.crossfadeFrames
             let output = Measure.render(&source, input: noise, blockSize: blockSize) { frame, source in
@@ -92,8 +96,8 @@ final class BinauralConvolutionTests: XCTestCase {
                     let share = min(max(Float(frame - taken + 1) / Float(fade), 0), 1)
                     return from[frame] + share * (to[frame] - from[frame])
                 }
-                XCTAssertLessThan(errorDB(ear == 0 ? output.left : output.right, expected), -100, "block \(blockSize) ear \(ear)")
+                XCTAssertLessThan(errorDB(ear == 0 ? output.left : output.right, expected), -100, "onset \(firstOnset) block \(blockSize) ear \(ear)")
             }
-        }
+        } }
     }
 }
