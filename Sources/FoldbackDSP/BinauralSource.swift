@@ -3,13 +3,13 @@
 
 /// Renders one mono signal at a ``BinauralPosition`` through an ``HRIRSet`` and adds it to a left and right buffer.
 ///
-/// Each ear's filter is the trimmed, interpolated response read from the input at the ear's own delay (the
-/// interpolated onset plus the distance's delay). The fractional part of the delay is folded into the filter
-/// (third-order Lagrange, four taps), so the delay stays a pure, exact delay at the measured directions. The filter
-/// runs without added latency as a uniformly partitioned convolution (see `BinauralPartitions.swift`): the part of
-/// its first ``partitionFrames`` taps that reads the current partition's input as a direct dot product per frame,
-/// everything else in the frequency domain once every ``partitionFrames`` frames (FFTW), from the input spectra the
-/// source keeps (one forward transform per partition, shared by both ears). A move builds the new filter pair in the spare slot and crossfades from the old
+/// Each ear's filter is the minimum-phase response of the neighbours' blended cepstra (``HRIRSynthesis``) read from the
+/// input at the ear's own delay (the interpolated arrival plus the distance's delay). The fractional part of the delay
+/// is applied in the frequency domain as the filter is made, so the delay stays a pure delay. The filter runs without
+/// added latency as a uniformly partitioned convolution (see `BinauralPartitions.swift`): the part of its first
+/// ``partitionFrames`` taps that reads the current partition's input as a direct dot product per frame, everything
+/// else in the frequency domain once every ``partitionFrames`` frames (FFTW), from the input spectra the source keeps
+/// (one forward transform per partition, shared by both ears). A move builds the new filter pair in the spare slot and crossfades from the old
 /// pair's output to the new one's over ``crossfadeFrames`` frames; a move during a crossfade waits for it to end (the
 /// latest position wins). The output does not depend on how the frames are split into blocks. No allocation after
 /// `init`; call ``deallocate()`` once.
@@ -18,12 +18,13 @@ public struct BinauralSource: @unchecked Sendable {
     public static let partitionFrames = 64
     /// Frames of the crossfade between the old and the new filter pair.
     public let crossfadeFrames: Int
-    /// Filter taps per ear (the trimmed response, three Lagrange taps, the alignments' room, to a multiple of 16).
+    /// Filter taps per ear (the response and its pre-roll, to a multiple of 16).
     public let filterLength: Int
     /// The set's storage (the owner keeps the set alive while the source renders).
-    let taps: UnsafeMutablePointer<Float>
+    let cepstra: UnsafeMutablePointer<Float>
     let onsets: UnsafeMutablePointer<Float>
-    let alignments: UnsafeMutablePointer<Float>
+    /// Makes each ear's response from the blended cepstra.
+    let synthesis: HRIRSynthesis
     let rings: HRIRRings
     let measuredDistance: Float
     let setLength: Int
@@ -41,15 +42,15 @@ public struct BinauralSource: @unchecked Sendable {
 
     /// A source rendering `set` at `position`.
     public init(set: HRIRSet, position: BinauralPosition = BinauralPosition(), crossfadeSeconds: Double = 0.005) {
-        taps = set.taps
+        cepstra = set.cepstra
         onsets = set.onsets
-        alignments = set.alignments
+        synthesis = HRIRSynthesis(length: set.length, transformSize: set.transformSize)
         rings = set.rings
         measuredDistance = set.measuredDistance
         setLength = set.length
         sampleRate = Float(set.sampleRate)
         crossfadeFrames = max(1, Int((crossfadeSeconds * set.sampleRate).rounded()))
-        filterLength = (set.length + 3 + 2 * HRIRSet.maxAlignment + 15) / 16 * 16
+        filterLength = (set.length + HRIRSet.preRoll + 15) / 16 * 16
         let maxDelay = Int(set.maxOnset.rounded(.up)) + 2
             + Int((BinauralPosition.distanceRange.upperBound - BinauralPosition.referenceDistance) / BinauralPosition.speedOfSound * Float(set.sampleRate)) + 2
         partitions = BinauralPartitions(filterLength: filterLength, maxDelay: maxDelay, partitionFrames: Self.partitionFrames)
@@ -62,6 +63,7 @@ public struct BinauralSource: @unchecked Sendable {
     /// Frees the buffers. Call once, after the last use of any copy.
     public func deallocate() {
         partitions.deallocate()
+        synthesis.deallocate()
     }
 
     /// Moves the source to `newPosition`, crossfading from where it is (realtime-safe).
@@ -129,42 +131,24 @@ public struct BinauralSource: @unchecked Sendable {
     }
 
     /// Builds the filter pair of `position` into `slot` (realtime-safe, bounded): each ear's arrival is the neighbours'
-    /// interpolated arrival (onset + alignment) plus the distance's delay; each neighbour's response, × its weight and
-    /// the distance gain, is placed at that arrival less its own alignment, the fraction as four Lagrange taps. The
-    /// filter then goes into the slot's partitions, whose output for the current partition is rendered at once.
+    /// interpolated arrival plus the distance's delay; its response is the minimum-phase response of the neighbours'
+    /// cepstra blended by their weights, × the distance gain, delayed by the arrival's fraction. The filter then goes
+    /// into the slot's partitions, whose output for the current partition is rendered at once.
     private mutating func build(slot: Int, position: BinauralPosition) {
         let weights = rings.weights(azimuthDeg: position.azimuthDeg, elevationDeg: position.elevationDeg)
         let added = position.addedDelaySeconds * sampleRate
         for ear in 0..<2 {
-            let gain = position.gain(ear: ear, measuredDistance: measuredDistance)
             var arrival = added
-            var earliest = Float.infinity
+            synthesis.clear()
             for point in 0..<4 where weights.weights[point] > 0 {
                 let response = Int(weights.indices[point]) * 2 + ear
-                arrival += weights.weights[point] * (onsets[response] + alignments[response])
+                arrival += weights.weights[point] * onsets[response]
+                synthesis.add(cepstra + response * setLength, weight: weights.weights[point])
             }
-            for point in 0..<4 where weights.weights[point] > 0 {
-                earliest = min(earliest, arrival - alignments[Int(weights.indices[point]) * 2 + ear])
-            }
-            let base = max(0, Int(earliest) - 1)
-            let filter = partitions.filterScratch(base: base)
-            for point in 0..<4 where weights.weights[point] > 0 {
-                let response = Int(weights.indices[point]) * 2 + ear
-                let delay = max(0, arrival - alignments[response])
-                let whole = Int(delay), f = delay - Float(whole)
-                // Lagrange taps at delays whole−1 … whole+2 (below delay 0 the first is dropped).
-                let lagrange = SIMD4<Float>(-f * (f - 1) * (f - 2) / 6, (f + 1) * (f - 1) * (f - 2) / 2, -(f + 1) * f * (f - 2) / 2, (f + 1) * f * (f - 1) / 6)
-                    * (weights.weights[point] * gain)
-                let measured = taps + response * setLength
-                for tap in 0..<4 {
-                    let shift = whole - 1 + tap - base
-                    let end = min(setLength, filterLength - shift)
-                    guard shift >= 0, end > 0, lagrange[tap] != 0 else { continue }
-                    let coefficient = lagrange[tap]
-                    let placed = filter + shift
-                    for frame in 0..<end { placed[frame] += coefficient * measured[frame] }
-                }
-            }
+            let whole = Int(arrival)
+            synthesis.synthesize(fraction: arrival - Float(whole), gain: position.gain(ear: ear, measuredDistance: measuredDistance))
+            let start = whole - HRIRSet.preRoll, skip = max(0, -start), base = max(0, start)
+            partitions.filterScratch(base: base).update(from: synthesis.output + skip, count: synthesis.outputLength - skip)
             partitions.load(slot: slot, ear: ear, base: base)
         }
         partitions.renderTail(slot: slot)

@@ -47,13 +47,13 @@ public struct SOFAResponses: Sendable {
 public enum SOFALoader {
     /// The set Debian ships with libmysofa (MIT KEMAR, normal pinna).
     public static let defaultPath = "/usr/share/libmysofa/default.sofa"
-    /// The longest response kept after each onset by default, seconds (MIT KEMAR's 512 frames at 44.1 kHz hold
+    /// The longest response kept after each arrival by default, seconds (MIT KEMAR's 512 frames at 44.1 kHz hold
     /// 99.9 % of their energy within 7.5 ms of the onset; 5.8 ms keeps each ⅓-octave level within 0.5 dB from 100 Hz
     /// to 10 kHz at 90°, see docs/binaural.md).
     public static let defaultMaxLengthSeconds = 0.0058
 
     /// The set in the SOFA file at `path`, resampled by libmysofa to `sampleRate` and loudness-normalised (its
-    /// frontal response at 0 dB), each response trimmed before its onset (kept as a delay) and truncated to
+    /// frontal response at 0 dB), each response kept as its minimum-phase version and its arrival (a delay), shortened to
     /// `maxLengthSeconds` after it (nil keeps the whole response).
     public static func load(path: String, sampleRate: Double, maxLengthSeconds: Double? = defaultMaxLengthSeconds) throws(SOFAError) -> HRIRSet {
         let data = try read(path: path, sampleRate: sampleRate)

@@ -25,10 +25,10 @@ final class BinauralConvolutionTests: XCTestCase {
         return HRIRSet(sampleRate: sampleRate, irLength: irLength, irs: irs, delays: [0, 0], directions: directions, measuredDistance: 1)
     }
 
-    /// `input` through direction `direction`'s response for `ear`, delayed by its onset (the direct FIR).
+    /// `input` through direction `direction`'s filter for `ear` from its start (the direct FIR).
     private func direct(_ set: HRIRSet, direction: Int, ear: Int, input: [Float]) -> [Float] {
-        let response = set.response(direction: direction, ear: ear).map(Double.init)
-        let onset = Int((ear == 0 ? set.onset(direction: direction).left : set.onset(direction: direction).right).rounded())
+        let filter = set.renderedFilter(direction: direction, ear: ear)
+        let response = filter.taps.map(Double.init), onset = filter.start
         return input.indices.map { frame in
             var sum = 0.0
             for tap in response.indices where frame - onset - tap >= 0 { sum += response[tap] * Double(input[frame - onset - tap]) }

@@ -49,34 +49,44 @@ final class BinauralFidelityTests: XCTestCase {
         }
     }
 
-    /// Between measured directions (halfway in azimuth, and between elevation rings) the interpolated response's deepest
-    /// notch (1…16 kHz, 1024-point spectrum, relative to the mean level there) is at most 3.5 dB deeper than the deeper
-    /// of its neighbours' (measured: up to 3.3 dB, at 37.5° in the far ear; the issue asks for 0, see docs/binaural.md).
+    /// Between measured directions the interpolated response's deepest notch (1…16 kHz, 1024-point spectrum, relative
+    /// to the mean level there) is at most 0.5 dB deeper than the deeper of its neighbours', in either ear, over a sweep:
+    /// every 5° of azimuth (halfway between KEMAR's 5° steps) on eight elevations on and between its rings, at 44.1 and
+    /// 48 kHz (measured: at most 0.0 dB deeper, against up to 21 dB with onset-trimmed, time-aligned responses).
     /// Notches below −40 dB count as −40 dB: they lie in the far ear's head shadow, inaudible beside the near ear.
     func testInterpolatedDirectionsHaveNoDeeperNotchesThanTheirNeighbours() throws {
-        let sampleRate = 48000.0
-        let set = try SOFALoader.load(path: Measure.kemar, sampleRate: sampleRate)
-        let cases: [(azimuth: Float, elevation: Float)] = [(2.5, 0), (37.5, 0), (-62.5, 0), (117.5, 0), (155, 5), (-30, 15), (80, -25), (20, 45)]
-        for point in cases {
-            func response(_ azimuth: Float, _ elevation: Float) -> (left: [Float], right: [Float]) {
+        var points: [(azimuth: Float, elevation: Float)] = [(37.5, 0), (155, 5), (-30, 15), (80, -25)]
+        for elevation: Float in [-35, -15, 0, 5, 20, 25, 45, 65] {
+            for step in 0..<72 { points.append((Float(step) * 5 - 177.5, elevation)) }
+        }
+        for sampleRate in [44100.0, 48000] {
+            let set = try SOFALoader.load(path: Measure.kemar, sampleRate: sampleRate)
+            func notches(_ azimuth: Float, _ elevation: Float) -> [Double] {
                 var source = BinauralSource(set: set, position: BinauralPosition(azimuthDeg: azimuth, elevationDeg: elevation))
                 defer { source.deallocate() }
-                return Measure.click(through: &source, frames: 1024)
+                let out = Measure.click(through: &source, frames: 1024)
+                return [out.left, out.right].map { max(Measure.deepestNotch($0[...], sampleRate: sampleRate), -40) }
             }
-            let between = response(point.azimuth, point.elevation)
-            let weights = set.interpolationWeights(azimuthDeg: point.azimuth, elevationDeg: point.elevation)
-            var neighbours: [(left: [Float], right: [Float])] = []
-            for slot in 0..<4 where weights.weights[slot] > 0.01 {
-                let direction = set.directions[Int(weights.indices[slot])]
-                neighbours.append(response(direction.azimuthDeg, direction.elevationDeg))
+            var measured: [Int: [Double]] = [:]
+            var worst = -Double.infinity
+            for point in points {
+                let between = notches(point.azimuth, point.elevation)
+                let weights = set.interpolationWeights(azimuthDeg: point.azimuth, elevationDeg: point.elevation)
+                let indices = Set((0..<4).filter { weights.weights[$0] > 0.01 }.map { Int(weights.indices[$0]) })
+                XCTAssertGreaterThanOrEqual(indices.count, 2, "\(point): lies between measured directions")
+                let neighbours = indices.map { index -> [Double] in
+                    let direction = set.directions[index]
+                    if let known = measured[index] { return known }
+                    measured[index] = notches(direction.azimuthDeg, direction.elevationDeg)
+                    return measured[index]!
+                }
+                for ear in 0..<2 {
+                    let deepest = neighbours.map { $0[ear] }.min()!
+                    worst = max(worst, deepest - between[ear])
+                    XCTAssertGreaterThanOrEqual(between[ear], deepest - 0.5, "\(sampleRate) Hz, \(point), ear \(ear)")
+                }
             }
-            XCTAssertGreaterThanOrEqual(neighbours.count, 2, "\(point): lies between measured directions")
-            for ear in 0..<2 {
-                let pick = { (pair: (left: [Float], right: [Float])) in (ear == 0 ? pair.left : pair.right)[...] }
-                let notch = max(Measure.deepestNotch(pick(between), sampleRate: sampleRate), -40)
-                let deepest = max(neighbours.map { Measure.deepestNotch(pick($0), sampleRate: sampleRate) }.min()!, -40)
-                XCTAssertGreaterThanOrEqual(notch, deepest - 3.5, "\(point), ear \(ear)")
-            }
+            print("BinauralFidelityTests: \(points.count) interpolated directions at \(sampleRate) Hz: the deepest notch is at most \(worst) dB deeper than the neighbours'")
         }
     }
 
