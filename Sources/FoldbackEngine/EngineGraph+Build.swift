@@ -29,6 +29,7 @@ extension EngineGraph {
                 isReturned: stripDescriptions.contains { $0.returnBus == index },
                 talk: stripDescriptions.contains { $0.isTalkback && $0.sends.contains { $0.bus == index } } ? workBuffers(2) : nil,
                 dim: LinearSmoother(value: 1, rampFrames: smoothingRamp)))
+            buses[index].room = rooms[index]
             if bus.hasOutput { outputChannel += bus.channels }
         }
 

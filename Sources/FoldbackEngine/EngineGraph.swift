@@ -23,6 +23,8 @@ public final class EngineGraph: @unchecked Sendable {
     let limiters: [UnsafeMutablePointer<LimiterKernel>?]
     /// The cue output's limiter (nil without a cue); freed in deinit.
     let cueLimiter: UnsafeMutablePointer<LimiterKernel>?
+    /// One per bus (nil where the bus has no room); freed in deinit.
+    let rooms: [UnsafeMutablePointer<BinauralRoom>?]
     /// The send delay lines that align paths into buses; freed in deinit.
     var sendDelays: [UnsafeMutablePointer<LookaheadDelay>] = []
     /// The binaural sources of sends into binaural buses (pointer, count); freed in deinit. The description keeps
@@ -60,6 +62,7 @@ public final class EngineGraph: @unchecked Sendable {
             throw .unsupportedChannelCount(name: bus.name, channels: bus.channels)
         }
         for bus in description.buses {
+            if bus.roomDB != nil && bus.hrtf == nil { throw .binauralBus(name: bus.name, reason: "a room needs a binaural bus") }
             guard let hrtf = bus.hrtf else { continue }
             if bus.channels != 2 { throw .binauralBus(name: bus.name, reason: "a binaural bus is stereo, this one has \(bus.channels) channel(s)") }
             if hrtf.sampleRate != sampleRate {
@@ -89,6 +92,13 @@ public final class EngineGraph: @unchecked Sendable {
             limiterLatencies: limiterLatencies)
         limiters = description.buses.map { bus in bus.limiter.map { Self.makeLimiter($0, channels: bus.channels, sampleRate: sampleRate) } }
         cueLimiter = description.cue.map { Self.makeLimiter($0.limiter, channels: 2, sampleRate: sampleRate) }
+        rooms = description.buses.map { bus in
+            bus.roomDB.map { levelDB in
+                let room = UnsafeMutablePointer<BinauralRoom>.allocate(capacity: 1)
+                room.initialize(to: BinauralRoom(sampleRate: sampleRate, levelDB: levelDB))
+                return room
+            }
+        }
         self.predecessor = predecessor
         continuedUnits = zip(description.strips.map(\.name), description.strips.map(\.unitIDs)).enumerated().flatMap { index, strip in
             preparedStrips[index].continued.map { (strip.0, strip.1[$0.unitOffset]) }
@@ -117,6 +127,11 @@ public final class EngineGraph: @unchecked Sendable {
         for limiter in limiters.compactMap({ $0 }) + [cueLimiter].compactMap({ $0 }) {
             limiter.pointee.deallocate()
             Self.free(limiter)
+        }
+        for room in rooms.compactMap({ $0 }) {
+            room.pointee.deallocate()
+            room.deinitialize(count: 1)
+            room.deallocate()
         }
         for delay in sendDelays {
             delay.pointee.deallocate()

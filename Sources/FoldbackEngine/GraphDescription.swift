@@ -155,6 +155,9 @@ public struct BusDescription: Sendable {
     /// The HRTF set of a binaural bus (stereo only, at the graph's sample rate): each send renders through it at its
     /// own ``SendDescription/position`` instead of being panned. Nil for an ordinary bus.
     public var hrtf: HRIRSet?
+    /// The level of a binaural bus's room (``BinauralRoom``: early reflections and a short tail added after its
+    /// sources' sum), dB, or nil for no room.
+    public var roomDB: Float?
 
     /// A bus.
     public init(

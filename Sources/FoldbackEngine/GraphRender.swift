@@ -135,6 +135,8 @@ struct BusRender {
     var dim: LinearSmoother
     /// Chunks its limiter was skipped at rest on exact +0.0 (silence gating; read by tests).
     var limiterGatedChunks = 0
+    /// A binaural bus's room, added to the mix before talkback and the units, if it has one.
+    var room: UnsafeMutablePointer<BinauralRoom>? = nil
 }
 
 /// A whole graph for the audio thread: flat run lists of strips, units, sends, taps and buses.

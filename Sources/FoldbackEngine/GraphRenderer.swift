@@ -99,6 +99,9 @@ extension GraphRender {
         frames: Int,
         factors: (peakDecay: Float, rmsWeight: Float)
     ) {
+        if let room = bus.pointee.room {
+            room.pointee.process(left: bus.pointee.buffers[0], right: bus.pointee.buffers[1], frames: frames)
+        }
         mixTalk(into: bus, frames: frames)
         runBusUnits(bus, frames: frames, factors: factors)
         let channels = Int(bus.pointee.channels)

@@ -48,6 +48,7 @@ public enum PresetGraphBuilder {
                 hasOutput: bus.hasOutput, isCompensated: bus.isCompensated))
             if bus.isBinaural, let sampleRate {
                 buses[buses.count - 1].hrtf = try HRTFSets.set(for: bus, presetPath: preset.path, sampleRate: sampleRate)
+                buses[buses.count - 1].roomDB = bus.roomDB
             }
         }
         var graph = GraphDescription(strips: strips, buses: buses)

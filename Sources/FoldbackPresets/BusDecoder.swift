@@ -1,5 +1,6 @@
 // Validates one `[[bus]]` table into a BusSpec. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackDSP
 import FoldbackEngine
 import Foundation
 
@@ -9,7 +10,7 @@ enum BusDecoder {
     static let keys = [
         "name", "channels", ParameterTree.Key.gain, ParameterTree.Key.mute, "connect", "in_ear", "limiter", "limiter_mode", ParameterTree.Key.limiterCeiling, ParameterTree.Key.limiterRelease,
         "unit", "output", "compensate", "recall_safe", "x32_main",
-        "label", "binaural", "hrtf", "listener",
+        "label", "binaural", "hrtf", "listener", "room", "room_db",
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -32,6 +33,7 @@ enum BusDecoder {
         if bus.isBinaural, bus.channels != 2 {
             reader.log.error("\(owner) has \(bus.channels) channel(s); a binaural bus is stereo (channels = 2)", at: reader.keyLocation("binaural"))
         }
+        decodeRoom(reader, into: &bus, owner: owner)
         if let listener = reader.string("listener") {   // checked against [stage]'s players once it is read
             if !bus.isBinaural {
                 reader.log.error("'listener' places a binaural bus's sources from the stage plot; add binaural = true to \(owner) or remove 'listener'",
@@ -50,6 +52,21 @@ enum BusDecoder {
         if !FileManager.default.isReadableFile(atPath: file) {
             reader.log.error("\(owner): HRTF file '\(path)' cannot be read (\(file))", at: reader.valueLocation("hrtf"))
         }
+    }
+
+    /// `room` and `room_db`: a binaural bus only; `room_db` only with `room = true`.
+    private static func decodeRoom(_ reader: TableReader, into bus: inout BusSpec, owner: String) {
+        let hasRoom = reader.bool("room", default: false)
+        if hasRoom, !bus.isBinaural {
+            reader.log.error("'room' adds early reflections and a short tail to a binaural bus; add binaural = true to \(owner) or remove 'room'",
+                             at: reader.keyLocation("room"))
+        }
+        if !hasRoom, reader.table["room_db"] != nil {
+            reader.log.error("'room_db' is the level of a binaural bus's room; add room = true to \(owner) or remove 'room_db'",
+                             at: reader.keyLocation("room_db"))
+        }
+        let levelDB = reader.number("room_db", in: BinauralRoom.levelRange, default: 0)
+        if hasRoom { bus.roomDB = levelDB }
     }
 
     /// The bus, or nil if its name is missing or invalid (already reported).

@@ -49,6 +49,9 @@ public struct BusSpec: Sendable {
     public var listener: String?
     /// Where the `listener` value is, for errors about it.
     public var listenerLocation: SourceLocation?
+    /// The level of a binaural bus's room (`room = true`, `room_db`, 0 dB by default: early reflections and a short
+    /// tail, docs/binaural.md), or nil for none.
+    public var roomDB: Float?
 
     /// Creates a bus description.
     public init(

@@ -131,6 +131,10 @@ public enum PresetWriter {
         if bus.isBinaural { text.key("binaural", true) }
         if let path = bus.hrtfPath { text.key("hrtf", string: path) }
         text.key("listener", string: bus.listener)
+        if let roomDB = bus.roomDB {
+            text.key("room", true)
+            if roomDB != 0 { text.key("room_db", roomDB) }
+        }
         writeUnits(bus.units, path: "bus.unit", into: &text)
     }
 

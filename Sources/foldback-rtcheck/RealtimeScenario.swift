@@ -25,7 +25,7 @@ enum RealtimeScenario {
     /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
     /// lookahead compressor makes every other path into its buses run through a send delay. Strip 0 has an input
     /// trim; the talkback `tb` talks to both in-ear buses; the cue output follows the buses. `iem_keys` is binaural
-    /// (the Debian KEMAR set): every send into it renders at its own position, see ``binauralChanges``.
+    /// (the Debian KEMAR set, with a room at −3 dB): every send into it renders at its own position, see ``binauralChanges``.
     static func graph(maxFrames: Int, busGainDB: Float = 0, continuing predecessor: EngineGraph? = nil) throws(EngineError) -> EngineGraph {
         var buses = ["main", "iem_vox", "iem_keys"].map {
             BusDescription(name: $0, channels: 2, gainDB: busGainDB, limiter: LimiterSettings())
@@ -35,6 +35,7 @@ enum RealtimeScenario {
         buses[1].units = [GainUnit(gainDB: -2), busFeedbackUnit()]
         buses[1].unitIDs = ["trim", "fbx"]
         buses[2].hrtf = try binauralSet()
+        buses[2].roomDB = -3
         buses.append(BusDescription(
             name: "verb", channels: 2, units: [ReverbUnit(settings: ReverbParameters(decay: 1.5, mix: 1))], unitIDs: ["plate"], hasOutput: false))
         var strips: [StripDescription] = []
