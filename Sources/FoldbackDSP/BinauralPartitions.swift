@@ -40,12 +40,10 @@ struct BinauralPartitions: @unchecked Sendable {
     let current: UnsafeMutablePointer<Float>
     /// Each slot and ear's partitions' output from older input for the current partition: 4 × P.
     let tails: UnsafeMutablePointer<Float>
-    /// Scratch: 2P frames, a half spectrum, a split sum, and a filter being built.
+    /// Scratch of the audio thread: 2P frames, a half spectrum, a split sum.
     let time: UnsafeMutablePointer<Float>
     let complex: UnsafeMutablePointer<Float>
     let sum: UnsafeMutablePointer<Float>
-    let filter: UnsafeMutablePointer<Float>
-    let filterCapacity: Int
     /// Each slot and ear's input delay, whole partitions × P, and its number of later partitions.
     var delays: SIMD4<Int32> = .zero
     var counts: SIMD4<Int32> = .zero
@@ -72,14 +70,10 @@ struct BinauralPartitions: @unchecked Sendable {
         time = RealFFTPlans.allocateReal(2 * partitionFrames)
         complex = RealFFTPlans.allocateComplex(stride)
         sum = RealFFTPlans.allocateReal(2 * stride)
-        filterCapacity = filterLength + 2 * partitionFrames
-        filter = .allocate(capacity: filterCapacity)
-        filter.initialize(repeating: 0, count: filterCapacity)
     }
 
     func deallocate() {
         heads.deallocate()
-        filter.deallocate()
         for memory in [spectra, inputs, latest, earlier, signs, current, tails, time, complex, sum] { RealFFTPlans.free(memory) }
     }
 
@@ -94,31 +88,10 @@ struct BinauralPartitions: @unchecked Sendable {
         tails.update(repeating: 0, count: 4 * partitionFrames)
     }
 
-    /// A zeroed filter to build for an ear reading `base` frames back: index 0 is delay `base`.
-    func filterScratch(base: Int) -> UnsafeMutablePointer<Float> {
-        filter.update(repeating: 0, count: filterCapacity)
-        return filter + base % partitionFrames
-    }
-
-    /// Takes the filter built in `filterScratch(base:)` as `slot`'s filter for `ear`.
-    mutating func load(slot: Int, ear: Int, base: Int) {
-        let index = slot * 2 + ear, frames = partitionFrames
-        let partitionCount = (filterCapacity - 2 * frames + base % frames + frames - 1) / frames
-        let head = heads + index * frames
-        for tap in 0..<frames { head[frames - 1 - tap] = filter[tap] }
-        let scale = 1 / Float(2 * frames)
-        for partition in 0..<partitionCount {
-            time.update(from: filter + partition * frames, count: frames)
-            (time + frames).update(repeating: 0, count: frames)
-            plans.forward(time, into: complex)
-            let spectrum = spectra + (index * (maxTail + 1) + partition) * 2 * stride
-            for bin in 0...frames {
-                spectrum[bin] = complex[2 * bin] * scale
-                spectrum[stride + bin] = complex[2 * bin + 1] * scale
-            }
-        }
-        delays[index] = Int32(base / frames * frames)
-        counts[index] = Int32(partitionCount - 1)
+    /// Makes `placement` (from ``BinauralFilterBuilder``, which wrote the head and spectra) `slot`'s for `ear`.
+    mutating func adopt(slot: Int, ear: Int, placement: BinauralPlacement) {
+        delays[slot * 2 + ear] = placement.delay
+        counts[slot * 2 + ear] = placement.laterPartitions
     }
 
     /// Takes the current frame's input (before `output(slot:)`).

@@ -1,4 +1,4 @@
-// One mono source rendered to two ears through an HRIR pair at its position, with click-free moves. Realtime (process, move) after init.
+// One mono source rendered to two ears through an HRIR pair at its position, with click-free moves. Realtime (process, move, the hand-over of a built pair) after init.
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 /// Renders one mono signal at a ``BinauralPosition`` through an ``HRIRSet`` and adds it to a left and right buffer.
@@ -9,10 +9,13 @@
 /// added latency as a uniformly partitioned convolution (see `BinauralPartitions.swift`): the part of its first
 /// ``partitionFrames`` taps that reads the current partition's input as a direct dot product per frame, everything
 /// else in the frequency domain once every ``partitionFrames`` frames (FFTW), from the input spectra the source keeps
-/// (one forward transform per partition, shared by both ears). A move builds the new filter pair in the spare slot and crossfades from the old
-/// pair's output to the new one's over ``crossfadeFrames`` frames; a move during a crossfade waits for it to end (the
-/// latest position wins). The output does not depend on how the frames are split into blocks. No allocation after
-/// `init`; call ``deallocate()`` once.
+/// (one forward transform per partition, shared by both ears). A move builds the new filter pair in the spare slot
+/// (``BinauralFilterBuilder``) and crossfades from the old pair's output to the new one's over ``crossfadeFrames``
+/// frames; a move during a crossfade or a build waits for it to end (the latest position wins). The build runs in
+/// the frame of the move by default, so the output does not depend on how the frames are split into blocks (offline
+/// renders, tests); with ``buildsInline`` off (a live engine) the source only asks for it (``takeBuildRequest()``)
+/// and the crossfade starts when the caller hands the built pair back (``finishBuild(_:)``), the building done on
+/// another thread. No allocation after `init`; call ``deallocate()`` once.
 public struct BinauralSource: @unchecked Sendable {
     /// Frames per partition: the direct part's taps, and how often the frequency-domain part runs.
     public static let partitionFrames = 64
@@ -20,15 +23,9 @@ public struct BinauralSource: @unchecked Sendable {
     public let crossfadeFrames: Int
     /// Filter taps per ear (the response and its pre-roll, to a multiple of 16).
     public let filterLength: Int
-    /// The set's storage (the owner keeps the set alive while the source renders).
-    let cepstra: UnsafeMutablePointer<Float>
-    let onsets: UnsafeMutablePointer<Float>
-    /// Makes each ear's response from the blended cepstra.
-    let synthesis: HRIRSynthesis
-    let rings: HRIRRings
-    let measuredDistance: Float
-    let setLength: Int
-    let sampleRate: Float
+    /// Builds the spare slot's filter pair for a move (on the audio thread while ``buildsInline``, else on the
+    /// caller's worker between ``takeBuildRequest()`` and ``finishBuild(_:)``).
+    public let builder: BinauralFilterBuilder
     /// The frequency-domain part: spectra, input spectra, the partitions' output (`BinauralSource+Partitions.swift`).
     var partitions: BinauralPartitions
     var active = 0
@@ -37,23 +34,21 @@ public struct BinauralSource: @unchecked Sendable {
     /// The position the spare slot's filters render while crossfading in.
     private var incoming: BinauralPosition
     private var isPending = false
+    /// A build was requested from another thread and not handed back yet.
+    private var isAwaitingBuild = false
+    /// Whether a move builds its filters in the frame it is taken (else see ``takeBuildRequest()``).
+    public var buildsInline = true
     /// The position the active filters render (the target once a crossfade ends).
     public private(set) var position: BinauralPosition
 
     /// A source rendering `set` at `position`.
     public init(set: HRIRSet, position: BinauralPosition = BinauralPosition(), crossfadeSeconds: Double = 0.005) {
-        cepstra = set.cepstra
-        onsets = set.onsets
-        synthesis = HRIRSynthesis(length: set.length, transformSize: set.transformSize)
-        rings = set.rings
-        measuredDistance = set.measuredDistance
-        setLength = set.length
-        sampleRate = Float(set.sampleRate)
         crossfadeFrames = max(1, Int((crossfadeSeconds * set.sampleRate).rounded()))
         filterLength = (set.length + HRIRSet.preRoll + 15) / 16 * 16
         let maxDelay = Int(set.maxOnset.rounded(.up)) + 2
             + Int((BinauralPosition.distanceRange.upperBound - BinauralPosition.referenceDistance) / BinauralPosition.speedOfSound * Float(set.sampleRate)) + 2
         partitions = BinauralPartitions(filterLength: filterLength, maxDelay: maxDelay, partitionFrames: Self.partitionFrames)
+        builder = BinauralFilterBuilder(set: set, filterLength: filterLength, partitions: partitions)
         self.position = position
         target = position
         incoming = position
@@ -63,13 +58,13 @@ public struct BinauralSource: @unchecked Sendable {
     /// Frees the buffers. Call once, after the last use of any copy.
     public func deallocate() {
         partitions.deallocate()
-        synthesis.deallocate()
+        builder.deallocate()
     }
 
     /// Moves the source to `newPosition`, crossfading from where it is (realtime-safe).
     public mutating func move(to newPosition: BinauralPosition) {
         target = newPosition
-        isPending = newPosition != position || fadePosition >= 0
+        isPending = newPosition != (fadePosition >= 0 || isAwaitingBuild ? incoming : position)
     }
 
     /// Frames of silence after which the source's output is silent (its longest delay and filter, and the input
@@ -77,14 +72,14 @@ public struct BinauralSource: @unchecked Sendable {
     public var historyFrames: Int { partitions.historyFrames }
 
     /// Whether a move is still under way (crossfading or waiting for one to end).
-    public var isMoving: Bool { fadePosition >= 0 || isPending }
+    public var isMoving: Bool { fadePosition >= 0 || isPending || isAwaitingBuild }
 
     /// Renders `frames` frames of `input` and adds them to `left` and `right` (realtime-safe).
     public mutating func process(input: UnsafePointer<Float>, left: UnsafeMutablePointer<Float>, right: UnsafeMutablePointer<Float>, frames: Int) {
         for frame in 0..<frames {
             if partitions.phase == 0 { startPartition() }
             partitions.write(input[frame])
-            if fadePosition < 0 && isPending {
+            if fadePosition < 0 && isPending && buildsInline {
                 build(slot: 1 - active, position: target)
                 incoming = target
                 isPending = false
@@ -130,27 +125,35 @@ public struct BinauralSource: @unchecked Sendable {
         if fadePosition >= 0 { partitions.renderTail(slot: 1 - active) }
     }
 
-    /// Builds the filter pair of `position` into `slot` (realtime-safe, bounded): each ear's arrival is the neighbours'
-    /// interpolated arrival plus the distance's delay; its response is the minimum-phase response of the neighbours'
-    /// cepstra blended by their weights, × the distance gain, delayed by the arrival's fraction. The filter then goes
-    /// into the slot's partitions, whose output for the current partition is rendered at once.
+    /// With ``buildsInline`` off: the slot and position to build when a move waits and no crossfade or build runs
+    /// (the source then waits for ``finishBuild(_:)``), else nil. Realtime-safe.
+    public mutating func takeBuildRequest() -> (slot: Int, position: BinauralPosition)? {
+        guard !buildsInline, isPending, fadePosition < 0, !isAwaitingBuild else { return nil }
+        isPending = false
+        isAwaitingBuild = true
+        incoming = target
+        return (1 - active, target)
+    }
+
+    /// Takes the pair built for the last ``takeBuildRequest()`` into the spare slot and starts the crossfade to it
+    /// (its output for the current partition rendered at once). Realtime-safe.
+    public mutating func finishBuild(_ pair: BinauralFilterPair) {
+        guard isAwaitingBuild else { return }
+        isAwaitingBuild = false
+        adopt(slot: 1 - active, pair: pair)
+        fadePosition = 0
+    }
+
+    /// Builds the filter pair of `position` into `slot` in this frame (realtime-safe, bounded but heavy: see
+    /// ``BinauralFilterBuilder``).
     private mutating func build(slot: Int, position: BinauralPosition) {
-        let weights = rings.weights(azimuthDeg: position.azimuthDeg, elevationDeg: position.elevationDeg)
-        let added = position.addedDelaySeconds * sampleRate
-        for ear in 0..<2 {
-            var arrival = added
-            synthesis.clear()
-            for point in 0..<4 where weights.weights[point] > 0 {
-                let response = Int(weights.indices[point]) * 2 + ear
-                arrival += weights.weights[point] * onsets[response]
-                synthesis.add(cepstra + response * setLength, weight: weights.weights[point])
-            }
-            let whole = Int(arrival)
-            synthesis.synthesize(fraction: arrival - Float(whole), gain: position.gain(ear: ear, measuredDistance: measuredDistance))
-            let start = whole - HRIRSet.preRoll, skip = max(0, -start), base = max(0, start)
-            partitions.filterScratch(base: base).update(from: synthesis.output + skip, count: synthesis.outputLength - skip)
-            partitions.load(slot: slot, ear: ear, base: base)
-        }
+        adopt(slot: slot, pair: builder.build(slot: slot, position: position))
+    }
+
+    /// Makes `pair` (written into `slot`) `slot`'s filters and renders their output for the current partition.
+    private mutating func adopt(slot: Int, pair: BinauralFilterPair) {
+        partitions.adopt(slot: slot, ear: 0, placement: pair.left)
+        partitions.adopt(slot: slot, ear: 1, placement: pair.right)
         partitions.renderTail(slot: slot)
     }
 }

@@ -17,6 +17,10 @@ public struct EngineConfiguration: Sendable {
     /// Threads that render a cycle together: the cycle's own thread and `renderThreads − 1` workers the
     /// backend runs (``Engine/workerCount``). 1 renders on the cycle's thread alone.
     public var renderThreads: Int
+    /// Whether a moved binaural source's new filters are built on a worker thread of its graph (a live engine: the
+    /// crossfade starts when they are ready) instead of in the cycle of the move (offline renders and tests: the
+    /// output does not depend on timing).
+    public var buildsBinauralMovesOnWorker = false
 
     /// A configuration; `sampleRate` is accepted for symmetry with graphs and checked for sanity.
     public init(
@@ -146,6 +150,7 @@ public final class Engine: @unchecked Sendable {
         let outputs = graph.render.pointee.outputChannelCount
         guard outputs <= configuration.outputCapacity else { throw .tooManyChannels(needed: outputs, capacity: configuration.outputCapacity) }
         graph.prepareLanes(configuration.renderThreads - 1)
+        if configuration.buildsBinauralMovesOnWorker { graph.buildBinauralMovesOnWorker() }
         graph.render.pointee.activeUnit = unitActivity.slots   // lane 0; published by the swap ring
         let seconds = crossfade.duration.isFinite ? min(max(crossfade.duration, 0), Crossfade.maxDuration) : 0
         let fadeFrames = Int32(clamping: Int((seconds * graph.sampleRate).rounded()))

@@ -30,6 +30,10 @@ public final class EngineGraph: @unchecked Sendable {
     /// The binaural sources of sends into binaural buses (pointer, count); freed in deinit. The description keeps
     /// their HRTF sets alive.
     var binauralSources: [(UnsafeMutablePointer<BinauralSource>, Int)] = []
+    /// In a live engine, the thread that builds moved sources' filters and its hand-over cells (see
+    /// `EngineGraph+BinauralBuilds.swift`); stopped, then freed, before the sources in deinit.
+    var binauralWorker: BinauralBuildWorker?
+    var binauralCells: (UnsafeMutablePointer<BinauralBuildCell>, Int)?
     /// The render order and the latency of every path (see ``RoutingPlan``).
     let routing: RoutingPlan
     /// The graph this one continues units of (weak: it is freed once retired), and which units.
@@ -137,6 +141,7 @@ public final class EngineGraph: @unchecked Sendable {
             delay.pointee.deallocate()
             Self.free(delay)
         }
+        freeBinauralBuilds()
         for (sources, count) in binauralSources {
             for index in 0..<count { sources[index].deallocate() }
             sources.deinitialize(count: count)

@@ -1,5 +1,6 @@
 // A send into a binaural bus: each strip channel × its gains through its own binaural source into the bus, and moves. Realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CFoldbackTeam
 import FoldbackDSP
 
 extension GraphRender {
@@ -13,6 +14,7 @@ extension GraphRender {
         output: UnsafeMutablePointer<StripOutput>, into buffers: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int
     ) {
         let input = send.pointee.binauralInput!
+        if let cells = send.pointee.buildCells { serveBuilds(cells, sources: sources, count: Int(send.pointee.tapCount)) }
         if gains.isSilent || output.pointee.isSilent {
             for tapOffset in 0..<Int(send.pointee.tapCount) {
                 taps[Int(send.pointee.firstTap) + tapOffset].coefficient.advance(by: frames)
@@ -41,6 +43,14 @@ extension GraphRender {
             }
             sources[tapOffset].process(input: input, left: buffers[0], right: buffers[1], frames: frames)
         }
+    }
+
+    /// Hands the worker's built filter pairs to a send's sources and asks it for the builds they wait for (a live
+    /// engine: the heavy part of a move never runs here). Realtime-safe.
+    func serveBuilds(_ cells: UnsafeMutablePointer<BinauralBuildCell>, sources: UnsafeMutablePointer<BinauralSource>, count: Int) {
+        var asked = false
+        for index in 0..<count where cells[index].serve(sources + index) { asked = true }
+        if asked, let bell = binauralBell { fb_doorbell_ring(bell) }
     }
 
     /// Moves a binaural send's sources to its position (each channel's, with the send's width; realtime-safe).

@@ -56,6 +56,9 @@ struct SendRender {
     var position = BinauralPosition()
     var binauralInput: UnsafeMutablePointer<Float>? = nil
     var silentFrames = 0
+    /// In a live engine, the sources' hand-over cells with the graph's ``BinauralBuildWorker`` (one per source), or
+    /// nil: the sources build their filters themselves.
+    var buildCells: UnsafeMutablePointer<BinauralBuildCell>? = nil
 }
 
 /// A strip: where its input comes from, its units and sends, fader and gates.
@@ -156,6 +159,8 @@ struct GraphRender {
     var groups: StripGroupsRender
     /// `maxFrames` zeros, read in place of a missing input.
     var silence: UnsafeMutablePointer<Float>
+    /// The doorbell of the graph's ``BinauralBuildWorker`` (fb_doorbell.h), rung after asking it for a build, if it has one.
+    var binauralBell: OpaquePointer? = nil
     /// Per-frame gate and gate × fader of the strip being mixed, `maxFrames` each.
     var gateFrames: UnsafeMutablePointer<Float>
     var postFaderFrames: UnsafeMutablePointer<Float>

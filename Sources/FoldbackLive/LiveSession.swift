@@ -71,11 +71,13 @@ package final class LiveSession: @unchecked Sendable {
         self.serverName = serverName
         let layout = try PresetGraphBuilder.layout(for: preset)
         let layouts = [layout] + others.compactMap { try? PresetGraphBuilder.layout(for: $0) }
-        engine = Engine(configuration: EngineConfiguration(
+        var configuration = EngineConfiguration(
             maxFrames: Self.engineChunkFrames,
             inputCapacity: max(Self.inputChannelCapacity, layouts.map { ($0.inputPorts.map(\.channel).max() ?? -1) + 1 }.max() ?? 0),
             outputCapacity: max(Self.outputChannelCapacity, layouts.map { ($0.outputPorts.map(\.channel).max() ?? -1) + 1 }.max() ?? 0),
-            renderThreads: renderThreads))
+            renderThreads: renderThreads)
+        configuration.buildsBinauralMovesOnWorker = true   // live: a move's filter building stays off the audio thread
+        engine = Engine(configuration: configuration)
         let engine = engine
         host = try JACKHost(
             engine: engine, layout: layout, clientName: clientName, serverName: serverName,

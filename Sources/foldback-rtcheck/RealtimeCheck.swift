@@ -50,7 +50,9 @@ struct RealtimeCheck: ParsableCommand {
         }
         let maxFrames = 256
         guard (1...Engine.maxRenderThreads).contains(threads) else { throw ValidationError("--threads must be 1…\(Engine.maxRenderThreads)") }
-        let engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames, renderThreads: threads))
+        var configuration = EngineConfiguration(maxFrames: maxFrames, renderThreads: threads)
+        configuration.buildsBinauralMovesOnWorker = true   // as live: moved binaural sources ask fb-binaural
+        let engine = Engine(configuration: configuration)
         guard engine.startLocalWorkers() else { throw CheckFailure("could not start \(threads - 1) render worker threads") }
         defer { engine.stopLocalWorkers() }
         let first = try RealtimeScenario.graph(maxFrames: maxFrames)

@@ -16,9 +16,11 @@ final class OfflineEngine {
 
     /// An engine rendering at most `maxFrames` at once, with `inputs` input and `outputs` output channels
     /// wired, on `renderThreads` threads (the caller's and workers on plain threads; FTZ/DAZ set on the
-    /// caller's, as on an audio thread).
-    init(maxFrames: Int, inputs: Int, outputs: Int, renderThreads: Int = 1) {
-        engine = Engine(configuration: EngineConfiguration(maxFrames: maxFrames, renderThreads: renderThreads))
+    /// caller's, as on an audio thread). `binauralWorker`: moved binaural sources' filters are built on a worker, as live.
+    init(maxFrames: Int, inputs: Int, outputs: Int, renderThreads: Int = 1, binauralWorker: Bool = false) {
+        var configuration = EngineConfiguration(maxFrames: maxFrames, renderThreads: renderThreads)
+        configuration.buildsBinauralMovesOnWorker = binauralWorker
+        engine = Engine(configuration: configuration)
         inputChannels = inputs
         outputChannels = outputs
         if renderThreads > 1 {

@@ -7,6 +7,8 @@
 
 #include <stdint.h>
 
+#include "fb_doorbell.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
