@@ -23,6 +23,18 @@ export JACK_NO_AUDIO_RESERVATION=1 RTSAN_OPTIONS=halt_on_error=true
 take_dir="${TMPDIR:-/tmp}/foldback-rtsan-take-$$"
 run_args=""
 expect_log=""   # a line the run's log must hold (what proves a path ran), or nothing
+# hang_report PID WHY: what every thread of a stuck foldback is doing (a hang used to show only as make's timeout).
+hang_report() {
+  local pid=$1
+  echo "rtsan-live: $2; foldback's threads:"
+  for task in /proc/"$pid"/task/*; do
+    echo "  $(cat "$task/comm" 2>/dev/null) state $(awk '{print $3}' "$task/stat" 2>/dev/null) wchan $(cat "$task/wchan" 2>/dev/null)"
+  done
+  if command -v gdb >/dev/null; then
+    timeout 60 gdb -p "$pid" -batch -ex "thread apply all bt 12" 2>/dev/null | grep -E '^(Thread|#)' | head -n 200 || true
+  fi
+}
+
 live() {
   local preset=$1 ready=$2 moves=$3 web_path=$4
   shift 4
@@ -58,20 +70,32 @@ live() {
   local web_port engineer
   web_port=$(grep -o 'web on 127\.0\.0\.1:[0-9]*' "$log" | cut -d: -f2 || true)
   engineer=$(grep -o 'engineer: http://[^ ]*token=[0-9a-f]*' "$log" | sed 's/.*token=//' || true)
-  python3 scripts/web-moves.py "$web_port" "$engineer" "$web_path" 4 40 &
+  timeout 120 python3 scripts/web-moves.py "$web_port" "$engineer" "$web_path" 4 40 &
   local web=$!
-  .build/release/foldback-probe --server "$server" --seconds 3 "$@" --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" | tail -n 1
+  local probe_status=0
+  timeout 60 .build/release/foldback-probe --server "$server" --seconds 3 "$@" --output "${TMPDIR:-/tmp}/foldback-rtsan-live-$$.wav" \
+    | tail -n 1 || probe_status=$?
   wait "$control" || true
   local web_status=0
   wait "$web" || web_status=$?
+  if [ "$probe_status" -ne 0 ] || [ "$web_status" -ne 0 ]; then
+    hang_report "$pid" "the probe (status $probe_status) or the web pages (status $web_status) failed"
+  fi
   kill -INT "$pid"
   local status=0
+  for _ in $(seq 1 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+  if kill -0 "$pid" 2>/dev/null; then
+    hang_report "$pid" "foldback did not end within 30 s of SIGINT"
+    kill -KILL "$pid" 2>/dev/null || true
+    status=137
+  fi
   wait "$pid" || status=$?
   trap - EXIT
-  if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || [ "$web_status" -ne 0 ] || ! grep -q "OSC on" "$log" \
+  if grep -q "RealtimeSanitizer" "$log" || [ "$status" -ne 0 ] || [ "$web_status" -ne 0 ] || [ "$probe_status" -ne 0 ] \
+     || ! grep -q "OSC on" "$log" \
      || { [ -n "$expect_log" ] && ! grep -qF "$expect_log" "$log"; }; then
     cat "$log"
-    echo "rtsan-live: $preset FAILED (foldback exit $status${expect_log:+; the log must say '$expect_log'})"
+    echo "rtsan-live: $preset FAILED (foldback exit $status, probe $probe_status, web pages $web_status${expect_log:+; the log must say '$expect_log'})"
     exit 1
   fi
   if [ -n "$expect_log" ]; then grep -F "$expect_log" "$log" | tail -n 1; fi
