@@ -142,7 +142,8 @@ live "$backing_dir/backing.toml" main_L \
   "/foldback/strip/backing/source/tempo f 0.7STEP;/foldback/strip/backing/source/pitch_semitones f -STEP;/foldback/strip/backing/source/cents f 1STEP" \
   /foldback/strip/backing/send/main/gain_db \
   --play foldback:vox_in=voice --record foldback:main_L
-# A binaural in-ear bus (the Debian KEMAR set): sources placed around the head, moved over OSC and reloaded.
+# A binaural in-ear bus (the Debian KEMAR set) with a room: sources placed around the head and the room's level, moved over
+# OSC and reloaded (the moved sources' filters are built on fb-binaural).
 cat >"$backing_dir/binaural.toml" <<'TOML'
 [[bus]]
 name = "main"
@@ -151,6 +152,8 @@ name = "main"
 name = "iem"
 in_ear = true
 binaural = true
+room = true
+room_db = -3.0
 
 [[strip]]
 name = "vox"
@@ -162,7 +165,7 @@ channels = 2
 send = [{ bus = "main" }, { bus = "iem", azimuth_deg = -90.0, distance_m = 2.0, width = 0.5 }]
 TOML
 live "$backing_dir/binaural.toml" iem_L \
-  "/foldback/strip/vox/send/iem/azimuth_deg f -1STEP0;/foldback/strip/keys/send/iem/azimuth_deg f 1STEP5;/foldback/strip/keys/send/iem/elevation_deg f STEP5;/foldback/strip/vox/send/iem/distance_m f 1.STEP" \
+  "/foldback/strip/vox/send/iem/azimuth_deg f -1STEP0;/foldback/strip/keys/send/iem/azimuth_deg f 1STEP5;/foldback/strip/keys/send/iem/elevation_deg f STEP5;/foldback/strip/vox/send/iem/distance_m f 1.STEP;/foldback/bus/iem/room_db f -STEP" \
   /foldback/strip/vox/send/iem/gain_db \
   --play foldback:vox_in=voice --play foldback:keys_in_L=chord --play foldback:keys_in_R=chord --record foldback:iem_L
 rm -rf "$backing_dir"

@@ -1,5 +1,6 @@
 // Validates parameter addresses and values against a graph, and reads its meters. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+import FoldbackDSP
 
 /// Levels of every strip and bus of a graph.
 public struct MeterSnapshot: Sendable {
@@ -135,6 +136,12 @@ extension EngineGraph {
             try checkCue()
         case .host:
             throw .unknownParameter("\(address): applied by the host, not the engine's queue")
+        case let .busRoomLevel(index):
+            let owner = try bus(index)
+            guard owner.roomDB != nil else { throw .unknownParameter("\(address): bus '\(owner.name)' has no room (room = true on a binaural bus)") }
+            if !BinauralRoom.levelRange.contains(value) {
+                throw .valueOutOfRange(parameter: "\(owner.name)/\(ParameterTree.Key.roomLevel)", value: value, range: BinauralRoom.levelRange)
+            }
         case let .busLimiterCeiling(index), let .busLimiterRelease(index):
             let owner = try bus(index)
             guard owner.limiter != nil else { throw .unknownParameter("\(address): bus '\(owner.name)' has no limiter") }

@@ -50,6 +50,8 @@ public enum ParameterAddress: Sendable, Hashable {
     case busLimiterCeiling(bus: Int)
     /// A bus limiter's release time, ms (1…2000).
     case busLimiterRelease(bus: Int)
+    /// The level of a binaural bus's room, dB (−40…6, see ``BinauralRoom``; glides, no click).
+    case busRoomLevel(bus: Int)
     /// A strip's input trim before its units, dB (−24…+24), uncompensated: the sends follow it.
     case stripTrim(strip: Int)
     /// A gain-compensated trim move, dB (−24…+24): the trim moves the signal into the units and the inverse
@@ -80,7 +82,7 @@ struct ParameterChange: BitwiseCopyable {
         case stripGain, stripPan, stripMute, stripSolo, stripEnabled, sendGain, busGain, busMute, unitParameter, unitBypass
         case busUnitParameter, busUnitBypass, busLimiterCeiling, busLimiterRelease, stripTrim, stripTrimCompensation, talkback
         case cueBus, cuePFL, cueAFL, cueGain, cueClear, sendPan, dcaGain, dcaMute, muteGroup
-        case sendWidth, sendMute, sendPosition
+        case sendWidth, sendMute, sendPosition, busRoomLevel
     }
 
     /// The graph the change was addressed to; dropped if another graph is current by then.
@@ -130,6 +132,7 @@ extension ParameterAddress {
         case let .busUnitBypass(bus, unit): return message(.busUnitBypass, bus, unit)
         case let .busLimiterCeiling(bus): return message(.busLimiterCeiling, 0, bus)
         case let .busLimiterRelease(bus): return message(.busLimiterRelease, 0, bus)
+        case let .busRoomLevel(bus): return message(.busRoomLevel, 0, bus)
         case let .stripTrim(strip): return message(.stripTrim, strip, 0, 0)
         case let .stripTrimCompensated(strip): return message(.stripTrim, strip, 0, 1)
         case let .stripTrimCompensation(strip): return message(.stripTrimCompensation, strip)

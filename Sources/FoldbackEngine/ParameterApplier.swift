@@ -88,6 +88,9 @@ extension GraphRender {
             cue?.pointee.gain.setTarget(Decibels.linearGain(fromDecibels: change.value))
         case .cueClear:
             clearCueSelection()
+        case .busRoomLevel:
+            guard index < busCount, let room = buses[index].room else { return }
+            room.pointee.setLevel(change.value)
         case .busLimiterCeiling, .busLimiterRelease:
             guard index < busCount, let limiter = buses[index].limiter else { return }
             let isCeiling = change.kind == .busLimiterCeiling

@@ -49,6 +49,10 @@ extension ParameterTree {
         public static let limiterCeiling = ParameterDescriptor(
             key: Key.limiterCeiling, range: EngineGraph.limiterCeilingRange, defaultValue: LimiterSettings().ceilingDB, curve: .linear,
             summary: "The limiter's ceiling, dBFS.")
+        /// A binaural bus's room level (glides).
+        public static let roomLevel = ParameterDescriptor(
+            key: Key.roomLevel, range: BinauralRoom.levelRange, defaultValue: 0, curve: .linear, isSmoothed: true,
+            summary: "The level of the bus's room (early reflections and a short tail), dB.")
         /// A bus limiter's release.
         public static let limiterRelease = ParameterDescriptor(
             key: Key.limiterRelease, range: EngineGraph.limiterReleaseRange, defaultValue: LimiterSettings().releaseMs, summary: "The limiter's release, ms.")

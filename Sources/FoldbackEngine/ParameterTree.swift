@@ -79,6 +79,9 @@ public struct ParameterTree: Sendable {
         public static let talkback = "talkback"
         public static let limiterCeiling = "limiter_ceiling_db"
         public static let limiterRelease = "limiter_release_ms"
+        /// A binaural bus's room level, and whether it has one (a preset key only).
+        public static let roomLevel = "room_db"
+        public static let room = "room"
         public static let bypass = "bypass"
         /// A sandboxed plugin's fault state (host-side: ``HostParameter/pluginFaulted(isBus:owner:unit:)``).
         public static let faulted = "faulted"

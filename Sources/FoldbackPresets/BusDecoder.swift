@@ -10,7 +10,7 @@ enum BusDecoder {
     static let keys = [
         "name", "channels", ParameterTree.Key.gain, ParameterTree.Key.mute, "connect", "in_ear", "limiter", "limiter_mode", ParameterTree.Key.limiterCeiling, ParameterTree.Key.limiterRelease,
         "unit", "output", "compensate", "recall_safe", "x32_main",
-        "label", "binaural", "hrtf", "listener", "room", "room_db",
+        "label", "binaural", "hrtf", "listener", ParameterTree.Key.room, ParameterTree.Key.roomLevel,
     ]
     /// `limiter_mode` values, as choices.
     static let limiterModes = LimiterMode.allCases.enumerated().map { ParameterSchema.Choice(name: $1.name, value: Float($0)) }
@@ -56,16 +56,16 @@ enum BusDecoder {
 
     /// `room` and `room_db`: a binaural bus only; `room_db` only with `room = true`.
     private static func decodeRoom(_ reader: TableReader, into bus: inout BusSpec, owner: String) {
-        let hasRoom = reader.bool("room", default: false)
+        let hasRoom = reader.bool(ParameterTree.Key.room, default: false)
         if hasRoom, !bus.isBinaural {
             reader.log.error("'room' adds early reflections and a short tail to a binaural bus; add binaural = true to \(owner) or remove 'room'",
-                             at: reader.keyLocation("room"))
+                             at: reader.keyLocation(ParameterTree.Key.room))
         }
-        if !hasRoom, reader.table["room_db"] != nil {
+        if !hasRoom, reader.table[ParameterTree.Key.roomLevel] != nil {
             reader.log.error("'room_db' is the level of a binaural bus's room; add room = true to \(owner) or remove 'room_db'",
-                             at: reader.keyLocation("room_db"))
+                             at: reader.keyLocation(ParameterTree.Key.roomLevel))
         }
-        let levelDB = reader.number("room_db", in: BinauralRoom.levelRange, default: 0)
+        let levelDB = reader.number(ParameterTree.Key.roomLevel, in: BinauralRoom.levelRange, default: 0)
         if hasRoom { bus.roomDB = levelDB }
     }
 

@@ -108,6 +108,9 @@ extension ParameterTree {
                 add(Path.bus(bus.name, Key.limiterCeiling), .busLimiterCeiling(bus: index), Declared.limiterCeiling, limiter.ceilingDB)
                 add(Path.bus(bus.name, Key.limiterRelease), .busLimiterRelease(bus: index), Declared.limiterRelease, limiter.releaseMs)
             }
+            if let roomDB = bus.roomDB {
+                add(Path.bus(bus.name, Key.roomLevel), .busRoomLevel(bus: index), Declared.roomLevel, roomDB, musician: bus.name)
+            }
             addUnits(bus.units, isBus: true, owner: index, name: bus.name)
         }
         for (index, dca) in preset.dcas.enumerated() {

@@ -87,6 +87,7 @@ extension Preset {
             buses[bus].units[unit].parameters[key] = value
         case let .busLimiterCeiling(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.ceilingDB = value
         case let .busLimiterRelease(bus) where buses[safe: bus]?.limiter != nil: buses[bus].limiter?.releaseMs = value
+        case let .busRoomLevel(bus) where buses[safe: bus]?.roomDB != nil: buses[bus].roomDB = value
         case let .stripTrim(strip) where strips.indices.contains(strip): strips[strip].trimDB = value
         case let .stripTrimCompensation(strip) where strips.indices.contains(strip):
             // Compensation scales every send alike: saved as the send levels it leaves.

@@ -162,9 +162,10 @@ enum RealtimeScenario {
     ]
 
     /// Sources moving in the binaural bus `iem_keys` (bus 2): a mono and a stereo strip round the head, up, away and
-    /// back, one move landing during another's crossfade, and the stereo strip's width.
+    /// back, one move landing during another's crossfade, the stereo strip's width and the room's level.
     private static let binauralChanges: [(ParameterAddress, Float)] = [
         (.sendPosition(strip: 0, send: 2, axis: .azimuth), 90), (.sendPosition(strip: 4, send: 2, axis: .azimuth), -135),
+        (.busRoomLevel(bus: 2), -12), (.busRoomLevel(bus: 2), 3),
         (.sendPosition(strip: 0, send: 2, axis: .azimuth), -170), (.sendPosition(strip: 1, send: 2, axis: .elevation), 45),
         (.sendPosition(strip: 1, send: 2, axis: .distance), 12), (.sendWidth(strip: 4, send: 2), 1.8),
         (.sendPosition(strip: 4, send: 2, axis: .azimuth), 170), (.sendPosition(strip: 1, send: 2, axis: .distance), 0.3),

@@ -62,6 +62,62 @@ final class BinauralRoomBusTests: XCTestCase {
         }
     }
 
+    /// `room_db` moved live (the engine's `busRoomLevel`, as OSC and the pages set it) from −6 to −18 dB: a click 2000
+    /// frames later (past the 20 ms glide) comes back with every reflection 12 dB lower (as the room alone computes it
+    /// at −18 dB, ±1e-5, i.e. well within 0.1 dB) and the direct sound unchanged. Values outside −40…6 and a bus
+    /// without a room are refused.
+    func testTheRoomLevelMovesLiveByTheAskedDecibels() throws {
+        let set = BinauralBusTests.clickSet(sampleRate: 48000)
+        let host = OfflineEngine(maxFrames: 1024, inputs: 1, outputs: 2)
+        try host.install(graph(set, roomDB: -6), sampleRate: 48000)
+        var click = [Float](repeating: 0, count: 6000)
+        click[2000] = 1
+        let out = try host.render([click], blockSize: 253) { cycle, _ in
+            if cycle == 0 { try host.engine.set(.busRoomLevel(bus: 0), to: -18) }
+        }
+        XCTAssertEqual(out[0][2015], 0.5, accuracy: 1e-6)
+        XCTAssertEqual(out[1][2005], 1.5, accuracy: 1e-6)
+        let room = BinauralRoom(sampleRate: 48000)
+        defer { room.deallocate() }
+        let level = Decibels.linearGain(fromDecibels: -18)
+        for (delays, gains) in zip(room.delays, room.gains) {
+            for ear in 0..<2 {
+                let at = 2005 + Int(delays[ear])
+                XCTAssertEqual(out[ear][at], 0.75 * gains[ear] * level, accuracy: 1e-5, "ear \(ear), reflection at \(at)")
+            }
+        }
+        XCTAssertThrowsError(try host.engine.set(.busRoomLevel(bus: 0), to: 7))
+        XCTAssertThrowsError(try host.engine.set(.busRoomLevel(bus: 0), to: .nan))
+        let plain = OfflineEngine(maxFrames: 256, inputs: 1, outputs: 2)
+        try plain.install(graph(set, roomDB: nil), sampleRate: 48000)
+        XCTAssertThrowsError(try plain.engine.set(.busRoomLevel(bus: 0), to: 0)) { error in
+            XCTAssertTrue("\(error)".contains("has no room"), "\(error)")
+        }
+    }
+
+    /// A 300 Hz sine through the room while `room_db` jumps from −40 to +6 dB at frame 9600: the largest frame-to-frame
+    /// step from then on stays within 5 % of the largest the same sine makes through the room steady at +6 dB when it
+    /// starts at that frame (at a zero crossing): turning the room up sounds like the room's own onset, with no click or
+    /// zipper from the glide.
+    func testARoomLevelMoveHasNoStepAboveTheSignalsOwn() throws {
+        let set = BinauralBusTests.clickSet(sampleRate: 48000)
+        let sine = (0..<24000).map { Float(sin(2 * Double.pi * 300 * Double($0) / 48000)) * 0.3 }
+        func largestStep(_ out: [[Float]], from start: Int) -> Float {
+            out.map { signal in (start + 1..<signal.count).map { abs(signal[$0] - signal[$0 - 1]) }.max()! }.max()!
+        }
+        let onset = OfflineEngine(maxFrames: 1024, inputs: 1, outputs: 2)
+        try onset.install(graph(set, roomDB: 6), sampleRate: 48000)
+        let own = largestStep(onset.render([sine.enumerated().map { $0.offset < 9600 ? 0 : $0.element }], blockSize: 64), from: 9600)
+        let moving = OfflineEngine(maxFrames: 1024, inputs: 1, outputs: 2)
+        try moving.install(graph(set, roomDB: -40), sampleRate: 48000)
+        let out = try moving.render([sine], blockSize: 64) { cycle, _ in
+            if cycle == 150 { try moving.engine.set(.busRoomLevel(bus: 0), to: 6) }
+        }
+        let step = largestStep(out, from: 9600)
+        XCTAssertLessThanOrEqual(step, own * 1.05, "moving \(step), the room's own onset \(own)")
+        XCTAssertGreaterThan(own, 0.01)
+    }
+
     func testARoomOnABusThatIsNotBinauralIsRefused() {
         var bus = BusDescription(name: "wedge", channels: 2)
         bus.roomDB = 0

@@ -48,7 +48,7 @@ window.foldbackConsole = (() => {
     return column;
   }
 
-  // A bus: its level, mute, units and limiter; in the buses' section also the button selecting its mix.
+  // A bus: its level, mute, units, limiter and room; in the buses' section also the button selecting its mix.
   function busColumn(s, b, selected) {
     const { el } = page;
     const name = `bus/${b.name}`;
@@ -56,8 +56,11 @@ window.foldbackConsole = (() => {
     page.loudness.set(b.name, lufs);
     const column = el("div", { class: "strip bus" + (selected ? " selected" : ""), "data-bus": b.name }, columnName(b, "bus"),
       ...faderBox(`${name}/gain_db`, b.gain_db, name), page.toggle(`${name}/mute`, "M", b.mute, "mute"), ...unitButtons("bus", b.name, b.units || []));
-    column.append(editorButton("⚙ bus", `${name}/`, "settings", `${b.name}: level, limiter`, "settings"));
-    if (selected) column.append(...page.parameters(`${name}/limiter_`).map((p) => window.foldbackEditors.inline(page, p, `${name}/`)));
+    column.append(editorButton("⚙ bus", `${name}/`, "settings", `${b.name}: level, limiter, room`, "settings"));
+    if (selected) {
+      const inline = [...page.parameters(`${name}/limiter_`), ...page.parameters(`${name}/room_`)];
+      column.append(...inline.map((p) => window.foldbackEditors.inline(page, p, `${name}/`)));
+    }
     if (s.cue) column.append(page.toggle(`cue/bus/${b.name}`, "cue", b.cue, "cue"));
     if (!selected) column.append(el("button", { class: "select", "data-mix": b.name, onclick: () => page.selectMix(b.name) }, "mix"));
     column.append(lufs);
