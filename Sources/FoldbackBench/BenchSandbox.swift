@@ -102,10 +102,7 @@ package struct BenchSandbox {
         engine.io.pointee.inputs[0] = UnsafePointer(input)
         engine.io.pointee.outputCount = 2
         for channel in 0..<2 { engine.io.pointee.outputs[channel] = outputs[channel] }
-        // A strip's plugins share one sandbox (`"strip"`): each process counted once.
-        var sandboxes: [SandboxProcess] = []
-        for process in graph.description.strips.flatMap(\.units).compactMap({ ($0 as? SandboxedUnit)?.process })
-        where !sandboxes.contains(where: { $0 === process }) { sandboxes.append(process) }
+        let sandboxes = Self.sandboxes(of: graph)
         let period = UInt64(Double(block) / Self.sampleRate * 1e9)
         let context = engine.cycleContext
         fb_realtime_enable_ftz_daz()
@@ -132,7 +129,15 @@ package struct BenchSandbox {
         figures.cycles += cycles
     }
 
-    /// CPU time (ns) of every thread of process `pid`, from /proc/<pid>/task/*/schedstat; 0 when unknown.
+    /// The sandbox processes of `graph`'s strips, each once (a strip's plugins share one with `"strip"`).
+    static func sandboxes(of graph: EngineGraph?) -> [SandboxProcess] {
+        var sandboxes: [SandboxProcess] = []
+        for process in (graph?.description.strips ?? []).flatMap(\.units).compactMap({ ($0 as? SandboxedUnit)?.process })
+        where !sandboxes.contains(where: { $0 === process }) { sandboxes.append(process) }
+        return sandboxes
+    }
+
+        /// CPU time (ns) of every thread of process `pid`, from /proc/<pid>/task/*/schedstat; 0 when unknown.
     static func processCPU(_ pid: Int32?) -> UInt64 {
         guard let pid, let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return 0 }
         return tasks.reduce(0) { total, task in

@@ -104,12 +104,13 @@ final class SandboxCycleWakeTests: XCTestCase {
             + "(median lead \(median / 1000) µs); Foldback waited \(waited / cycles / 1000) µs a cycle")
         XCTAssertGreaterThan(early, cycles / 2, "the sandbox started before the engine reached the unit in most cycles")
 
-        var after = 0, collected = 0
+        var after = 0, collected = 0, unposted = 0
         _ = try render(try Self.preset(isolation: "strip", firstInChain: false), block: 256, cycles: 100, priority: 10) { graph in
             guard let channel = try? Self.channel(of: graph) else { return }
             if channel.takenAtNanoseconds > channel.reachedAtNanoseconds { after += 1 }
-            collected = channel.postedCycles
+            (collected, unposted) = (channel.postedCycles, channel.waitNanoseconds)
         }
+        print("not posted (a built-in unit first): Foldback waited \(unposted / 100 / 1000) µs a cycle")
         XCTAssertEqual(collected, 0, "a unit after a built-in one is not posted")
         XCTAssertEqual(after, 100, "its sandbox takes each request after Foldback reaches the unit")
     }
