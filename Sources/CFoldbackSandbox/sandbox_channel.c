@@ -12,7 +12,9 @@
 // across CPUs costs both sides an interrupt (an IPI, on a VM a trap to the hypervisor), so most cycles now have none on
 // the way back. `waiting` and `response` are stored and read sequentially consistent on both sides (Foldback: set
 // `waiting`, read `response`; the sandbox: set `response`, read `waiting`), so one of them always sees the other's
-// store: no wake-up is lost (SandboxChannelTests' stress), and the futex's own value check covers the rest. A sandbox still busy with a late request (response != request) is not
+// store: no wake-up is lost (SandboxChannelTests' stress), and the futex's own value check covers the rest. When the
+// unit's input is known at the start of the chunk, Foldback posts the request then (fb_sandbox_post) and only collects at
+// the unit's place (fb_sandbox_process), the deadline counted from the post, so the sandbox works while Foldback renders. A sandbox still busy with a late request (response != request) is not
 // given a new one: its unit falls back until it catches up or the supervisor restarts it. The futex words live in a
 // MAP_SHARED memfd, so both sides use the shared (not _PRIVATE) futex operations.
 //
