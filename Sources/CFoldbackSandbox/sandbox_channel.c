@@ -12,7 +12,9 @@
 // across CPUs costs both sides an interrupt (an IPI, on a VM a trap to the hypervisor), so most cycles now have none on
 // the way back. `waiting` and `response` are stored and read sequentially consistent on both sides (Foldback: set
 // `waiting`, read `response`; the sandbox: set `response`, read `waiting`), so one of them always sees the other's
-// store: no wake-up is lost (SandboxChannelTests' stress), and the futex's own value check covers the rest. A sandbox still busy with a late request (response != request) is not
+// store: no wake-up is lost (SandboxChannelTests' stress), and the futex's own value check covers the rest. When the
+// unit's input is known at the start of the chunk, Foldback posts the request then (fb_sandbox_post) and only collects at
+// the unit's place (fb_sandbox_process), the deadline counted from the post, so the sandbox works while Foldback renders. A sandbox still busy with a late request (response != request) is not
 // given a new one: its unit falls back until it catches up or the supervisor restarts it. The futex words live in a
 // MAP_SHARED memfd, so both sides use the shared (not _PRIVATE) futex operations.
 //
@@ -41,7 +43,7 @@
 #include "fb_realtime_scope.h"
 #include "sandbox_shared.h"
 
-enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 3, FB_SANDBOX_MAX_CHANNELS = 64 };
+enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 4, FB_SANDBOX_MAX_CHANNELS = 64 };
 /// +24 dBFS: a sample beyond this is garbage, as a NaN is.
 static const float FB_SANDBOX_ABSURD = 15.848932f;
 /// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: a short round trip ends within it. When the
@@ -178,6 +180,10 @@ FB_COUNTER(fb_sandbox_delivered, uint64_t, delivered)
 FB_COUNTER(fb_sandbox_garbage, uint32_t, garbage)
 FB_COUNTER(fb_sandbox_last_round_trip_ns, uint64_t, roundTripNs)
 FB_COUNTER(fb_sandbox_resets, uint32_t, resets)
+FB_COUNTER(fb_sandbox_posted_cycles, uint64_t, postedCycles)
+FB_COUNTER(fb_sandbox_wait_total_ns, uint64_t, waitNs)
+FB_COUNTER(fb_sandbox_taken_at_ns, int64_t, takenAtNs)
+FB_COUNTER(fb_sandbox_reached_at_ns, int64_t, reachedAtNs)
 
 void fb_sandbox_limits(uint64_t *memlock, uint64_t *rttime) {
     struct rlimit limit;
@@ -192,6 +198,7 @@ int fb_sandbox_serve_wait(fb_sandbox_shared *shared, uint32_t *seen, uint32_t *f
         if (request != *seen) {
             *seen = request;
             *frames = atomic_load_explicit(&shared->frames, memory_order_relaxed);
+            atomic_store_explicit(&shared->takenAtNs, fb_now_ns(), memory_order_relaxed);
             int cpu = sched_getcpu();
             atomic_store_explicit(&shared->sandboxCpu, cpu < 0 ? UINT32_MAX : (uint32_t)cpu, memory_order_relaxed);
             return 1;
@@ -274,25 +281,86 @@ static int fb_sandbox_await(fb_sandbox_shared *shared, uint32_t seq, uint32_t bu
     return delivered;
 }
 
-static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs, uint32_t frames) FB_NONBLOCKING {
-    fb_sandbox_shared *shared = unit->shared;
+/// The wait's length for a cycle of `frames`: a fraction of its period (live) or the fixed offline timeout.
+static int64_t fb_sandbox_timeout(const fb_sandbox_unit *unit, uint32_t frames) {
+    return unit->fixedTimeoutNs > 0 ? unit->fixedTimeoutNs : (int64_t)((double)frames / unit->sampleRate * unit->deadlineFraction * 1e9);
+}
+
+/// Whether the sandbox is ready and idle (it answered its last request, left in `*request`): only then may a new cycle's
+/// inputs be written, as it reads nothing of the region between its answer and the next request.
+static int fb_sandbox_idle(fb_sandbox_shared *shared, uint32_t *request) {
     if (atomic_load_explicit(&shared->state, memory_order_acquire) != FB_SANDBOX_READY) return 0;
-    uint32_t request = atomic_load_explicit(&shared->request, memory_order_relaxed);
-    if (atomic_load_explicit(&shared->response, memory_order_acquire) != request) return 0;   // still busy with a late cycle
-    int64_t start = fb_now_ns();
-    int64_t timeout = unit->fixedTimeoutNs > 0 ? unit->fixedTimeoutNs
-                                               : (int64_t)((double)frames / unit->sampleRate * unit->deadlineFraction * 1e9);
-    int64_t deadline = start + timeout;
-    int64_t last = (int64_t)atomic_load_explicit(&shared->roundTripNs, memory_order_relaxed);
+    *request = atomic_load_explicit(&shared->request, memory_order_relaxed);
+    return atomic_load_explicit(&shared->response, memory_order_acquire) == *request;
+}
+
+/// Copies the inputs in and hands the idle sandbox the request after `request` (FUTEX_WAKE); returns its number.
+static uint32_t fb_sandbox_request(fb_sandbox_unit *unit, const float *const *inputs, uint32_t frames, uint32_t request) {
+    fb_sandbox_shared *shared = unit->shared;
     for (uint32_t channel = 0; channel < unit->inputChannels; channel++)
         memcpy(fb_sandbox_input(shared, channel), inputs[channel], frames * sizeof(float));
     uint32_t seq = request + 1;
     atomic_store_explicit(&shared->frames, frames, memory_order_relaxed);
     atomic_store_explicit(&shared->request, seq, memory_order_release);
     fb_futex_wake(&shared->request);
-    int delivered = fb_sandbox_await(shared, seq, request, start, last, deadline);
+    return seq;
+}
+
+void fb_sandbox_post(fb_sandbox_unit *unit, const float *const *inputs, uint32_t frames) FB_NONBLOCKING {
+    unit->postedFrames = 0;
+    uint32_t request;
+    if ((unit->group && unit->member > 0) || !fb_sandbox_idle(unit->shared, &request)) return;
+    int64_t start = fb_now_ns();
+    unit->postedAtNs = start;
+    unit->postedDeadlineNs = start + fb_sandbox_timeout(unit, frames);
+    unit->posted = fb_sandbox_request(unit, inputs, frames, request);
+    unit->postedFrames = frames;
+}
+
+/// Whether the posted request `seq` is this cycle's: nothing was asked since, for as many frames, with the very inputs
+/// the unit reads at its place (the engine posts only an input it already knows; this keeps the output bit-identical
+/// whatever happens in between).
+static int fb_sandbox_post_holds(fb_sandbox_unit *unit, uint32_t seq, uint32_t frames, const float *const *inputs) {
+    fb_sandbox_shared *shared = unit->shared;
+    if (frames != unit->postedFrames || atomic_load_explicit(&shared->request, memory_order_relaxed) != seq) return 0;
+    for (uint32_t channel = 0; channel < unit->inputChannels; channel++)
+        if (memcmp(fb_sandbox_input(shared, channel), inputs[channel], frames * sizeof(float)) != 0) return 0;
+    return 1;
+}
+
+static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs, uint32_t frames) FB_NONBLOCKING {
+    fb_sandbox_shared *shared = unit->shared;
+    int64_t reached = fb_now_ns();
+    atomic_store_explicit(&shared->reachedAtNs, reached, memory_order_relaxed);
+    int64_t timeout = fb_sandbox_timeout(unit, frames);
+    int64_t start = reached, deadline = reached + timeout;
+    uint32_t seq = 0, request;
+    int posted = 0;
+    if (unit->postedFrames != 0) {
+        // Posted at the chunk's start: collect it, the deadline counted from the post.
+        seq = unit->posted;
+        start = unit->postedAtNs;
+        deadline = unit->postedDeadlineNs;
+        posted = fb_sandbox_post_holds(unit, seq, frames, inputs);
+        unit->postedFrames = 0;
+        // Not this cycle's input after all: the sandbox finishes that one, then takes this one, by the same deadline.
+        if (!posted && !fb_sandbox_await(shared, seq, seq - 1, start, 0, deadline)) {
+            atomic_fetch_add_explicit(&shared->waitNs, (uint64_t)(fb_now_ns() - reached), memory_order_relaxed);
+            return 0;
+        }
+    }
+    if (!posted) {
+        if (!fb_sandbox_idle(shared, &request)) return 0;   // not ready, or still busy with a late cycle
+        start = fb_now_ns();
+        seq = fb_sandbox_request(unit, inputs, frames, request);
+    }
+    int64_t last = (int64_t)atomic_load_explicit(&shared->roundTripNs, memory_order_relaxed);
+    int delivered = fb_sandbox_await(shared, seq, seq - 1, start, last, deadline);
+    int64_t end = fb_now_ns();
+    atomic_fetch_add_explicit(&shared->waitNs, (uint64_t)(end - reached), memory_order_relaxed);
     if (!delivered) return 0;
-    atomic_store_explicit(&shared->roundTripNs, (uint64_t)(fb_now_ns() - start), memory_order_relaxed);
+    if (posted) atomic_fetch_add_explicit(&shared->postedCycles, 1, memory_order_relaxed);
+    atomic_store_explicit(&shared->roundTripNs, (uint64_t)(end - start), memory_order_relaxed);
     int64_t service = atomic_load_explicit(&shared->doneAtNs, memory_order_relaxed) - start;
     if (service > 0 && service < timeout) {
         atomic_store_explicit(&shared->previousServiceNs, atomic_load_explicit(&shared->serviceNs, memory_order_relaxed), memory_order_relaxed);

@@ -47,6 +47,12 @@ struct fb_sandbox_shared {
     _Atomic int64_t doneAtNs;
     _Atomic int64_t serviceNs;
     _Atomic int64_t previousServiceNs;
+    /// Cycles collected from a post (fb_sandbox_post), Foldback's wall time waiting in all, when the sandbox took its
+    /// last request and when Foldback last reached the unit (see CFoldbackSandbox.h).
+    _Atomic uint64_t postedCycles;
+    _Atomic uint64_t waitNs;
+    _Atomic int64_t takenAtNs;
+    _Atomic int64_t reachedAtNs;
     _Atomic uint32_t countsAllocations;
     _Atomic uint64_t sandboxAllocations;
     _Atomic uint64_t sandboxFrees;

@@ -23,6 +23,11 @@ package struct BenchLive {
     package let chain: String
     /// What the chain is, in the heading.
     package let chainName: String
+    /// Whether the chain's plugins run in sandboxes: a trial then also counts the sandbox cycles that missed their
+    /// deadline (their units played their fallback, which costs less than the plugins) and fits only when at most
+    /// ``lateShareLimit`` of them did.
+    package let isSandboxed: Bool
+    package static let lateShareLimit = 0.001
 
     /// A search with trials of `seconds` each, judged by p99 (`byP99`) or by the maximum, on `threads` render
     /// threads, up to `maximumStrips` strips (clamped to ``strips``).
@@ -31,6 +36,7 @@ package struct BenchLive {
         (self.seconds, self.byP99, self.threads) = (seconds, byP99, threads)
         chain = lv2Isolation.map { BenchCases.lv2Chain(isolation: $0) } ?? BenchCases.referenceChain
         chainName = lv2Isolation.map { "the LV2 vocal chain (fil4 → darc → plate), isolation \"\($0)\"" } ?? "the reference vocal chain"
+        isSandboxed = lv2Isolation.map { $0 != "none" } ?? false
         self.maximumStrips = min(max(maximumStrips, Self.strips.lowerBound), Self.strips.upperBound)
     }
     package static let sampleRate = 48_000
@@ -66,7 +72,7 @@ package struct BenchLive {
         print(String(format: "foldback bench --live: %@ per strip; private dummy jackd, %d Hz / %d frames; budget %.0f µs (50 %% of %.0f µs) by %@; %.1f s per trial; %d render thread%@",
                      chainName, Self.sampleRate, Self.period, Self.budgetMicroseconds, 2 * Self.budgetMicroseconds, byP99 ? "p99" : "max", seconds,
                      threads, isPaired ? "s, taking turns with a one-thread search" : ""))
-        print("strips      max µs      p99 µs   cycles" + (isPaired ? "   worker share  wakes/cycle  threads" : ""))
+        print("strips      max µs      p99 µs   cycles" + (isPaired ? "   worker share  wakes/cycle  threads" : "") + (isSandboxed ? "   late %" : ""))
         var searches = [(threads: threads, search: StripCountSearch(limit: maximumStrips))]
         if isPaired { searches.append((1, StripCountSearch(limit: maximumStrips))) }
         while searches.contains(where: { $0.search.nextCount != nil }) {
@@ -108,6 +114,8 @@ package struct BenchLive {
             if let warning = player.connect(channel: channel, to: "\(session.host.actualName):\(port.name)") { throw BenchLiveError(warning.description) }
         }
         let cycles = Int(seconds * Double(Self.sampleRate) / Double(Self.period))
+        let sandboxes = BenchSandbox.sandboxes(of: session.engine.runningGraph)
+        let before = sandboxes.map { ($0.channel.lateTotal, $0.channel.delivered) }
         fb_callback_timing_reset()
         fb_callback_timing_enable(1)
         defer { fb_callback_timing_enable(0) }
@@ -120,9 +128,13 @@ package struct BenchLive {
         fb_callback_timing_enable(0)
         let maximum = Double(fb_callback_timing_max_ns()) / 1000
         let p99 = Double(fb_callback_timing_percentile_ns(0.99)) / 1000
+        let late = zip(sandboxes, before).reduce(0) { $0 + $1.0.channel.lateTotal - $1.1.0 }
+        let served = late + zip(sandboxes, before).reduce(0) { $0 + $1.0.channel.delivered - $1.1.1 }
+        let lateShare = Double(late) / Double(max(1, served))
         let trial = Trial(strips: strips, maxMicroseconds: maximum, p99Microseconds: p99, cycles: Int(fb_callback_timing_count()),
-                          fits: (byP99 ? p99 : maximum) < Self.budgetMicroseconds)
-        let columns = isPaired ? (session.engine.renderTeamStatistics.map(Self.share) ?? Self.noShare) + String(format: " %8d", threads) : ""
+                          fits: (byP99 ? p99 : maximum) < Self.budgetMicroseconds && lateShare <= Self.lateShareLimit)
+        var columns = isPaired ? (session.engine.renderTeamStatistics.map(Self.share) ?? Self.noShare) + String(format: " %8d", threads) : ""
+        if isSandboxed { columns += String(format: " %8.2f", 100 * lateShare) }
         print(String(format: "%6d %11.1f %11.1f %8d", strips, maximum, p99, trial.cycles) + columns + "   " + (trial.fits ? "fits" : "over budget"))
         return trial
     }

@@ -14,7 +14,7 @@ import Glibc
 /// plugins in Foldback's process (`isolation = "none"`), each in a sandbox process (`"unit"`) and all three in one
 /// (`"strip"`), taking turns round by round so all see the same machine. Per cycle: the wall time of the whole cycle (median, p99), and the CPU time of
 /// Foldback's process (every thread: the cycle's, the LV2 worker's, the supervisor's) and of the sandbox processes (every
-/// thread too), from /proc/<pid>/task/*/schedstat.
+/// thread too), from /proc/<pid>/task/*/schedstat, and the wall time the cycle's thread waited for the sandboxes.
 package struct BenchSandbox {
     package let seconds: Double
     package let rounds: Int
@@ -34,6 +34,8 @@ package struct BenchSandbox {
         package var sandboxCPU: UInt64 = 0
         package var cycles = 0
         package var late = 0
+        /// Wall time Foldback's thread waited for the sandboxes (ns, in all).
+        package var wait: UInt64 = 0
 
         func percentile(_ p: Double) -> Double {
             let sorted = cycleNanoseconds.sorted()
@@ -45,6 +47,8 @@ package struct BenchSandbox {
         /// CPU per cycle, µs: Foldback's process, the sandboxes.
         var threadMicroseconds: Double { Double(threadCPU) / Double(max(1, cycles)) / 1000 }
         var sandboxMicroseconds: Double { Double(sandboxCPU) / Double(max(1, cycles)) / 1000 }
+        /// Foldback's wait for the sandboxes per cycle, µs.
+        var waitMicroseconds: Double { Double(wait) / Double(max(1, cycles)) / 1000 }
     }
 
     /// Runs the comparison, printing a row per block size and isolation, and a summary per block size.
@@ -52,7 +56,7 @@ package struct BenchSandbox {
         let realtime = Self.enterRealtime()
         output(String(format: "foldback bench --sandbox: the LV2 vocal chain (fil4 → darc → plate), 48 kHz, %.1f s × %d rounds per row, cycles paced at the period on %@",
                       seconds, rounds, realtime ? "SCHED_FIFO 10 (the sandboxes too)" : "normal priority (SCHED_FIFO not allowed)"))
-        output("block  isolation   median µs   p99 µs   Foldback CPU µs   sandbox CPU µs   total CPU µs   late")
+        output("block  isolation   median µs   p99 µs   Foldback CPU µs   sandbox CPU µs   total CPU µs   late   wait µs")
         for block in Self.blocks {
             var figures = Dictionary(uniqueKeysWithValues: Self.isolations.map { ($0, Figures()) })
             for _ in 0..<rounds {
@@ -60,8 +64,8 @@ package struct BenchSandbox {
             }
             for isolation in Self.isolations {
                 let f = figures[isolation, default: Figures()]
-                output(String(format: "%5d  %-9@ %11.1f %8.1f %17.1f %16.1f %14.1f %6d", block, isolation, f.median, f.p99, f.threadMicroseconds,
-                              f.sandboxMicroseconds, f.threadMicroseconds + f.sandboxMicroseconds, f.late))
+                output(String(format: "%5d  %-9@ %11.1f %8.1f %17.1f %16.1f %14.1f %6d %9.1f", block, isolation, f.median, f.p99, f.threadMicroseconds,
+                              f.sandboxMicroseconds, f.threadMicroseconds + f.sandboxMicroseconds, f.late, f.waitMicroseconds))
             }
             let none = figures["none", default: Figures()], unit = figures["unit", default: Figures()]
             let noneCPU = none.threadMicroseconds + none.sandboxMicroseconds, unitCPU = unit.threadMicroseconds + unit.sandboxMicroseconds
@@ -98,10 +102,7 @@ package struct BenchSandbox {
         engine.io.pointee.inputs[0] = UnsafePointer(input)
         engine.io.pointee.outputCount = 2
         for channel in 0..<2 { engine.io.pointee.outputs[channel] = outputs[channel] }
-        // A strip's plugins share one sandbox (`"strip"`): each process counted once.
-        var sandboxes: [SandboxProcess] = []
-        for process in graph.description.strips.flatMap(\.units).compactMap({ ($0 as? SandboxedUnit)?.process })
-        where !sandboxes.contains(where: { $0 === process }) { sandboxes.append(process) }
+        let sandboxes = Self.sandboxes(of: graph)
         let period = UInt64(Double(block) / Self.sampleRate * 1e9)
         let context = engine.cycleContext
         fb_realtime_enable_ftz_daz()
@@ -116,6 +117,7 @@ package struct BenchSandbox {
         }
         for _ in 0..<Int(0.3 * Self.sampleRate) / block { _ = cycle() }   // warm-up: caches, the sandboxes' first cycles
         let late = sandboxes.reduce(0) { $0 + $1.channel.lateTotal }
+        let waited = sandboxes.reduce(0) { $0 + $1.channel.waitNanoseconds }
         let cycles = max(1, Int(seconds * Self.sampleRate) / block)
         let sandboxBefore = sandboxes.reduce(0) { $0 + Self.processCPU($1.processIdentifier) }
         let foldbackBefore = Self.processCPU(getpid())
@@ -123,10 +125,19 @@ package struct BenchSandbox {
         figures.threadCPU += Self.processCPU(getpid()) - foldbackBefore
         figures.sandboxCPU += sandboxes.reduce(0) { $0 + Self.processCPU($1.processIdentifier) } - sandboxBefore
         figures.late += sandboxes.reduce(0) { $0 + $1.channel.lateTotal } - late
+        figures.wait += UInt64(sandboxes.reduce(0) { $0 + $1.channel.waitNanoseconds } - waited)
         figures.cycles += cycles
     }
 
-    /// CPU time (ns) of every thread of process `pid`, from /proc/<pid>/task/*/schedstat; 0 when unknown.
+    /// The sandbox processes of `graph`'s strips, each once (a strip's plugins share one with `"strip"`).
+    static func sandboxes(of graph: EngineGraph?) -> [SandboxProcess] {
+        var sandboxes: [SandboxProcess] = []
+        for process in (graph?.description.strips ?? []).flatMap(\.units).compactMap({ ($0 as? SandboxedUnit)?.process })
+        where !sandboxes.contains(where: { $0 === process }) { sandboxes.append(process) }
+        return sandboxes
+    }
+
+        /// CPU time (ns) of every thread of process `pid`, from /proc/<pid>/task/*/schedstat; 0 when unknown.
     static func processCPU(_ pid: Int32?) -> UInt64 {
         guard let pid, let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return 0 }
         return tasks.reduce(0) { total, task in

@@ -20,18 +20,26 @@ public struct UnitRenderFunctions: Sendable {
     /// Silence gating (see ``UnitRest``): nil for a unit never gated (LV2 and sandboxed plugins, which may
     /// make sound from silence).
     public var rest: UnitRest?
+    /// Starts the chunk's work elsewhere (a plugin sandbox) from `inputs`, called at the start of the chunk before the
+    /// engine renders anything, when the unit's input is known then (the first unit of a strip reading its input
+    /// ports): the work runs while the engine renders the rest, and ``process`` then collects it, with the same
+    /// `inputs` (the unit must still give the right output if they differ, or if no post came). Must not allocate, lock
+    /// or block. Nil: the unit has no such work (built-in units, plugins in Foldback's process).
+    public var post: (@convention(c) (_ state: UnsafeMutableRawPointer, _ inputs: UnsafePointer<UnsafePointer<Float>>, _ frames: Int32) -> Void)?
 
     /// Bundles the entry points.
     public init(
         process: @escaping @convention(c) (UnsafeMutableRawPointer, UnsafePointer<UnsafePointer<Float>>, UnsafePointer<UnsafeMutablePointer<Float>>, Int32) -> Void,
         setParameter: @escaping @convention(c) (UnsafeMutableRawPointer, Int32, Float) -> Void,
         reset: @escaping @convention(c) (UnsafeMutableRawPointer) -> Void,
-        rest: UnitRest? = nil
+        rest: UnitRest? = nil,
+        post: (@convention(c) (UnsafeMutableRawPointer, UnsafePointer<UnsafePointer<Float>>, Int32) -> Void)? = nil
     ) {
         self.process = process
         self.setParameter = setParameter
         self.reset = reset
         self.rest = rest
+        self.post = post
     }
 }
 

@@ -15,7 +15,7 @@ extension GraphRender {
         outputOffset: Int,
         frames: Int
     ) {
-        let factors = beginChunk(frames: frames)
+        let factors = beginChunk(inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames)
         for step in 0..<orderCount {
             let item = Int(order[step])
             if item >= 0 {
@@ -28,8 +28,11 @@ extension GraphRender {
         finishCue(outputs: outputs, outputCount: outputCount, outputOffset: outputOffset, frames: frames)
     }
 
-    /// Starts a chunk: samples the record switch, clears the cue mix and every bus mix; returns the meters' factors.
-    mutating func beginChunk(frames: Int) -> (peakDecay: Float, rmsWeight: Float) {
+    /// Starts a chunk: samples the record switch, clears the cue mix and every bus mix, posts the units whose input is
+    /// known already (``postStripUnits(inputs:inputCount:inputOffset:frames:)``); returns the meters' factors.
+    mutating func beginChunk(
+        inputs: UnsafeMutablePointer<UnsafePointer<Float>?>, inputCount: Int, inputOffset: Int, frames: Int
+    ) -> (peakDecay: Float, rmsWeight: Float) {
         sampleTaps()
         sampleInputTaps()
         readTake(frames: frames)
@@ -40,6 +43,7 @@ extension GraphRender {
                 if let talk = buses[bus].talk { MixKernels.clear(talk[channel], frames: frames) }
             }
         }
+        postStripUnits(inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames)
         return meters.factors(frames: frames)
     }
 

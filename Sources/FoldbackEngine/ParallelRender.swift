@@ -25,7 +25,7 @@ extension GraphRender {
         inputs: UnsafeMutablePointer<UnsafePointer<Float>?>, inputCount: Int, inputOffset: Int,
         outputs: UnsafeMutablePointer<UnsafeMutablePointer<Float>?>, outputCount: Int, outputOffset: Int, frames: Int
     ) {
-        let factors = graph.pointee.beginChunk(frames: frames)
+        let factors = graph.pointee.beginChunk(inputs: inputs, inputCount: inputCount, inputOffset: inputOffset, frames: frames)
         let plan = graph.pointee.stages
         var chunk = ParallelChunk(
             graph: graph, stage: plan.stages[0], inputs: inputs, inputCount: inputCount, inputOffset: inputOffset,

@@ -30,20 +30,15 @@ extension GraphRender {
         let hasFileSource = readSource(strip, index: index, frames: frames)
         let returnBus = Int(strip.pointee.returnBus)
         for channel in 0..<currentCount where !hasFileSource {
-            let source = Int(strip.pointee.inputChannel) + channel
-            if returnBus >= 0 {
-                current[channel] = returnInput(of: strip, from: buses + returnBus, channel: channel, frames: frames)
-            } else if source < inputCount, let input = inputs[source] {
-                current[channel] = input + inputOffset
-            } else {
-                current[channel] = UnsafePointer(silence)
-            }
+            current[channel] = returnBus >= 0
+                ? returnInput(of: strip, from: buses + returnBus, channel: channel, frames: frames)
+                : portInput(of: strip, channel: channel, inputs: inputs, inputCount: inputCount, inputOffset: inputOffset)
         }
         tapStripInput(index, channels: currentCount, frames: frames)
         mixTake(index, channels: currentCount, frames: frames)
 
         let output = stripOutputs + index
-        let isDormant = !strip.pointee.isEnabled && strip.pointee.gate.isSettled && strip.pointee.gate.value == 0
+        let isDormant = Self.isDormant(strip)
         if isDormant {
             meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: meterFactors)
             advanceTrim(of: strip, frames: frames)

@@ -8,8 +8,7 @@ extension GraphRender {
     /// compensation for this chunk: `sendTrim / trim`, a scalar when both are steady, else frame by frame in
     /// ``compensationFrames`` (the exact inverse of the trim ramp, so a compensated move leaves every send still).
     mutating func applyTrim(_ strip: UnsafeMutablePointer<StripRender>, channels: Int, frames: Int) {
-        let isSteady = strip.pointee.trim.isSettled && strip.pointee.trimAtSends.isSettled && strip.pointee.sendTrim.isSettled
-            && strip.pointee.pendingFrames < 0
+        let isSteady = Self.isTrimSteady(strip)
         isCompensationRamping = !isSteady
         if isSteady {
             let trim = strip.pointee.trim.value
@@ -31,6 +30,11 @@ extension GraphRender {
             for frame in 0..<frames { destination[frame] = source[frame] * trimFrames[frame] }
             stripChannels[channel] = UnsafePointer(destination)
         }
+    }
+
+    /// Whether the strip's trim and its sends' compensation hold still for this chunk (no ramp, none pending).
+    static func isTrimSteady(_ strip: UnsafeMutablePointer<StripRender>) -> Bool {
+        strip.pointee.trim.isSettled && strip.pointee.trimAtSends.isSettled && strip.pointee.sendTrim.isSettled && strip.pointee.pendingFrames < 0
     }
 
     /// Counts one frame down toward the sends' ramps and starts them when the units' latency has passed.

@@ -53,6 +53,13 @@ public final class SandboxChannel: @unchecked Sendable {
     /// Cycles that missed their deadline in a row, and in all.
     public var lateInARow: Int { Int(fb_sandbox_late_in_a_row(shared)) }
     public var lateTotal: Int { Int(fb_sandbox_late_total(shared)) }
+    /// Cycles collected from a post at the start of the chunk (the sandbox worked while the engine rendered the rest),
+    /// and the wall time Foldback's audio thread waited for the sandbox in all, in nanoseconds.
+    public var postedCycles: Int { Int(fb_sandbox_posted_cycles(shared)) }
+    public var waitNanoseconds: Int { Int(fb_sandbox_wait_total_ns(shared)) }
+    /// When the sandbox last took a request, and when Foldback's thread last reached the unit's place (CLOCK_MONOTONIC ns).
+    public var takenAtNanoseconds: Int64 { fb_sandbox_taken_at_ns(shared) }
+    public var reachedAtNanoseconds: Int64 { fb_sandbox_reached_at_ns(shared) }
     /// Cycles whose output the sandbox delivered in time.
     public var delivered: Int { Int(fb_sandbox_delivered(shared)) }
     /// Cycles whose output was NaN, infinite or above +24 dBFS since the last rearm.

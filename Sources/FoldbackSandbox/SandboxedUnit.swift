@@ -131,7 +131,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
             onFault: options.onFault == .mute ? UInt32(FB_SANDBOX_MUTE) : UInt32(FB_SANDBOX_BYPASS),
             deadlineFraction: options.deadlineFraction, sampleRate: sampleRate,
             fixedTimeoutNs: options.offlineTimeout.map { Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 } ?? 0,
-            fadeFrames: fadeFrames, fadePosition: fadeFrames))
+            fadeFrames: fadeFrames, fadePosition: fadeFrames, posted: 0, postedFrames: 0, postedAtNs: 0, postedDeadlineNs: 0))
         render = state
         return UnitRenderSlot(
             functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: inputs, outputChannels: outputs,
@@ -186,7 +186,8 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         return true
     }
 
-    /// The render functions every sandboxed unit shares: the cycle itself is C (fb_sandbox_process).
+    /// The render functions every sandboxed unit shares: the cycle itself is C (fb_sandbox_process); a unit whose input
+    /// the engine knows at the start of the chunk is posted then (fb_sandbox_post) and collects at its place.
     static let functions = UnitRenderFunctions(
         process: { state, inputs, outputs, frames in
             let unit = state.assumingMemoryBound(to: fb_sandbox_unit.self)
@@ -200,6 +201,10 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         },
         reset: { state in
             fb_sandbox_request_reset(state.assumingMemoryBound(to: fb_sandbox_unit.self).pointee.shared)
+        },
+        post: { state, inputs, frames in
+            let ins = UnsafeRawPointer(inputs).assumingMemoryBound(to: UnsafePointer<Float>?.self)
+            fb_sandbox_post(state.assumingMemoryBound(to: fb_sandbox_unit.self), ins, UInt32(frames))
         }
     )
 }

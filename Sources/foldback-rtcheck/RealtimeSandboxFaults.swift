@@ -97,6 +97,7 @@ final class RealtimeSandboxFaults {
         let unexpected = seen.values.compactMap { process in process.lastFault.map { (process.restarts, $0) } }
             .filter { !$0.1.hasPrefix("crashed: signal 9") && !$0.1.hasPrefix("hang") }
         if restarts < deliberate { failures.append("\(restarts) sandbox restarts, expected at least \(deliberate)") }
+        if seen.values.allSatisfy({ $0.channel.postedCycles == 0 }) { failures.append("no sandbox cycle was posted at the start of a chunk") }
         for (_, fault) in unexpected { failures.append("a sandbox faulted by itself: \(fault)") }
         if countingAllocations {
             if countedSandboxes == 0 { failures.append("no sandbox counted its allocations (the counter is not preloaded in it)") }
@@ -109,7 +110,8 @@ final class RealtimeSandboxFaults {
     var summary: String {
         let delivered = seen.values.reduce(0) { $0 + $1.channel.delivered }
         let late = seen.values.reduce(0) { $0 + $1.channel.lateTotal }
-        return "\(seen.count) sandboxes (\(delivered) cycles delivered, \(late) late; \(recoveries.joined(separator: ", ")))"
+        let posted = seen.values.reduce(0) { $0 + $1.channel.postedCycles }
+        return "\(seen.count) sandboxes (\(delivered) cycles delivered, \(posted) of them posted at the chunk's start, \(late) late; \(recoveries.joined(separator: ", ")))"
             + (countedSandboxes > 0 ? ", sandbox-side allocations \(sandboxAllocations), frees \(sandboxFrees)" : "")
     }
 

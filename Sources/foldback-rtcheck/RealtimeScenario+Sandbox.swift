@@ -1,12 +1,14 @@
-// The sandboxed LV2 units in the realtime scenario (x42 fil4 alone, isolation "unit"; swh amp and x42 darc sharing one, "strip") and their changes. Non-realtime.
+// The sandboxed LV2 units in the realtime scenario (x42 fil4 alone, isolation "unit"; swh amp and x42 darc sharing one, "strip", first in the chain) and their changes. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
 import FoldbackSandbox
 
 extension RealtimeScenario {
-    /// The strip holding the sandboxed unit, and the unit's index there (after trim, EQ, compressor and reverb).
-    static let sandboxedStrip = 0, sandboxedIndex = 4
+    /// The units before strip 0's own (the `"strip"` pair, first in its chain).
+    static let sandboxLead = 2
+    /// The strip holding the sandboxed unit, and the unit's index there (after the pair, trim, EQ, compressor and reverb).
+    static let sandboxedStrip = 0, sandboxedIndex = sandboxLead + 4
     /// Sandboxed units in the scenario (continued with their sandbox process on the odd graph swaps, as the plugins are).
     static let sandboxedCount = 1
 
@@ -25,10 +27,11 @@ extension RealtimeScenario {
         }
     }
 
-    /// The `isolation = "strip"` pair after it on the same strip: swh amp and x42 darc (dual-mono pairs on the stereo
-    /// strip) run in order by one sandbox process (a ``SandboxGroup``: one round trip a cycle for both). The amp has no
-    /// `lv2:enabled` port, so its bypass is the sandbox's crossfade.
-    static let groupedIndex = sandboxedIndex + 1
+    /// The `isolation = "strip"` pair first in the same strip's chain: swh amp and x42 darc on the mono input, run in
+    /// order by one sandbox process (a ``SandboxGroup``: one round trip a cycle for both), posted at the start of each
+    /// chunk (its input is the strip's, known then) and collected at its place. The amp has no `lv2:enabled` port, so its
+    /// bypass is the sandbox's crossfade.
+    static let groupedIndex = 0
 
     static func sandboxedGroup(strip: Int) throws(EngineError) -> [any EngineUnit] {
         guard strip == sandboxedStrip else { return [] }

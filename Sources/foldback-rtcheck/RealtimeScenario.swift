@@ -19,7 +19,7 @@ enum RealtimeScenario {
     /// The graph: 6 strips (4 mono, 2 stereo) of gain → 10-band EQ → compressor (→ reverb, mono in → stereo out,
     /// on strips 0 and 4; → de-esser → echo, mono in → stereo out, on strip 3, see ``echoUnits()``;
     /// → graphic EQ → delay on strips 2 and 4; → an LV2 plugin on strips 1 and 5, see
-    /// ``lv2Unit(strip:)``; → x42 fil4 in a sandbox process on strip 0, see ``sandboxedUnit(strip:)``; → a feedback suppressor with its analysis worker on strips 2 and 5, see
+    /// ``lv2Unit(strip:)``; → x42 fil4 in a sandbox process on strip 0, whose chain starts with swh amp → x42 darc sharing one, see ``sandboxedUnit(strip:)``; → a feedback suppressor with its analysis worker on strips 2 and 5, see
     /// ``feedbackUnit(strip:)``), 3 stereo buses with safety limiters, pre- and post-fader sends.
     /// `main` carries an EQ and a compressor, `iem_vox` a gain unit and a live feedback suppressor; strips 0 and 1 also feed the effect bus `verb`
     /// (a reverb, no outputs), whose return strip `verb_ret` (an EQ) feeds `main` and `iem_vox`. Strip 3's
@@ -40,8 +40,10 @@ enum RealtimeScenario {
             name: "verb", channels: 2, units: [ReverbUnit(settings: ReverbParameters(decay: 1.5, mix: 1))], unitIDs: ["plate"], hasOutput: false))
         var strips: [StripDescription] = []
         for index in 0..<6 {
-            var units: [any EngineUnit] = [GainUnit(gainDB: -3, isInverted: index % 2 == 1), EQUnit(bands: tenBands(tilt: index)), makeCompressor(index)]
-            var ids = ["trim", "eq", "comp"]
+            // Strip 0's `"strip"` sandbox is first in its chain: posted at the start of each chunk, collected at its place.
+            let group = try sandboxedGroup(strip: index)
+            var units: [any EngineUnit] = group + [GainUnit(gainDB: -3, isInverted: index % 2 == 1), EQUnit(bands: tenBands(tilt: index)), makeCompressor(index)]
+            var ids = Array(["amp-strip", "darc-strip"].prefix(group.count)) + ["trim", "eq", "comp"]
             if index == 0 || index == 4 {
                 units.append(ReverbUnit(settings: ReverbParameters(decay: 1.2 + Float(index) * 0.2, mix: 0.3)))
                 ids.append("verb")
@@ -62,9 +64,6 @@ enum RealtimeScenario {
                 units.append(sandboxed)
                 ids.append("fil4")
             }
-            let group = try sandboxedGroup(strip: index)
-            units += group
-            ids += ["amp-strip", "darc-strip"].prefix(group.count)
             if let feedback = feedbackUnit(strip: index) {
                 units.append(feedback)
                 ids.append("fbx")
@@ -116,15 +115,15 @@ enum RealtimeScenario {
     static let changes: [(ParameterAddress, Float)] = [
         (.stripGain(strip: 0), -6), (.stripPan(strip: 1), 0.5), (.stripMute(strip: 2), 1),
         (.stripSolo(strip: 3), 1), (.sendGain(strip: 4, send: 1), -12), (.busGain(bus: 1), -3),
-        (.unitParameter(strip: 0, unit: trim, parameter: 0), 6), (.unitParameter(strip: 1, unit: trim, parameter: 1), 0),
-        (.unitParameter(strip: 0, unit: equalizer, parameter: 9), 3000), (.unitParameter(strip: 0, unit: equalizer, parameter: 10), -9),
+        (.unitParameter(strip: 0, unit: sandboxLead + trim, parameter: 0), 6), (.unitParameter(strip: 1, unit: trim, parameter: 1), 0),
+        (.unitParameter(strip: 0, unit: sandboxLead + equalizer, parameter: 9), 3000), (.unitParameter(strip: 0, unit: sandboxLead + equalizer, parameter: 10), -9),
         (.unitParameter(strip: 5, unit: equalizer, parameter: 0), 6), (.unitParameter(strip: 2, unit: compressor, parameter: 0), -40),
         (.unitParameter(strip: 1, unit: equalizer, parameter: 4 * 10 + 3), 2), (.unitParameter(strip: 1, unit: equalizer, parameter: 4 * 10 + 1), 0),
-        (.unitParameter(strip: 3, unit: compressor, parameter: 1), 10), (.unitParameter(strip: 0, unit: reverb, parameter: 0), 4),
+        (.unitParameter(strip: 3, unit: compressor, parameter: 1), 10), (.unitParameter(strip: 0, unit: sandboxLead + reverb, parameter: 0), 4),
         (.unitParameter(strip: 4, unit: reverb, parameter: 5), 0.8), (.unitBypass(strip: 5, unit: compressor), 1),
-        (.unitBypass(strip: 0, unit: reverb), 1), (.stripEnabled(strip: 2), 0), (.busMute(bus: 2), 1),
+        (.unitBypass(strip: 0, unit: sandboxLead + reverb), 1), (.stripEnabled(strip: 2), 0), (.busMute(bus: 2), 1),
         (.stripSolo(strip: 3), 0), (.stripMute(strip: 2), 0), (.stripEnabled(strip: 2), 1),
-        (.unitBypass(strip: 5, unit: compressor), 0), (.unitBypass(strip: 0, unit: reverb), 0), (.busMute(bus: 2), 0),
+        (.unitBypass(strip: 5, unit: compressor), 0), (.unitBypass(strip: 0, unit: sandboxLead + reverb), 0), (.busMute(bus: 2), 0),
         (.stripGain(strip: 0), 0),
         (.busUnitParameter(bus: 0, unit: 0, parameter: 0), -3), (.busUnitParameter(bus: 0, unit: 1, parameter: 0), -30),
         (.busUnitBypass(bus: 0, unit: 1), 1), (.busUnitParameter(bus: 1, unit: 0, parameter: 0), 4),

@@ -40,7 +40,8 @@ final class BenchCommandTests: XCTestCase {
     }
 
     /// `--sandbox`: the three isolations at 64 and 256 frames; the in-process rows spend nothing in sandboxes, the
-    /// sandboxed ones do (three plugins in three processes, or in one), and each block size ends with its per-unit summary.
+    /// sandboxed ones do (three plugins in three processes, or in one) and wait for them, and each block size ends with its
+    /// per-unit summary.
     func testSandboxComparesTheIsolationsAtBothBlockSizes() throws {
         let run = try FoldbackProcess.run(["bench", "--sandbox", "--seconds", "0.2"])
         if run.standardError.contains("unavailable") || run.standardError.contains("unknown") {
@@ -48,12 +49,14 @@ final class BenchCommandTests: XCTestCase {
         }
         XCTAssertEqual(run.status, 0, run.standardError)
         let rows = run.standardOutput.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-            .filter { $0.count == 8 && Int($0[0]) != nil }
+            .filter { $0.count == 9 && Int($0[0]) != nil }
         XCTAssertEqual(rows.map { "\($0[0]) \($0[1])" }, ["64 none", "64 unit", "64 strip", "256 none", "256 unit", "256 strip"], run.standardOutput)
         for row in rows {
             XCTAssertGreaterThan(Double(row[2]) ?? 0, 0, "cycle median: \(row)")
             let sandboxCPU = Double(row[5]) ?? -1
             if row[1] == "none" { XCTAssertEqual(sandboxCPU, 0, "no sandbox in process: \(row)") } else { XCTAssertGreaterThan(sandboxCPU, 0, "\(row)") }
+            let wait = Double(row[8]) ?? -1   // Foldback's wait for the sandboxes, µs per cycle
+            if row[1] == "none" { XCTAssertEqual(wait, 0, "nothing to wait for in process: \(row)") } else { XCTAssertGreaterThan(wait, 0, "\(row)") }
         }
         XCTAssertEqual(run.standardOutput.components(separatedBy: "per sandboxed unit:").count, 3, run.standardOutput)
     }

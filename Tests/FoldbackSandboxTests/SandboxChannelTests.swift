@@ -47,7 +47,8 @@ final class SandboxChannelTests: XCTestCase {
     private func unit(_ channel: SandboxChannel, onFault: UInt32 = UInt32(FB_SANDBOX_BYPASS), fade: UInt32 = 0, timeout: Int64 = 0) -> fb_sandbox_unit {
         fb_sandbox_unit(
             shared: channel.shared, group: nil, member: 0, outputOffset: 0, parameterOffset: 0, seenStamp: 0, inputChannels: UInt32(channel.inputChannels), outputChannels: UInt32(channel.outputChannels),
-            onFault: onFault, deadlineFraction: 0.5, sampleRate: Self.rate, fixedTimeoutNs: timeout, fadeFrames: fade, fadePosition: fade)
+            onFault: onFault, deadlineFraction: 0.5, sampleRate: Self.rate, fixedTimeoutNs: timeout, fadeFrames: fade, fadePosition: fade,
+            posted: 0, postedFrames: 0, postedAtNs: 0, postedDeadlineNs: 0)
     }
 
     /// One cycle through `record`: returns the outputs, whether the sandbox delivered, and how long it took (seconds).

@@ -136,6 +136,12 @@ typedef struct {
     /// The fade from the fallback back to the sandbox's output: its length and the frames of it played.
     uint32_t fadeFrames;
     uint32_t fadePosition;
+    /// The request fb_sandbox_post made at the start of this chunk (0: none), its frames, and when it was made and its
+    /// deadline (CLOCK_MONOTONIC ns): fb_sandbox_process collects it instead of posting again.
+    uint32_t posted;
+    uint32_t postedFrames;
+    int64_t postedAtNs;
+    int64_t postedDeadlineNs;
 } fb_sandbox_unit;
 
 /// One cycle of a sandboxed unit (Foldback's audio thread): when the sandbox is ready and idle, copies the inputs in,
@@ -144,6 +150,20 @@ typedef struct {
 /// In a group, the first unit exchanges the whole chain's cycle; each later unit copies its own outputs from that same
 /// cycle, or gives its fallback when the exchange failed or did not happen this cycle.
 int fb_sandbox_process(fb_sandbox_unit *unit, const float *const *inputs, float *const *outputs, uint32_t frames);
+/// The start of a chunk (Foldback's audio thread, before the engine renders anything): when the unit's input is already
+/// known then (the first unit of a strip reading its input ports), copies it in and wakes the sandbox as
+/// fb_sandbox_process would, so the sandbox works while the engine renders the rest; fb_sandbox_process then only
+/// collects, with the deadline counted from this post. Nothing when the sandbox is not ready or still busy with a late
+/// cycle (the unit then exchanges at its place as before), or for a later unit of a group. Realtime.
+void fb_sandbox_post(fb_sandbox_unit *unit, const float *const *inputs, uint32_t frames);
+/// Cycles collected from a post, and the wall time Foldback's thread spent waiting for the sandbox in all (ns, from the
+/// unit's place in the chain to its output, delivered or not).
+uint64_t fb_sandbox_posted_cycles(const fb_sandbox_shared *shared);
+uint64_t fb_sandbox_wait_total_ns(const fb_sandbox_shared *shared);
+/// When the sandbox took its last request (its serving thread woke with it) and when Foldback's thread last reached the
+/// unit's place to collect or exchange (CLOCK_MONOTONIC ns, one clock for both processes).
+int64_t fb_sandbox_taken_at_ns(const fb_sandbox_shared *shared);
+int64_t fb_sandbox_reached_at_ns(const fb_sandbox_shared *shared);
 /// Sets the unit's control `index` (its place in the channel's controls, after the group's earlier units'). Realtime.
 void fb_sandbox_unit_set_parameter(fb_sandbox_unit *unit, uint32_t index, float value);
 
