@@ -238,12 +238,25 @@ public final class SandboxProcess: @unchecked Sendable {
         return (signal, process.terminationStatus, byItself)
     }
 
-    /// Whether process `pid` has ended: it waits to be reaped (state Z in /proc/<pid>/stat), or is reaped already
-    /// (Foundation's reaper got there before `isRunning` says so).
+    /// Whether process `pid` has ended: it waits to be reaped (state Z in /proc/<pid>/stat), is reaped already
+    /// (Foundation's reaper got there before `isRunning` says so), or has a SIGKILL pending that is not ours (sent by
+    /// someone else, the OOM killer say, and not yet acted on: on a loaded machine that can take longer than the
+    /// missed deadlines that make it look hung).
     private static func hasExited(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return access("/proc/\(pid)", F_OK) != 0 }
         guard let close = stat.lastIndex(of: ")") else { return false }
-        return stat[close...].dropFirst(2).first == "Z"
+        return stat[close...].dropFirst(2).first == "Z" || hasKillPending(pid)
+    }
+
+    /// Whether SIGKILL is pending for `pid` (its ShdPnd or SigPnd mask in /proc/<pid>/status).
+    private static func hasKillPending(_ pid: Int32) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        let kill: UInt64 = 1 << (UInt64(SIGKILL) - 1)
+        return status.split(separator: "\n").contains { line in
+            guard line.hasPrefix("ShdPnd:") || line.hasPrefix("SigPnd:"),
+                  let mask = UInt64(line.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "", radix: 16) else { return false }
+            return mask & kill != 0
+        }
     }
 
     static func milliseconds(_ duration: Duration) -> Int {
