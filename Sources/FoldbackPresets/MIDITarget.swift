@@ -7,6 +7,7 @@ public import FoldbackEngine
 ///
 /// - `strip.<strip>.gain_db` | `pan` | `mute` | `solo` | `trim_db` | `talkback` (a talkback strip)
 /// - `strip.<strip>.send.<bus>.gain_db` | `mute` | `pan` (a send into a stereo bus) | `width` (a stereo strip's send into a stereo bus)
+///   | `azimuth_deg` | `elevation_deg` | `distance_m` (a send into a binaural bus)
 /// - `strip.<strip>.unit.<unit id>.<parameter key>` and `strip.<strip>.unit.<unit id>.bypass`
 /// - `bus.<bus>.gain_db` | `mute` | `limiter_ceiling_db` | `limiter_release_ms`
 /// - `bus.<bus>.unit.<unit id>.<parameter key>` and `bus.<bus>.unit.<unit id>.bypass`
@@ -20,7 +21,8 @@ public import FoldbackEngine
 public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// A strip's fader, pan, mute, solo, trim or talkback press (`key` is one of ``stripKeys``).
     case strip(String, key: String)
-    /// The level (`gain_db`), mute (`mute`), pan (`pan`) or width (`width`) of a strip's send to a bus.
+    /// The level (`gain_db`), mute (`mute`), pan (`pan`), width (`width`) or binaural position (`azimuth_deg`,
+    /// `elevation_deg`, `distance_m`) of a strip's send to a bus.
     case send(strip: String, bus: String, key: String = ParameterTree.Key.gain)
     /// A unit parameter by its preset key, or `bypass`.
     case unit(strip: String, unit: String, key: String)
@@ -45,6 +47,12 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
     /// The transport commands of a file source a controller can press (`strip.<strip>.source.<command>`).
     public static let sourceTransportKeys = ["play", "stop", "cue"]
 
+    /// The keys of a send a controller can move (`strip.<strip>.send.<bus>.<key>`).
+    public static let sendKeys = [
+        ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.width, ParameterTree.Key.mute,
+        ParameterTree.Key.azimuth, ParameterTree.Key.elevation, ParameterTree.Key.distance,
+    ]
+
     /// The show tempo's press target, `tempo.tap`.
     public static let tempoTapKey = "tap"
 
@@ -63,7 +71,7 @@ public enum MIDITarget: Sendable, Hashable, CustomStringConvertible {
         guard !parts.contains(where: \.isEmpty) else { return nil }
         switch (parts.first, parts.count) {
         case ("strip", 3): self = .strip(parts[1], key: parts[2])
-        case ("strip", 5) where parts[2] == "send" && [ParameterTree.Key.gain, ParameterTree.Key.pan, ParameterTree.Key.width, ParameterTree.Key.mute].contains(parts[4]):
+        case ("strip", 5) where parts[2] == "send" && Self.sendKeys.contains(parts[4]):
             self = .send(strip: parts[1], bus: parts[3], key: parts[4])
         case ("strip", 5) where parts[2] == "unit": self = .unit(strip: parts[1], unit: parts[3], key: parts[4])
         case ("bus", 3): self = .bus(parts[1], key: parts[2])

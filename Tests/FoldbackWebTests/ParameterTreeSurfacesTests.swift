@@ -52,6 +52,12 @@ final class ParameterTreeSurfacesTests: XCTestCase {
         try walk("monitor-console.toml")
     }
 
+    /// A binaural in-ear bus: the sends' positions (azimuth, elevation, distance) set alike over OSC, MIDI, the web
+    /// socket and a save.
+    func testEveryParameterOfTheBinauralIEMSetsAlikeOnEverySurface() throws {
+        try walk("binaural-iem.toml")
+    }
+
     func testEveryParameterOfTheLV2VocalSetsAlikeOnEverySurface() throws {
         let path = Self.presets.appendingPathComponent("lv2-vocal.toml").path
         do { _ = try PresetFileTarget(path: path) } catch { throw XCTSkip("lv2-vocal.toml needs x42-plugins and swh-lv2: \(error)") }
@@ -205,6 +211,8 @@ final class ParameterTreeSurfacesTests: XCTestCase {
         for node in kept where node.descriptor.type == .number || node.descriptor.type == .integer {
             guard let bad = Self.outOfRange(node) else { continue }
             let broken = target.currentPreset.applying([node.address: bad], graph: graph).preset
+            // A send's position is kept as a position, which holds itself to its ranges: nothing out of range to write.
+            guard ParameterTree(preset: broken).node(at: node.path)?.presetValue == bad else { continue }
             let file = saved + ".bad.toml"
             try PresetWriter.write(broken, to: file)
             defer { try? FileManager.default.removeItem(atPath: file) }
