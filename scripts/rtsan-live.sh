@@ -49,9 +49,18 @@ live() {
     kill -0 "$pid" 2>/dev/null || break
     sleep 0.05
   done
+  if ! kill -0 "$pid" 2>/dev/null; then
+    cat "$log"
+    echo "rtsan-live: $preset FAILED (foldback ended before its ports appeared)"
+    exit 1
+  fi
   # Period changes at run time (jack_bufsize 32 ↔ 4096): each size runs for a moment under the sanitizer.
   for frames in 32 4096 64 1024 256; do
-    JACK_DEFAULT_SERVER="$server" jack_bufsize "$frames" >/dev/null
+    if ! JACK_DEFAULT_SERVER="$server" jack_bufsize "$frames" >/dev/null; then
+      cat "$log"
+      echo "rtsan-live: $preset FAILED (jack_bufsize $frames: the server or foldback is gone)"
+      exit 1
+    fi
     sleep 0.2
   done
   (

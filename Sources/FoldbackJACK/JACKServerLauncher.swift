@@ -17,7 +17,7 @@ public final class JACKServerLauncher: @unchecked Sendable {
     /// Where jackd's stdout and stderr go.
     public let logURL: URL
 
-    private let process: Process
+    private var process: Process
     private let lock = NSLock()
     private var isStopped = false
 
@@ -60,15 +60,36 @@ public final class JACKServerLauncher: @unchecked Sendable {
         self.period = period
         self.logURL = log
 
+        let arguments = ["-n", serverName, "-t", "2000", "-d", driver]
+            + (driverArguments ?? ["-r", String(sampleRate), "-p", String(period)])
+        let deadline = Date().addingTimeInterval(timeout)
+        process = try Self.launch(jackd: jackd, arguments: arguments, serverName: serverName, log: log)
+        while true {
+            do {
+                try waitUntilReady(until: deadline, timeout: timeout)
+                return
+            } catch {
+                stop()
+                // jack2 registers at most 8 servers per machine; while others run (a test suite's, say) a new one
+                // exits at once. One will end: try again until the deadline.
+                guard case let .serverStartFailed(_, detail, _) = error, detail.contains("Too many servers already active"),
+                      Date() < deadline else { throw error }
+                Thread.sleep(forTimeInterval: 0.2)
+                lock.withLock { isStopped = false }
+                process = try Self.launch(jackd: jackd, arguments: arguments, serverName: serverName, log: log)
+            }
+        }
+    }
+
+    /// Starts `jackd` with `arguments`, its output into `log` (made afresh).
+    private static func launch(jackd: String, arguments: [String], serverName: String, log: URL) throws(JACKError) -> Process {
         guard FileManager.default.createFile(atPath: log.path, contents: nil),
               let logHandle = try? FileHandle(forWritingTo: log)
         else { throw .serverStartFailed(serverName: serverName, detail: "cannot write \(log.path)", logPath: log.path) }
         defer { try? logHandle.close() }
-
-        process = Process()
+        let process = Process()
         process.executableURL = URL(fileURLWithPath: jackd)
-        process.arguments = ["-n", serverName, "-t", "2000", "-d", driver]
-            + (driverArguments ?? ["-r", String(sampleRate), "-p", String(period)])
+        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["JACK_NO_AUDIO_RESERVATION"] = "1"
         process.environment = environment
@@ -78,10 +99,7 @@ public final class JACKServerLauncher: @unchecked Sendable {
         do { try process.run() } catch {
             throw .serverStartFailed(serverName: serverName, detail: "\(error)", logPath: log.path)
         }
-        do { try waitUntilReady(timeout: timeout) } catch {
-            stop()
-            throw error
-        }
+        return process
     }
 
     deinit { stop() }
@@ -115,8 +133,7 @@ public final class JACKServerLauncher: @unchecked Sendable {
     }
 
     /// Polls by opening a throwaway client until it succeeds, jackd exits, or the deadline passes.
-    private func waitUntilReady(timeout: Double) throws(JACKError) {
-        let deadline = Date().addingTimeInterval(timeout)
+    private func waitUntilReady(until deadline: Date, timeout: Double) throws(JACKError) {
         var interval = 0.005
         while true {
             if let client = try? JACKClient(name: "fb-launch-probe", serverName: serverName) {

@@ -71,15 +71,16 @@ final class WebMusicianTapTests: XCTestCase {
         print("WebMusicianTapTests: engineer's taps 500 ms apart: \(bpm) BPM (taps allowed \(beat))")
     }
 
-    /// With `[web] musicians_tap_tempo = true` the singer's two taps 500 ms apart set the echo to 120 BPM (within the
-    /// spacing the requests took, ±1 BPM), the musician's state asks for the tap button, and other commands stay refused.
+    /// With `[web] musicians_tap_tempo = true` the singer's two taps 500 ms apart set the echo to the tempo of the
+    /// spacing the requests really took (120 BPM on an idle machine; a loaded one delays the second request, so the
+    /// bound is the measured spacing ±0.1 BPM, not 120 ±1), the musician's state asks for the tap button, and other
+    /// commands stay refused.
     func testAMusicianTapsWhereThePresetAllowsIt() throws {
         let (target, control, _) = try control(web: "[web]\nmusicians_tap_tempo = true\n")
         XCTAssertTrue(WebState.read(target, setlist: nil).seen(by: .musician(bus: "iem_vox")).musicians_tap)
         let beat = try tapTwice(control, as: .musician(bus: "iem_vox"))
         let bpm = Double(try target.value("strip/vox/unit/echo/tempo_bpm"))
         XCTAssertTrue((beat.lowerBound - 0.1...beat.upperBound + 0.1).contains(bpm), "the singer's taps: \(bpm) BPM, beat \(beat)")
-        XCTAssertEqual(bpm, 120, accuracy: 1)
         print("WebMusicianTapTests: singer's taps 500 ms apart: \(bpm) BPM (taps allowed \(beat))")
         XCTAssertThrowsError(try control.apply(text: #"{"command":"setlist/next"}"#, as: .musician(bus: "iem_vox"))) { error in
             guard case .forbidden? = error as? WebRefusal else { return XCTFail("\(error)") }
