@@ -43,7 +43,7 @@
 #include "fb_realtime_scope.h"
 #include "sandbox_shared.h"
 
-enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 4, FB_SANDBOX_MAX_CHANNELS = 64 };
+enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 5, FB_SANDBOX_MAX_CHANNELS = 64 };
 /// +24 dBFS: a sample beyond this is garbage, as a NaN is.
 static const float FB_SANDBOX_ABSURD = 15.848932f;
 /// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: a short round trip ends within it. When the
@@ -147,6 +147,15 @@ float fb_sandbox_parameter(const fb_sandbox_shared *shared, uint32_t index) {
 void fb_sandbox_set_parameter(fb_sandbox_shared *shared, uint32_t index, float value) {
     if (index >= shared->parameterCount) return;
     fb_store_float(&shared->parameters[index], value, memory_order_relaxed);
+}
+
+float fb_sandbox_meter(const fb_sandbox_shared *shared, uint32_t index) {
+    if (index >= FB_SANDBOX_METERS) return NAN;
+    return fb_load_float(&((fb_sandbox_shared *)shared)->meters[index], memory_order_relaxed);
+}
+
+void fb_sandbox_set_meter_bits(fb_sandbox_shared *shared, uint32_t index, uint32_t bits) {
+    if (index < FB_SANDBOX_METERS) atomic_store_explicit(&shared->meters[index], bits, memory_order_relaxed);
 }
 
 uint32_t fb_sandbox_state(const fb_sandbox_shared *shared) {

@@ -56,6 +56,9 @@ struct fb_sandbox_shared {
     _Atomic uint32_t countsAllocations;
     _Atomic uint64_t sandboxAllocations;
     _Atomic uint64_t sandboxFrees;
+    /// The plugins' control outputs (meters: a level, a gain reduction) as float bits, in the chain's order, written by the
+    /// sandbox after each cycle and read by Foldback's meter readers (fb_sandbox_meter).
+    _Alignas(64) _Atomic uint32_t meters[FB_SANDBOX_METERS];
     /// Requests to the sandbox's command thread (non-realtime on both sides).
     _Alignas(64) _Atomic uint32_t command;
     _Alignas(64) _Atomic uint32_t commandDone;

@@ -17,7 +17,7 @@ extension UnitFactory {
         var index = 0
         while index < specs.count {
             var end = index
-            while end < specs.count, specs[end].type == "lv2", specs[end].lv2?.isolation == .strip { end += 1 }
+            while end < specs.count, specs[end].type == "lv2", isolation(of: specs[end], hosting: hosting) == .strip { end += 1 }
             guard end - index >= 2 else {
                 units.append(try makeUnit(specs[index], hosting: hosting, owner: owner))
                 index += 1
@@ -38,7 +38,7 @@ extension UnitFactory {
     /// that cannot be loaded is an error at the unit's table.
     static func makePlugin(_ spec: UnitSpec, hosting: PluginHosting, owner: String?) throws(PresetError) -> any EngineUnit {
         let unit = try loadPlugin(spec, hosting: hosting)
-        guard let isolation = spec.lv2?.isolation, isolation.isSandboxed else { return unit }
+        guard isolation(of: spec, hosting: hosting).isSandboxed else { return unit }
         return SandboxedUnit(plugin: unit, hosting: hosting, options: sandboxOptions(spec, hosting: hosting), owner: owner)
     }
 
@@ -55,6 +55,11 @@ extension UnitFactory {
         } catch {
             throw PresetError(diagnostics: [PresetDiagnostic(location: spec.location, message: error.description)])
         }
+    }
+
+    /// Where an `lv2` unit's plugin runs: its `isolation`, else live a `"strip"` sandbox and offline Foldback's process.
+    private static func isolation(of spec: UnitSpec, hosting: PluginHosting) -> PluginIsolation {
+        PluginIsolation.resolved(spec.lv2?.isolation, offline: hosting.isSynchronous)
     }
 
     private static func sandboxOptions(_ spec: UnitSpec, hosting: PluginHosting) -> SandboxOptions {

@@ -1,5 +1,6 @@
-// What rebuilds an LV2 unit in another process (the plugin sandbox): its recipe, and the channels its slot takes. Non-realtime.
+// What rebuilds an LV2 unit in another process (the plugin sandbox): its recipe, and the channels and meters its slot takes. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
+public import FoldbackEngine
 
 /// Everything ``LV2Unit/init(uri:controls:preset:stateFile:rightStateFile:inputs:outputs:hosting:world:)`` was given
 /// apart from the hosting and the world: a sandbox process makes the same unit from it.
@@ -37,5 +38,12 @@ extension LV2Unit {
     public func slotChannels(channels: Int) throws(LV2Error) -> (inputs: Int, outputs: Int) {
         let layout = try LV2ChannelLayout.plan(info, channels: channels, inputSymbols: inputSymbols, outputSymbols: outputSymbols)
         return (layout.slotInputs, layout.slotOutputs)
+    }
+
+    /// What ``meterReadings()`` publishes once this unit is prepared for a strip of `channels` channels, without
+    /// instantiating it (a sandboxed unit's, whose plugin runs in another process).
+    public func meterDescriptors(channels: Int) throws(LV2Error) -> [ParameterDescriptor] {
+        let layout = try LV2ChannelLayout.plan(info, channels: channels, inputSymbols: inputSymbols, outputSymbols: outputSymbols)
+        return meterDescriptors(instances: layout.inputs.count)
     }
 }

@@ -190,9 +190,26 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
 
     /// The control outputs ``meterReadings()`` publishes, keyed as it keys them (`symbol_2` for a dual-mono
     /// pair's right instance), with each port's range, unit and name from lilv.
-    public var meterDescriptors: [ParameterDescriptor] {
+    public var meterDescriptors: [ParameterDescriptor] { meterDescriptors(instances: max(1, instances.count)) }
+
+    /// Copies what ``meterReadings()`` reads, in its order (each instance's control outputs but the latency port), as
+    /// float bits to `store(index, bits)`: how a sandbox hands its plugins' meters to Foldback after each cycle.
+    /// Realtime: atomic loads, no allocation.
+    public func publishMeters(_ store: (Int, UInt32) -> Void) {
+        let latencyPort = info.latencyPortIndex ?? -1
+        var index = 0
+        for instance in instances {
+            for offset in 0..<instance.render.publishedCount where Int(instance.render.publishedPorts[offset]) != latencyPort {
+                store(index, instance.render.published[offset].load(ordering: .relaxed))
+                index += 1
+            }
+        }
+    }
+
+    /// ``meterDescriptors`` for `count` instances.
+    func meterDescriptors(instances count: Int) -> [ParameterDescriptor] {
         let ports = info.controlOutputs.filter { $0.index != info.latencyPortIndex }
-        return (0..<max(1, instances.count)).flatMap { offset in
+        return (0..<count).flatMap { offset in
             ports.map { port in
                 let range = port.range ?? -Float.greatestFiniteMagnitude...Float.greatestFiniteMagnitude
                 return ParameterDescriptor(

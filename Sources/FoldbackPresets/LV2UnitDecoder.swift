@@ -89,7 +89,9 @@ enum LV2UnitDecoder {
         if let state = plugin.rightStateFile { fields.append("state_right=\"\(state)\"") }
         if let inputs = plugin.inputs { fields.append("inputs=\(inputs.joined(separator: ","))") }
         if let outputs = plugin.outputs { fields.append("outputs=\(outputs.joined(separator: ","))") }
-        if let isolation = plugin.isolation, isolation.isSandboxed {
+        // Where it runs live (`foldback render` runs an unset one in its own process).
+        let isolation = PluginIsolation.resolved(plugin.isolation, offline: false)
+        if isolation.isSandboxed {
             fields.append("isolation=\(isolation.rawValue) on_fault=\((plugin.onFault ?? .bypass).rawValue)")
         }
         return fields

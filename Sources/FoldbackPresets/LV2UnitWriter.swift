@@ -12,8 +12,9 @@ enum LV2UnitWriter {
         text.key("state_right", string: plugin.rightStateFile)
         if let inputs = plugin.inputs { text.raw("inputs", list(inputs)) }
         if let outputs = plugin.outputs { text.raw("outputs", list(outputs)) }
-        // Each unit's resolved isolation, so a saved preset runs its plugins where they ran (the [preset] default is not kept).
-        if let isolation = plugin.isolation, isolation != .none { text.key("isolation", string: isolation.rawValue) }
+        // Each unit's isolation as the preset set it (on the unit or in [preset], which is not kept), so a saved preset runs
+        // its plugins where they ran; unset stays unset.
+        if let isolation = plugin.isolation { text.key("isolation", string: isolation.rawValue) }
         if plugin.onFault == .mute { text.key("on_fault", string: PluginFaultAction.mute.rawValue) }
         guard !unit.parameters.isEmpty else { return }
         let entries = unit.parameters.keys.sorted().map { symbol in

@@ -58,7 +58,7 @@ extension ParameterTree {
                 let bypass: ParameterAddress = isBus ? .busUnitBypass(bus: owner, unit: unitIndex) : .unitBypass(strip: owner, unit: unitIndex)
                 add(Path.unit(ownerKind: kind, name, unit.id, Key.bypass), bypass, Declared.bypass, flag(unit.isBypassed))
                 // Host-side: a sandboxed plugin's fault state, which the live session reads from its sandbox and re-enables.
-                if unit.lv2?.isolation?.isSandboxed == true {
+                if let plugin = unit.lv2, PluginIsolation.resolved(plugin.isolation, offline: false).isSandboxed {
                     add(Path.unit(ownerKind: kind, name, unit.id, Key.faulted), .host(.pluginFaulted(isBus: isBus, owner: owner, unit: unitIndex)),
                         HostParameter.faulted, 0)
                 }

@@ -13,6 +13,13 @@ public enum PluginIsolation: String, Sendable, Equatable, CaseIterable {
 
     /// Whether the plugin runs in a sandbox process.
     public var isSandboxed: Bool { self != .none }
+
+    /// Where an `lv2` unit runs when neither it nor `[preset]` says: in a live show, a sandbox for each strip's (or bus's)
+    /// plugins, so a plugin that crashes or hangs costs its own strip's plugins, never the show; in an offline render
+    /// (`foldback render`, no period to keep and no show to protect), Foldback's own process, at full speed.
+    public static func resolved(_ isolation: PluginIsolation?, offline: Bool) -> PluginIsolation {
+        isolation ?? (offline ? .none : .strip)
+    }
 }
 
 /// The preset's `on_fault` for a sandboxed `lv2` unit: its output for a cycle its sandbox missed (late, crashed, garbage).
@@ -24,8 +31,9 @@ public enum PluginFaultAction: String, Sendable, Equatable, CaseIterable {
 }
 
 extension PluginIsolation {
-    /// Gives every `lv2` unit that set no `isolation` (or `on_fault`) the `[preset]` defaults.
-    static func fillDefaults(_ isolation: PluginIsolation, onFault: PluginFaultAction, strips: inout [StripSpec], buses: inout [BusSpec]) {
+    /// Gives every `lv2` unit that set no `isolation` (or `on_fault`) the `[preset]` defaults; an `isolation` neither sets
+    /// stays nil (``resolved(_:offline:)``).
+    static func fillDefaults(_ isolation: PluginIsolation?, onFault: PluginFaultAction, strips: inout [StripSpec], buses: inout [BusSpec]) {
         func fill(_ units: inout [UnitSpec]) {
             for index in units.indices {
                 guard var plugin = units[index].lv2 else { continue }

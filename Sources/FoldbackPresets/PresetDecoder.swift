@@ -21,7 +21,7 @@ enum PresetDecoder {
         let name = info?.string("name")
         let description = info?.string("description")
         let recallSafe = info.map { RecallSafes.decodePaths($0) } ?? []
-        let isolation = info?.keyword("isolation", as: PluginIsolation.self) ?? .none
+        let isolation = info?.keyword("isolation", as: PluginIsolation.self)
         let onFault = info?.keyword("on_fault", as: PluginFaultAction.self) ?? .bypass
         let isGatingEnabled = info?.bool("gating", default: true) ?? true
 

@@ -123,7 +123,8 @@ public enum SandboxError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .channel(let reason): "plugin sandbox: shared memory: \(reason)"
-        case .executableMissing(let path): "plugin sandbox: \(path) is missing (build the foldback-sandbox product, or set FOLDBACK_SANDBOX)"
+        case .executableMissing(let path): "plugin sandbox: \(path) is missing (build the foldback-sandbox product, set FOLDBACK_SANDBOX, "
+            + "or run the plugin in Foldback's own process with isolation = \"none\")"
         case .launch(let reason): "plugin sandbox: cannot start: \(reason)"
         case .request(let reason): "plugin sandbox: \(reason)"
         }

@@ -17,6 +17,8 @@ public final class SandboxGroup: @unchecked Sendable {
         var outputs: Int
         var outputOffset: Int
         var parameterOffset: Int
+        /// The member's meters (its plugin's control outputs) and where they start among the channel's.
+        var meters: SandboxMeters
     }
 
     let plugins: [LV2Unit]
@@ -78,10 +80,14 @@ public final class SandboxGroup: @unchecked Sendable {
         let process: SandboxProcess
         do {
             var layout: [Member] = []
-            var flowing = channels, outputs = 0, parameters = 0
+            var flowing = channels, outputs = 0, parameters = 0, meters = 0
             for plugin in plugins {
                 let counts = try plugin.slotChannels(channels: flowing)
-                layout.append(Member(inputs: counts.inputs, outputs: counts.outputs, outputOffset: outputs, parameterOffset: parameters))
+                let descriptors = try plugin.meterDescriptors(channels: flowing)
+                layout.append(Member(
+                    inputs: counts.inputs, outputs: counts.outputs, outputOffset: outputs, parameterOffset: parameters,
+                    meters: SandboxMeters(offset: meters, descriptors: descriptors)))
+                meters += descriptors.count
                 flowing = counts.outputs
                 outputs += counts.outputs
                 parameters += Self.parameterWords(plugin)

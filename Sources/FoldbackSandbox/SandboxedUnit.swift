@@ -53,6 +53,8 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
     /// The format the sandbox was prepared for: what a successor must match to continue it.
     private var format: (channels: Int, sampleRate: Double, maxFrames: Int, inputs: Int, outputs: Int)?
     private var render: UnsafeMutablePointer<fb_sandbox_unit>?
+    /// Where the plugin's meters (control outputs) sit in the channel, once prepared.
+    private var meters: SandboxMeters?
 
     /// A sandboxed unit for `plugin` (validated, not prepared), hosted for `hosting`; `owner` (`strip 'vox'`) for log lines.
     public init(plugin: LV2Unit, hosting: PluginHosting, options: SandboxOptions, owner: String? = nil) {
@@ -87,6 +89,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
             // The engine's bypass of a plugin without an `lv2:enabled` port goes to the sandbox (the word after its controls),
             // which crossfades around the plugin inside the chain.
             let bypass = plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation) ?? plugin.parameters.count
+            meters = layout.meters
             return makeSlot(
                 process, inputs: layout.inputs, outputs: layout.outputs, sampleRate: sampleRate,
                 grouping: (group.record, layout.outputOffset, layout.parameterOffset), latency: member == 0 ? process.channel.latency : 0,
@@ -96,6 +99,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         let process: SandboxProcess
         do {
             counts = try plugin.slotChannels(channels: channels)
+            meters = SandboxMeters(offset: 0, descriptors: try plugin.meterDescriptors(channels: channels))
             let channel = try SandboxChannel(inputs: counts.inputs, outputs: counts.outputs, maxFrames: maxFrames, parameters: parameters.count)
             let configuration = SandboxConfiguration(
                 plugins: [plugin.recipe], label: label, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames, hosting: hosting,
@@ -153,6 +157,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         else { return nil }
         self.lease = lease
         self.format = format
+        meters = old.meters
         let channel = lease.process.channel
         let values = plugin.parameters.enumerated().map { index, parameter in
             plugin.recipe.controls[parameter.key] ?? channel.restoredValue(at: index) ?? parameter.defaultValue
@@ -166,6 +171,15 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         guard let process else { throw .request(reason: "\(label): not prepared yet: state not saved") }
         return try process.saveState(to: directory, member: member)
     }
+
+    /// The plugin's control outputs as its sandbox last published them (one cycle old at most), keyed as an ``LV2Unit``
+    /// in Foldback's process keys them.
+    public func meterReadings() -> [UnitMeterReading] {
+        guard let meters, let process else { return [] }
+        return meters.readings(from: process.channel)
+    }
+
+    public var meterDescriptors: [ParameterDescriptor] { meters?.shown ?? plugin.meterDescriptors }
 
     /// Whether the unit plays its fallback after a fault: its sandbox restarting after one, or left bypassed after too many.
     public var isFaulted: Bool {

@@ -25,6 +25,9 @@ final class ServedChain: @unchecked Sendable {
         /// The crossfade around a bypassed plugin: 1 its output, 0 the dry signal; NaN before the first cycle, which
         /// starts where the engine's bypass is (a unit the preset bypasses starts bypassed, as in Foldback's process).
         var wet: Float = .nan
+        /// The plugin, for its meters (held by ``units``), and where its meters start in the channel.
+        var unit: Unmanaged<LV2Unit>
+        var meterOffset: Int
     }
 
     let units: [LV2Unit]
@@ -47,7 +50,7 @@ final class ServedChain: @unchecked Sendable {
     init(configuration: SandboxConfiguration, channel: SandboxChannel) throws {
         let grouped = configuration.plugins.count > 1
         var units: [LV2Unit] = [], built: [Stage] = []
-        var flowing = configuration.channels, outputOffset = 0, parameterOffset = 0
+        var flowing = configuration.channels, outputOffset = 0, parameterOffset = 0, meterOffset = 0
         var previous: [UnsafePointer<Float>] = (0..<channel.inputChannels).map { UnsafePointer(fb_sandbox_input(channel.shared, UInt32($0))!) }
         for recipe in configuration.plugins {
             let unit = try LV2Unit(recipe: recipe, hosting: configuration.hosting)
@@ -62,12 +65,14 @@ final class ServedChain: @unchecked Sendable {
                 slot: slot, inputs: Self.pointers((0..<slot.inputChannels).map { previous[min($0, previous.count - 1)] }),
                 outputs: Self.pointers(outputs), dry: Self.pointers((0..<slot.outputChannels).map { previous[min($0, previous.count - 1)] }),
                 parameterOffset: parameterOffset, parameterCount: unit.parameters.count,
-                bypassWord: grouped && enabled == nil ? parameterOffset + unit.parameters.count : -1))
+                bypassWord: grouped && enabled == nil ? parameterOffset + unit.parameters.count : -1,
+                unit: .passUnretained(unit), meterOffset: meterOffset))
             units.append(unit)
             previous = outputs.map { UnsafePointer($0) }
             flowing = slot.outputChannels
             outputOffset += slot.outputChannels
             parameterOffset += unit.parameters.count + (grouped ? 1 : 0)
+            meterOffset += unit.meterDescriptors.count
         }
         guard outputOffset == channel.outputChannels, parameterOffset == channel.parameterCount, configuration.maxFrames <= channel.maxFrames else {
             throw SandboxError.channel(reason: "the plugins have \(outputOffset) outputs and \(parameterOffset) controls; the channel was made "
@@ -144,7 +149,7 @@ final class ServedChain: @unchecked Sendable {
     }
 
     /// One cycle (realtime): the controls Foldback changed, a reset it asked for (of any unit: all the chain's plugins
-    /// reset), then the plugins in order.
+    /// reset), then the plugins in order, each publishing its meters to the channel.
     private func cycle(frames: UInt32) {
         applyParameters()
         let requested = fb_sandbox_resets(channel.shared)
@@ -155,6 +160,8 @@ final class ServedChain: @unchecked Sendable {
             let stage = stages + index
             if reset { stage.pointee.slot.functions.reset(stage.pointee.slot.state) }
             run(stage, frames: Int(frames))
+            let shared = channel.shared, offset = stage.pointee.meterOffset
+            stage.pointee.unit.takeUnretainedValue().publishMeters { index, bits in fb_sandbox_set_meter_bits(shared, UInt32(offset + index), bits) }
         }
     }
 

@@ -92,7 +92,7 @@ struct StuckCycleScenario {
                                         signals: [.sine(frequency: 1000, level: -12), .sine(frequency: 440, level: -18)])
         defer { player.close() }
         let run = try Self.show(named: name, serverName: serverName, testBundle: testBundle, preset: Self.faultyVox(
-            .hang, connect: "\(name)-player:out_1", unitKeys: ["controls = { fault_after_s = 3, busy = \(isBusy ? 1 : 0) }"], gtr: """
+            .hang, connect: "\(name)-player:out_1", unitKeys: ["isolation = \"none\"", "controls = { fault_after_s = 3, busy = \(isBusy ? 1 : 0) }"], gtr: """
             [[strip]]
             name = "gtr"
             connect = ["\(name)-player:out_2"]

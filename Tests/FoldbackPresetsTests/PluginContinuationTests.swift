@@ -1,4 +1,4 @@
-// A preset switch keeps unchanged LV2 plugins running: a plate reverb's tail carries on across the swap. Non-realtime.
+// A preset switch keeps unchanged LV2 plugins running in Foldback's own process (`isolation = "none"`; sandboxes: SandboxedStateTests): a plate reverb's tail carries on across the swap. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 import FoldbackLV2
@@ -34,6 +34,7 @@ final class PluginContinuationTests: XCTestCase {
               type = "lv2"
               id = "fx"
               uri = "\(uri)"
+              isolation = "none"
               \(uri == plate ? "controls = { time = 3, damping = 0.3, wet = \(wet) }" : "")
               [[strip.send]]
               bus = "main"

@@ -1,4 +1,4 @@
-// Writing a running chain back to a preset keeps each LV2 plugin's live state (lilv state bundles). Non-realtime.
+// Writing a running chain back to a preset keeps each LV2 plugin's live state (lilv state bundles), plugins in Foldback's own process (sandboxes: SandboxedStateTests). Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import FoldbackEngine
 @testable import FoldbackLV2
@@ -16,6 +16,7 @@ final class PluginStateCaptureTests: XCTestCase {
               type = "lv2"
               id = "amp"
               uri = "http://plugin.org.uk/swh-plugins/amp"
+              isolation = "none"
               controls = { gain = -12 }
             """)
         var preset = try PresetLoader.parse(text, path: directory + "/show.toml")
@@ -60,6 +61,7 @@ final class PluginStateCaptureTests: XCTestCase {
               type = "lv2"
               id = "amp"
               uri = "http://plugin.org.uk/swh-plugins/amp"
+              isolation = "none"
               controls = { gain = -6 }
               [[strip.send]]
               bus = "main"

@@ -111,7 +111,9 @@ final class SandboxedPresetTests: XCTestCase {
             let comp = try XCTUnwrap(preset.strips[0].units.first { $0.id == "comp" }?.lv2)
             XCTAssertEqual(comp.isolation, .unit)
             XCTAssertEqual(comp.onFault, .mute)
-            XCTAssertEqual(preset.strips[0].units.first { $0.id == "eq" }?.lv2?.isolation, PluginIsolation.none, "the [preset] default")
+            XCTAssertNil(preset.strips[0].units.first { $0.id == "eq" }?.lv2?.isolation, "unset: a sandbox live, Foldback's process offline")
+            XCTAssertEqual(PluginIsolation.resolved(nil, offline: false), .strip)
+            XCTAssertEqual(PluginIsolation.resolved(nil, offline: true), .none)
         } catch {
             throw XCTSkip("presets/lv2-vocal.toml does not load here (x42-plugins, swh-lv2): \(error)")
         }

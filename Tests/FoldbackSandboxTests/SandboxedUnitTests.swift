@@ -89,6 +89,36 @@ final class SandboxedUnitTests: XCTestCase {
             let channel = try XCTUnwrap(sandboxed.process?.channel)
             XCTAssertEqual(channel.delivered, 66, "every block came from the sandbox")
             XCTAssertEqual(channel.lateTotal, 0)
+            XCTAssertEqual(sandboxed.meterDescriptors.map(\.key), local.meterDescriptors.map(\.key), uri)
+            XCTAssertEqual(sandboxed.meterReadings(), local.meterReadings(), "\(uri): the plugin's meters, as the sandbox published them")
+        }
+    }
+
+    /// A strip's chain in one sandbox (fil4 → darc, `isolation = "strip"`): each plugin's meters (its control outputs,
+    /// darc's gain reduction and level) reach Foldback from their own place in the channel, equal to the same chain's in
+    /// Foldback's process after the same blocks.
+    func testAChainsMetersComeFromItsSandbox() throws {
+        try requirePlugin(Self.fil4)
+        try requirePlugin(Self.darc)
+        let hosting = PluginHosting.offline(block: 256)
+        let controls: [[String: Float]] = [["HighPass": 1, "HPfreq": 90], ["threshold": -30]]
+        let local = try zip([Self.fil4, Self.darc], controls).map { try LV2Unit(uri: $0.0, controls: $0.1, hosting: hosting) }
+        let group = SandboxGroup(
+            plugins: try zip([Self.fil4, Self.darc], controls).map { try LV2Unit(uri: $0.0, controls: $0.1, hosting: hosting) },
+            hosting: hosting, options: SandboxOptions(offlineTimeout: .seconds(2)), owner: "strip 'test'")
+        let sandboxed = group.units()
+        let localDrivers = try local.map { SlotDriver(try $0.prepare(channels: 1, sampleRate: 48_000, maxFrames: 256), maxFrames: 256) }
+        let sandboxDrivers = try sandboxed.map { SlotDriver(try $0.prepare(channels: 1, sampleRate: 48_000, maxFrames: 256), maxFrames: 256) }
+        var seed: UInt64 = 11
+        for block in 0..<40 {
+            let input = noise(256, seed: &seed)
+            let expected = localDrivers[1].run(localDrivers[0].run(input)[0])
+            XCTAssertEqual(sandboxDrivers[1].run(sandboxDrivers[0].run(input)[0]), expected, "block \(block)")
+        }
+        XCTAssertFalse(local[1].meterReadings().isEmpty, "darc publishes meters")
+        for (mine, theirs) in zip(sandboxed, local) {
+            XCTAssertEqual(mine.meterDescriptors.map(\.key), theirs.meterDescriptors.map(\.key), mine.typeName)
+            XCTAssertEqual(mine.meterReadings(), theirs.meterReadings(), mine.typeName)
         }
     }
 

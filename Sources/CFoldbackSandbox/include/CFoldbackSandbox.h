@@ -86,6 +86,13 @@ uint64_t fb_sandbox_frees(const fb_sandbox_shared *shared);
 float fb_sandbox_restored_value(const fb_sandbox_shared *shared, uint32_t index);
 void fb_sandbox_set_restored_value(fb_sandbox_shared *shared, uint32_t index, float value);
 
+/// How many control-output values (meters) one channel carries for all its plugins; a chain's outputs past this are not shown.
+enum { FB_SANDBOX_METERS = 128 };
+/// Meter `index` as the sandbox last published it (0 before its first cycle; NaN past FB_SANDBOX_METERS). Any thread.
+float fb_sandbox_meter(const fb_sandbox_shared *shared, uint32_t index);
+/// The sandbox's side, after a cycle (realtime: one relaxed atomic store): meter `index`'s float bits; ignored past the end.
+void fb_sandbox_set_meter_bits(fb_sandbox_shared *shared, uint32_t index, uint32_t bits);
+
 /// Requests Foldback makes off the audio thread to a sandbox's own non-realtime thread.
 enum { FB_SANDBOX_COMMAND_SAVE_STATE = 1 };
 /// The text a request carries (a directory) and its answer (paths, or an error) hold at most this many bytes with the NUL.
