@@ -214,14 +214,14 @@ int fb_sandbox_serve_wait(fb_sandbox_shared *shared, uint32_t *seen, uint32_t *f
         }
         int64_t left = deadline - fb_now_ns();
         if (left <= 0) return 0;
-        fb_futex_wait_for(&shared->request, request, left);
+        fb_sandbox_wait(&shared->request, request, left);
     }
 }
 
 void fb_sandbox_serve_done(fb_sandbox_shared *shared, uint32_t seq) {
     atomic_store_explicit(&shared->doneAtNs, fb_now_ns(), memory_order_relaxed);
     atomic_store_explicit(&shared->response, seq, memory_order_seq_cst);
-    if (atomic_load_explicit(&shared->waiting, memory_order_seq_cst)) fb_futex_wake(&shared->response);
+    if (atomic_load_explicit(&shared->waiting, memory_order_seq_cst)) fb_sandbox_wake(&shared->response);
 }
 
 /// The fallback for a cycle without the sandbox's output: the inputs passed through (channel by channel, the last
@@ -268,7 +268,7 @@ static int fb_sandbox_await(fb_sandbox_shared *shared, uint32_t seq, uint32_t bu
             int64_t napEnd = start + expected / 8 * FB_SANDBOX_NAP_EIGHTHS;
             if (napEnd > start + (deadline - start) / 4) napEnd = start + (deadline - start) / 4;
             int64_t now = fb_now_ns();
-            if (napEnd - now >= FB_SANDBOX_MIN_NAP_NS) fb_futex_wait_for(&shared->response, busy, napEnd - now);
+            if (napEnd - now >= FB_SANDBOX_MIN_NAP_NS) fb_sandbox_wait(&shared->response, busy, napEnd - now);
             spinEnd = fb_now_ns() + FB_SANDBOX_TAIL_SPIN_NS;
         }
     }
@@ -284,7 +284,7 @@ static int fb_sandbox_await(fb_sandbox_shared *shared, uint32_t seq, uint32_t bu
         if (now < spinEnd) continue;
         atomic_store_explicit(&shared->waiting, 1, memory_order_seq_cst);
         response = atomic_load_explicit(&shared->response, memory_order_seq_cst);
-        if (response != seq) fb_futex_wait_for(&shared->response, response, deadline - now);
+        if (response != seq) fb_sandbox_wait(&shared->response, response, deadline - now);
     }
     atomic_store_explicit(&shared->waiting, 0, memory_order_relaxed);
     return delivered;
@@ -311,7 +311,7 @@ static uint32_t fb_sandbox_request(fb_sandbox_unit *unit, const float *const *in
     uint32_t seq = request + 1;
     atomic_store_explicit(&shared->frames, frames, memory_order_relaxed);
     atomic_store_explicit(&shared->request, seq, memory_order_release);
-    fb_futex_wake(&shared->request);
+    fb_sandbox_wake(&shared->request);
     return seq;
 }
 

@@ -64,7 +64,7 @@ uint32_t fb_sandbox_command_post(fb_sandbox_shared *shared, uint32_t kind, const
     shared->commandKind = kind;
     uint32_t seq = atomic_load_explicit(&shared->command, memory_order_relaxed) + 1;
     atomic_store_explicit(&shared->command, seq, memory_order_release);
-    fb_futex_wake(&shared->command);
+    fb_sandbox_wake(&shared->command);
     return seq;
 }
 
@@ -79,7 +79,7 @@ int fb_sandbox_command_wait(fb_sandbox_shared *shared, uint32_t seq, int64_t tim
         }
         int64_t left = deadline - fb_now_ns();
         if (left <= 0) return 0;
-        fb_futex_wait_for(&shared->commandDone, done, left < 10000000 ? left : 10000000);
+        fb_sandbox_wait(&shared->commandDone, done, left < 10000000 ? left : 10000000);
     }
 }
 
@@ -95,7 +95,7 @@ int fb_sandbox_command_take(fb_sandbox_shared *shared, uint32_t *seen, int64_t t
         }
         int64_t left = deadline - fb_now_ns();
         if (left <= 0) return 0;
-        fb_futex_wait_for(&shared->command, request, left);
+        fb_sandbox_wait(&shared->command, request, left);
     }
 }
 
@@ -103,7 +103,7 @@ void fb_sandbox_command_answer(fb_sandbox_shared *shared, uint32_t seq, int32_t 
     fb_copy_text(shared->commandText, text, FB_SANDBOX_TEXT_BYTES);
     shared->commandStatus = status;
     atomic_store_explicit(&shared->commandDone, seq, memory_order_release);
-    fb_futex_wake(&shared->commandDone);
+    fb_sandbox_wake(&shared->commandDone);
 }
 
 uint32_t fb_sandbox_command_latest(const fb_sandbox_shared *shared) {

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fb_futex.h"
 #include "fb_realtime_scope.h"
 
 struct fb_sandbox_shared {
@@ -92,27 +93,10 @@ static inline int64_t fb_now_ns(void) {
 }
 
 /// FUTEX_WAKE on a shared word (never blocks).
-static inline void fb_futex_wake(_Atomic uint32_t *word) {
-#ifdef FB_RTSAN
-    __rtsan_disable();
-#endif
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
-#ifdef FB_RTSAN
-    __rtsan_enable();
-#endif
-}
+static inline void fb_sandbox_wake(_Atomic uint32_t *word) { fb_futex_wake(word, 1); }
 
-/// FUTEX_WAIT while `*word == value`, for at most `timeoutNs` (relative): the bounded wait the file comment explains.
-static inline void fb_futex_wait_for(_Atomic uint32_t *word, uint32_t value, int64_t timeoutNs) {
-    struct timespec timeout = {.tv_sec = timeoutNs / 1000000000, .tv_nsec = timeoutNs % 1000000000};
-#ifdef FB_RTSAN
-    __rtsan_disable();
-#endif
-    syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT, value, &timeout, NULL, 0);
-#ifdef FB_RTSAN
-    __rtsan_enable();
-#endif
-}
+/// FUTEX_WAIT on a shared word while `*word == value`, for at most `timeoutNs` (relative): the bounded wait sandbox_channel.c explains.
+static inline void fb_sandbox_wait(_Atomic uint32_t *word, uint32_t value, int64_t timeoutNs) { fb_futex_wait(word, value, timeoutNs, 1); }
 
 /// A float kept as its bits in an atomic word (controls, restored values).
 static inline float fb_load_float(_Atomic uint32_t *word, memory_order order) {

@@ -34,6 +34,7 @@
 #define FB_PAUSE() ((void)0)
 #endif
 
+#include "fb_futex.h"
 #include "fb_realtime_scope.h"
 
 enum {
@@ -105,26 +106,8 @@ void fb_team_destroy(fb_team *team) { free(team); }
 
 uint32_t fb_team_lanes(const fb_team *team) { return team->lanes; }
 
-static long fb_futex(_Atomic uint32_t *word, int op, uint32_t value) {
-    return syscall(SYS_futex, (uint32_t *)word, op, value, NULL, NULL, 0);
-}
-
-/// FUTEX_WAIT for at most `timeoutNs` (relative).
-static long fb_futex_wait_for(_Atomic uint32_t *word, uint32_t value, int64_t timeoutNs) {
-    struct timespec timeout = {.tv_sec = timeoutNs / 1000000000, .tv_nsec = timeoutNs % 1000000000};
-    return syscall(SYS_futex, (uint32_t *)word, FUTEX_WAIT_PRIVATE, value, &timeout, NULL, 0);
-}
-
 /// The deliberate FUTEX_WAKE of the audio thread (see the file comment).
-static void fb_team_wake(fb_team *team) {
-#ifdef FB_RTSAN
-    __rtsan_disable();
-#endif
-    fb_futex(&team->epoch, FUTEX_WAKE_PRIVATE, INT_MAX);
-#ifdef FB_RTSAN
-    __rtsan_enable();
-#endif
-}
+static void fb_team_wake(fb_team *team) { fb_futex_wake(&team->epoch, 0); }
 
 void fb_team_begin_cycle(fb_team *team) {
     atomic_fetch_add_explicit(&team->epoch, 1, memory_order_seq_cst);   // odd: a cycle runs
@@ -207,11 +190,7 @@ static int64_t fb_now_ns(void) {
 static void fb_team_sleep(fb_team *team, uint32_t seen, int64_t timeoutNs) {
     atomic_fetch_add_explicit(&team->sleepers, 1, memory_order_seq_cst);
     if (atomic_load_explicit(&team->epoch, memory_order_seq_cst) == seen && !atomic_load_explicit(&team->stop, memory_order_acquire)) {
-        if (timeoutNs > 0) {
-            fb_futex_wait_for(&team->epoch, seen, timeoutNs);
-        } else {
-            fb_futex(&team->epoch, FUTEX_WAIT_PRIVATE, seen);
-        }
+        fb_futex_wait(&team->epoch, seen, timeoutNs > 0 ? timeoutNs : -1, 0);
     }
     atomic_fetch_sub_explicit(&team->sleepers, 1, memory_order_seq_cst);
 }
@@ -287,7 +266,7 @@ void fb_team_work(fb_team *team, uint32_t lane) {
 void fb_team_stop(fb_team *team) {
     atomic_store_explicit(&team->stop, 1, memory_order_seq_cst);
     atomic_fetch_add_explicit(&team->epoch, 2, memory_order_seq_cst);   // parity kept; any sleeper's wait fails
-    fb_futex(&team->epoch, FUTEX_WAKE_PRIVATE, INT_MAX);
+    fb_futex_wake(&team->epoch, 0);
 }
 
 void fb_team_restart(fb_team *team) {
