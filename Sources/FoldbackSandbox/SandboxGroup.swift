@@ -66,13 +66,39 @@ public final class SandboxGroup: @unchecked Sendable {
     /// Prepares member `index` for `channels` (the engine prepares them in order): the first launches the sandbox for the
     /// whole chain; the others take their place in it. Returns the process and the member's layout.
     func prepare(member index: Int, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> (SandboxProcess, Member) {
-        if index == 0 { try launch(channels: channels, sampleRate: sampleRate, maxFrames: maxFrames) }
+        if index == 0, lease == nil { try launch(channels: channels, sampleRate: sampleRate, maxFrames: maxFrames) }   // not when it adopted one
         guard let process, let format, format.sampleRate == sampleRate, format.maxFrames == maxFrames, index < members.count,
               index == 0 || members[index - 1].outputs == channels
         else {
             throw .unitSetupFailed(unit: plugins[index].typeName, reason: "\(label): prepared out of order or for another format")
         }
         return (process, members[index])
+    }
+
+    /// The group whose running sandbox this one took over across a preset switch (``adopt(_:channels:sampleRate:maxFrames:)``).
+    private(set) weak var adopted: SandboxGroup?
+
+    /// Takes over `predecessor`'s running sandbox (its process, plugin instances, tails and state) when it hosts the same
+    /// plugins in the same order (the same LV2 presets, state files and audio ports; only control values may differ) for
+    /// the same hosting and format, as a lone ``SandboxedUnit`` continues its predecessor's. Called by the first member's
+    /// continuation; the others then take their places in it. False when it cannot: the group then starts its own.
+    func adopt(_ predecessor: SandboxGroup, channels: Int, sampleRate: Double, maxFrames: Int) -> Bool {
+        func withoutControls(_ plugin: LV2Unit) -> LV2UnitRecipe {
+            var recipe = plugin.recipe
+            recipe.controls = [:]
+            return recipe
+        }
+        if adopted === predecessor { return true }
+        guard lease == nil, predecessor !== self, predecessor.hosting == hosting, let oldLease = predecessor.lease,
+              let oldFormat = predecessor.format, oldFormat.channels == channels, oldFormat.sampleRate == sampleRate,
+              oldFormat.maxFrames == maxFrames, oldLease.process.phase != .stopped,
+              plugins.map(withoutControls) == predecessor.plugins.map(withoutControls)
+        else { return false }
+        lease = oldLease
+        members = predecessor.members
+        format = oldFormat
+        adopted = predecessor
+        return true
     }
 
     private func launch(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) {

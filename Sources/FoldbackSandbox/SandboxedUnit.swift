@@ -148,6 +148,9 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
     /// only control values may differ. The new graph's values reach the sandbox at the engine's takeover: the unit's
     /// `controls`, else what the plugin's default state, preset and state file gave it, as an ``LV2Unit`` continues.
     public func prepare(continuing predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitContinuation? {
+        if let group {
+            return try continueGroup(group, predecessor: predecessor, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames)
+        }
         var mine = plugin.recipe, theirs = (predecessor as? SandboxedUnit)?.plugin.recipe
         mine.controls = [:]
         theirs?.controls = [:]
@@ -163,6 +166,24 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
             plugin.recipe.controls[parameter.key] ?? channel.restoredValue(at: index) ?? parameter.defaultValue
         }
         return UnitContinuation(slot: makeSlot(lease.process, inputs: format.inputs, outputs: format.outputs, sampleRate: sampleRate), parameterValues: values)
+    }
+
+    /// A member of a `"strip"` group continuing the same member of `predecessor`'s group, when the whole group takes that
+    /// group's sandbox over (``SandboxGroup/adopt(_:channels:sampleRate:maxFrames:)``: same plugins, presets, state
+    /// files, ports and format): the sandbox process plays on through the switch, with the new graph's values as
+    /// ``prepare(continuing:channels:sampleRate:maxFrames:)`` describes.
+    private func continueGroup(
+        _ group: SandboxGroup, predecessor: any EngineUnit, channels: Int, sampleRate: Double, maxFrames: Int
+    ) throws(EngineError) -> UnitContinuation? {
+        guard render == nil, let old = predecessor as? SandboxedUnit, let oldGroup = old.group, old.member == member,
+              member == 0 ? group.adopt(oldGroup, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames) : group.adopted === oldGroup
+        else { return nil }
+        let slot = try prepare(channels: channels, sampleRate: sampleRate, maxFrames: maxFrames)
+        let channel = process?.channel, offset = Int(render?.pointee.parameterOffset ?? 0)
+        let values = plugin.parameters.enumerated().map { index, parameter in
+            plugin.recipe.controls[parameter.key] ?? channel?.restoredValue(at: offset + index) ?? parameter.defaultValue
+        }
+        return UnitContinuation(slot: slot, parameterValues: values)
     }
 
     /// Saves the sandboxed plugin's state as a lilv state bundle in `directory` (see ``SandboxProcess/saveState(to:member:)``),

@@ -9,8 +9,9 @@ extension RealtimeScenario {
     static let sandboxLead = 2
     /// The strip holding the sandboxed unit, and the unit's index there (after the pair, trim, EQ, compressor and reverb).
     static let sandboxedStrip = 0, sandboxedIndex = sandboxLead + 4
-    /// Sandboxed units in the scenario (continued with their sandbox process on the odd graph swaps, as the plugins are).
-    static let sandboxedCount = 1
+    /// Sandboxed units in the scenario, continued with their sandbox process on the odd graph swaps as the plugins are:
+    /// fil4 alone, and the amp and darc of the `"strip"` pair, whose new group takes the old one's sandbox over.
+    static let sandboxedCount = 3
 
     /// x42 fil4 on strip 0 after its reverb (stereo, so a dual-mono pair inside the sandbox), in a sandbox process of
     /// its own, found the way Foldback finds it (beside this executable). The sandbox's serving thread asks for
