@@ -11,8 +11,8 @@ struct RunCommand: ParsableCommand {
         discussion: """
             Joins JACK (a port per strip and bus channel), mixes until Ctrl-C and prints the ports, latency \
             and links first; the status line shows the song and the buses that need attention. SIGHUP \
-            reloads the preset. LV2 plugins run in sandboxes: a crash costs a strip's plugins, not the \
-            show (docs/sandbox.md). The manual: docs/run.md. Every option: 'foldback run --help-hidden'.
+            reloads the preset. Plugins run sandboxed (docs/sandbox.md); the manual: docs/run.md; all \
+            options: --help-hidden.
 
             EXAMPLES
               foldback run presets/first-show.toml --start-server dummy --web-port 8080
