@@ -7,11 +7,9 @@
 #include "CFoldbackSandbox.h"
 
 #include <limits.h>
-#include <linux/futex.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
