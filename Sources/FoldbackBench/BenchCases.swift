@@ -38,12 +38,16 @@ package enum BenchCases {
         BenchCase(
             name: "binaural_64", summary: "16 mono strips into 4 binaural buses, each at its own position: 64 placed sources",
             preset: binaural(strips: 16, buses: 4)),
+        BenchCase(
+            name: "binaural_room", summary: "binaural_64 with a room on each of the 4 buses: less binaural_64, what 4 rooms cost",
+            preset: binaural(strips: 16, buses: 4, room: true)),
     ]
 
     /// `strips` mono strips each sent to every one of `buses` binaural in-ear buses (the KEMAR set), each send at its
-    /// own azimuth: what placing sources around the head costs.
-    package static func binaural(strips: Int, buses: Int) -> String {
-        let busText = (1...buses).map { "\n[[bus]]\nname = \"iem\($0)\"\nchannels = 2\nin_ear = true\nbinaural = true\nlimiter = false\n" }.joined()
+    /// own azimuth: what placing sources around the head costs; with `room`, each bus has its room at 0 dB.
+    package static func binaural(strips: Int, buses: Int, room: Bool = false) -> String {
+        let roomText = room ? "room = true\n" : ""
+        let busText = (1...buses).map { "\n[[bus]]\nname = \"iem\($0)\"\nchannels = 2\nin_ear = true\nbinaural = true\nlimiter = false\n" + roomText }.joined()
         let stripText = (0..<strips).map { index in
             "\n[[strip]]\nname = \"in\(index + 1)\"\nchannels = 1\n" + (1...buses).map { bus in
                 "\n  [[strip.send]]\n  bus = \"iem\(bus)\"\n  gain_db = -6.0\n  azimuth_deg = \(Double((index * 37 + bus * 53) % 360 - 180))\n"

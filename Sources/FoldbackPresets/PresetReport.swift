@@ -75,6 +75,7 @@ public enum PresetReport {
     private static func busLines(_ bus: BusSpec, number: Int, clientName: String) -> [String] {
         let kind = (bus.isInEar ? ", in-ear" : "") + (bus.hasOutput ? "" : ", effect bus") + (bus.isCompensated ? "" : ", not compensated")
             + (bus.isBinaural ? ", binaural: \(bus.hrtfPath ?? "Debian KEMAR set")" : "")
+            + (bus.roomDB.map { ", room \(NumberFormatting.decibels($0, width: 0))" } ?? "")
         var lines = ["Bus \(number)  \(bus.name)  (\(layout(bus.channels))\(kind))"]
         let ports = PortNaming.outputPortNames(bus: bus.name, channels: bus.channels).map { "\(clientName):\($0)" }
         lines += block("outputs", bus.hasOutput ? portLines(ports, connections: bus.connections, arrow: "->") : ["(none: output = false)"])

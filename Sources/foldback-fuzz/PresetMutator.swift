@@ -17,7 +17,7 @@ struct PresetMutator {
         "[curve]", "[[band]]", "[setlist]", "[[song]]", "[[strip.unit.band]]",
         "name", "channels", "gain_db", "pan", "mute", "solo", "enabled", "connect", "send", "bus", "pre_fader", "width", "type",
         "id", "freq_hz", "q", "slope_db", "threshold_db", "ratio", "attack_ms", "release_ms", "decay_s", "uri",
-        "controls", "source", "file", "loop", "curve", "limiter", "ceiling_db", "preset", "state", "inputs", "outputs",
+        "controls", "source", "file", "loop", "curve", "limiter", "ceiling_db", "binaural", "room", "room_db", "preset", "state", "inputs", "outputs",
         "\"eq\"", "\"compressor\"", "\"reverb\"", "\"gain\"", "\"lv2\"", "\"peak\"", "\"low_shelf\"", "\"high_pass\"",
         "\"main\"", "\"vox\"", "\"../../etc/passwd\"", "\"/dev/zero\"",
     ]

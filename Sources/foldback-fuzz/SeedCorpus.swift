@@ -8,7 +8,7 @@ import Glibc
 /// Seed inputs for mutation.
 enum SeedCorpus {
     /// Kinds of file the shipped folders lack: a setlist, a preset with a `[midi]` map and a file source, and
-    /// one with a graphic EQ and delays (both spellings).
+    /// one with a graphic EQ and delays (both spellings), a binaural bus with its room.
     static let builtIn: [(name: String, bytes: [UInt8])] = [
         ("setlist", Array("""
             [setlist]
@@ -87,6 +87,23 @@ enum SeedCorpus {
               delay_ms = 500
               [[strip.send]]
               bus = "wedge"
+
+            """.utf8)),
+        ("binaural room", Array("""
+            [[bus]]
+            name = "iem"
+            binaural = true
+            room = true
+            room_db = -6.5
+
+            [[bus]]
+            name = "wedge"
+            channels = 1
+
+            [[strip]]
+            name = "keys"
+            channels = 2
+            send = [{ bus = "iem", azimuth_deg = -60.0, width = 0.5 }, { bus = "wedge" }]
 
             """.utf8)),
         ("stage plot", Array("""

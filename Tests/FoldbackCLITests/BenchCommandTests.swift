@@ -11,7 +11,7 @@ final class BenchCommandTests: XCTestCase {
         XCTAssertEqual(run.status, 0, run.standardError)
         XCTAssertTrue(run.standardOutput.contains("mallocs/cycle"), run.standardOutput)
         let rows = run.standardOutput.split(separator: "\n").dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-        XCTAssertEqual(rows.map { String($0[0]) }, ["mixer", "gain", "eq", "compressor", "reverb", "geq", "delay", "limiter", "feedback", "vocal_chain", "console", "strips_128", "chains_128", "binaural", "binaural_64"])
+        XCTAssertEqual(rows.map { String($0[0]) }, ["mixer", "gain", "eq", "compressor", "reverb", "geq", "delay", "limiter", "feedback", "vocal_chain", "console", "strips_128", "chains_128", "binaural", "binaural_64", "binaural_room"])
         for row in rows {
             XCTAssertGreaterThan(Double(row[1]) ?? 0, 0, "\(row[0]): ns/sample")
             XCTAssertEqual(row[3], "0.00", "\(row[0]): audio-path mallocs + frees per cycle")

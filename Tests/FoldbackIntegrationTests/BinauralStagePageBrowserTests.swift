@@ -52,6 +52,38 @@ final class BinauralStagePageBrowserTests: JACKServerTestCase {
         }
     }
 
+    /// A binaural bus with a room: its musician's page shows the room's level under the stage plot, and moving it to
+    /// the bottom of its travel sets the bus's `room_db` to −40 dB (±0.5), read back over OSC.
+    func testTheMusiciansPageSetsTheirRoomsLevel() throws {
+        let (rig, port, tokens) = try LiveControlRig.web(server: serverName, testCase: self, extraStrip: """
+              [[strip.send]]
+              bus = "ears"
+              azimuth_deg = 30.0
+            [[bus]]
+            name = "ears"
+            channels = 2
+            binaural = true
+            room = true
+            room_db = -6.0
+            limiter = false
+            """)
+        defer { rig.close() }
+        let browser = try WebDriverSession()
+        defer { browser.close() }
+        try browser.open("http://127.0.0.1:\(port)/?token=\(try XCTUnwrap(tokens["ears"]))")
+        let room = #"document.querySelector('.room input[aria-label="bus/ears/room_db"]')"#
+        try browser.wait(until: "return \(room) !== null && !document.body.classList.contains('offline')", "the room's level on the musician's page")
+        _ = try browser.run("const r = \(room); r.value = 0; r.dispatchEvent(new Event('input')); r.dispatchEvent(new Event('change')); return true")
+        let deadline = Date().addingTimeInterval(5)
+        var level: Float = .nan
+        repeat {
+            level = try XCTUnwrap(try rig.request("/foldback/bus/ears/room_db/get")?.arguments.first?.number)
+            if abs(level + 40) <= 0.5 { break }
+            usleep(20_000)
+        } while Date() < deadline
+        XCTAssertEqual(level, -40, accuracy: 0.5, "the page's room control set the bus's room level")
+    }
+
     /// Viewport points along the circle of the dot's radius around the listener, from `fromDeg` to `toDeg` (0 ahead,
     /// positive right), every 10°: the plot's centre and scale read from the page.
     private func arc(_ browser: WebDriverSession, dot: String, fromDeg: Double, toDeg: Double) throws -> [(x: Double, y: Double)] {

@@ -29,6 +29,14 @@ final class BinauralRoomPresetTests: XCTestCase {
         XCTAssertEqual(try PresetLoader.parse(text, path: "again.toml").buses[0].roomDB, -12)
         let plain = try PresetLoader.parse(preset(room: ""), path: "plain.toml")
         XCTAssertNil(ParameterTree(preset: plain).node(at: "bus/iem/room_db"))
+        XCTAssertFalse(PresetReport.render(plain).contains("room"), "no room on foldback check's bus line")
+    }
+
+    /// `foldback check` shows the room and its level on the bus's line.
+    func testCheckShowsTheRoomOnTheBusLine() throws {
+        let report = PresetReport.render(try PresetLoader.parse(preset(room: "room = true\nroom_db = -7.5"), path: "room.toml"))
+        let line = try XCTUnwrap(report.split(separator: "\n").first { $0.hasPrefix("Bus 1  iem") })
+        XCTAssertTrue(line.hasSuffix("binaural: Debian KEMAR set, room -7.5 dB)"), String(line))
     }
 
     func testARoomOnABusThatIsNotBinauralIsAnErrorAtItsKey() {

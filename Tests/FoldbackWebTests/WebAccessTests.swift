@@ -64,13 +64,15 @@ final class WebAccessTests: XCTestCase {
     }
 
     /// A binaural bus's stage plot moves: its musician and the engineer may set its sends' azimuth, elevation and distance
-    /// (as parsed from the page's message); another bus's musician may not, and a send into a plain stereo bus has no position.
-    func testAMusicianPlacesOnlyTheirOwnBinauralBusesSources() throws {
+    /// (as parsed from the page's message) and its room's level; another bus's musician may not, and a send into a plain
+    /// stereo bus has no position.
+    func testAMusicianPlacesOnlyTheirOwnBinauralBusesSourcesAndSetsItsRoom() throws {
         let tree = ParameterTree(preset: try PresetLoader.parse("""
             [[bus]]
             name = "ears"
             channels = 2
             binaural = true
+            room = true
             [[bus]]
             name = "wedge"
             channels = 2
@@ -93,6 +95,10 @@ final class WebAccessTests: XCTestCase {
         }
         XCTAssertEqual(tree.node(at: "strip/vox/send/ears/azimuth_deg")?.descriptor.range, -180...180)
         XCTAssertEqual(tree.node(at: "strip/vox/send/ears/elevation_deg")?.descriptor.range, -40...90)
+        XCTAssertTrue(may(.musician(bus: "ears"), "bus/ears/room_db"))
+        XCTAssertTrue(may(.engineer, "bus/ears/room_db"))
+        XCTAssertFalse(may(.musician(bus: "wedge"), "bus/ears/room_db"))
+        XCTAssertNil(tree.node(at: "bus/wedge/room_db"), "no room on a plain stereo bus")
     }
 }
 

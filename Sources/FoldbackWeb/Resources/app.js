@@ -128,6 +128,9 @@
     view.append(el("h2", {}, "In your mix"));
     // A binaural mix: the stage seen from above, each source a dot to drag around the listener (stage.js).
     if (window.foldbackStage && window.foldbackStage.isBinaural(page, bus)) view.append(window.foldbackStage.plot(page, s, bus));
+    // Its room (`room = true`): how much of the small room around the listener they hear (editors.js's inline control).
+    const room = node(`bus/${bus}/room_db`);
+    if (room && window.foldbackEditors) view.append(el("div", { class: "row room" }, window.foldbackEditors.inline(page, room, `bus/${bus}/`)));
     for (const strip of s.strips) for (const send of strip.sends) if (send.bus === bus) view.append(stripSend(strip, send));
   }
 
