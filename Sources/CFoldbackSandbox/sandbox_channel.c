@@ -41,7 +41,7 @@
 #include "fb_realtime_scope.h"
 #include "sandbox_shared.h"
 
-enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 5, FB_SANDBOX_MAX_CHANNELS = 64 };
+enum { FB_SANDBOX_MAGIC = 0x46425358u, FB_SANDBOX_VERSION = 6, FB_SANDBOX_MAX_CHANNELS = 64 };
 /// +24 dBFS: a sample beyond this is garbage, as a NaN is.
 static const float FB_SANDBOX_ABSURD = 15.848932f;
 /// Foldback spins this long on `response` before it sleeps in FUTEX_WAIT: a short round trip ends within it. When the
@@ -177,6 +177,8 @@ void fb_sandbox_rearm(fb_sandbox_shared *shared) {
     atomic_store_explicit(&shared->response, request, memory_order_release);
     atomic_store_explicit(&shared->lateInARow, 0, memory_order_relaxed);
     atomic_store_explicit(&shared->garbage, 0, memory_order_relaxed);
+    atomic_store_explicit(&shared->garbageInARow, 0, memory_order_relaxed);
+    atomic_store_explicit(&shared->garbageRuns, 0, memory_order_relaxed);
 }
 
 void fb_sandbox_request_reset(fb_sandbox_shared *shared) { atomic_fetch_add_explicit(&shared->resets, 1, memory_order_relaxed); }
@@ -185,6 +187,8 @@ FB_COUNTER(fb_sandbox_late_in_a_row, uint32_t, lateInARow)
 FB_COUNTER(fb_sandbox_late_total, uint64_t, lateTotal)
 FB_COUNTER(fb_sandbox_delivered, uint64_t, delivered)
 FB_COUNTER(fb_sandbox_garbage, uint32_t, garbage)
+FB_COUNTER(fb_sandbox_garbage_in_a_row, uint32_t, garbageInARow)
+FB_COUNTER(fb_sandbox_garbage_runs, uint32_t, garbageRuns)
 FB_COUNTER(fb_sandbox_last_round_trip_ns, uint64_t, roundTripNs)
 FB_COUNTER(fb_sandbox_resets, uint32_t, resets)
 FB_COUNTER(fb_sandbox_posted_cycles, uint64_t, postedCycles)
@@ -374,9 +378,17 @@ static int fb_sandbox_exchange(fb_sandbox_unit *unit, const float *const *inputs
         atomic_store_explicit(&shared->serviceNs, service, memory_order_relaxed);
     }
     if (fb_is_garbage(shared, frames)) {
+        // As the engine's NaN guard does in Foldback's process: this cycle falls back, and the plugins are reset (the
+        // sandbox restarts them before its next cycles). The supervisor kills the sandbox only if the garbage goes on.
         atomic_fetch_add_explicit(&shared->garbage, 1, memory_order_relaxed);
+        if (atomic_fetch_add_explicit(&shared->garbageInARow, 1, memory_order_relaxed) == 0) {
+            atomic_fetch_add_explicit(&shared->garbageRuns, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(&shared->resets, 1, memory_order_relaxed);
+        }
         return -1;
     }
+    if (atomic_load_explicit(&shared->garbageInARow, memory_order_relaxed) != 0)
+        atomic_store_explicit(&shared->garbageInARow, 0, memory_order_relaxed);
     return 1;
 }
 

@@ -36,6 +36,9 @@ struct fb_sandbox_shared {
     _Atomic uint32_t latency;
     _Atomic uint32_t lateInARow;
     _Atomic uint32_t garbage;
+    /// Cycles in a row whose output was garbage (the first of a run asks the sandbox to reset its plugins), and the runs.
+    _Atomic uint32_t garbageInARow;
+    _Atomic uint32_t garbageRuns;
     _Atomic uint32_t resets;
     _Atomic uint64_t lateTotal;
     _Atomic uint64_t delivered;

@@ -64,6 +64,10 @@ public final class SandboxChannel: @unchecked Sendable {
     public var delivered: Int { Int(fb_sandbox_delivered(shared)) }
     /// Cycles whose output was NaN, infinite or above +24 dBFS since the last rearm.
     public var garbage: Int { Int(fb_sandbox_garbage(shared)) }
+    /// Cycles in a row whose output was garbage (the first asked the sandbox to reset its plugins).
+    public var garbageInARow: Int { Int(fb_sandbox_garbage_in_a_row(shared)) }
+    /// Runs of garbage so far, each of which asked for a reset.
+    public var garbageRuns: Int { Int(fb_sandbox_garbage_runs(shared)) }
     /// The last delivered cycle's round trip, in nanoseconds.
     public var lastRoundTripNanoseconds: Int { Int(fb_sandbox_last_round_trip_ns(shared)) }
     /// Channel counts and sizes as the region declares them.

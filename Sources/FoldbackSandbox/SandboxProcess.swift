@@ -8,12 +8,19 @@ import Logging
 import Synchronization
 
 /// A `foldback-sandbox` process hosting one plugin, watched by ``SandboxSupervisor``: a sandbox that crashed, missed
-/// ``hangCycles`` deadlines in a row or produced garbage is killed and started again with the plugin's last control
-/// values (the audio thread meanwhile bypasses or mutes the unit, then fades it back in); three faults within a minute
-/// leave it bypassed until ``reenable()``.
+/// ``hangCycles`` deadlines in a row or produced garbage that resets of its plugins do not cure (for ``garbageSeconds``
+/// in a row, or ``garbageRunLimit`` times within a second) is killed and started again with the plugin's last control values (the audio thread meanwhile bypasses
+/// or mutes the unit, then fades it back in); three faults within a minute leave it bypassed until ``reenable()``. A
+/// cycle of garbage that a reset cures (the engine's NaN guard in Foldback's process does the same) is logged, not a fault.
 public final class SandboxProcess: @unchecked Sendable {
     /// Deadlines missed in a row that count as a hang.
     public static let hangCycles = 8
+    /// How long garbage (NaN, infinite or above +24 dBFS output) may go on through the reset its first cycle asked for
+    /// before it is a fault.
+    public static let garbageSeconds = 0.1
+    /// Runs of garbage within a second, each through a reset, that make a fault (a plugin that a reset cures only for
+    /// a moment).
+    public static let garbageRunLimit = 3
     /// Faults within ``faultWindow`` that leave the plugin bypassed.
     public static let faultLimit = 3
     public static let faultWindow: Duration = .seconds(60)
@@ -50,6 +57,12 @@ public final class SandboxProcess: @unchecked Sendable {
         var faults: [ContinuousClock.Instant] = []
         var lastFault: String?
         var restarts = 0
+        /// The garbage count last logged, and when (a plugin's cured garbage is logged at most once a second).
+        var garbageLogged = 0
+        var garbageLoggedAt: ContinuousClock.Instant?
+        /// When each recent run of garbage was seen (the last second's), and the run count last seen.
+        var garbageRunTimes: [ContinuousClock.Instant] = []
+        var garbageRunsSeen = 0
     }
 
     init(configuration: SandboxConfiguration, channel: SandboxChannel, executable: String) {
@@ -126,8 +139,10 @@ public final class SandboxProcess: @unchecked Sendable {
                 : channel.state == 2 ? "failed to start: exit status \(process.terminationStatus)"
                 : "exited: status \(process.terminationStatus)"
             fault(how)
-        } else if channel.garbage > 0 {
-            fault("garbage: NaN, infinite or above +24 dBFS output")
+        } else if channel.garbageInARow >= garbageCycles {
+            fault("garbage: NaN, infinite or above +24 dBFS output for \(channel.garbageInARow) cycles in a row, through a reset of its plugins")
+        } else if recentGarbageRuns() >= Self.garbageRunLimit {
+            fault("garbage: NaN, infinite or above +24 dBFS output \(Self.garbageRunLimit) times within a second, through resets of its plugins")
         } else if channel.lateInARow >= Self.hangCycles {
             fault("hang: missed \(channel.lateInARow) deadlines in a row")
         } else if phase == .starting, channel.isReady {
@@ -136,7 +151,48 @@ public final class SandboxProcess: @unchecked Sendable {
             if restarts > 0 { Self.logger.notice("\(label) came back \(Self.milliseconds(took)) ms after its restart") }
         } else if phase == .starting, ContinuousClock.now - startedAt > Self.startTimeout {
             fault("hang: not ready \(Self.milliseconds(Self.startTimeout)) ms after starting")
+        } else {
+            logCuredGarbage()
         }
+    }
+
+    /// Cycles of garbage in a row that make a fault: ``garbageSeconds`` of the configuration's periods (its maximum block
+    /// offline), at least ``hangCycles``.
+    private var garbageCycles: Int {
+        let configuration = state.withLock { $0.configuration }
+        let block = Double(configuration.nominalBlockLength ?? configuration.maxFrames)
+        return max(Self.hangCycles, Int((Self.garbageSeconds * configuration.sampleRate / max(1, block)).rounded(.up)))
+    }
+
+    /// Runs of garbage the channel counted within the last second.
+    private func recentGarbageRuns() -> Int {
+        let runs = channel.garbageRuns
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            let new = runs >= state.garbageRunsSeen ? runs - state.garbageRunsSeen : runs   // rearmed: counted from 0
+            state.garbageRunsSeen = runs
+            state.garbageRunTimes = state.garbageRunTimes.filter { now - $0 < .seconds(1) } + Array(repeating: now, count: min(new, Self.garbageRunLimit))
+            return state.garbageRunTimes.count
+        }
+    }
+
+    /// Logs garbage the sandbox's reset cured (a cycle fell back), at most once a second.
+    private func logCuredGarbage() {
+        let count = channel.garbage
+        let now = ContinuousClock.now
+        let line: String? = state.withLock { state in
+            guard count > state.garbageLogged, channel.garbageInARow == 0 else {
+                if count < state.garbageLogged { state.garbageLogged = count }   // the channel was rearmed
+                return nil
+            }
+            if let last = state.garbageLoggedAt, now - last < .seconds(1) { return nil }
+            let cycles = count - state.garbageLogged
+            state.garbageLogged = count
+            state.garbageLoggedAt = now
+            return "\(label) gave garbage (NaN, infinite or above +24 dBFS output) in \(cycles) \(cycles == 1 ? "cycle" : "cycles"): "
+                + "its plugins were reset and play on"
+        }
+        if let line { Self.logger.warning("\(line)") }
     }
 
     /// Kills the process, counts the fault and restarts it, or leaves the plugin bypassed after too many.
@@ -152,6 +208,9 @@ public final class SandboxProcess: @unchecked Sendable {
         let now = ContinuousClock.now
         let faults = state.withLock { state -> Int in
             state.faults = state.faults.filter { now - $0 < Self.faultWindow } + [now]
+            state.garbageRunTimes = []   // the channel's garbage counters restart with the new sandbox
+            state.garbageRunsSeen = 0
+            state.garbageLogged = 0
             state.lastFault = how
             return state.faults.count
         }

@@ -48,7 +48,8 @@ void fb_sandbox_set_failed(fb_sandbox_shared *shared);
 uint32_t fb_sandbox_latency(const fb_sandbox_shared *shared);
 
 /// Supervisor (non-realtime), after the sandbox process is gone: marks the channel STARTING and idle, so the
-/// audio thread falls back until a new sandbox reports ready. Counters stay; `lateInARow` and `garbage` restart at 0.
+/// audio thread falls back until a new sandbox reports ready. Counters stay; `lateInARow` and the garbage counters
+/// restart at 0.
 void fb_sandbox_rearm(fb_sandbox_shared *shared);
 /// Counters the supervisor and tests read: cycles that missed their deadline in a row and in all, cycles the
 /// sandbox delivered, cycles whose output was non-finite or above +24 dBFS, and the last round trip (ns).
@@ -56,6 +57,11 @@ uint32_t fb_sandbox_late_in_a_row(const fb_sandbox_shared *shared);
 uint64_t fb_sandbox_late_total(const fb_sandbox_shared *shared);
 uint64_t fb_sandbox_delivered(const fb_sandbox_shared *shared);
 uint32_t fb_sandbox_garbage(const fb_sandbox_shared *shared);
+/// Cycles in a row whose output was garbage: the first of a run falls back and asks the sandbox to reset its plugins
+/// (fb_sandbox_resets), as the engine's NaN guard does in Foldback's process; a clean cycle ends the run.
+uint32_t fb_sandbox_garbage_in_a_row(const fb_sandbox_shared *shared);
+/// Runs of garbage so far (each asked for one reset).
+uint32_t fb_sandbox_garbage_runs(const fb_sandbox_shared *shared);
 uint64_t fb_sandbox_last_round_trip_ns(const fb_sandbox_shared *shared);
 
 /// Foldback's audio thread (a unit's reset, the NaN guard's): asks the sandbox to clear its plugins' state.
