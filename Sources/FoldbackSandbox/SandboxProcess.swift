@@ -9,9 +9,10 @@ import Synchronization
 
 /// A `foldback-sandbox` process hosting one plugin, watched by ``SandboxSupervisor``: a sandbox that crashed, missed
 /// ``hangCycles`` deadlines in a row or produced garbage that resets of its plugins do not cure (for ``garbageSeconds``
-/// in a row, or ``garbageRunLimit`` times within a second) is killed and started again with the plugin's last control values (the audio thread meanwhile bypasses
-/// or mutes the unit, then fades it back in); three faults within a minute leave it bypassed until ``reenable()``. A
-/// cycle of garbage that a reset cures (the engine's NaN guard in Foldback's process does the same) is logged, not a fault.
+/// in a row, or ``garbageRunLimit`` times within a second) is killed and started again with the plugin's last control
+/// values (the audio thread meanwhile bypasses or mutes the unit, then fades it back in); three faults within a minute
+/// leave it bypassed until ``reenable()``. Garbage that a reset cures (as the engine's NaN guard does in Foldback's
+/// process) is logged, not a fault.
 public final class SandboxProcess: @unchecked Sendable {
     /// Deadlines missed in a row that count as a hang.
     public static let hangCycles = 8
@@ -131,8 +132,14 @@ public final class SandboxProcess: @unchecked Sendable {
 
     /// One supervision step (the supervisor's thread): notices a fault and restarts, or notices the sandbox came back.
     func check() {
-        let (phase, process, startedAt) = state.withLock { ($0.phase, $0.process, $0.startedAt) }
+        var (phase, process, startedAt) = state.withLock { ($0.phase, $0.process, $0.startedAt) }
         guard phase == .starting || phase == .running, let process else { return }
+        if phase == .starting, process.isRunning, channel.isReady {   // back (and then watched like any other)
+            let took = ContinuousClock.now - startedAt
+            state.withLock { $0.phase = .running }
+            phase = .running
+            if restarts > 0 { Self.logger.notice("\(label) came back \(Self.milliseconds(took)) ms after its restart") }
+        }
         if !process.isRunning {
             let how = process.terminationReason == .uncaughtSignal
                 ? "crashed: signal \(process.terminationStatus) (\(Self.signalName(process.terminationStatus)))"
@@ -145,10 +152,6 @@ public final class SandboxProcess: @unchecked Sendable {
             fault("garbage: NaN, infinite or above +24 dBFS output \(Self.garbageRunLimit) times within a second, through resets of its plugins")
         } else if channel.lateInARow >= Self.hangCycles {
             fault("hang: missed \(channel.lateInARow) deadlines in a row")
-        } else if phase == .starting, channel.isReady {
-            let took = ContinuousClock.now - startedAt
-            state.withLock { $0.phase = .running }
-            if restarts > 0 { Self.logger.notice("\(label) came back \(Self.milliseconds(took)) ms after its restart") }
         } else if phase == .starting, ContinuousClock.now - startedAt > Self.startTimeout {
             fault("hang: not ready \(Self.milliseconds(Self.startTimeout)) ms after starting")
         } else {

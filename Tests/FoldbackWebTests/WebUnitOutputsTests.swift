@@ -9,7 +9,9 @@ import XCTest
 final class WebUnitOutputsTests: XCTestCase {
     private static let darc = "http://gareus.org/oss/lv2/darc#mono"
 
-    /// x42 darc (a compressor) on the vocal: its outputs `gain_min`, `gain_max` and `rms` (Signal Level, −80…10 dB).
+    /// x42 darc (a compressor) on the vocal: its outputs `gain_min`, `gain_max` and `rms` (Signal Level, −80…10 dB). In
+    /// Foldback's process: the cycles run here as fast as they can, faster than a live sandbox's deadlines allow (a
+    /// sandboxed plugin's meters: SandboxedUnitTests, and live in ConsolePageBrowserTests).
     func testAPluginsControlOutputsAreMetersThatFollowTheSignal() throws {
         let target = try WebTestTarget(text: """
             [[bus]]
@@ -21,6 +23,7 @@ final class WebUnitOutputsTests: XCTestCase {
               type = "lv2"
               id = "darc"
               uri = "\(Self.darc)"
+              isolation = "none"
               controls = { threshold = -30.0 }
             """)
         let state = WebState.read(target, setlist: nil)
