@@ -184,13 +184,21 @@ final class SandboxCycleWakeTests: XCTestCase {
         XCTAssertLessThan(busy.took, 0.001)
         XCTAssertEqual(channel.postedCycles, 0)
         usleep(40_000)   // the late cycle ends 30 ms after it started
-        var next = cycle(ramp.map { $0 * 0.75 })
-        if !next.delivered { next = cycle(ramp.map { $0 * 0.75 }) }   // a loaded machine may miss one 2.67 ms deadline
+        // A loaded machine (CI runs three test shards beside the sanitizers) may miss a 2.67 ms deadline now and then: the
+        // first cycle delivered after the late one is what is checked, within ten tries 5 ms apart.
+        func delivering(_ samples: [Float], posting posted: [Float]? = nil) -> (output: [Float], delivered: Bool, took: Double) {
+            var result = cycle(samples, posting: posted)
+            for _ in 0..<10 where !result.delivered {
+                usleep(5_000)
+                result = cycle(samples, posting: posted)
+            }
+            return result
+        }
+        let next = delivering(ramp.map { $0 * 0.75 })
         XCTAssertTrue(next.delivered)
         XCTAssertEqual(next.output, ramp.map { $0 * 0.75 * 0.5 }, "the cycle after the late one is this cycle's, not the late one's")
         XCTAssertEqual(channel.postedCycles, 1)
-        var mismatched = cycle(ramp, posting: ramp.map { -$0 })
-        if !mismatched.delivered { mismatched = cycle(ramp, posting: ramp.map { -$0 }) }
+        let mismatched = delivering(ramp, posting: ramp.map { -$0 })
         XCTAssertTrue(mismatched.delivered)
         XCTAssertEqual(mismatched.output, ramp.map { $0 * 0.5 }, "the unit's own input, not the post's")
         XCTAssertEqual(channel.postedCycles, 1, "a post with another input is not collected")
