@@ -17,6 +17,14 @@ public struct LV2UnitRecipe: Sendable, Equatable, Codable {
     /// Audio port symbols chosen by the preset.
     public var inputs: [String]?
     public var outputs: [String]?
+
+    /// The recipe without its control values: what a unit continuing another's running instance (or sandbox) across a
+    /// preset switch must match, since only control values may differ.
+    public var setup: LV2UnitRecipe {
+        var recipe = self
+        recipe.controls = [:]
+        return recipe
+    }
 }
 
 extension LV2Unit {

@@ -83,16 +83,11 @@ public final class SandboxGroup: @unchecked Sendable {
     /// the same hosting and format, as a lone ``SandboxedUnit`` continues its predecessor's. Called by the first member's
     /// continuation; the others then take their places in it. False when it cannot: the group then starts its own.
     func adopt(_ predecessor: SandboxGroup, channels: Int, sampleRate: Double, maxFrames: Int) -> Bool {
-        func withoutControls(_ plugin: LV2Unit) -> LV2UnitRecipe {
-            var recipe = plugin.recipe
-            recipe.controls = [:]
-            return recipe
-        }
         if adopted === predecessor { return true }
         guard lease == nil, predecessor !== self, predecessor.hosting == hosting, let oldLease = predecessor.lease,
               let oldFormat = predecessor.format, oldFormat.channels == channels, oldFormat.sampleRate == sampleRate,
               oldFormat.maxFrames == maxFrames, oldLease.process.phase != .stopped,
-              plugins.map(withoutControls) == predecessor.plugins.map(withoutControls)
+              plugins.map(\.recipe.setup) == predecessor.plugins.map(\.recipe.setup)
         else { return false }
         lease = oldLease
         members = predecessor.members

@@ -151,10 +151,8 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         if let group {
             return try continueGroup(group, predecessor: predecessor, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames)
         }
-        var mine = plugin.recipe, theirs = (predecessor as? SandboxedUnit)?.plugin.recipe
-        mine.controls = [:]
-        theirs?.controls = [:]
-        guard render == nil, group == nil, let old = predecessor as? SandboxedUnit, old !== self, mine == theirs, old.hosting == hosting,
+        guard render == nil, group == nil, let old = predecessor as? SandboxedUnit, old !== self, plugin.recipe.setup == old.plugin.recipe.setup,
+              old.hosting == hosting,
               let lease = old.lease, let format = old.format, format.channels == channels, format.sampleRate == sampleRate,
               format.maxFrames == maxFrames, lease.process.phase != .stopped
         else { return nil }
