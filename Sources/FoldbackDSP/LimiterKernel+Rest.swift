@@ -9,9 +9,17 @@ extension LimiterKernel {
     @_noLocks
     public mutating func skipsAtRest(frames: Int) -> Bool {
         guard reducedHolds == 0, depth == 0, glideFrames == 0, delay.holdsOnlyZeros() else { return false }
+        restAgain(frames: frames)
+        return true
+    }
+
+    /// Another `frames` frames of +0.0 for a limiter that ``skipsAtRest(frames:)`` found at rest and nothing has
+    /// reached since: its clocks only (what that call does once its checks pass; they still would, so they are not
+    /// read again).
+    @_noLocks
+    public mutating func restAgain(frames: Int) {
         delay.advance(by: frames)
         restHistory(frames: frames)
         blockMaximumDepth = 0
-        return true
     }
 }

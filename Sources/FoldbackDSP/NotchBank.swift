@@ -39,7 +39,7 @@ public struct NotchBank: ~Copyable {
     private let scratch: UnsafeMutablePointer<SIMD2<Double>>
     private let sampleRate: Double
     private let glideCoefficient: Double
-    private var chunkPhase = 0
+    var chunkPhase = 0
     /// Channels processed (1 or 2).
     public let channels: Int
 
@@ -124,7 +124,6 @@ public struct NotchBank: ~Copyable {
         var done = 0
         while done < frames {
             if chunkPhase == 0 { advanceGlides() }
-            let isGliding = (0..<Self.maximumNotches).contains { !slots[$0].isSettled }
             let count = min(isGliding ? Self.chunkFrames - chunkPhase : Self.passFrames, frames - done)
             let left = inputs[0] + done
             let right = inputs[channels - 1] + done
@@ -135,7 +134,12 @@ public struct NotchBank: ~Copyable {
                 active += 1
             }
             EQSectionCascade.run(gathered, count: active, scratch, frames: count, isMono: channels == 1)
-            for index in 0..<active { sections[gathered[index].owner] = gathered[index] }
+            for index in 0..<active {   // a state below 1e-30 is flushed, as the EQ's: at the edge of the normal
+                var section = gathered[index]   // range a decaying double can cycle instead of reaching zero
+                section.s1 = EQKernel.flushed(section.s1)
+                section.s2 = EQKernel.flushed(section.s2)
+                sections[section.owner] = section
+            }
             for channel in 0..<channels {
                 let output = outputs[channel] + done
                 for frame in 0..<count { output[frame] = Float(scratch[frame][channel]) }
@@ -145,8 +149,17 @@ public struct NotchBank: ~Copyable {
         }
     }
 
+    /// Whether any notch is still moving toward its target.
+    var isGliding: Bool { (0..<Self.maximumNotches).contains { !slots[$0].isSettled } }
+
+    /// Whether notch `index` has reached its target.
+    func isSettled(_ index: Int) -> Bool { slots[index].isSettled }
+
+    /// Whether notch `index`'s filter state is exactly zero.
+    func isStateZero(_ index: Int) -> Bool { sections[index].s1 == .zero && sections[index].s2 == .zero }
+
     /// Moves every gliding notch one chunk toward its target and redesigns its section.
-    private mutating func advanceGlides() {
+    mutating func advanceGlides() {
         for index in 0..<Self.maximumNotches where !slots[index].isSettled {
             let slot = slots + index
             var s = slot.pointee

@@ -31,10 +31,16 @@ enum EngineCycle {
             var chunk = min(frames - offset, state.pointee.chunkFrames, current.pointee.maxFrames)
             if let fading = state.pointee.fadingOut { chunk = min(chunk, fading.pointee.maxFrames) }
             clearOutputs(io, from: current.pointee.outputChannelCount, offset: offset, frames: chunk)
-            render(current, team: state.pointee.team,
+            let isFading = state.pointee.fadingOut != nil
+            if isFading || !current.pointee.renderAtRest(
                 inputs: io.pointee.inputs, inputCount: io.pointee.inputCount, inputOffset: offset,
-                outputs: io.pointee.outputs, outputCount: io.pointee.outputCount, outputOffset: offset, frames: chunk)
-            if state.pointee.fadingOut != nil { crossfade(state, offset: offset, frames: chunk) }
+                outputs: io.pointee.outputs, outputCount: io.pointee.outputCount, outputOffset: offset, frames: chunk) {
+                render(current, team: state.pointee.team,
+                    inputs: io.pointee.inputs, inputCount: io.pointee.inputCount, inputOffset: offset,
+                    outputs: io.pointee.outputs, outputCount: io.pointee.outputCount, outputOffset: offset, frames: chunk)
+                current.pointee.noteRest()
+            }
+            if isFading { crossfade(state, offset: offset, frames: chunk) }
             offset += chunk
         }
     }

@@ -169,6 +169,10 @@ public final class EngineGraph: @unchecked Sendable {
         return ((0..<render.pointee.busCount).map { buses[$0].limiterGatedChunks }, (0..<render.pointee.stripCount).map { strips[$0].silentChunks })
     }
 
+    /// The chunks in which the whole graph rested and was skipped but for its clocks, meters and output ports
+    /// (`GraphRest.swift`), as tests and benchmarks read it. Read while not rendering.
+    public var restChunks: Int { render.pointee.restChunks }
+
     /// Prepares a strip's or bus's units in order, flowing the channel count through them; units continue
     /// those of `predecessor` (the same strip or bus in the predecessor graph) where they can.
     private static func prepareUnits(of strip: UnitChainDescription, predecessor: ContinuableStrip?, sampleRate: Double, maxFrames: Int) throws(EngineError)

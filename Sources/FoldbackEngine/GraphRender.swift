@@ -138,6 +138,8 @@ struct BusRender {
     var dim: LinearSmoother
     /// Chunks its limiter was skipped at rest on exact +0.0 (silence gating; read by tests).
     var limiterGatedChunks = 0
+    /// Whether its output was exact +0.0 with its limiter (if any) at rest in the last chunk rendered in full.
+    var restedLastChunk = false
     /// A binaural bus's room, added to the mix before talkback and the units, if it has one.
     var room: UnsafeMutablePointer<BinauralRoom>? = nil
 }
@@ -234,6 +236,10 @@ struct GraphRender {
 
     /// Whether chains at rest on exact zeros skip their units (see ``GraphDescription/isGatingEnabled``).
     var isGatingEnabled = true
+    /// Whether the whole graph rested in the last chunk, so a silent chunk may skip it (see `GraphRest.swift`),
+    /// and the chunks it skipped so (read by tests).
+    var isAtRest = false
+    var restChunks = 0
 
     /// The most channels a unit may read or write.
     static let maxUnitChannels = 8

@@ -132,6 +132,7 @@ extension GraphRender {
         }
         meters.update(Int(bus.pointee.meter), blockPeak: level.peak, blockMeanSquare: level.meanSquare, factors: factors)
         tapBus(bus - buses, channels: channels, frames: frames, isSilent: isOutputSilent)
+        bus.pointee.restedLastChunk = isOutputSilent
         busOutputs[bus - buses] = BusOutput(first: unitInputs[0], second: unitInputs[min(1, channels - 1)], channels: Int32(channels))
     }
 }

@@ -26,6 +26,9 @@ struct MeterBank: @unchecked Sendable {
     private let peakReleasePerFrame: Float
     /// Frames in the RMS time constant.
     private let rmsTimeConstantFrames: Float
+    /// The last chunk length ``factors(frames:)`` was asked for (−1: none) and its two factors (audio thread).
+    private let cachedFrames: UnsafeMutablePointer<Int>
+    private let cachedFactors: UnsafeMutablePointer<Float>
 
     init(count: Int, sampleRate: Double) {
         self.count = count
@@ -38,6 +41,10 @@ struct MeterBank: @unchecked Sendable {
         peakHold.initialize(repeating: 0, count: max(1, count))
         meanSquare = .allocate(capacity: max(1, count))
         meanSquare.initialize(repeating: 0, count: max(1, count))
+        cachedFrames = .allocate(capacity: 1)
+        cachedFrames.initialize(to: -1)
+        cachedFactors = .allocate(capacity: 2)
+        cachedFactors.initialize(repeating: 0, count: 2)
         peakReleasePerFrame = Float(log(10.0) * (20.0 / 20.0) / (1.7 * sampleRate))
         // Mean-square time constant τ with √(1 − e^(−0.3/τ)) = 0.99, i.e. τ = 0.3 s / 3.912.
         rmsTimeConstantFrames = Float(0.3 / 3.912 * sampleRate)
@@ -48,13 +55,19 @@ struct MeterBank: @unchecked Sendable {
         trips.deallocate()
         peakHold.deallocate()
         meanSquare.deallocate()
+        cachedFrames.deallocate()
+        cachedFactors.deallocate()
     }
 
-    /// Per-chunk decay factors for peak hold and RMS smoothing (computed once per chunk for all meters).
+    /// Per-chunk decay factors for peak hold and RMS smoothing (computed once per chunk length for all meters;
+    /// audio thread).
     func factors(frames: Int) -> (peakDecay: Float, rmsWeight: Float) {
-        let peakDecay = expf(-peakReleasePerFrame * Float(frames))
-        let rmsWeight = 1 - expf(-Float(frames) / rmsTimeConstantFrames)
-        return (peakDecay, rmsWeight)
+        if cachedFrames.pointee != frames {
+            cachedFactors[0] = expf(-peakReleasePerFrame * Float(frames))
+            cachedFactors[1] = 1 - expf(-Float(frames) / rmsTimeConstantFrames)
+            cachedFrames.pointee = frames
+        }
+        return (cachedFactors[0], cachedFactors[1])
     }
 
     /// Audio thread: folds one chunk's peak and mean square into meter `index` and publishes it.

@@ -5,6 +5,7 @@ import FoldbackDSP
 extension GraphRender {
     /// Applies one change; out-of-range indices are ignored (the non-realtime side validated them).
     mutating func apply(_ change: ParameterChange) {
+        isAtRest = false   // whatever it changes, the next chunk renders in full
         let strip = Int(change.strip)
         let index = Int(change.index)
         let isOn = change.value >= 0.5

@@ -12,9 +12,8 @@ extension GraphRender {
     static func skipsAtRest(_ slot: UnsafeMutablePointer<UnitSlot>, isInputSilent: Bool, frames: Int) -> Bool {
         guard isInputSilent, slot.pointee.bypass.isSettled, slot.pointee.bypass.value == 0, slot.pointee.mirror == nil,
               let rest = slot.pointee.functions.rest else { return false }
-        if slot.pointee.isKnownAtRest, rest.advance != nil {
-            slot.pointee.restFrames += frames   // owed to its clocks, paid before anything reaches the unit
-            if slot.pointee.restFrames >= 1 << 28 { Self.settleRest(slot) }
+        if slot.pointee.isKnownAtRest, let advance = rest.advance {
+            restAgain(slot, advance: advance, eachChunk: rest.advancesEachChunk, frames: frames)
         } else if rest.check(slot.pointee.state, Int32(frames)) {
             slot.pointee.isKnownAtRest = true
         } else {
@@ -22,6 +21,20 @@ extension GraphRender {
         }
         slot.pointee.gatedChunks &+= 1
         return true
+    }
+
+    /// Another chunk of `frames` frames for a unit known at rest whose rest has an `advance`: owed to its clocks,
+    /// paid before anything reaches the unit, or advanced now when the unit asks for each chunk.
+    @inline(__always)
+    static func restAgain(
+        _ slot: UnsafeMutablePointer<UnitSlot>, advance: @convention(c) (UnsafeMutableRawPointer, Int32) -> Void, eachChunk: Bool, frames: Int
+    ) {
+        if eachChunk {
+            advance(slot.pointee.state, Int32(frames))
+        } else {
+            slot.pointee.restFrames += frames
+            if slot.pointee.restFrames >= 1 << 28 { Self.settleRest(slot) }
+        }
     }
 
     /// Pays a unit known at rest the clock frames it is owed (``UnitSlot/restFrames``) through ``UnitRest/advance``,

@@ -38,6 +38,18 @@ struct SampleRing: @unchecked Sendable {
         core.publish(upTo: start + frames)
     }
 
+    /// Producer (audio thread): appends `frames` zeros, what ``write(_:_:frames:)`` appends of silence.
+    @inline(__always)
+    func writeSilence(frames: Int) {
+        guard let start = core.reserve(frames) else {
+            overruns.wrappingIncrement(ordering: .relaxed)
+            return
+        }
+        let mask = core.mask
+        for frame in 0..<frames { storage[(start + frame) & mask] = 0 }
+        core.publish(upTo: start + frames)
+    }
+
     /// Consumer: samples waiting.
     var available: Int { core.readableCount }
 

@@ -127,10 +127,7 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
     private static let functions = UnitRenderFunctions(
         process: { state, inputs, outputs, frames in
             let unit = state.assumingMemoryBound(to: FeedbackCore.State.self)
-            while let command = unit.pointee.commands.pop() {
-                unit.pointee.bank.setNotch(Int(command.slot), frequency: Double(command.frequency), depthDB: Double(command.depthDB),
-                                           q: Double(command.q), depthRateDBPerSecond: Double(command.depthRate))
-            }
+            applyCommands(unit)
             let count = Int(frames)
             unit.pointee.bank.process(inputs: inputs, outputs: outputs, frames: count)
             let last = unit.pointee.bank.channels - 1
@@ -141,8 +138,35 @@ public final class FeedbackUnit: EngineUnit, @unchecked Sendable {
         },
         reset: { state in
             state.assumingMemoryBound(to: FeedbackCore.State.self).pointee.bank.reset()
-        }
+        },
+        // At rest (every placed notch's filter holds zeros) the unit still takes the analysis's commands, glides its
+        // notches and feeds the analysis its zeros every chunk: only the filtering of zeros is skipped.
+        rest: UnitRest(
+            { state, frames in
+                guard state.assumingMemoryBound(to: FeedbackCore.State.self).pointee.bank.isAtRest() else { return false }
+                advanceAtRest(state, frames: frames)
+                return true
+            },
+            advance: { state, frames in advanceAtRest(state, frames: frames) },
+            advancesEachChunk: true)
     )
+
+    /// Applies the notch commands the analysis sent (audio thread).
+    @inline(__always)
+    private static func applyCommands(_ unit: UnsafeMutablePointer<FeedbackCore.State>) {
+        while let command = unit.pointee.commands.pop() {
+            unit.pointee.bank.setNotch(Int(command.slot), frequency: Double(command.frequency), depthDB: Double(command.depthDB),
+                                       q: Double(command.q), depthRateDBPerSecond: Double(command.depthRate))
+        }
+    }
+
+    /// What processing `frames` frames of zeros does at rest: commands, glides and the zeros for the analysis.
+    private static func advanceAtRest(_ state: UnsafeMutableRawPointer, frames: Int32) {
+        let unit = state.assumingMemoryBound(to: FeedbackCore.State.self)
+        applyCommands(unit)
+        unit.pointee.bank.advanceAtRest(frames: Int(frames))
+        unit.pointee.samples.writeSilence(frames: Int(frames))
+    }
 }
 
 extension FeedbackUnit: OfflineDrivenUnit {

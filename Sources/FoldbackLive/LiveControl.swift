@@ -30,8 +30,8 @@ package final class LiveControl: @unchecked Sendable {
     private var worker: PeriodicWorker?
     /// Polls since the start (fb-control's thread only).
     private var polls = 0
-    /// Polls between two malloc trims: 30 s at 20 Hz.
-    private static let trimPolls = 600
+    /// Polls between two malloc trims: 30 s (set from the poll period at start).
+    private var trimPolls = 600
     /// SIGHUP arrivals, as the control thread last saw them.
     private var hangup: SignalCounter
     /// What the surfaces have to say at start (OSC's port, the web links, QR codes with `--qr`): printed after the
@@ -94,7 +94,11 @@ package final class LiveControl: @unchecked Sendable {
         view = options.meters ? MeterView(isTerminal: isatty(STDOUT_FILENO) != 0) : nil
         keys = options.meters ? MeterViewKeys(session: session, router: router) : nil
         hangup = SignalCounter(SIGHUP)   // installed before the thread starts: SIGHUP never kills foldback
-        let worker = PeriodicWorker(name: "fb-control", period: .milliseconds(50)) { [self] in poll() }
+        // 20 Hz while the meter view draws or --watch looks at the file; else 4 Hz (SIGHUP and the heap trim only):
+        // each wake costs a show at rest tens of microseconds on a virtual machine.
+        let period = view != nil || watch ? 50 : 250
+        trimPolls = 30_000 / period
+        let worker = PeriodicWorker(name: "fb-control", period: .milliseconds(period)) { [self] in poll() }
         self.worker = worker
         worker.start()
     }
@@ -122,12 +126,12 @@ package final class LiveControl: @unchecked Sendable {
         view?.finish()
     }
 
-    /// 20 Hz: SIGHUP and `--watch` reloads, the meter view; every ``trimPolls`` polls, free heap pages go back
+    /// 20 Hz (4 Hz without the meter view and `--watch`): SIGHUP and `--watch` reloads, the meter view; every ``trimPolls`` polls, free heap pages go back
     /// to the system (a show's workers allocate and free thousands of small blocks a second, and glibc keeps the
     /// pages a burst leaves free, so RSS would creep up while the heap stays flat).
     private func poll() {
         polls &+= 1
-        if polls % Self.trimPolls == 0 { _ = fb_malloc_trim() }
+        if polls % trimPolls == 0 { _ = fb_malloc_trim() }
         if hangup.hasArrived() {
             reload(because: "SIGHUP")
         } else if watch, hasPresetFileChanged() {

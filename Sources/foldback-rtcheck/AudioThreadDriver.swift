@@ -28,7 +28,11 @@ final class AudioThreadDriver: @unchecked Sendable {
     /// Whether the disk-fed source holds the next cycle's frames: the thread waits for it (up to a second) between cycles.
     private let isSourceReady: @Sendable () -> Bool
 
-    init(engine: Engine, cycles: Int, frames: Int, paceMicroseconds: Int, injectFault: Bool, isSourceReady: @escaping @Sendable () -> Bool = { true }) {
+    /// Every input plays a 440 Hz tone at −6 dBFS, or digital silence when `isSilent`.
+    init(
+        engine: Engine, cycles: Int, frames: Int, paceMicroseconds: Int, injectFault: Bool, isSilent: Bool = false,
+        isSourceReady: @escaping @Sendable () -> Bool = { true }
+    ) {
         self.injectFault = injectFault
         self.isSourceReady = isSourceReady
         self.engine = engine
@@ -36,7 +40,7 @@ final class AudioThreadDriver: @unchecked Sendable {
         self.frames = frames
         self.paceMicroseconds = paceMicroseconds
         input = .allocate(capacity: frames)
-        for frame in 0..<frames { input[frame] = 0.5 * sinf(Float(frame) * 2 * .pi * 440 / 48000) }
+        for frame in 0..<frames { input[frame] = isSilent ? 0 : 0.5 * sinf(Float(frame) * 2 * .pi * 440 / 48000) }
         outputs = (0..<engine.configuration.outputCapacity).map { _ in
             let buffer = UnsafeMutablePointer<Float>.allocate(capacity: frames)
             buffer.initialize(repeating: 0, count: frames)

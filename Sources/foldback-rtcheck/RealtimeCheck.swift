@@ -140,6 +140,9 @@ struct RealtimeCheck: ParsableCommand {
             summary += "; \(threads) render threads, workers ran \(workerItems) of \(team.itemsByLane.reduce(0, +)) work items, \(team.wakes) futex wakes in \(team.cycles) cycles"
             if workerItems == 0 { failures.append("the render workers took no work items") }
         }
+        let rest = try RealtimeRest.run(engine: engine, frames: frames, maxFrames: maxFrames)
+        summary += "; " + rest.summary
+        failures += rest.failures
         if let counter, !noAllocCount {
             let counts = counter.counts
             summary += "; audio-path allocations \(counts.allocations), frees \(counts.frees)"
