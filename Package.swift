@@ -216,7 +216,7 @@ let package = Package(
         .testTarget(name: "FoldbackDSPTests", dependencies: ["FoldbackDSP", "FoldbackEngine"]),
         .testTarget(name: "FoldbackEngineTests", dependencies: ["FoldbackEngine", "FoldbackDSP", "CFoldbackTeam", "FoldbackTestSupport", .product(name: "Atomics", package: "swift-atomics")]),
         .testTarget(name: "FoldbackPresetsTests", dependencies: ["FoldbackPresets", "FoldbackGraph", "FoldbackEngine", "FoldbackDSP", "FoldbackLV2", "FoldbackFeedback", "TOMLKit"]),
-        .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackRender", "FoldbackPresets", "FoldbackGraph"]),
+        .testTarget(name: "FoldbackFeedbackTests", dependencies: ["FoldbackFeedback", "FoldbackFeedbackTesting", "FoldbackDSP", "FoldbackEngine", "FoldbackJACK", "FoldbackJACKTesting", "FoldbackRender", "FoldbackPresets", "FoldbackGraph", "CFoldbackTeam"]),
         .testTarget(name: "FoldbackRenderTests", dependencies: ["FoldbackRender", "FoldbackEngine", "FoldbackTestSupport"]),
         .testTarget(name: "FoldbackPlotTests", dependencies: ["FoldbackPlot", "FoldbackDSP"]),
         .testTarget(name: "FoldbackHRTFTests", dependencies: ["FoldbackHRTF", "FoldbackDSP", "CFFTW"]),
