@@ -36,7 +36,7 @@ extension GraphRender {
         for index in 0..<stripCount {
             let strip = strips + index
             if !Self.isDormant(strip) { strip.pointee.silentChunks &+= 1 }
-            meters.update(Int(strip.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: factors)
+            meters.updateSilent(Int(strip.pointee.meter), factors: factors)
             for offset in 0..<Int(strip.pointee.sendCount) {
                 let send = sends + Int(strip.pointee.firstSend) + offset
                 send.pointee.delay?.pointee.advance(by: frames)
@@ -51,7 +51,7 @@ extension GraphRender {
                 limiter.pointee.restAgain(frames: frames)
                 bus.pointee.limiterGatedChunks &+= 1
             }
-            meters.update(Int(bus.pointee.meter), blockPeak: 0, blockMeanSquare: 0, factors: factors)
+            meters.updateSilent(Int(bus.pointee.meter), factors: factors)
             if isTapping, let analysis = busAnalysisTaps[index] {
                 analysis.pointee.write(UnsafePointer(unitInputs), count: 0, frames: frames, gain: 1, frameGains: nil)
             }

@@ -80,6 +80,13 @@ struct MeterBank: @unchecked Sendable {
         UnsafeAtomic<UInt32>(at: published + 2 * index + 1).store(smoothed.bitPattern, ordering: .relaxed)
     }
 
+    /// Audio thread: folds a chunk of exact zeros into meter `index`, as ``update(_:blockPeak:blockMeanSquare:factors:)``
+    /// does; a meter already at +0.0 stays as it is, so it is not touched.
+    func updateSilent(_ index: Int, factors: (peakDecay: Float, rmsWeight: Float)) {
+        guard peakHold[index].bitPattern != 0 || meanSquare[index].bitPattern != 0 else { return }
+        update(index, blockPeak: 0, blockMeanSquare: 0, factors: factors)
+    }
+
     /// Audio thread: counts one NaN/Inf guard trip on meter `index`.
     func recordGuardTrip(_ index: Int) {
         UnsafeAtomic<Int>(at: trips + index).wrappingIncrement(ordering: .relaxed)

@@ -33,6 +33,12 @@ final class JACKConnectionTracker: @unchecked Sendable {
     private var forgotten: [JACKConnection] = []
     /// How long a connection undone while both its ports exist is kept for a server restart.
     static let forgetDelay: TimeInterval = 1.5
+    /// The count of port-connect notifications when the last snapshot was taken, and when that was.
+    private var snapshotGeneration = -1
+    private var snapshotTime = Date.distantPast
+    /// How often a snapshot is taken while no connection was made or broken anywhere and none is held undone: a
+    /// safety net for a change JACK did not announce.
+    static let quietSnapshotInterval: TimeInterval = 1
 
     /// Every connection a restart would bring back: those seen at the last snapshot, those waiting to be
     /// restored, and those undone less than ``forgetDelay`` ago.
@@ -47,6 +53,18 @@ final class JACKConnectionTracker: @unchecked Sendable {
             defer { forgotten = [] }
             return forgotten
         }
+    }
+
+    /// ``snapshot(client:ports:now:)``, when a connection was made or broken since the last one (`generation`, the
+    /// count of JACK's port-connect notifications, moved), a connection is held undone (its forget delay runs), or
+    /// ``quietSnapshotInterval`` has passed: an idle show does not walk the server's connections ten times a second.
+    func snapshotIfChanged(client: JACKClient, ports: [JACKPort], generation: Int, now: Date = Date()) {
+        let isDue = lock.withLock {
+            generation != snapshotGeneration || !undone.isEmpty || now.timeIntervalSince(snapshotTime) >= Self.quietSnapshotInterval
+        }
+        guard isDue else { return }
+        lock.withLock { (snapshotGeneration, snapshotTime) = (generation, now) }   // read before the snapshot: a change
+        snapshot(client: client, ports: ports, now: now)                            // during it is seen next time
     }
 
     /// Replaces the known connections with what the server holds for `ports` now. Skipped while the

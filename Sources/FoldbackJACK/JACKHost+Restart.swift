@@ -19,7 +19,8 @@ extension JACKHost {
 
     /// Call every 100 ms or so from the owner's loop, never the audio thread: makes the pending
     /// connections whose other end now exists, then records what the server holds for this client's
-    /// ports, including connections others made in a patchbay. Does nothing while the server is gone.
+    /// ports, including connections others made in a patchbay (after JACK announced a connection change, else once
+    /// a second). Does nothing while the server is gone.
     /// - Returns: the connections restored by this call.
     @discardableResult
     public func maintainConnections() -> [JACKConnection] {
@@ -29,7 +30,7 @@ extension JACKHost {
         var ports = inputs.merging(outputs) { first, _ in first }
         if let midi = midiInputPort { ports[Self.midiInputPortName] = midi }
         let made = connectionTracker.pendingConnections.isEmpty ? [] : connectionTracker.restore(client: client, ports: ports)
-        connectionTracker.snapshot(client: client, ports: Array(ports.values))
+        connectionTracker.snapshotIfChanged(client: client, ports: Array(ports.values), generation: notifications.connectionGeneration)
         return made
     }
 

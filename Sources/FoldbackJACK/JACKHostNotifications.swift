@@ -17,6 +17,8 @@ final class JACKHostNotifications: @unchecked Sendable {
     var tracker: JACKConnectionTracker?
     /// Called after any connection in the server's graph is made or broken (guarded by `lock`).
     private var connectionObserver: (@Sendable () -> Void)?
+    /// Connections made or broken anywhere in the server's graph since the client opened (guarded by `lock`).
+    private var connectionChanges = 0
 
     init(sampleRate: Double, bufferSize: Int, onFormatChange: JACKHost.FormatChangeHandler?) {
         reportedFormat = (sampleRate, bufferSize)
@@ -60,6 +62,9 @@ final class JACKHostNotifications: @unchecked Sendable {
             return latencyPaths != self.latencyPaths
         }
     }
+
+    /// How many connections were made or broken anywhere in the server's graph so far (JACK's port-connect notifications).
+    var connectionGeneration: Int { lock.withLock { connectionChanges } }
 
     /// Calls `observer` on JACK's notification thread after each connection made or broken anywhere (nil: none).
     func observeConnections(_ observer: (@Sendable () -> Void)?) { lock.withLock { connectionObserver = observer } }
@@ -115,6 +120,9 @@ final class JACKHostNotifications: @unchecked Sendable {
         first, second, isConnect, arg in
         guard let notifications = from(arg) else { return }
         if isConnect != 0 { notifications.connected(first, second) }
-        notifications.lock.withLock { notifications.connectionObserver }?()
+        notifications.lock.withLock {
+            notifications.connectionChanges &+= 1
+            return notifications.connectionObserver
+        }?()
     }
 }
