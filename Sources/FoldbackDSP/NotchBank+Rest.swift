@@ -19,11 +19,6 @@ extension NotchBank {
             return
         }
         var done = 0
-        while done < frames {
-            if chunkPhase == 0 { advanceGlides() }
-            let count = min(isGliding ? Self.chunkFrames - chunkPhase : Self.passFrames, frames - done)
-            done += count
-            chunkPhase = (chunkPhase + count) % Self.chunkFrames
-        }
+        while done < frames { done += beginPass(upTo: frames - done) }
     }
 }

@@ -123,8 +123,7 @@ public struct NotchBank: ~Copyable {
     public mutating func process(inputs: UnsafePointer<UnsafePointer<Float>>, outputs: UnsafePointer<UnsafeMutablePointer<Float>>, frames: Int) {
         var done = 0
         while done < frames {
-            if chunkPhase == 0 { advanceGlides() }
-            let count = min(isGliding ? Self.chunkFrames - chunkPhase : Self.passFrames, frames - done)
+            let count = beginPass(upTo: frames - done)
             let left = inputs[0] + done
             let right = inputs[channels - 1] + done
             for frame in 0..<count { scratch[frame] = SIMD2(Double(left[frame]), Double(right[frame])) }
@@ -145,8 +144,16 @@ public struct NotchBank: ~Copyable {
                 for frame in 0..<count { output[frame] = Float(scratch[frame][channel]) }
             }
             done += count
-            chunkPhase = (chunkPhase + count) % Self.chunkFrames
         }
+    }
+
+    /// Starts one pass of at most `remaining` frames: glides a chunk on when one begins, moves the chunk phase past
+    /// the pass (a chunk's frames while a notch glides, else up to ``passFrames``) and returns its length.
+    mutating func beginPass(upTo remaining: Int) -> Int {
+        if chunkPhase == 0 { advanceGlides() }
+        let count = min(isGliding ? Self.chunkFrames - chunkPhase : Self.passFrames, remaining)
+        chunkPhase = (chunkPhase + count) % Self.chunkFrames
+        return count
     }
 
     /// Whether any notch is still moving toward its target.

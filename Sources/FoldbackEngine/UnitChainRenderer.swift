@@ -15,7 +15,7 @@ extension GraphRender {
             let slot = units + first + offset
             let inputChannels = Int(slot.pointee.inputChannels)
             let outputChannels = Int(slot.pointee.outputChannels)
-            if slot.pointee.bypass.isSettled && slot.pointee.bypass.value >= 1 {
+            if Self.isBypassed(slot) {
                 for channel in currentCount..<max(currentCount, outputChannels) { current[channel] = current[currentCount - 1] }
                 currentCount = max(currentCount, outputChannels)
                 continue

@@ -17,7 +17,7 @@ extension GraphRender {
             guard strip.pointee.unitCount > 0 else { continue }
             let slot = units + Int(strip.pointee.firstUnit)
             guard let post = slot.pointee.functions.post, slot.pointee.functions.rest == nil,
-                  !(slot.pointee.bypass.isSettled && slot.pointee.bypass.value >= 1),
+                  !Self.isBypassed(slot),
                   strip.pointee.returnBus < 0, stripSources[index] == nil, take == nil || takeChannels[index] < 0,
                   !Self.isDormant(strip), Self.isTrimSteady(strip)
             else { continue }
