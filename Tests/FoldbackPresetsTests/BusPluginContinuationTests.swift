@@ -8,7 +8,8 @@ import FoldbackGraph
 
 final class BusPluginContinuationTests: XCTestCase {
     /// The swh plate (mono in, stereo out) as a `[[bus.unit]]` on the mono bus `main` (fed by `vox`), folded back
-    /// to mono; `keys` into `aux`.
+    /// to mono; `keys` into `aux`. The plate runs in this process (`isolation = "none"`): a live sandbox that misses a
+    /// deadline on a loaded machine would fall back for that cycle, and this test compares sample for sample.
     private func preset(keysGainDB: Float) throws -> Preset {
         try PresetLoader.parse("""
             [[bus]]
@@ -19,6 +20,7 @@ final class BusPluginContinuationTests: XCTestCase {
               type = "lv2"
               id = "fx"
               uri = "\(PluginContinuationTests.plate)"
+              isolation = "none"
               controls = { time = 3, damping = 0.3, wet = 0.3 }
             [[bus]]
             name = "aux"
