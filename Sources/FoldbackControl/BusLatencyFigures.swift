@@ -1,6 +1,6 @@
 // The latency figures of one bus as the engineer reads them: what Foldback adds, and the round trip JACK reports. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import FoldbackPresets
+import FoldbackPresets
 
 /// How late a bus's signal reaches the ears: Foldback's part (strip units and the bus limiter on its
 /// slowest path) and the whole round trip JACK computes from the capture ports feeding the bus to the

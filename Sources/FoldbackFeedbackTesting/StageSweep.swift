@@ -1,6 +1,6 @@
 // The stage sweep: one cell of the feedback grid (loop delay × JACK period × rate × room) run with and without a live unit, and what it measured. Non-realtime (offline, faster than realtime).
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import FoldbackDSP
+import FoldbackDSP
 import FoldbackFeedback
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 // A netjack2 slave: the `jackd -d net` options Foldback starts one with, and what a running slave's ports say about the network. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CJack
-public import Foundation
+import Foundation
 
 /// A private `jackd -d net` slave of a netjack2 master (a stage box running `netmanager`).
 ///

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CFoldback
 import Foundation
-package import FoldbackEngine
-package import FoldbackPresets
-package import FoldbackRender
+import FoldbackEngine
+import FoldbackPresets
+import FoldbackRender
 
 extension LiveSession {
     /// Toggles the file players on SIGUSR2 and warns when one runs dry.

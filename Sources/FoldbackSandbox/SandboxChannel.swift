@@ -1,6 +1,6 @@
 // One sandbox's shared-memory channel as Swift sees it: made by Foldback, opened by the sandbox, its counters. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import CFoldbackSandbox
+import CFoldbackSandbox
 import Glibc
 
 /// The locked, pre-faulted shared memory one sandbox and Foldback's audio thread exchange a cycle through
@@ -105,11 +105,16 @@ public final class SandboxChannel: @unchecked Sendable {
         var answer = [CChar](repeating: 0, count: Int(FB_SANDBOX_TEXT_BYTES))
         while ContinuousClock.now < deadline {
             if fb_sandbox_command_wait(shared, seq, 20_000_000, &status, &answer, UInt32(answer.count)) != 0 {
-                return (status, String(cString: answer))
+                return (status, Self.string(answer))
             }
             if !isAlive() { return nil }
         }
         return nil
+    }
+
+    /// The text of a command word's buffer: its bytes up to the first NUL, as UTF-8.
+    static func string(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

@@ -23,7 +23,7 @@ enum SandboxCommandThread {
             var text = [CChar](repeating: 0, count: Int(FB_SANDBOX_TEXT_BYTES))
             while getppid() == parentProcess {
                 guard fb_sandbox_command_take(channel.shared, &seen, idleCheckNanoseconds, &kind, &text, UInt32(text.count)) != 0 else { continue }
-                let (status, answer) = answer(kind, text: String(cString: text), served: served)
+                let (status, answer) = answer(kind, text: SandboxChannel.string(text), served: served)
                 fb_sandbox_command_answer(channel.shared, seen, status, answer)
             }
         }

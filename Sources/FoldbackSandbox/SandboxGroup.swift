@@ -1,7 +1,7 @@
 // One sandbox process shared by a strip's (or bus's) consecutive `isolation = "strip"` plugins: its layout and launch. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import CFoldbackSandbox
-public import FoldbackEngine
+import CFoldbackSandbox
+import FoldbackEngine
 public import FoldbackLV2
 import Glibc
 

@@ -1,6 +1,6 @@
 // An LV2 unit whose plugin runs in a sandbox process: the engine unit Foldback's graph holds. Setup non-realtime; render realtime (C).
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import CFoldbackSandbox
+import CFoldbackSandbox
 public import FoldbackEngine
 public import FoldbackLV2
 import Glibc

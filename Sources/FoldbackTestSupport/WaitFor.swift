@@ -1,6 +1,6 @@
 // Waiting on a condition in tests, with a deadline, instead of fixed sleeps. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import Foundation
+import Foundation
 
 /// Polls `condition` every 5 ms until it holds, or throws `TimedOut` after `timeout` seconds.
 public func waitFor(_ what: String, timeout: Double = 10, _ condition: () throws -> Bool) throws {

@@ -1,6 +1,6 @@
 // The read-only outputs units publish (an LV2 plugin's control outputs: gain reduction, levels) as the web sees them: described once in the state, valued on every meter tick. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import FoldbackEngine
+import FoldbackEngine
 
 /// One read-only output of a unit: a page draws it as a meter in the unit's editor.
 public struct WebUnitOutput: Encodable, Equatable, Sendable {

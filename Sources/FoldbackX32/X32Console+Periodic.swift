@@ -1,6 +1,6 @@
 // An X32 port's periodic requests: /subscribe, /meters, /batchsubscribe and /formatsubscribe, checked and answered. Non-realtime.
 // SPDX-License-Identifier: GPL-3.0-or-later
-public import FoldbackControl
+import FoldbackControl
 import FoldbackEngine
 
 extension X32Console {

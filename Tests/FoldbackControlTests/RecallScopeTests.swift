@@ -95,10 +95,10 @@ final class RecallScopeTests: XCTestCase {
         let router = ControlRouter(target: target)
         set(router, [("strip/gtr/send/iem_vox/gain_db", .float(-7))])
         for name in ["two.toml", "three.toml"] {   // two more songs with the file's −10 dB: the move stays
-            try target.switchPreset(toPath: try ControlFixtures.write(Self.song(), name: name))
+            _ = try target.switchPreset(toPath: try ControlFixtures.write(Self.song(), name: name))
             XCTAssertEqual(value(router, "strip/gtr/send/iem_vox/gain_db"), -7, name)
         }
-        try target.switchPreset(toPath: try ControlFixtures.write(Self.song(gtrEarDB: -12), name: "four.toml"))
+        _ = try target.switchPreset(toPath: try ControlFixtures.write(Self.song(gtrEarDB: -12), name: "four.toml"))
         XCTAssertEqual(value(router, "strip/gtr/send/iem_vox/gain_db"), -12, "song 4's file changes the send: taken")
         XCTAssertEqual(target.lastSamples(dc: [0.5, 0, 0], outputs: 2)[1], 0.5 * linear(-12), accuracy: 1e-5)
     }
@@ -112,7 +112,7 @@ final class RecallScopeTests: XCTestCase {
         // Song 2 changes every one of them, but marks the singer's bus, the keys strip, the compressor and the vocal's fader safe.
         let next = Self.song(gtrDB: -6, gtrEarDB: -12, keysDB: -9, threshold: -30, voxDB: -8, keysSafe: true, compSafe: true, busSafe: true,
                              safePaths: "[\"strip/vox/gain_db\"]")
-        try target.switchPreset(toPath: try ControlFixtures.write(next, name: "safe.toml"))
+        _ = try target.switchPreset(toPath: try ControlFixtures.write(next, name: "safe.toml"))
         XCTAssertEqual(value(router, "strip/gtr/send/iem_vox/gain_db"), -7, "a send into a recall-safe bus")
         XCTAssertEqual(value(router, "strip/keys/gain_db"), -5, "a recall-safe strip")
         XCTAssertEqual(value(router, "strip/keys/unit/comp/threshold_db"), -25, "a recall-safe unit")
@@ -123,7 +123,7 @@ final class RecallScopeTests: XCTestCase {
 
         // Without the safes, the same song recalls each of them.
         target.recall.safes = RecallSafes()
-        try target.switchPreset(toPath: try ControlFixtures.write(Self.song(), name: "plain.toml"))
+        _ = try target.switchPreset(toPath: try ControlFixtures.write(Self.song(), name: "plain.toml"))
         XCTAssertEqual(value(router, "strip/gtr/send/iem_vox/gain_db"), -10)
         XCTAssertEqual(value(router, "strip/keys/gain_db"), 0)
         XCTAssertEqual(value(router, "strip/keys/unit/comp/threshold_db"), -20)
@@ -135,7 +135,7 @@ final class RecallScopeTests: XCTestCase {
         let router = ControlRouter(target: target)
         target.recall.mode = .full
         set(router, [("strip/gtr/send/iem_vox/gain_db", .float(-7)), ("strip/keys/send/foh/mute", .int(1)), ("strip/vox/gain_db", .float(-2))])
-        try target.switchPreset(toPath: try ControlFixtures.write(Self.song(safePaths: "[\"strip/vox\"]"), name: "full.toml"))
+        _ = try target.switchPreset(toPath: try ControlFixtures.write(Self.song(safePaths: "[\"strip/vox\"]"), name: "full.toml"))
         XCTAssertEqual(value(router, "strip/gtr/send/iem_vox/gain_db"), -10, "full recall: the file's")
         XCTAssertEqual(value(router, "strip/keys/send/foh/mute"), 0, "full recall: the file's")
         XCTAssertEqual(value(router, "strip/vox/gain_db"), -2, "a safe strip survives a full recall")

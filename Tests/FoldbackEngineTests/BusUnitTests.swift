@@ -132,7 +132,7 @@ final class BusUnitTests: XCTestCase {
             buses: [BusDescription(name: "main", channels: 1, units: [CompressorUnit(values: ["threshold_db": -30, "ratio": 4])], unitIDs: ["glue"])])
         let host = OfflineEngine(maxFrames: 256, inputs: 1, outputs: 1)
         let graph = try host.install(description, sampleRate: 48000, graphMaxFrames: 256)
-        host.render([TestSignal.sine(frames: 24000, sampleRate: 48000, amplitude: 0.5)], blockSize: 253)
+        _ = host.render([TestSignal.sine(frames: 24000, sampleRate: 48000, amplitude: 0.5)], blockSize: 253)
         let unit = try XCTUnwrap(graph.meters().units.first)
         XCTAssertEqual(unit.strip, "bus/main")
         XCTAssertEqual(unit.unit, "glue")

@@ -9,7 +9,7 @@ final class StripGroupTests: XCTestCase {
 
     /// Two mono strips, each with a post-fader send to bus 0 and a pre-fader send to bus 1.
     private func graph(dcas: [DCADescription] = [], muteGroups: [MuteGroupDescription] = [], mutedStrip: Int? = nil) -> GraphDescription {
-        let strips = (0..<2).map { index in
+        let strips = (0..<2).map { (index: Int) in
             StripDescription(name: "s\(index)", channels: 1, sends: [SendDescription(bus: 0), SendDescription(bus: 1, isPreFader: true)],
                              gainDB: -3, isMuted: index == mutedStrip)
         }

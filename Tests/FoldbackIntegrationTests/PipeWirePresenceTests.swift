@@ -22,7 +22,7 @@ final class PipeWirePresenceTests: XCTestCase {
     func testTheSocketInTheRuntimeDirectoryIsFound() throws {
         let environment = ["XDG_RUNTIME_DIR": directory.path]
         XCTAssertNil(PipeWirePresence.detect(environment: environment, scansProcesses: false), "no socket yet")
-        FileManager.default.createFile(atPath: directory.appendingPathComponent("pipewire-0").path, contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: directory.appendingPathComponent("pipewire-0").path, contents: Data()))
         XCTAssertNil(PipeWirePresence.detect(environment: environment, scansProcesses: false), "a plain file is not a daemon")
         try FileManager.default.removeItem(at: directory.appendingPathComponent("pipewire-0"))
         let socket = try Self.listeningSocket(at: directory.appendingPathComponent("pipewire-0").path)

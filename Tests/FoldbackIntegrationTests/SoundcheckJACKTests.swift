@@ -84,13 +84,13 @@ final class SoundcheckJACKTests: JACKServerTestCase {
         // A 30 ms stall of Foldback three seconds in (as a page fault storm or a preempted CPU would): JACK
         // skips its cycles, an xrun; the take must lose them on every strip alike.
         try waitFor("3 s of inputs on disk", timeout: 60) {
-            ((try? file("s7").map { try AudioFileReader(url: $0).frameCount }) ?? 0) > (startFrames ?? 0) + 48_000 * 3
+            ((try? file("s7").map { try AudioFileReader(url: $0).frameCount }) ?? 0) > startFrames + 48_000 * 3
         }
         kill(run.process.processIdentifier, SIGSTOP)
         usleep(30_000)
         kill(run.process.processIdentifier, SIGCONT)
         try waitFor("\(seconds) s of inputs on disk", timeout: 60) {
-            ((try? file("s7").map { try AudioFileReader(url: $0).frameCount }) ?? 0) > (startFrames ?? 0) + 48_000 * (self.seconds + 1)
+            ((try? file("s7").map { try AudioFileReader(url: $0).frameCount }) ?? 0) > startFrames + 48_000 * (self.seconds + 1)
         }
         XCTAssertTrue(run.process.stop(signal: SIGINT, within: 20))
         _ = try client.record(frames: 4_096, attempts: 1, requiresContinuity: false)   // the server's xrun notices arrive a little later

@@ -15,7 +15,7 @@ final class MIDISourceTransportTests: XCTestCase {
     private func preset(target: String) throws -> Preset {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("foldback-midi-source-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: folder + "/click.wav", contents: Data())
+        XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/click.wav", contents: Data()))
         return try PresetLoader.parse("""
             [[bus]]
             name = "main"
