@@ -38,6 +38,12 @@ public final class LV2Unit: EngineUnit, @unchecked Sendable {
     /// Plugins already warned about (not hardRTCapable): once per plugin and process, not at every song change.
     private static let warnedNotRealtime = Mutex<Set<String>>([])
 
+    /// Counts the plugins `uris` as warned about already (lv2:hardRTCapable): a plugin sandbox hosts what Foldback's own
+    /// process built, and warned about, first.
+    public static func assumeWarned(about uris: [String]) {
+        warnedNotRealtime.withLock { $0.formUnion(uris) }
+    }
+
     /// The plugin `uri`. Its state is restored in this order when it is prepared: the plugin's default
     /// state, the LV2 `preset` (label or URI), the saved `stateFile` (from ``saveState(to:)``; for the
     /// right instance of a dual-mono pair `rightStateFile` when given), then the control inputs in

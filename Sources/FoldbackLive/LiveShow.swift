@@ -39,7 +39,9 @@ package final class LiveShow {
     package static func parts(for preset: Preset, options: ShowOptions) throws(ShowError) -> Parts {
         let prototype: EngineGraph
         do {
-            prototype = try PresetGraphBuilder.graph(for: preset, sampleRate: Double(options.sampleRate), maxFrames: options.period)
+            // Only looked at: the show's graph is built again once JACK's rate and period are known, so no sandbox starts here.
+            prototype = try PresetGraphBuilder.graph(
+                for: preset, sampleRate: Double(options.sampleRate), maxFrames: options.period, hosting: .layoutOnly)
         } catch {
             throw .preset(error, path: preset.path)
         }

@@ -118,7 +118,7 @@ public final class SandboxGroup: @unchecked Sendable {
                 plugins: plugins.map(\.recipe), label: label, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames, hosting: hosting,
                 channelPath: channel.path, parentProcess: getpid())
             process = SandboxProcess(configuration: configuration, channel: channel, executable: try SandboxProcess.locateExecutable())
-            try process.launch()
+            if hosting.startsSandboxes { try process.launch() }
             members = layout
         } catch let error as LV2Error {
             throw .unitSetupFailed(unit: plugins[0].typeName, reason: error.description)
@@ -128,8 +128,7 @@ public final class SandboxGroup: @unchecked Sendable {
             throw .unitSetupFailed(unit: plugins[0].typeName, reason: "\(error)")
         }
         // A chain that fails to start is a fault like any other: its units fall back and the supervisor restarts it.
-        _ = process.waitUntilStarted()
-        lease = SandboxLease(process)
+        lease = SandboxLease(process, startedFor: hosting)
         format = (channels, sampleRate, maxFrames)
     }
 }

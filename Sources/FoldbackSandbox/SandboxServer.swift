@@ -33,6 +33,7 @@ public enum SandboxServer {
             return 3
         }
         LV2WorkerThreadPolicy.pollWhenQuiet(every: quietWorkerPoll)
+        LV2Unit.assumeWarned(about: configuration.plugins.map(\.uri))   // Foldback's log said it once already
         do {
             let served = try ServedChain(configuration: configuration, channel: channel)
             // Before this thread turns SCHED_FIFO: the command thread (state saves) runs at normal priority.

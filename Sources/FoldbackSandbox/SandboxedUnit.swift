@@ -105,7 +105,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
                 plugins: [plugin.recipe], label: label, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames, hosting: hosting,
                 channelPath: channel.path, parentProcess: getpid())
             process = SandboxProcess(configuration: configuration, channel: channel, executable: try SandboxProcess.locateExecutable())
-            try process.launch()
+            if hosting.startsSandboxes { try process.launch() }
         } catch let error as LV2Error {
             throw .unitSetupFailed(unit: typeName, reason: error.description)
         } catch let error as SandboxError {
@@ -114,8 +114,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
             throw .unitSetupFailed(unit: typeName, reason: "\(error)")
         }
         // A plugin that fails to start is a fault like any other: the unit falls back and the supervisor restarts it.
-        _ = process.waitUntilStarted()
-        lease = SandboxLease(process)
+        lease = SandboxLease(process, startedFor: hosting)
         format = (channels, sampleRate, maxFrames, counts.inputs, counts.outputs)
         return makeSlot(process, inputs: counts.inputs, outputs: counts.outputs, sampleRate: sampleRate)
     }
@@ -247,8 +246,12 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
 final class SandboxLease: Sendable {
     let process: SandboxProcess
 
-    init(_ process: SandboxProcess) {
+    /// Holds `process` just launched for `hosting`: waits until it is ready (or failed: the supervisor restarts it) and has
+    /// it watched. A process `hosting` does not start (``PluginHosting/startsSandboxes``) is held unwatched.
+    init(_ process: SandboxProcess, startedFor hosting: PluginHosting) {
         self.process = process
+        guard hosting.startsSandboxes else { return }
+        _ = process.waitUntilStarted()
         SandboxSupervisor.shared.watch(process)
     }
 

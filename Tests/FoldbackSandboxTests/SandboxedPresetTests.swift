@@ -87,6 +87,25 @@ final class SandboxedPresetTests: XCTestCase {
         }
     }
 
+    /// `foldback run` looks at a graph of the preset before it joins JACK (`.layoutOnly`): its plugins are placed in their
+    /// sandbox as live, laid out as the show's graph lays them out, and no process is started for it (the show's graph
+    /// starts its own once JACK's rate and period are known).
+    func testALayoutOnlyGraphPlacesPluginsInASandboxItNeverStarts() throws {
+        let preset = try Self.vocalPreset(isolation: "strip")
+        let layout = try PresetGraphBuilder.graph(for: preset, sampleRate: 48_000, maxFrames: 256, hosting: .layoutOnly)
+        let plugins = layout.description.strips[0].units.compactMap { $0 as? SandboxedUnit }
+        XCTAssertEqual(plugins.count, 3, "placed in a sandbox as live")
+        let processes = Set(plugins.compactMap { $0.process.map(ObjectIdentifier.init) })
+        XCTAssertEqual(processes.count, 1, "one strip sandbox laid out")
+        let process = try XCTUnwrap(plugins[0].process)
+        XCTAssertNil(process.processIdentifier, "no process started")
+        XCTAssertFalse(SandboxSupervisor.shared.processes.contains { $0 === process }, "nothing to watch")
+        let inProcess = try PresetGraphBuilder.graph(for: preset, sampleRate: 48_000, maxFrames: 256, hosting: .offline)
+        XCTAssertEqual(layout.tapChannels(at: .strip("vox")), 2, "the plate makes the mono strip stereo")
+        XCTAssertEqual(layout.tapChannels(at: .strip("vox")), inProcess.tapChannels(at: .strip("vox")))
+        XCTAssertEqual(layout.layout.outputPorts.map(\.name), inProcess.layout.outputPorts.map(\.name))
+    }
+
     private func assertIdentical(_ expected: [[Float]], _ actual: [[Float]], _ what: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertTrue(expected == actual, "\(what): output differs from isolation none; first difference at frame "
             + "\(zip(expected[0], actual[0]).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)", file: file, line: line)
