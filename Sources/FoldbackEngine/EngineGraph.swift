@@ -90,6 +90,8 @@ public final class EngineGraph: @unchecked Sendable {
             preparedBuses.append(try Self.prepareUnits(
                 of: UnitChainDescription(bus), predecessor: predecessor?.continuableBus(index, named: bus.name), sampleRate: sampleRate, maxFrames: maxFrames))
         }
+        Self.settleLatencies(&preparedStrips)
+        Self.settleLatencies(&preparedBuses)
         let limiterLatencies = description.buses.map { $0.limiter?.latencyFrames(sampleRate: sampleRate) ?? 0 }
         routing = try RoutingPlan(
             description, stripUnitLatencies: preparedStrips.map(\.latency), busUnitLatencies: preparedBuses.map(\.latency),
@@ -199,6 +201,19 @@ public final class EngineGraph: @unchecked Sendable {
             slots.append(slot)
         }
         return PreparedStrip(slots: slots, outputChannels: channels, latency: latency, continued: continued)
+    }
+
+    /// Waits for the units that know their latency only once what they started is ready
+    /// (``UnitRenderSlot/awaitLatency``: every one of them started by now), then sums each chain's latency again.
+    private static func settleLatencies(_ chains: inout [PreparedStrip]) {
+        for chain in chains.indices {
+            for index in chains[chain].slots.indices {
+                guard let wait = chains[chain].slots[index].awaitLatency else { continue }
+                chains[chain].slots[index].latencyFrames = wait()
+                chains[chain].slots[index].awaitLatency = nil
+            }
+            chains[chain].latency = chains[chain].slots.reduce(0) { $0 + $1.latencyFrames }
+        }
     }
 
     func allocate<Element>(_ type: Element.Type, count: Int) -> UnsafeMutablePointer<Element> {

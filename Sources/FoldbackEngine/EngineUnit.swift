@@ -59,6 +59,10 @@ public struct UnitRenderSlot: @unchecked Sendable {
     /// 1 = processing, 0 = bypassed, with the plugin's own click-free transition), or nil. When set, the
     /// engine's bypass writes this parameter instead of crossfading around the unit, and the unit always runs.
     public var selfBypassParameter: Int?
+    /// For a unit whose latency is known only once something it started is ready (a plugin sandbox's process): waits
+    /// for that, off the audio thread, and returns the latency. The graph calls it after every unit is prepared, so
+    /// such units start side by side instead of one after another. Nil: ``latencyFrames`` is known already.
+    public var awaitLatency: (@Sendable () -> Int)?
 
     /// A render slot over `state`.
     public init(

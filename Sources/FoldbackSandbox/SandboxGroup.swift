@@ -64,15 +64,19 @@ public final class SandboxGroup: @unchecked Sendable {
     static func parameterWords(_ plugin: LV2Unit) -> Int { plugin.parameters.count + 1 }
 
     /// Prepares member `index` for `channels` (the engine prepares them in order): the first launches the sandbox for the
-    /// whole chain; the others take their place in it. Returns the process and the member's layout.
-    func prepare(member index: Int, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> (SandboxProcess, Member) {
-        if index == 0, lease == nil { try launch(channels: channels, sampleRate: sampleRate, maxFrames: maxFrames) }   // not when it adopted one
+    /// whole chain; the others take their place in it. Returns the process, the member's layout and whether this call
+    /// launched the process (it may not be ready yet).
+    func prepare(member index: Int, channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError)
+        -> (process: SandboxProcess, member: Member, launched: Bool)
+    {
+        let launching = index == 0 && lease == nil   // not when it adopted one
+        if launching { try launch(channels: channels, sampleRate: sampleRate, maxFrames: maxFrames) }
         guard let process, let format, format.sampleRate == sampleRate, format.maxFrames == maxFrames, index < members.count,
               index == 0 || members[index - 1].outputs == channels
         else {
             throw .unitSetupFailed(unit: plugins[index].typeName, reason: "\(label): prepared out of order or for another format")
         }
-        return (process, members[index])
+        return (process, members[index], launching && hosting.startsSandboxes)
     }
 
     /// The group whose running sandbox this one took over across a preset switch (``adopt(_:channels:sampleRate:maxFrames:)``).
@@ -127,8 +131,7 @@ public final class SandboxGroup: @unchecked Sendable {
         } catch {
             throw .unitSetupFailed(unit: plugins[0].typeName, reason: "\(error)")
         }
-        // A chain that fails to start is a fault like any other: its units fall back and the supervisor restarts it.
-        lease = SandboxLease(process, startedFor: hosting)
+        lease = SandboxLease(process, startedFor: hosting)   // its first member's slot waits for it to be ready
         format = (channels, sampleRate, maxFrames)
     }
 }

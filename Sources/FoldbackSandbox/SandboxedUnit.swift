@@ -85,7 +85,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
     public func prepare(channels: Int, sampleRate: Double, maxFrames: Int) throws(EngineError) -> UnitRenderSlot {
         guard render == nil else { throw .unitSetupFailed(unit: typeName, reason: "already prepared; build a new unit for each graph") }
         if let group {
-            let (process, layout) = try group.prepare(member: member, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames)
+            let (process, layout, launched) = try group.prepare(member: member, channels: channels, sampleRate: sampleRate, maxFrames: maxFrames)
             // The engine's bypass of a plugin without an `lv2:enabled` port goes to the sandbox (the word after its controls),
             // which crossfades around the plugin inside the chain.
             let bypass = plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation) ?? plugin.parameters.count
@@ -93,7 +93,7 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
             return makeSlot(
                 process, inputs: layout.inputs, outputs: layout.outputs, sampleRate: sampleRate,
                 grouping: (group.record, layout.outputOffset, layout.parameterOffset), latency: member == 0 ? process.channel.latency : 0,
-                bypassParameter: bypass)
+                bypassParameter: bypass, awaitsStart: launched)
         }
         let counts: (inputs: Int, outputs: Int)
         let process: SandboxProcess
@@ -113,17 +113,16 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         } catch {
             throw .unitSetupFailed(unit: typeName, reason: "\(error)")
         }
-        // A plugin that fails to start is a fault like any other: the unit falls back and the supervisor restarts it.
         lease = SandboxLease(process, startedFor: hosting)
         format = (channels, sampleRate, maxFrames, counts.inputs, counts.outputs)
-        return makeSlot(process, inputs: counts.inputs, outputs: counts.outputs, sampleRate: sampleRate)
+        return makeSlot(process, inputs: counts.inputs, outputs: counts.outputs, sampleRate: sampleRate, awaitsStart: hosting.startsSandboxes)
     }
 
     /// The realtime record over `process`'s channel and the render slot around it.
     private func makeSlot(
         _ process: SandboxProcess, inputs: Int, outputs: Int, sampleRate: Double,
         grouping: (record: UnsafeMutablePointer<fb_sandbox_group>, outputOffset: Int, parameterOffset: Int)? = nil,
-        latency: Int? = nil, bypassParameter: Int? = nil
+        latency: Int? = nil, bypassParameter: Int? = nil, awaitsStart: Bool
     ) -> UnitRenderSlot {
         let fadeFrames = UInt32(max(1, (options.fadeSeconds * sampleRate).rounded()))
         let state = UnsafeMutablePointer<fb_sandbox_unit>.allocate(capacity: 1)
@@ -136,10 +135,16 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
             fixedTimeoutNs: options.offlineTimeout.map { Int64($0.components.seconds) * 1_000_000_000 + $0.components.attoseconds / 1_000_000_000 } ?? 0,
             fadeFrames: fadeFrames, fadePosition: fadeFrames, posted: 0, postedFrames: 0, postedAtNs: 0, postedDeadlineNs: 0))
         render = state
-        return UnitRenderSlot(
+        var slot = UnitRenderSlot(
             functions: Self.functions, state: UnsafeMutableRawPointer(state), inputChannels: inputs, outputChannels: outputs,
             latencyFrames: latency ?? process.channel.latency,
             selfBypassParameter: bypassParameter ?? plugin.info.controlInputs.firstIndex(where: \.isEnabledDesignation))
+        if awaitsStart {
+            // The sandbox reports its plugins' latency once it is ready. A plugin that fails to start is a fault like any
+            // other: the unit falls back and the supervisor restarts it.
+            slot.awaitLatency = { _ = process.waitUntilStarted(); return process.channel.latency }
+        }
+        return slot
     }
 
     /// Continues `predecessor`'s sandbox (its plugin instance, with its tail and its whole state) across a preset switch
@@ -162,7 +167,8 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
         let values = plugin.parameters.enumerated().map { index, parameter in
             plugin.recipe.controls[parameter.key] ?? channel.restoredValue(at: index) ?? parameter.defaultValue
         }
-        return UnitContinuation(slot: makeSlot(lease.process, inputs: format.inputs, outputs: format.outputs, sampleRate: sampleRate), parameterValues: values)
+        return UnitContinuation(
+            slot: makeSlot(lease.process, inputs: format.inputs, outputs: format.outputs, sampleRate: sampleRate, awaitsStart: false), parameterValues: values)
     }
 
     /// A member of a `"strip"` group continuing the same member of `predecessor`'s group, when the whole group takes that
@@ -246,12 +252,11 @@ public final class SandboxedUnit: EngineUnit, @unchecked Sendable {
 final class SandboxLease: Sendable {
     let process: SandboxProcess
 
-    /// Holds `process` just launched for `hosting`: waits until it is ready (or failed: the supervisor restarts it) and has
-    /// it watched. A process `hosting` does not start (``PluginHosting/startsSandboxes``) is held unwatched.
+    /// Holds `process` just launched for `hosting` and has it watched (the supervisor sees it come up, or fail to and
+    /// restarts it). A process `hosting` does not start (``PluginHosting/startsSandboxes``) is held unwatched.
     init(_ process: SandboxProcess, startedFor hosting: PluginHosting) {
         self.process = process
         guard hosting.startsSandboxes else { return }
-        _ = process.waitUntilStarted()
         SandboxSupervisor.shared.watch(process)
     }
 

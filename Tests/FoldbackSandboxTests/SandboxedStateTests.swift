@@ -89,7 +89,7 @@ final class SandboxedStateTests: XCTestCase {
     func testASandboxedUnitContinuesItsSandboxAcrossAPresetSwitch() throws {
         try requireFil4()
         var old: SandboxedUnit? = try sandboxed(controls: ["sec3": 1, "freq3": 2500, "gain3": 6], hosting: .live(period: 256))
-        _ = try old?.prepare(channels: 1, sampleRate: 48_000, maxFrames: 256)
+        _ = try old?.prepare(channels: 1, sampleRate: 48_000, maxFrames: 256).awaitLatency?()   // ready, as a running graph's
         let process = try XCTUnwrap(old?.process)
         let pid = try XCTUnwrap(process.processIdentifier)
         let successor = try sandboxed(controls: ["gain3": -2], hosting: .live(period: 256))

@@ -15,7 +15,10 @@ final class SlotDriver {
     /// How long the last block's process call took (the unit's own work and waits, not the test's array copies).
     private(set) var lastProcessSeconds = 0.0
 
+    /// Waits, as a graph does once its units are prepared, until what the slot's unit started is ready.
     init(_ slot: UnitRenderSlot, maxFrames: Int) {
+        var slot = slot
+        if let wait = slot.awaitLatency { slot.latencyFrames = wait() }
         self.slot = slot
         inputs = (0..<slot.inputChannels).map { _ in .allocate(capacity: maxFrames) }
         outputs = (0..<slot.outputChannels).map { _ in .allocate(capacity: maxFrames) }
