@@ -47,6 +47,14 @@ struct EchoDucker {
         gain = 1
     }
 
+    /// Sets an envelope below 1e-30 (−600 dB, far under the lowest threshold, −70 dBFS) to zero; the echo calls it once
+    /// a block. With FTZ on, as on the audio thread, the release step of an envelope this small is flushed to zero
+    /// before it is subtracted, so the envelope would stay just above zero for good and silence never release the
+    /// ducker (nor let the echo rest). Changes no output: the envelope only counts against the threshold.
+    mutating func flushTinyEnvelope() {
+        if envelope < 1e-30 { envelope = 0 }
+    }
+
     /// Whether silence changes nothing: the envelope is zero and the wet gain fully back at 1.
     var isReleased: Bool { envelope == 0 && gain == 1 }
 
@@ -56,8 +64,10 @@ struct EchoDucker {
         envelope += (level - envelope) * (level > envelope ? envelopeUp : envelopeDown)
         let target: Float = envelope > threshold ? depth : 1
         if gain != target {
-            gain += (target - gain) * (target < gain ? gainDown : gainUp)
-            if abs(gain - target) < 1e-6 { gain = target }
+            let next = gain + (target - gain) * (target < gain ? gainDown : gainUp)
+            // Near 1 the swell's step falls under half a Float step (about 1.7e-4 short of 1 at 120 ms): it would stop
+            // there for good, so it lands on the target once a step no longer moves it.
+            gain = next == gain || abs(next - target) < 1e-6 ? target : next
         }
         return gain
     }

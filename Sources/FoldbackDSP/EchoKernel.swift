@@ -29,6 +29,8 @@ public struct EchoKernel: ~Copyable {
     public static let smoothingTime = 0.020
     /// Frames between updates of the loop filters' gliding corners.
     static let chunkFrames = 32
+    /// The level below which the loop writes exact zeros (1e-10, −200 dB; see `flushed`).
+    static let loopFloor: Float = 1e-10
 
     /// The rate it runs at, in Hz.
     public let sampleRate: Double
@@ -172,6 +174,7 @@ public struct EchoKernel: ~Copyable {
             }
             done += count
         }
+        ducker.flushTinyEnvelope()
     }
 
     /// Whether processing zeros would write exact +0.0 and change nothing but the write position (silence
@@ -215,11 +218,21 @@ public struct EchoKernel: ~Copyable {
             writeLeft = Self.hold(writeLeft, readRight, held)
             writeRight = Self.hold(writeRight, readLeft, held)
         }
+        writeLeft = Self.flushed(writeLeft)
+        writeRight = Self.flushed(writeRight)
         leftLine[write] = writeLeft
         rightLine[write] = writeRight
         zeroRun = (writeLeft.bitPattern | writeRight.bitPattern) == 0 ? zeroRun &+ 1 : 0
         write = (write &+ 1) & mask
         return (readLeft, readRight)
+    }
+
+    /// What the loop keeps of `written`: exact +0.0 below ``loopFloor``. A tail that far down (−200 dB, under any
+    /// converter's noise) is silence; without the floor a 35 % loop recirculates for half a minute before it underflows,
+    /// and the echo could not rest in a song's gap.
+    @inline(__always)
+    private static func flushed(_ written: Float) -> Float {
+        abs(written) < loopFloor ? 0 : written
     }
 
     /// The loop's write crossfaded by `held` (0…1) to what it holds: exactly `kept` once frozen, so nothing
