@@ -21,6 +21,7 @@ struct UnitChainDescription {
 struct PreparedStrip {
     var slots: [UnitRenderSlot]
     var outputChannels: Int
+    /// The units' latency summed, once every unit's is known (`EngineGraph.settleLatencies`).
     var latency: Int
     var continued: [ContinuationPlan]
 }

@@ -181,7 +181,6 @@ public final class EngineGraph: @unchecked Sendable {
         -> PreparedStrip
     {
         var channels = strip.channels
-        var latency = 0
         var slots: [UnitRenderSlot] = []
         var continued: [ContinuationPlan] = []
         for (offset, unit) in strip.units.enumerated() {
@@ -197,14 +196,13 @@ public final class EngineGraph: @unchecked Sendable {
                 throw .unitSetupFailed(unit: "\(strip.name)/\(id)", reason: "\(slot.inputChannels) in / \(slot.outputChannels) out channels is not supported in a strip or bus")
             }
             channels = slot.outputChannels
-            latency += slot.latencyFrames
             slots.append(slot)
         }
-        return PreparedStrip(slots: slots, outputChannels: channels, latency: latency, continued: continued)
+        return PreparedStrip(slots: slots, outputChannels: channels, latency: 0, continued: continued)   // summed by settleLatencies
     }
 
     /// Waits for the units that know their latency only once what they started is ready
-    /// (``UnitRenderSlot/awaitLatency``: every one of them started by now), then sums each chain's latency again.
+    /// (``UnitRenderSlot/awaitLatency``: every one of them started by now), then sums each chain's latency.
     private static func settleLatencies(_ chains: inout [PreparedStrip]) {
         for chain in chains.indices {
             for index in chains[chain].slots.indices {

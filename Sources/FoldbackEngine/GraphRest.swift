@@ -88,11 +88,16 @@ extension GraphRender {
     }
 
     /// Whether everything rested in the chunk just rendered (see the extension's comment). The few buses are asked
-    /// first: while anything sounds, one of them does, so a busy chunk pays a handful of reads for this.
+    /// first, whether they rested before anything else: while anything sounds, one of them does, so a busy chunk
+    /// pays a handful of reads for this.
     private func restedInLastChunk() -> Bool {
         guard isGatingEnabled, cue == nil, take == nil, analyserKind == AnalyserTapState.off, !tapsActive,
               !(inputTapSwitch?.pointee.isActive ?? false) else { return false }
-        for index in 0..<busCount where !buses[index].restedLastChunk { return false }
+        for index in 0..<busCount {
+            let bus = buses + index
+            guard bus.pointee.restedLastChunk, bus.pointee.room == nil, bus.pointee.gain.isSettled, bus.pointee.dim.isSettled,
+                  unitsRest(first: Int(bus.pointee.firstUnit), count: Int(bus.pointee.unitCount)) else { return false }
+        }
         for index in 0..<stripCount {
             let strip = strips + index
             guard stripSources[index] == nil, strip.pointee.gate.isSettled, strip.pointee.fader.isSettled,
@@ -100,11 +105,6 @@ extension GraphRender {
             if Self.isDormant(strip) { continue }
             guard stripOutputs[index].isSilent, stripOutputs[index].channels > 0,
                   unitsRest(first: Int(strip.pointee.firstUnit), count: Int(strip.pointee.unitCount)) else { return false }
-        }
-        for index in 0..<busCount {
-            let bus = buses + index
-            guard bus.pointee.room == nil, bus.pointee.gain.isSettled, bus.pointee.dim.isSettled,
-                  unitsRest(first: Int(bus.pointee.firstUnit), count: Int(bus.pointee.unitCount)) else { return false }
         }
         return true
     }
